@@ -1,0 +1,34 @@
+/**
+ * Authentication on every API endpoint: `Authorization: Bearer <token>` or `?apikey=<token>`
+ * (SPEC.md §5). Failure is 401 with `WWW-Authenticate: Bearer`.
+ */
+import type { MiddlewareHandler } from 'hono';
+import type { Principal } from '../services/accounts';
+import type { Services } from '../services';
+import { HttpError } from './errors';
+
+export type ApiEnv = { Variables: { principal: Principal; requestId: string } };
+
+function unauthorized(message: string, error?: string): HttpError {
+  const challenge = error ? `Bearer realm="zonedeck", error="${error}"` : 'Bearer realm="zonedeck"';
+  return new HttpError(401, 'unauthorized', message, undefined, { 'WWW-Authenticate': challenge });
+}
+
+export function requireToken(services: Services): MiddlewareHandler<ApiEnv> {
+  return async (c, next) => {
+    const header = c.req.header('authorization');
+    let secret: string | undefined;
+    if (header !== undefined) {
+      const m = /^Bearer[ ]+(\S+)\s*$/i.exec(header);
+      if (!m) throw unauthorized('the Authorization header must be "Bearer <token>"', 'invalid_request');
+      secret = m[1];
+    } else {
+      secret = c.req.query('apikey') || undefined;
+    }
+    if (!secret) throw unauthorized('authentication required: send Authorization: Bearer <token> or ?apikey=<token>');
+    const principal = await services.accounts.authenticate(secret);
+    if (!principal) throw unauthorized('the token is unknown, revoked or expired', 'invalid_token');
+    c.set('principal', principal);
+    return next();
+  };
+}

@@ -1,0 +1,78 @@
+/**
+ * Reads a JSON request body once, at the edge: content type, size limit (413), time limit
+ * (408), syntax and nesting depth (400). The parsed value is handed to the validators.
+ */
+import type { MiddlewareHandler } from 'hono';
+import { HttpError } from './errors';
+
+const MAX_DEPTH = 32;
+
+function depth(value: unknown, level = 0): number {
+  if (value === null || typeof value !== 'object') return level;
+  let max = level + 1;
+  for (const v of Object.values(value)) {
+    max = Math.max(max, depth(v, level + 1));
+    if (max > MAX_DEPTH) break;
+  }
+  return max;
+}
+
+const tooLarge = (limit: number) => new HttpError(413, 'payload_too_large', `request body is larger than ${limit} bytes`, undefined, { Connection: 'close' });
+
+async function readLimited(stream: ReadableStream<Uint8Array>, limit: number, timeoutMs: number): Promise<Uint8Array> {
+  const reader = stream.getReader();
+  const chunks: Uint8Array[] = [];
+  let size = 0;
+  let timer: NodeJS.Timeout | undefined;
+  const timeout = new Promise<never>((_, reject) => {
+    timer = setTimeout(
+      () => reject(new HttpError(408, 'request_timeout', `request body not received within ${timeoutMs} ms`, undefined, { Connection: 'close' })),
+      timeoutMs,
+    );
+  });
+  try {
+    for (;;) {
+      const { done, value } = await Promise.race([reader.read(), timeout]);
+      if (done) break;
+      size += value.byteLength;
+      if (size > limit) throw tooLarge(limit);
+      chunks.push(value);
+    }
+  } catch (err) {
+    reader.cancel().catch(() => {});
+    throw err;
+  } finally {
+    clearTimeout(timer);
+  }
+  const out = new Uint8Array(size);
+  let off = 0;
+  for (const c of chunks) {
+    out.set(c, off);
+    off += c.byteLength;
+  }
+  return out;
+}
+
+export function jsonBody(opts: { limitBytes: number; timeoutMs: number }): MiddlewareHandler {
+  const decoder = new TextDecoder('utf-8', { fatal: true });
+  return async (c, next) => {
+    const method = c.req.method;
+    if (method !== 'POST' && method !== 'PUT' && method !== 'PATCH') return next();
+    const declared = Number(c.req.header('content-length') ?? '0');
+    if (declared > opts.limitBytes) throw tooLarge(opts.limitBytes);
+    const type = c.req.header('content-type') ?? '';
+    if (!/^application\/([a-z0-9.+-]*\+)?json\s*(;|$)/i.test(type)) {
+      throw new HttpError(400, 'invalid_json', 'send the request body as JSON with content-type: application/json');
+    }
+    const bytes = c.req.raw.body ? await readLimited(c.req.raw.body, opts.limitBytes, opts.timeoutMs) : new Uint8Array(0);
+    let value: unknown;
+    try {
+      value = JSON.parse(decoder.decode(bytes));
+    } catch {
+      throw new HttpError(400, 'invalid_json', 'request body is not valid JSON (UTF-8)');
+    }
+    if (depth(value) > MAX_DEPTH) throw new HttpError(400, 'invalid_json', `request body is nested deeper than ${MAX_DEPTH} levels`);
+    c.req.bodyCache.json = Promise.resolve(value);
+    return next();
+  };
+}

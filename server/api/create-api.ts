@@ -1,0 +1,56 @@
+/**
+ * One OpenAPIHono factory for every resource: request validation failures become the
+ * error body of DESIGN.md §3 with one message per field.
+ */
+import { OpenAPIHono, z } from '@hono/zod-openapi';
+import { Invalid } from '../core/errors';
+import type { ApiEnv } from './auth';
+import { ErrorSchema, READ_ONLY_FIELDS } from './schemas';
+
+type Issue = { code: string; path: PropertyKey[]; message: string; keys?: string[] };
+
+/** One message per field from zod issues; unknown and read-only fields are named as such. */
+export function fieldsOf(issues: readonly Issue[]): Record<string, string> {
+  const fields: Record<string, string> = {};
+  for (const issue of issues) {
+    if (issue.code === 'unrecognized_keys' && issue.keys) {
+      for (const key of issue.keys) {
+        const path = [...issue.path.map(String), key].join('.');
+        fields[path] ??= READ_ONLY_FIELDS.has(key) ? 'is read-only' : 'is not a known field';
+      }
+      continue;
+    }
+    const path = issue.path.map(String).join('.') || 'body';
+    fields[path] ??= path === 'body' && issue.code === 'invalid_type' ? 'must be a JSON object' : issue.message;
+  }
+  return fields;
+}
+
+export function createApi() {
+  return new OpenAPIHono<ApiEnv>({
+    defaultHook: (result) => {
+      if (!result.success) throw new Invalid(fieldsOf(result.error.issues as unknown as Issue[]));
+    },
+  });
+}
+
+const errorContent = { 'application/json': { schema: ErrorSchema } };
+const ERROR_TEXT: Record<number, string> = {
+  400: 'Invalid input; `fields` names each bad field',
+  401: 'Missing, unknown, revoked or expired token',
+  403: 'The resource is managed by the service',
+  404: 'No such resource for this user',
+  408: 'Request body not received in time',
+  409: 'Conflicts with existing data (duplicate, CNAME exclusivity, name taken)',
+  413: 'Request body too large',
+  500: 'Internal error; carries a request id',
+};
+
+/** The error responses of an operation, for the OpenAPI document. */
+export function errors(...codes: number[]) {
+  return Object.fromEntries([...codes, 401, 500].map((code) => [code, { description: ERROR_TEXT[code]!, content: errorContent }]));
+}
+
+export const json = <T extends z.ZodType>(schema: T) => ({ 'application/json': { schema } });
+
+export const security: Array<Record<string, string[]>> = [{ bearer: [] }, { apikey: [] }];

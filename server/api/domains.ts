@@ -1,0 +1,104 @@
+/**
+ * Domains (SPEC.md §2.3, §4.3, §4.4): list, create (201), get, partial update, delete.
+ * `PUT /domains/:name.json` is the same operation as `PUT /domains/:name`.
+ */
+import { createRoute, z } from '@hono/zod-openapi';
+import type { Services } from '../services';
+import { createApi, errors, json, security } from './create-api';
+import { pageHeaders, pageParams, pageQuery, setPageHeaders } from './pagination';
+import { DomainCreateSchema, DomainSchema, DomainUpdateSchema } from './schemas';
+import { domainView } from './views';
+
+const nameParam = z.object({
+  name: z.string().openapi({ param: { name: 'name', in: 'path' }, example: 'example.com', description: 'Domain name; a trailing ".json" is accepted' }),
+});
+
+/** The zone name of a path, without the `.json` suffix the spec's sample request carries. */
+export function zoneParam(raw: string): string {
+  const name = decodeURIComponent(raw);
+  const stripped = name.endsWith('.json') ? name.slice(0, -5) : name;
+  return stripped.includes('.') ? stripped : name;
+}
+
+const tags = ['Domains'];
+
+const list = createRoute({
+  method: 'get',
+  path: '/domains',
+  summary: "List the current user's domains",
+  tags,
+  security,
+  request: { query: z.object({ ...pageQuery, search: z.string().max(253).optional().openapi({ description: 'Only names containing this text' }) }) },
+  responses: { 200: { description: 'Domains, by name', headers: pageHeaders, content: json(z.array(DomainSchema)) }, ...errors(400) },
+});
+
+const create = createRoute({
+  method: 'post',
+  path: '/domains',
+  summary: 'Create a zone, with SOA defaults and the apex NS set',
+  tags,
+  security,
+  request: { body: { required: true, content: json(DomainCreateSchema) } },
+  responses: { 201: { description: 'The new domain', content: json(DomainSchema) }, ...errors(400, 408, 409, 413) },
+});
+
+const get = createRoute({
+  method: 'get',
+  path: '/domains/{name}',
+  summary: 'Get one domain',
+  tags,
+  security,
+  request: { params: nameParam },
+  responses: { 200: { description: 'The domain', content: json(DomainSchema) }, ...errors(404) },
+});
+
+const update = createRoute({
+  method: 'put',
+  path: '/domains/{name}',
+  summary: 'Update SOA timers and DNSSEC of a domain (only the fields sent)',
+  tags,
+  security,
+  request: { params: nameParam, body: { required: true, content: json(DomainUpdateSchema) } },
+  responses: { 200: { description: 'The updated domain', content: json(DomainSchema) }, ...errors(400, 404, 408, 413) },
+});
+
+const remove = createRoute({
+  method: 'delete',
+  path: '/domains/{name}',
+  summary: 'Delete a domain and all its records',
+  tags,
+  security,
+  request: { params: nameParam },
+  responses: { 200: { description: 'The deleted domain', content: json(DomainSchema) }, ...errors(404) },
+});
+
+export function domainsApi(services: Services) {
+  const { zones } = services;
+  return createApi()
+    .openapi(list, async (c) => {
+      const q = c.req.valid('query');
+      const p = pageParams(q);
+      const { rows, total } = await zones.page(c.get('principal').user.id, p.window, q.search?.trim().toLowerCase() || undefined);
+      setPageHeaders(c, total, p);
+      return c.json(rows.map(domainView), 200);
+    })
+    .openapi(create, async (c) => {
+      const zone = await zones.create(c.get('principal').user.id, c.req.valid('json'));
+      return c.json(domainView(zone), 201);
+    })
+    .openapi(get, async (c) => {
+      const zone = await zones.owned(c.get('principal').user.id, zoneParam(c.req.valid('param').name));
+      return c.json(domainView(zone), 200);
+    })
+    .openapi(update, async (c) => {
+      const zone = await zones.update(c.get('principal').user.id, zoneParam(c.req.valid('param').name), c.req.valid('json'));
+      return c.json(domainView(zone), 200);
+    })
+    .openapi(remove, async (c) => {
+      const userId = c.get('principal').user.id;
+      const name = zoneParam(c.req.valid('param').name);
+      const zone = await zones.owned(userId, name);
+      await zones.remove(userId, name);
+      return c.json(domainView(zone), 200);
+    });
+}

@@ -1,0 +1,33 @@
+/** The public API at /api/v1 (SPEC.md): auth, body reading, resources and the OpenAPI document. */
+import type { Config } from '../config';
+import type { Services } from '../services';
+import { requireToken } from './auth';
+import { jsonBody } from './body';
+import { createApi } from './create-api';
+import { domainsApi } from './domains';
+import { ipsApi } from './ips';
+import { recordsApi } from './records';
+
+export function publicApi(services: Services, config: Pick<Config, 'bodyLimitBytes' | 'bodyTimeoutMs'>) {
+  const api = createApi();
+  api.openAPIRegistry.registerComponent('securitySchemes', 'bearer', { type: 'http', scheme: 'bearer', description: 'API token' });
+  api.openAPIRegistry.registerComponent('securitySchemes', 'apikey', { type: 'apiKey', in: 'query', name: 'apikey', description: 'API token as a query parameter' });
+  // Registered before the auth middleware: the document is public.
+  api.doc31('/openapi.json', {
+    openapi: '3.1.0',
+    info: {
+      title: 'zonedeck API',
+      version: '1.0.0',
+      description:
+        'Authoritative DNS management. Errors share one body: {"error": {"status", "code", "message", "fields"}}. ' +
+        'Lists are paginated with page/per_page; totals in X-Total-Count, X-Page, X-Per-Page and Link headers.',
+    },
+    servers: [{ url: '/api/v1' }],
+  });
+  api.use('*', requireToken(services));
+  api.use('*', jsonBody({ limitBytes: config.bodyLimitBytes, timeoutMs: config.bodyTimeoutMs }));
+  api.route('/', ipsApi(services));
+  api.route('/', domainsApi(services));
+  api.route('/', recordsApi(services));
+  return api;
+}

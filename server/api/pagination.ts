@@ -1,0 +1,60 @@
+/**
+ * Pagination for list endpoints: `page` (from 1) and `per_page` (default 50, max 500).
+ * The body stays a bare array; totals and links travel in headers.
+ */
+import type { Context } from 'hono';
+import { z } from '@hono/zod-openapi';
+import type { Window } from '../store/types';
+
+export const DEFAULT_PER_PAGE = 50;
+export const MAX_PER_PAGE = 500;
+
+export const pageQuery = {
+  page: z
+    .string()
+    .regex(/^[1-9][0-9]{0,6}$/, 'must be a whole number from 1 to 9999999')
+    .optional()
+    .openapi({ param: { name: 'page', in: 'query' }, example: '1', description: 'Page number, from 1' }),
+  per_page: z
+    .string()
+    .regex(/^([1-9]|[1-9][0-9]|[1-4][0-9]{2}|500)$/, `must be a whole number from 1 to ${MAX_PER_PAGE}`)
+    .optional()
+    .openapi({ param: { name: 'per_page', in: 'query' }, example: '50', description: `Items per page, 1–${MAX_PER_PAGE} (default ${DEFAULT_PER_PAGE})` }),
+  apikey: z.string().optional().openapi({ param: { name: 'apikey', in: 'query' }, description: 'API key, instead of the Authorization header' }),
+};
+
+export const pageHeaders = z.object({
+  'X-Total-Count': z.string().openapi({ description: 'Number of items in all pages' }),
+  'X-Page': z.string(),
+  'X-Per-Page': z.string(),
+  Link: z.string().optional().openapi({ description: 'RFC 8288 links with rel="next" and rel="prev"' }),
+});
+
+export interface PageParams {
+  page: number;
+  perPage: number;
+}
+
+export function pageParams(q: { page?: string; per_page?: string }): PageParams & { window: Window } {
+  const page = q.page ? Number(q.page) : 1;
+  const perPage = q.per_page ? Number(q.per_page) : DEFAULT_PER_PAGE;
+  return { page, perPage, window: { offset: (page - 1) * perPage, limit: perPage } };
+}
+
+/** Sets X-Total-Count, X-Page, X-Per-Page and Link (the apikey is never echoed into a link). */
+export function setPageHeaders(c: Context, total: number, p: PageParams): void {
+  c.header('X-Total-Count', String(total));
+  c.header('X-Page', String(p.page));
+  c.header('X-Per-Page', String(p.perPage));
+  const url = new URL(c.req.url);
+  url.searchParams.delete('apikey');
+  const link = (page: number, rel: string) => {
+    url.searchParams.set('page', String(page));
+    url.searchParams.set('per_page', String(p.perPage));
+    return `<${url.pathname}${url.search}>; rel="${rel}"`;
+  };
+  const links: string[] = [];
+  if (p.page * p.perPage < total) links.push(link(p.page + 1, 'next'));
+  if (p.page > 1) links.push(link(Math.min(p.page - 1, Math.max(1, Math.ceil(total / p.perPage))), 'prev'));
+  if (links.length) c.header('Link', links.join(', '));
+}

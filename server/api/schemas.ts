@@ -1,0 +1,112 @@
+/**
+ * The request and response schemas of the public API. They validate requests at the edge
+ * and generate the OpenAPI document, so the two cannot drift apart.
+ */
+import { z } from '@hono/zod-openapi';
+import { SOA_BOUNDS, type SoaField } from '../core/soa';
+import { MAX_TTL } from '../core/ttl';
+
+const required = (what: string) => ({
+  error: (issue: { input?: unknown }) => (issue.input === undefined ? 'is required' : `must be ${what}`),
+});
+
+const text = (what = 'a string') => z.string(required(what));
+const seconds = (field: SoaField) => {
+  const { min, max } = SOA_BOUNDS[field];
+  return z
+    .number(required('a whole number of seconds'))
+    .int('must be a whole number of seconds')
+    .openapi({ minimum: min, maximum: max, description: `${SOA_BOUNDS[field].label}, seconds (${min}–${max})` });
+};
+const flag = () => z.boolean(required('true or false'));
+const timestamp = z.string().openapi({ format: 'date-time', example: '2026-11-21T09:30:00.000Z' });
+
+export const ErrorSchema = z
+  .object({
+    error: z.object({
+      status: z.number().int(),
+      code: z.string().openapi({ example: 'invalid_field' }),
+      message: z.string(),
+      fields: z.record(z.string(), z.string()).optional().openapi({ example: { ttl: `must be a whole number of seconds between 0 and ${MAX_TTL}` } }),
+      request_id: z.string().optional(),
+    }),
+  })
+  .openapi('Error');
+
+export const IpSchema = z
+  .object({
+    id: z.number().int(),
+    address: z.string().openapi({ example: '198.51.100.0' }),
+    active: z.boolean(),
+    cidr: z.number().int().openapi({ example: 24 }),
+    ipv4: z.boolean(),
+    ipv6: z.boolean(),
+    first: z.string().openapi({ example: '198.51.100.0' }),
+    last: z.string().openapi({ example: '198.51.100.255' }),
+  })
+  .openapi('Ip');
+
+export const DomainSchema = z
+  .object({
+    name: z.string().openapi({ example: 'example.com' }),
+    delegated: z.boolean().openapi({ description: "True when the parent's NS set matches the service's name servers" }),
+    created_at: timestamp,
+    updated_at: timestamp,
+    serial_number: z.number().int().openapi({ example: 2026112101 }),
+    refresh_interval: z.number().int(),
+    retry_interval: z.number().int(),
+    expire_interval: z.number().int(),
+    minimum_ttl: z.number().int(),
+    dnssec_enabled: z.boolean(),
+  })
+  .openapi('Domain');
+
+const soaFields = {
+  refresh_interval: seconds('refresh_interval').optional(),
+  retry_interval: seconds('retry_interval').optional(),
+  expire_interval: seconds('expire_interval').optional(),
+  minimum_ttl: seconds('minimum_ttl').optional(),
+  dnssec_enabled: flag().optional(),
+};
+
+export const DomainCreateSchema = z
+  .strictObject({ name: text('a domain name').openapi({ example: 'example.com' }), ...soaFields })
+  .openapi('DomainCreate');
+
+export const DomainUpdateSchema = z.strictObject(soaFields).openapi('DomainUpdate');
+
+/** Fields a client may read but not write; naming them in a body is a 400 that says so. */
+export const READ_ONLY_FIELDS = new Set(['name', 'serial_number', 'created_at', 'updated_at', 'delegated', 'id', 'fqdn']);
+
+const ttl = text('a string of digits, e.g. "3600"').openapi({ pattern: '^[0-9]+$', example: '3600', description: `Seconds, 0–${MAX_TTL}, as a string; defaults to the RRset's TTL, else the zone's minimum_ttl` });
+
+export const RecordSchema = z
+  .object({
+    id: z.number().int(),
+    name: z.string().openapi({ example: 'www', description: 'Relative to the domain; "@" is the apex' }),
+    record_type: z.string().openapi({ example: 'A' }),
+    content: z.string().openapi({ example: '192.0.2.1' }),
+    ttl: z.string().openapi({ example: '3600' }),
+    fqdn: z.string().openapi({ example: 'www.example.com' }),
+  })
+  .openapi('Record');
+
+const recordFields = {
+  name: text('a name relative to the domain, or "@"').openapi({ example: 'www' }),
+  record_type: text('a record type such as A').openapi({ example: 'A', enum: ['A', 'AAAA', 'CNAME', 'MX', 'TXT', 'NS', 'SRV', 'CAA', 'PTR'] }),
+  content: text('the record data as text').openapi({ example: '192.0.2.1' }),
+  ttl,
+};
+
+export const RecordCreateSchema = z
+  .strictObject({ ...recordFields, name: recordFields.name.optional(), ttl: ttl.optional() })
+  .openapi('RecordCreate');
+
+export const RecordUpdateSchema = z
+  .strictObject({
+    name: recordFields.name.optional(),
+    record_type: recordFields.record_type.optional(),
+    content: recordFields.content.optional(),
+    ttl: ttl.optional(),
+  })
+  .openapi('RecordUpdate');

@@ -1,0 +1,95 @@
+/**
+ * The environment, parsed once into a typed object (DESIGN.md §2). A bad value stops the
+ * start with a message that names the variable.
+ */
+import { z } from 'zod';
+import path from 'node:path';
+
+const port = z
+  .string()
+  .regex(/^[0-9]{1,5}$/, 'must be a port number from 0 to 65535 (0 picks a free port)')
+  .transform(Number)
+  .refine((n) => n <= 65535, 'must be a port number from 0 to 65535 (0 picks a free port)');
+
+const hostList = z
+  .string()
+  .transform((s) => s.split(',').map((h) => h.trim().toLowerCase().replace(/\.$/, '')).filter(Boolean))
+  .refine((l) => l.length > 0, 'must list at least one host name');
+
+const hostPort = z.string().regex(/^[^\s:]+:[0-9]{1,5}$|^\[[0-9a-fA-F:]+\]:[0-9]{1,5}$/, 'must be host:port');
+
+const positiveMs = z.string().regex(/^[0-9]+$/, 'must be a whole number of milliseconds').transform(Number);
+
+const schema = z.object({
+  HOST: z.string().min(1).default('127.0.0.1'),
+  PORT: port.default(8080),
+  DNS_HOST: z.string().min(1).default('127.0.0.1'),
+  DNS_PORT: z.union([z.literal('off'), port]).default(5353),
+  DATA_DIR: z.string().min(1).default('./data'),
+  DATABASE_URL: z.string().regex(/^postgres(ql)?:\/\//, 'must be a postgres:// URL').optional(),
+  TLS_CERT: z.string().optional(),
+  TLS_KEY: z.string().optional(),
+  NAMESERVERS: hostList.default(['ns1.zonedeck.test', 'ns2.zonedeck.test']),
+  HOSTMASTER: z.string().min(1).transform((s) => s.toLowerCase().replace(/\.$/, '')).default('hostmaster.zonedeck.test'),
+  RESOLVER: hostPort.optional(),
+  LOG_LEVEL: z.enum(['trace', 'debug', 'info', 'warn', 'error', 'fatal', 'silent']).default('info'),
+  BODY_LIMIT_BYTES: z.string().regex(/^[0-9]+$/).transform(Number).default(65536),
+  BODY_TIMEOUT_MS: positiveMs.default(10000),
+  AXFR_ALLOW: z.string().default('127.0.0.0/8,::1/128'),
+  SECONDARIES: z.string().default(''),
+});
+
+export type Config = {
+  host: string;
+  port: number;
+  dnsHost: string;
+  /** null when DNS is disabled (`DNS_PORT=off`). */
+  dnsPort: number | null;
+  dataDir: string;
+  /** The SQLite file, or ':memory:'. */
+  sqlitePath: string;
+  databaseUrl?: string;
+  tls?: { cert: string; key: string };
+  nameservers: string[];
+  hostmaster: string;
+  resolver?: string;
+  logLevel: string;
+  bodyLimitBytes: number;
+  bodyTimeoutMs: number;
+  axfrAllow: string[];
+  secondaries: string[];
+};
+
+export class ConfigError extends Error {}
+
+export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
+  const present = Object.fromEntries(Object.entries(env).filter(([, v]) => v !== undefined && v !== ''));
+  const parsed = schema.safeParse(present);
+  if (!parsed.success) {
+    const lines = parsed.error.issues.map((i) => `  ${i.path.join('.')}: ${i.message}`);
+    throw new ConfigError(`invalid configuration:\n${lines.join('\n')}`);
+  }
+  const e = parsed.data;
+  if (Boolean(e.TLS_CERT) !== Boolean(e.TLS_KEY)) {
+    throw new ConfigError('invalid configuration:\n  TLS_CERT and TLS_KEY must be set together');
+  }
+  const list = (s: string) => s.split(',').map((x) => x.trim()).filter(Boolean);
+  return {
+    host: e.HOST,
+    port: e.PORT,
+    dnsHost: e.DNS_HOST,
+    dnsPort: e.DNS_PORT === 'off' ? null : e.DNS_PORT,
+    dataDir: e.DATA_DIR,
+    sqlitePath: e.DATA_DIR === ':memory:' ? ':memory:' : path.join(e.DATA_DIR, 'zonedeck.db'),
+    databaseUrl: e.DATABASE_URL,
+    tls: e.TLS_CERT && e.TLS_KEY ? { cert: e.TLS_CERT, key: e.TLS_KEY } : undefined,
+    nameservers: e.NAMESERVERS,
+    hostmaster: e.HOSTMASTER,
+    resolver: e.RESOLVER,
+    logLevel: e.LOG_LEVEL,
+    bodyLimitBytes: e.BODY_LIMIT_BYTES,
+    bodyTimeoutMs: e.BODY_TIMEOUT_MS,
+    axfrAllow: list(e.AXFR_ALLOW),
+    secondaries: list(e.SECONDARIES),
+  };
+}

@@ -1,0 +1,109 @@
+/**
+ * Domain and record names: normalization (lower case, no trailing dot, IDN to
+ * punycode) and validation (RFC 1035 §2.3.4 lengths, RFC 1123 §2.1 host labels,
+ * `_` allowed in record labels as used by RFC 8552 service names, `*` only as a
+ * whole leftmost label per RFC 4592 §2.1.1).
+ */
+import { RuleError } from './errors';
+
+export const MAX_NAME_LENGTH = 253;
+export const MAX_LABEL_LENGTH = 63;
+/** The stored and returned name of a record at the zone apex. */
+export const APEX = '@';
+
+const ZONE_LABEL = /^[a-z0-9]([a-z0-9-]*[a-z0-9])?$/;
+const RECORD_LABEL = /^[a-z0-9_]([a-z0-9_-]*[a-z0-9_])?$/;
+
+/** IDN to ASCII (UTS #46, as browsers do) through the platform URL parser. */
+function toAscii(name: string): string {
+  // Only non-ASCII input goes through URL: it would also rewrite numeric hosts as IPv4.
+  if (/^[\x00-\x7f]*$/.test(name)) return name.toLowerCase();
+  let host: string;
+  try {
+    host = new URL(`http://${name}/`).hostname;
+  } catch {
+    throw new RuleError('is not a valid internationalized domain name');
+  }
+  return host;
+}
+
+function checkLabels(labels: string[], pattern: RegExp, what: string, allowWildcard: boolean): void {
+  labels.forEach((label, i) => {
+    if (label.length === 0) throw new RuleError('must not contain empty labels (two dots in a row, or a leading dot)');
+    if (label.length > MAX_LABEL_LENGTH) throw new RuleError(`label "${label}" is longer than ${MAX_LABEL_LENGTH} characters`);
+    if (label === '*') {
+      if (allowWildcard && i === 0) return;
+      throw new RuleError('"*" is allowed only as the whole leftmost label');
+    }
+    if (!pattern.test(label)) {
+      throw new RuleError(`label "${label}" may contain only ${what}, and must not start or end with a hyphen`);
+    }
+  });
+}
+
+/** A zone name as stored: lower case, punycode, no trailing dot; at least two labels. */
+export function normalizeZoneName(input: string): string {
+  let name = input.trim();
+  if (name.endsWith('.')) name = name.slice(0, -1);
+  if (name === '') throw new RuleError('must not be empty');
+  name = toAscii(name);
+  if (name.length > MAX_NAME_LENGTH) throw new RuleError(`must be at most ${MAX_NAME_LENGTH} characters`);
+  const labels = name.split('.');
+  checkLabels(labels, ZONE_LABEL, 'letters, digits and hyphens', false);
+  if (labels.length < 2) throw new RuleError('must have at least two labels, like example.com');
+  if (/^[0-9]+$/.test(labels[labels.length - 1]!)) throw new RuleError('must not end in an all-numeric label');
+  return name;
+}
+
+/** Whether `name` equals `zone` or lies below it (both normalized). */
+export function isInZone(name: string, zone: string): boolean {
+  return name === zone || name.endsWith(`.${zone}`);
+}
+
+/**
+ * A record name relative to `zone`: `@` or empty is the apex; a name ending in a dot is
+ * absolute and must lie inside the zone; otherwise it is relative, as in a zone file.
+ */
+export function normalizeRecordName(input: string, zone: string): string {
+  let name = input.trim();
+  if (name === '' || name === APEX) return APEX;
+  let absolute = false;
+  if (name.endsWith('.')) {
+    absolute = true;
+    name = name.slice(0, -1);
+  }
+  name = toAscii(name);
+  if (absolute) {
+    if (!isInZone(name, zone)) throw new RuleError(`absolute name "${name}." is not inside the zone ${zone}`);
+    if (name === zone) return APEX;
+    name = name.slice(0, -(zone.length + 1));
+  }
+  checkLabels(name.split('.'), RECORD_LABEL, 'letters, digits, hyphens and underscores', true);
+  if (name.length + 1 + zone.length > MAX_NAME_LENGTH) {
+    throw new RuleError(`makes a full name longer than ${MAX_NAME_LENGTH} characters`);
+  }
+  return name;
+}
+
+/** The fully qualified name of a relative record name (no trailing dot). */
+export function toFqdn(name: string, zone: string): string {
+  return name === APEX ? zone : `${name}.${zone}`;
+}
+
+/**
+ * A target host name in record data (CNAME, NS, PTR, MX, SRV): absolute, trailing
+ * dot optional; `_` allowed, no wildcard. `allowRoot` admits "." (RFC 7505 null MX, RFC 2782).
+ */
+export function normalizeTargetName(input: string, allowRoot = false): string {
+  let name = input.trim();
+  if (name === '.') {
+    if (allowRoot) return '.';
+    throw new RuleError('must be a host name, not the root "."');
+  }
+  if (name.endsWith('.')) name = name.slice(0, -1);
+  if (name === '' || name === APEX) throw new RuleError('must be a fully qualified host name, like host.example.com');
+  name = toAscii(name);
+  if (name.length > MAX_NAME_LENGTH) throw new RuleError(`must be at most ${MAX_NAME_LENGTH} characters`);
+  checkLabels(name.split('.'), RECORD_LABEL, 'letters, digits, hyphens and underscores', false);
+  return name;
+}

@@ -1,0 +1,52 @@
+/**
+ * Typed errors thrown by the rules and services. One mapper at the HTTP edge turns
+ * them into the error body of DESIGN.md §3; the CLI prints their message.
+ */
+export abstract class ZonedeckError extends Error {
+  abstract readonly status: number;
+  abstract readonly code: string;
+  readonly fields?: Record<string, string>;
+}
+
+/** Bad input: each entry of `fields` names the field and says what is wrong with it. */
+export class Invalid extends ZonedeckError {
+  readonly status = 400;
+  readonly code = 'invalid_field';
+  override readonly fields: Record<string, string>;
+  constructor(fields: Record<string, string>, message?: string) {
+    const first = Object.entries(fields)[0];
+    super(message ?? (first ? `${first[0]}: ${first[1]}` : 'invalid input'));
+    this.fields = fields;
+  }
+  static field(field: string, message: string): Invalid {
+    return new Invalid({ [field]: message });
+  }
+}
+
+export class NotFound extends ZonedeckError {
+  readonly status = 404;
+  readonly code = 'not_found';
+}
+
+export class Conflict extends ZonedeckError {
+  readonly status = 409;
+  readonly code = 'conflict';
+  override readonly fields?: Record<string, string>;
+  constructor(message: string, fields?: Record<string, string>) {
+    super(message);
+    this.fields = fields;
+  }
+}
+
+export class Forbidden extends ZonedeckError {
+  readonly status = 403;
+  readonly code = 'forbidden';
+  override readonly fields?: Record<string, string>;
+  constructor(message: string, fields?: Record<string, string>) {
+    super(message);
+    this.fields = fields;
+  }
+}
+
+/** A value that fails a rule of `core/`; callers attach the field name. */
+export class RuleError extends Error {}

@@ -1,0 +1,98 @@
+/**
+ * IP addresses and CIDR ranges as registered to a user (SPEC.md §2.1): canonical text
+ * (RFC 5952 for IPv6), prefix length, first and last address of the range.
+ */
+import ipaddr from 'ipaddr.js';
+import { RuleError } from './errors';
+
+export interface IpRange {
+  address: string;
+  cidr: number;
+  ipv4: boolean;
+  ipv6: boolean;
+  first: string;
+  last: string;
+}
+
+type Addr = ipaddr.IPv4 | ipaddr.IPv6;
+
+function canonical(addr: Addr): string {
+  return addr.kind() === 'ipv6' ? (addr as ipaddr.IPv6).toRFC5952String() : addr.toString();
+}
+
+function parseAddress(text: string): Addr {
+  if (ipaddr.IPv4.isValidFourPartDecimal(text)) {
+    if (text.split('.').some((o) => o.length > 1 && o.startsWith('0'))) {
+      throw new RuleError('must not have leading zeros in an IPv4 octet (ambiguous: octal or decimal)');
+    }
+    return ipaddr.IPv4.parse(text);
+  }
+  if (text.includes(':') && ipaddr.IPv6.isValid(text) && !text.includes('%')) return ipaddr.IPv6.parse(text);
+  throw new RuleError('must be an IPv4 or IPv6 address, optionally with a /prefix');
+}
+
+function toBytes(addr: Addr): number[] {
+  return addr.toByteArray();
+}
+
+function fromBytes(bytes: number[]): Addr {
+  return ipaddr.fromByteArray(bytes);
+}
+
+/** First and last address of `addr/cidr`. */
+function bounds(addr: Addr, cidr: number): [Addr, Addr] {
+  const bytes = toBytes(addr);
+  const first = bytes.map((b, i) => b & maskByte(cidr, i));
+  const last = bytes.map((b, i) => (b & maskByte(cidr, i)) | (~maskByte(cidr, i) & 0xff));
+  return [fromBytes(first), fromBytes(last)];
+}
+
+function maskByte(cidr: number, index: number): number {
+  const bits = Math.min(8, Math.max(0, cidr - index * 8));
+  return (0xff << (8 - bits)) & 0xff;
+}
+
+/**
+ * Parses `192.0.2.1`, `198.51.100.0/24`, `2001:db8::/32`. A range with host bits set is
+ * rejected (as Python's ipaddress does), naming the network that was probably meant.
+ */
+export function parseIpRange(input: string): IpRange {
+  const text = input.trim();
+  const slash = text.indexOf('/');
+  const addrText = slash === -1 ? text : text.slice(0, slash);
+  const addr = parseAddress(addrText);
+  const max = addr.kind() === 'ipv4' ? 32 : 128;
+  let cidr = max;
+  if (slash !== -1) {
+    const p = text.slice(slash + 1);
+    if (!/^[0-9]{1,3}$/.test(p) || Number(p) > max) throw new RuleError(`prefix length must be a whole number from 0 to ${max}`);
+    cidr = Number(p);
+  }
+  const [first, last] = bounds(addr, cidr);
+  if (canonical(first) !== canonical(addr)) {
+    throw new RuleError(`has host bits set; the network is ${canonical(first)}/${cidr}`);
+  }
+  const address = canonical(addr);
+  return {
+    address,
+    cidr,
+    ipv4: addr.kind() === 'ipv4',
+    ipv6: addr.kind() === 'ipv6',
+    first: canonical(first),
+    last: canonical(last),
+  };
+}
+
+/** Whether the address `ip` (any text form) lies in `range`; false for a non-address. */
+export function rangeContains(range: Pick<IpRange, 'address' | 'cidr'>, ip: string): boolean {
+  let addr: Addr;
+  let net: Addr;
+  try {
+    addr = ipaddr.parse(ip);
+    net = ipaddr.parse(range.address);
+  } catch {
+    return false;
+  }
+  if (addr.kind() !== net.kind()) return false;
+  return (addr as ipaddr.IPv4).match(net as ipaddr.IPv4, range.cidr);
+}

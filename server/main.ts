@@ -1,0 +1,49 @@
+/** Wires configuration, store, services, HTTP and DNS. No logic of its own. */
+import { buildApp } from './app';
+import { ConfigError, loadConfig } from './config';
+import { startHttp } from './http-server';
+import { createLogger } from './log';
+import { createServices } from './services';
+import { openStore } from './store/open';
+
+async function main(): Promise<void> {
+  let config;
+  try {
+    config = loadConfig();
+  } catch (e) {
+    if (e instanceof ConfigError) {
+      process.stderr.write(`zonedeck: ${e.message}\n`);
+      process.exit(2);
+    }
+    throw e;
+  }
+  const log = createLogger(config.logLevel);
+  const store = await openStore(config);
+  const services = createServices(store, { nameservers: config.nameservers, nsTtl: 3600 });
+
+  if ((await store.users.count()) === 0) {
+    const { password } = await services.accounts.addUser('admin');
+    log.warn({ username: 'admin', password }, 'created the first user; this password is shown only once');
+  }
+
+  const app = buildApp({ services, config, log });
+  const http = await startHttp(app.fetch, config);
+  log.info({ http: http.url, dns: null }, 'listening');
+
+  let stopping = false;
+  const stop = async (signal: string) => {
+    if (stopping) return;
+    stopping = true;
+    log.info({ signal }, 'shutting down');
+    await new Promise<void>((resolve) => http.server.close(() => resolve()));
+    await store.close();
+    process.exit(0);
+  };
+  process.on('SIGTERM', () => void stop('SIGTERM'));
+  process.on('SIGINT', () => void stop('SIGINT'));
+}
+
+main().catch((err) => {
+  process.stderr.write(`zonedeck: failed to start: ${err instanceof Error ? err.message : String(err)}\n`);
+  process.exit(1);
+});

@@ -1,0 +1,97 @@
+/** Users and their API tokens: creation, sign-in, token minting, authentication, revocation. */
+import { Conflict, Invalid, NotFound } from '../core/errors';
+import type { Store, TokenRow, UserRow } from '../store/types';
+import { DUMMY_HASH, hashPassword, hashToken, newPassword, newToken, sameDigest, verifyPassword } from './secrets';
+
+const USERNAME = /^[a-z0-9][a-z0-9._-]{0,63}$/;
+/** last_used_at is written at most this often per token, so reads stay reads. */
+const TOUCH_INTERVAL_MS = 60_000;
+
+export interface Principal {
+  user: UserRow;
+  token: TokenRow;
+}
+
+export function createAccounts(store: Store) {
+  const touched = new Map<number, number>();
+
+  async function userByName(username: string): Promise<UserRow> {
+    const user = await store.users.byUsername(username.toLowerCase());
+    if (!user) throw new NotFound(`no user named ${username}`);
+    return user;
+  }
+
+  return {
+    userByName,
+
+    /** Creates a user; returns the password (generated when none is given). */
+    async addUser(username: string, password?: string): Promise<{ user: UserRow; password: string }> {
+      const name = username.trim().toLowerCase();
+      if (!USERNAME.test(name)) {
+        throw Invalid.field('username', 'must be 1–64 letters, digits, dots, hyphens or underscores, starting with a letter or digit');
+      }
+      if (password !== undefined && password.length < 8) throw Invalid.field('password', 'must be at least 8 characters');
+      const pw = password ?? newPassword();
+      const hash = await hashPassword(pw);
+      return store.transaction(async (tx) => {
+        if (await tx.users.byUsername(name)) throw new Conflict(`user ${name} already exists`, { username: 'is already taken' });
+        const user = await tx.users.insert({ username: name, password_hash: hash, created_at: new Date().toISOString() });
+        return { user, password: pw };
+      });
+    },
+
+    /** Sets a user's password (generated when none is given) and returns it. */
+    async setPassword(userId: number, password?: string): Promise<string> {
+      if (password !== undefined && password.length < 8) throw Invalid.field('password', 'must be at least 8 characters');
+      const pw = password ?? newPassword();
+      await store.users.setPassword(userId, await hashPassword(pw));
+      return pw;
+    },
+
+    /** The user whose password this is, or null; takes the same time whether or not the user exists. */
+    async checkPassword(username: string, password: string): Promise<UserRow | null> {
+      const user = await store.users.byUsername(username.trim().toLowerCase());
+      const ok = await verifyPassword(password, user?.password_hash ?? DUMMY_HASH);
+      return ok && user ? user : null;
+    },
+
+    async createToken(userId: number, label = '', expiresAt: string | null = null): Promise<{ row: TokenRow; token: string }> {
+      if (label.length > 100) throw Invalid.field('label', 'must be at most 100 characters');
+      const token = newToken();
+      const row = await store.tokens.insert({
+        user_id: userId,
+        label,
+        token_hash: hashToken(token),
+        created_at: new Date().toISOString(),
+        last_used_at: null,
+        expires_at: expiresAt,
+      });
+      return { row, token };
+    },
+
+    /** The user and token a presented secret belongs to, or null when unknown, revoked or expired. */
+    async authenticate(secret: string): Promise<Principal | null> {
+      const hash = hashToken(secret);
+      const token = await store.tokens.byHash(hash);
+      if (!token || !sameDigest(token.token_hash, hash)) return null;
+      const now = Date.now();
+      if (token.expires_at && Date.parse(token.expires_at) <= now) return null;
+      const user = await store.users.byId(token.user_id);
+      if (!user) return null;
+      if (now - (touched.get(token.id) ?? 0) > TOUCH_INTERVAL_MS) {
+        touched.set(token.id, now);
+        await store.tokens.touch(token.id, new Date(now).toISOString());
+      }
+      return { user, token };
+    },
+
+    listTokens: (userId: number) => store.tokens.listByUser(userId),
+
+    async revokeToken(id: number): Promise<void> {
+      if (!(await store.tokens.delete(id))) throw new NotFound(`no token with id ${id}`);
+      touched.delete(id);
+    },
+  };
+}
+
+export type Accounts = ReturnType<typeof createAccounts>;

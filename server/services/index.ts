@@ -1,0 +1,21 @@
+/** All services over one store, as used by the API, the BFF, the CLI and the DNS server. */
+import type { Store } from '../store/types';
+import { createAccounts } from './accounts';
+import { ZoneEvents } from './events';
+import { createIps } from './ips';
+import { createRecords } from './records';
+import { createZones, type ZoneDefaults } from './zones';
+
+export function createServices(store: Store, defaults: ZoneDefaults, events = new ZoneEvents()) {
+  const zones = createZones(store, events, defaults);
+  return {
+    store,
+    events,
+    accounts: createAccounts(store),
+    ips: createIps(store),
+    zones,
+    records: createRecords(store, events, zones),
+  };
+}
+
+export type Services = ReturnType<typeof createServices>;

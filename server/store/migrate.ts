@@ -1,0 +1,29 @@
+/**
+ * Versioned migrations kept in the repository, applied in order at start (and by the
+ * CLI). Each one is written once for both databases.
+ */
+import { Migrator, type Kysely, type Migration } from 'kysely';
+import * as m0001 from './migrations/0001-initial';
+import * as m0002 from './migrations/0002-sessions';
+
+export type Dialect = 'sqlite' | 'postgres';
+
+type Step = { up(db: Kysely<unknown>, dialect: Dialect): Promise<void> };
+
+const STEPS: Record<string, Step> = {
+  '0001-initial': m0001,
+  '0002-sessions': m0002,
+};
+
+export async function migrate(db: Kysely<any>, dialect: Dialect): Promise<void> {
+  const migrations: Record<string, Migration> = {};
+  for (const [name, step] of Object.entries(STEPS)) {
+    migrations[name] = { up: (d) => step.up(d, dialect) };
+  }
+  const migrator = new Migrator({ db, provider: { getMigrations: async () => migrations } });
+  const { error, results } = await migrator.migrateToLatest();
+  const failed = results?.find((r) => r.status === 'Error');
+  if (error || failed) {
+    throw new Error(`database migration ${failed?.migrationName ?? ''} failed: ${error instanceof Error ? error.message : String(error)}`);
+  }
+}

@@ -1,0 +1,30 @@
+/**
+ * The PostgreSQL store, for many API nodes on one database. Same repos as SQLite; a zone's
+ * serial is bumped under a row lock (`domains.lock`) so concurrent nodes never reuse one.
+ */
+import pg from 'pg';
+import { Kysely, PostgresDialect, sql } from 'kysely';
+import type { Database as Schema } from './schema';
+import { migrate } from './migrate';
+import { createRepos } from './repos';
+import type { Store } from './types';
+
+export async function openPostgresStore(url: string): Promise<Store> {
+  // bigint (serials) comes back as text by default; every one we store fits a double.
+  pg.types.setTypeParser(20, (v) => Number(v));
+  const pool = new pg.Pool({ connectionString: url, max: 10 });
+  const db = new Kysely<Schema>({ dialect: new PostgresDialect({ pool }) });
+  await migrate(db, 'postgres');
+  return {
+    kind: 'postgres',
+    ...createRepos(db, 'postgres'),
+    transaction: (fn) => db.transaction().execute((trx) => fn(createRepos(trx, 'postgres'))),
+    ping: async () => {
+      await sql`select 1`.execute(db);
+      return true;
+    },
+    close: async () => {
+      await db.destroy();
+    },
+  };
+}

@@ -1,0 +1,154 @@
+/**
+ * The Repos of the Store interface written once over kysely, for SQLite and PostgreSQL
+ * alike. Rows are mapped here (0/1 to booleans, bigint to number) so nothing above sees
+ * a database type.
+ */
+import { sql, type Kysely, type Selectable } from 'kysely';
+import type { Database } from './schema';
+import type { Dialect } from './migrate';
+import type { DomainRow, IpRow, RecordRow, Repos, TokenRow, UserRow } from './types';
+
+type Db = Kysely<Database>;
+
+const ipRow = (r: Selectable<Database['ips']>): IpRow => ({ ...r, active: Boolean(r.active) });
+const domainRow = (r: Selectable<Database['domains']>): DomainRow => ({
+  ...r,
+  serial_number: Number(r.serial_number),
+  dnssec_enabled: Boolean(r.dnssec_enabled),
+  delegated: Boolean(r.delegated),
+});
+const bool = (v: boolean | undefined) => (v === undefined ? undefined : v ? 1 : 0);
+
+const escapeLike = (s: string) => s.replace(/[\\%_]/g, (m) => `\\${m}`);
+/** LIKE with a backslash escape, spelled the same for SQLite and PostgreSQL. */
+const like = (column: string, pattern: string) => sql<boolean>`${sql.ref(column)} like ${pattern} escape '\\'`;
+
+async function count(q: Promise<{ n: number | string | bigint } | undefined>): Promise<number> {
+  return Number((await q)?.n ?? 0);
+}
+
+export function createRepos(db: Db, dialect: Dialect): Repos {
+  return {
+    users: {
+      insert: async (row) => (await db.insertInto('users').values(row).returningAll().executeTakeFirstOrThrow()) as UserRow,
+      byUsername: (username) => db.selectFrom('users').selectAll().where('username', '=', username).executeTakeFirst(),
+      byId: (id) => db.selectFrom('users').selectAll().where('id', '=', id).executeTakeFirst(),
+      count: () => count(db.selectFrom('users').select((e) => e.fn.countAll<number>().as('n')).executeTakeFirst()),
+      setPassword: async (id, hash) => {
+        await db.updateTable('users').set({ password_hash: hash }).where('id', '=', id).execute();
+      },
+    },
+    tokens: {
+      insert: async (row) => (await db.insertInto('tokens').values(row).returningAll().executeTakeFirstOrThrow()) as TokenRow,
+      byHash: (hash) => db.selectFrom('tokens').selectAll().where('token_hash', '=', hash).executeTakeFirst(),
+      byId: (id) => db.selectFrom('tokens').selectAll().where('id', '=', id).executeTakeFirst(),
+      listByUser: (userId) => db.selectFrom('tokens').selectAll().where('user_id', '=', userId).orderBy('id').execute(),
+      delete: async (id) => Number((await db.deleteFrom('tokens').where('id', '=', id).executeTakeFirst()).numDeletedRows) > 0,
+      touch: async (id, at) => {
+        await db.updateTable('tokens').set({ last_used_at: at }).where('id', '=', id).execute();
+      },
+    },
+    ips: {
+      insert: async (row) => ipRow(await db.insertInto('ips').values({ ...row, active: row.active ? 1 : 0 }).returningAll().executeTakeFirstOrThrow()),
+      page: async (userId, w) => {
+        const rows = await db.selectFrom('ips').selectAll().where('user_id', '=', userId).orderBy('id').limit(w.limit).offset(w.offset).execute();
+        const total = await count(db.selectFrom('ips').select((e) => e.fn.countAll<number>().as('n')).where('user_id', '=', userId).executeTakeFirst());
+        return { rows: rows.map(ipRow), total };
+      },
+      listByUser: async (userId) => (await db.selectFrom('ips').selectAll().where('user_id', '=', userId).orderBy('id').execute()).map(ipRow),
+      byId: async (id) => {
+        const r = await db.selectFrom('ips').selectAll().where('id', '=', id).executeTakeFirst();
+        return r && ipRow(r);
+      },
+      find: async (userId, address, cidr) => {
+        const r = await db.selectFrom('ips').selectAll().where('user_id', '=', userId).where('address', '=', address).where('cidr', '=', cidr).executeTakeFirst();
+        return r && ipRow(r);
+      },
+      delete: async (id) => Number((await db.deleteFrom('ips').where('id', '=', id).executeTakeFirst()).numDeletedRows) > 0,
+    },
+    domains: {
+      insert: async (row) =>
+        domainRow(
+          await db
+            .insertInto('domains')
+            .values({ ...row, dnssec_enabled: row.dnssec_enabled ? 1 : 0, delegated: row.delegated ? 1 : 0 })
+            .returningAll()
+            .executeTakeFirstOrThrow(),
+        ),
+      byName: async (name) => {
+        const r = await db.selectFrom('domains').selectAll().where('name', '=', name).executeTakeFirst();
+        return r && domainRow(r);
+      },
+      byId: async (id) => {
+        const r = await db.selectFrom('domains').selectAll().where('id', '=', id).executeTakeFirst();
+        return r && domainRow(r);
+      },
+      page: async (userId, w, search) => {
+        let q = db.selectFrom('domains').where('user_id', '=', userId);
+        if (search) q = q.where(like('name', `%${escapeLike(search)}%`));
+        const rows = await q.selectAll().orderBy('name').limit(w.limit).offset(w.offset).execute();
+        const total = await count(q.select((e) => e.fn.countAll<number>().as('n')).executeTakeFirst());
+        return { rows: rows.map(domainRow), total };
+      },
+      all: async () => (await db.selectFrom('domains').selectAll().orderBy('name').execute()).map(domainRow),
+      related: async (name) => {
+        const labels = name.split('.');
+        const ancestors = labels.slice(1).map((_, i) => labels.slice(i + 1).join('.'));
+        const q = db
+          .selectFrom('domains')
+          .selectAll()
+          .where((eb) => eb.or([like('name', `%.${escapeLike(name)}`), ...(ancestors.length ? [eb('name', 'in', ancestors)] : [])]));
+        return (await q.execute()).map(domainRow);
+      },
+      lock: async (id) => {
+        if (dialect === 'postgres') await sql`select id from domains where id = ${id} for update`.execute(db);
+      },
+      update: async (id, patch) => {
+        const { dnssec_enabled, delegated, ...rest } = patch;
+        const values = { ...rest, dnssec_enabled: bool(dnssec_enabled), delegated: bool(delegated) };
+        return domainRow(await db.updateTable('domains').set(values).where('id', '=', id).returningAll().executeTakeFirstOrThrow());
+      },
+      delete: async (id) => Number((await db.deleteFrom('domains').where('id', '=', id).executeTakeFirst()).numDeletedRows) > 0,
+    },
+    sessions: {
+      insert: async (row) => {
+        await db.insertInto('sessions').values(row).execute();
+        return row;
+      },
+      byIdHash: (idHash) => db.selectFrom('sessions').selectAll().where('id_hash', '=', idHash).executeTakeFirst(),
+      touch: async (idHash, at) => {
+        await db.updateTable('sessions').set({ last_seen_at: at }).where('id_hash', '=', idHash).execute();
+      },
+      delete: async (idHash) => Number((await db.deleteFrom('sessions').where('id_hash', '=', idHash).executeTakeFirst()).numDeletedRows) > 0,
+      deleteExpired: async (at) => Number((await db.deleteFrom('sessions').where('expires_at', '<', at).executeTakeFirst()).numDeletedRows),
+    },
+    records: {
+      insert: async (row) => (await db.insertInto('records').values(row).returningAll().executeTakeFirstOrThrow()) as RecordRow,
+      byId: (domainId, id) => db.selectFrom('records').selectAll().where('domain_id', '=', domainId).where('id', '=', id).executeTakeFirst(),
+      page: async (domainId, filter, w) => {
+        let q = db.selectFrom('records').where('domain_id', '=', domainId);
+        if (filter.name !== undefined) q = q.where('name', '=', filter.name);
+        if (filter.record_type !== undefined) q = q.where('record_type', '=', filter.record_type);
+        const rows = await q.selectAll().orderBy('name').orderBy('record_type').orderBy('id').limit(w.limit).offset(w.offset).execute();
+        const total = await count(q.select((e) => e.fn.countAll<number>().as('n')).executeTakeFirst());
+        return { rows, total };
+      },
+      atName: (domainId, name) => db.selectFrom('records').selectAll().where('domain_id', '=', domainId).where('name', '=', name).orderBy('id').execute(),
+      byDomain: (domainId) => db.selectFrom('records').selectAll().where('domain_id', '=', domainId).orderBy('id').execute(),
+      countByDomain: (domainId) =>
+        count(db.selectFrom('records').select((e) => e.fn.countAll<number>().as('n')).where('domain_id', '=', domainId).executeTakeFirst()),
+      update: async (id, patch) => (await db.updateTable('records').set(patch).where('id', '=', id).returningAll().executeTakeFirstOrThrow()) as RecordRow,
+      setRrsetTtl: async (domainId, name, type, ttl, at) => {
+        await db
+          .updateTable('records')
+          .set({ ttl, updated_at: at })
+          .where('domain_id', '=', domainId)
+          .where('name', '=', name)
+          .where('record_type', '=', type)
+          .where('ttl', '<>', ttl)
+          .execute();
+      },
+      delete: async (id) => Number((await db.deleteFrom('records').where('id', '=', id).executeTakeFirst()).numDeletedRows) > 0,
+    },
+  };
+}

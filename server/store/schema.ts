@@ -1,0 +1,50 @@
+/** Table shapes as kysely sees them (booleans are stored as 0/1 in both databases). */
+import type { Generated } from 'kysely';
+
+export interface Database {
+  users: { id: Generated<number>; username: string; password_hash: string; created_at: string };
+  tokens: {
+    id: Generated<number>;
+    user_id: number;
+    label: string;
+    token_hash: string;
+    created_at: string;
+    last_used_at: string | null;
+    expires_at: string | null;
+  };
+  ips: { id: Generated<number>; user_id: number; address: string; cidr: number; active: number; created_at: string };
+  domains: {
+    id: Generated<number>;
+    user_id: number;
+    name: string;
+    serial_number: number;
+    refresh_interval: number;
+    retry_interval: number;
+    expire_interval: number;
+    minimum_ttl: number;
+    dnssec_enabled: number;
+    delegated: number;
+    created_at: string;
+    updated_at: string;
+  };
+  records: {
+    id: Generated<number>;
+    domain_id: number;
+    name: string;
+    record_type: string;
+    content: string;
+    ttl: number;
+    created_at: string;
+    updated_at: string;
+  };
+  sessions: {
+    id_hash: string;
+    user_id: number;
+    token_id: number;
+    token_sealed: string;
+    csrf_token: string;
+    created_at: string;
+    last_seen_at: string;
+    expires_at: string;
+  };
+}

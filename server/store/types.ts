@@ -1,0 +1,152 @@
+/**
+ * The Store interface: everything services, the DNS server and the CLI may ask of the
+ * database. Services see only this; SQLite and PostgreSQL implement it.
+ */
+export interface UserRow {
+  id: number;
+  username: string;
+  password_hash: string;
+  created_at: string;
+}
+
+export interface TokenRow {
+  id: number;
+  user_id: number;
+  label: string;
+  token_hash: string;
+  created_at: string;
+  last_used_at: string | null;
+  expires_at: string | null;
+}
+
+export interface IpRow {
+  id: number;
+  user_id: number;
+  address: string;
+  cidr: number;
+  active: boolean;
+  created_at: string;
+}
+
+export interface DomainRow {
+  id: number;
+  user_id: number;
+  name: string;
+  serial_number: number;
+  refresh_interval: number;
+  retry_interval: number;
+  expire_interval: number;
+  minimum_ttl: number;
+  dnssec_enabled: boolean;
+  delegated: boolean;
+  created_at: string;
+  updated_at: string;
+}
+
+export interface RecordRow {
+  id: number;
+  domain_id: number;
+  name: string;
+  record_type: string;
+  content: string;
+  ttl: number;
+  created_at: string;
+  updated_at: string;
+}
+
+export interface SessionRow {
+  id_hash: string;
+  user_id: number;
+  token_id: number;
+  token_sealed: string;
+  csrf_token: string;
+  created_at: string;
+  last_seen_at: string;
+  expires_at: string;
+}
+
+export interface Page<T> {
+  rows: T[];
+  total: number;
+}
+
+export interface Window {
+  offset: number;
+  limit: number;
+}
+
+export interface RecordFilter {
+  name?: string;
+  record_type?: string;
+}
+
+export type NewRow<T extends { id: number }> = Omit<T, 'id'>;
+
+export interface Repos {
+  users: {
+    insert(row: NewRow<UserRow>): Promise<UserRow>;
+    byUsername(username: string): Promise<UserRow | undefined>;
+    byId(id: number): Promise<UserRow | undefined>;
+    count(): Promise<number>;
+    setPassword(id: number, hash: string): Promise<void>;
+  };
+  tokens: {
+    insert(row: NewRow<TokenRow>): Promise<TokenRow>;
+    byHash(hash: string): Promise<TokenRow | undefined>;
+    byId(id: number): Promise<TokenRow | undefined>;
+    listByUser(userId: number): Promise<TokenRow[]>;
+    delete(id: number): Promise<boolean>;
+    touch(id: number, at: string): Promise<void>;
+  };
+  ips: {
+    insert(row: NewRow<IpRow>): Promise<IpRow>;
+    page(userId: number, w: Window): Promise<Page<IpRow>>;
+    listByUser(userId: number): Promise<IpRow[]>;
+    byId(id: number): Promise<IpRow | undefined>;
+    find(userId: number, address: string, cidr: number): Promise<IpRow | undefined>;
+    delete(id: number): Promise<boolean>;
+  };
+  domains: {
+    insert(row: NewRow<DomainRow>): Promise<DomainRow>;
+    byName(name: string): Promise<DomainRow | undefined>;
+    byId(id: number): Promise<DomainRow | undefined>;
+    page(userId: number, w: Window, search?: string): Promise<Page<DomainRow>>;
+    /** Every zone, for the DNS server's index. */
+    all(): Promise<DomainRow[]>;
+    /** Zones that are ancestors or descendants of `name` (not `name` itself). */
+    related(name: string): Promise<DomainRow[]>;
+    /** Locks the row for the rest of the transaction (PostgreSQL); SQLite locks the file. */
+    lock(id: number): Promise<void>;
+    update(id: number, patch: Partial<NewRow<DomainRow>>): Promise<DomainRow>;
+    delete(id: number): Promise<boolean>;
+  };
+  sessions: {
+    insert(row: SessionRow): Promise<SessionRow>;
+    byIdHash(idHash: string): Promise<SessionRow | undefined>;
+    touch(idHash: string, at: string): Promise<void>;
+    delete(idHash: string): Promise<boolean>;
+    /** Removes sessions whose expires_at is before `at`; returns how many. */
+    deleteExpired(at: string): Promise<number>;
+  };
+  records: {
+    insert(row: NewRow<RecordRow>): Promise<RecordRow>;
+    byId(domainId: number, id: number): Promise<RecordRow | undefined>;
+    page(domainId: number, filter: RecordFilter, w: Window): Promise<Page<RecordRow>>;
+    atName(domainId: number, name: string): Promise<RecordRow[]>;
+    byDomain(domainId: number): Promise<RecordRow[]>;
+    countByDomain(domainId: number): Promise<number>;
+    update(id: number, patch: Partial<NewRow<RecordRow>>): Promise<RecordRow>;
+    /** Sets the TTL of a whole RRset (RFC 2181 §5.2). */
+    setRrsetTtl(domainId: number, name: string, type: string, ttl: number, at: string): Promise<void>;
+    delete(id: number): Promise<boolean>;
+  };
+}
+
+export interface Store extends Repos {
+  readonly kind: 'sqlite' | 'postgres';
+  /** Runs `fn` in one write transaction: all of it is stored, or none. */
+  transaction<T>(fn: (tx: Repos) => Promise<T>): Promise<T>;
+  /** Whether the database answers (for readiness). */
+  ping(): Promise<boolean>;
+  close(): Promise<void>;
+}
