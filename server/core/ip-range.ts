@@ -20,14 +20,25 @@ function canonical(addr: Addr): string {
   return addr.kind() === 'ipv6' ? (addr as ipaddr.IPv6).toRFC5952String() : addr.toString();
 }
 
-function parseAddress(text: string): Addr {
-  if (ipaddr.IPv4.isValidFourPartDecimal(text)) {
-    if (text.split('.').some((o) => o.length > 1 && o.startsWith('0'))) {
-      throw new RuleError('must not have leading zeros in an IPv4 octet (ambiguous: octal or decimal)');
-    }
-    return ipaddr.IPv4.parse(text);
+/** A dotted-quad IPv4 address in canonical form; throws RuleError. */
+export function canonicalIpv4(text: string): string {
+  if (!/^[0-9]{1,3}(\.[0-9]{1,3}){3}$/.test(text)) throw new RuleError('must be an IPv4 address such as 192.0.2.1');
+  if (text.split('.').some((o) => o.length > 1 && o.startsWith('0'))) {
+    throw new RuleError('must not have leading zeros in an IPv4 octet (ambiguous: octal or decimal)');
   }
-  if (text.includes(':') && ipaddr.IPv6.isValid(text) && !text.includes('%')) return ipaddr.IPv6.parse(text);
+  if (!ipaddr.IPv4.isValidFourPartDecimal(text)) throw new RuleError('must be an IPv4 address such as 192.0.2.1 (octets 0–255)');
+  return ipaddr.IPv4.parse(text).toString();
+}
+
+/** An IPv6 address in RFC 5952 canonical form; throws RuleError. */
+export function canonicalIpv6(text: string): string {
+  if (!text.includes(':') || text.includes('%') || !ipaddr.IPv6.isValid(text)) throw new RuleError('must be an IPv6 address such as 2001:db8::1');
+  return ipaddr.IPv6.parse(text).toRFC5952String();
+}
+
+function parseAddress(text: string): Addr {
+  if (/^[0-9.]+$/.test(text)) return ipaddr.IPv4.parse(canonicalIpv4(text));
+  if (text.includes(':')) return ipaddr.IPv6.parse(canonicalIpv6(text));
   throw new RuleError('must be an IPv4 or IPv6 address, optionally with a /prefix');
 }
 

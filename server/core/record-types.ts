@@ -4,9 +4,9 @@
  * RFC 1035 §5.1), and the rdata it puts on the wire (in dns-packet's data shape).
  * Adding a type is adding one entry here.
  */
-import ipaddr from 'ipaddr.js';
 import { normalizeTargetName } from './domain-name';
 import { RuleError } from './errors';
+import { canonicalIpv4, canonicalIpv6 } from './ip-range';
 
 export interface RecordField {
   name: string;
@@ -55,22 +55,8 @@ function parts(content: string, count: number, shape: string): string[] {
 const spaceSplit = (content: string) => content.split(' ');
 const spaceJoin = (values: string[]) => values.map((v) => v.trim()).join(' ');
 
-function ipv4(content: string): string {
-  const text = content.trim();
-  if (!ipaddr.IPv4.isValidFourPartDecimal(text)) throw new RuleError('must be an IPv4 address such as 192.0.2.1');
-  if (text.split('.').some((o) => o.length > 1 && o.startsWith('0'))) {
-    throw new RuleError('must not have leading zeros in an octet');
-  }
-  return ipaddr.IPv4.parse(text).toString();
-}
-
-function ipv6(content: string): string {
-  const text = content.trim();
-  if (!text.includes(':') || text.includes('%') || !ipaddr.IPv6.isValid(text)) {
-    throw new RuleError('must be an IPv6 address such as 2001:db8::1');
-  }
-  return ipaddr.IPv6.parse(text).toRFC5952String();
-}
+const ipv4 = (content: string) => canonicalIpv4(content.trim());
+const ipv6 = (content: string) => canonicalIpv6(content.trim());
 
 function hostType(type: string, code: number, description: string, example: string, hint: string, allowedAtApex: boolean): RecordType {
   return {

@@ -1,0 +1,106 @@
+import { afterEach, beforeEach, describe, expect, it } from 'vitest';
+import { createTestApp, type TestApp } from '../testing/test-app';
+
+let t: TestApp;
+beforeEach(async () => {
+  t = await createTestApp({ BODY_LIMIT_BYTES: '2048', BODY_TIMEOUT_MS: '200' });
+  await t.user('alice');
+});
+afterEach(() => t.close());
+
+const domains = async () => (await (await t.request('GET', '/api/v1/domains')).json()) as unknown[];
+
+describe('request bodies', () => {
+  it.each([
+    ['{"name":', 'request body is not valid JSON (UTF-8)'],
+    ['', 'request body is not valid JSON (UTF-8)'],
+    [`${'['.repeat(40)}${']'.repeat(40)}`, 'request body is nested deeper than 32 levels'],
+  ])('answers 400 invalid_json for %j', async (raw, message) => {
+    const res = await t.request('POST', '/api/v1/domains', { raw, headers: { 'content-type': 'application/json' } });
+    expect(res.status).toBe(400);
+    expect(await res.json()).toEqual({ error: { status: 400, code: 'invalid_json', message } });
+    expect(await domains()).toEqual([]);
+  });
+
+  it('asks for JSON when the content type is something else', async () => {
+    const res = await t.request('POST', '/api/v1/domains', { raw: 'name=example.com', headers: { 'content-type': 'application/x-www-form-urlencoded' } });
+    expect(res.status).toBe(400);
+    expect((await res.json()).error.message).toMatch(/content-type: application\/json/);
+  });
+
+  it('answers 413 for a body over the limit', async () => {
+    const res = await t.request('POST', '/api/v1/domains', { body: { name: 'x'.repeat(4000) } });
+    expect(res.status).toBe(413);
+    expect((await res.json()).error).toMatchObject({ status: 413, code: 'payload_too_large' });
+    expect(await domains()).toEqual([]);
+  });
+
+  it('answers 413 for a streamed body that grows past the limit without a content-length', async () => {
+    const chunk = new TextEncoder().encode(' '.repeat(1024));
+    let sent = 0;
+    const raw = new ReadableStream<Uint8Array>({
+      pull(ctrl) {
+        if (sent++ < 4) ctrl.enqueue(chunk);
+        else ctrl.close();
+      },
+    });
+    const res = await t.request('POST', '/api/v1/domains', { raw, headers: { 'content-type': 'application/json' } });
+    expect(res.status).toBe(413);
+  });
+
+  it('answers 408 when the body does not arrive in time, and stores nothing', async () => {
+    const raw = new ReadableStream<Uint8Array>({
+      start(ctrl) {
+        ctrl.enqueue(new TextEncoder().encode('{"name": "slow.exam'));
+      },
+    });
+    const res = await t.request('POST', '/api/v1/domains', { raw, headers: { 'content-type': 'application/json' } });
+    expect(res.status).toBe(408);
+    expect((await res.json()).error).toMatchObject({ status: 408, code: 'request_timeout' });
+    expect(await domains()).toEqual([]);
+  });
+
+  it('answers unknown routes with the JSON error body', async () => {
+    const res = await t.request('GET', '/api/v1/nothing-here');
+    expect(res.status).toBe(404);
+    expect((await res.json()).error).toMatchObject({ status: 404, code: 'not_found' });
+  });
+
+  it('answers an internal failure with 500 and a request id, without a stack trace', async () => {
+    await t.services.store.close();
+    const res = await t.request('GET', '/api/v1/ips');
+    expect(res.status).toBe(500);
+    const text = await res.text();
+    const body = JSON.parse(text);
+    expect(body.error).toMatchObject({ status: 500, code: 'internal', request_id: res.headers.get('x-request-id') });
+    expect(text).not.toMatch(/at .*\.ts:\d+|Error:/);
+  });
+});
+
+describe('OpenAPI document', () => {
+  it('describes every endpoint with its error responses, without authentication', async () => {
+    const res = await t.request('GET', '/api/v1/openapi.json', { token: null });
+    expect(res.status).toBe(200);
+    const doc = await res.json();
+    expect(doc.openapi).toBe('3.1.0');
+    const ops = Object.entries(doc.paths as Record<string, Record<string, { responses: Record<string, unknown> }>>).flatMap(([path, methods]) =>
+      Object.entries(methods).map(([method, op]) => [`${method.toUpperCase()} ${path}`, Object.keys(op.responses)] as const),
+    );
+    expect(Object.fromEntries(ops)).toEqual({
+      'GET /ips': ['200', '400', '401', '500'],
+      'GET /domains': ['200', '400', '401', '500'],
+      'POST /domains': ['201', '400', '401', '408', '409', '413', '500'],
+      'GET /domains/{name}': ['200', '401', '404', '500'],
+      'PUT /domains/{name}': ['200', '400', '401', '404', '408', '413', '500'],
+      'DELETE /domains/{name}': ['200', '401', '404', '500'],
+      'GET /domains/{domain_name}/records': ['200', '400', '401', '404', '500'],
+      'POST /domains/{domain_name}/records': ['200', '400', '401', '404', '408', '409', '413', '500'],
+      'GET /domains/{domain_name}/records/{id}': ['200', '401', '404', '500'],
+      'PUT /domains/{domain_name}/records/{id}': ['200', '400', '401', '403', '404', '408', '409', '413', '500'],
+      'DELETE /domains/{domain_name}/records/{id}': ['200', '401', '403', '404', '500'],
+    });
+    expect(doc.components.schemas.Record.properties.ttl.type).toBe('string');
+    expect(doc.components.schemas.Ip.required).toEqual(['id', 'address', 'active', 'cidr', 'ipv4', 'ipv6', 'first', 'last']);
+    expect(doc.components.securitySchemes).toMatchObject({ bearer: { type: 'http', scheme: 'bearer' }, apikey: { type: 'apiKey', in: 'query' } });
+  });
+});

@@ -1,0 +1,56 @@
+/** An in-memory app over a real SQLite file in a temp dir, with users and tokens, for API tests. */
+import fs from 'node:fs';
+import os from 'node:os';
+import path from 'node:path';
+import { buildApp } from '../app';
+import { loadConfig, type Config } from '../config';
+import { createLogger } from '../log';
+import { createServices, type Services } from '../services';
+import { openSqliteStore } from '../store/sqlite';
+
+export interface TestApp {
+  services: Services;
+  config: Config;
+  dir: string;
+  request(method: string, url: string, opts?: { token?: string | null; body?: unknown; raw?: BodyInit; headers?: Record<string, string> }): Promise<Response>;
+  /** Creates a user with a token; returns the token. */
+  user(name: string): Promise<string>;
+  close(): Promise<void>;
+}
+
+export async function createTestApp(env: Record<string, string> = {}): Promise<TestApp> {
+  const dir = fs.mkdtempSync(path.join(os.tmpdir(), 'zonedeck-test-'));
+  const config = loadConfig({ DATA_DIR: dir, LOG_LEVEL: 'silent', ...env });
+  const store = await openSqliteStore(config.sqlitePath);
+  const services = createServices(store, { nameservers: config.nameservers, nsTtl: 3600 });
+  const app = buildApp({ services, config, log: createLogger('silent') });
+  let defaultToken: string | null = null;
+  return {
+    services,
+    config,
+    dir,
+    async request(method, url, opts = {}) {
+      const headers: Record<string, string> = { ...opts.headers };
+      const token = opts.token === undefined ? defaultToken : opts.token;
+      if (token) headers.authorization = `Bearer ${token}`;
+      let body: BodyInit | undefined = opts.raw;
+      if (opts.body !== undefined) {
+        body = JSON.stringify(opts.body);
+        headers['content-type'] ??= 'application/json';
+      }
+      const init: RequestInit & { duplex?: string } = { method, headers, body };
+      if (body instanceof ReadableStream) init.duplex = 'half';
+      return app.request(`http://localhost${url}`, init);
+    },
+    async user(name) {
+      const { user } = await services.accounts.addUser(name, 'password123');
+      const { token } = await services.accounts.createToken(user.id, 'test');
+      defaultToken ??= token;
+      return token;
+    },
+    async close() {
+      await store.close();
+      fs.rmSync(dir, { recursive: true, force: true });
+    },
+  };
+}
