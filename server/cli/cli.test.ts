@@ -1,0 +1,47 @@
+/** The admin CLI against the real data dir while the server runs: the server sees each change at once. */
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { cli, startServer, type ServerProcess } from '../testing/server-process';
+
+let server: ServerProcess;
+beforeAll(async () => {
+  server = await startServer();
+});
+afterAll(() => server.stop());
+
+const ips = (token: string) => fetch(`${server.url}/api/v1/ips`, { headers: { authorization: `Bearer ${token}` } });
+
+describe('admin CLI', () => {
+  it('prints the generated admin password once, on the first start', () => {
+    expect(server.adminPassword).toMatch(/^[A-Za-z0-9_-]{20}$/);
+  });
+
+  it('adds a user, mints a token, registers IPs, and the running server sees them at once', async () => {
+    const added = cli(server.dataDir, 'users', 'add', 'alice', '--password', 'correct horse');
+    expect(added).toEqual(['created user alice', 'correct horse']);
+    const token = cli(server.dataDir, 'tokens', 'create', 'alice', '--label', 'laptop').at(-1)!;
+    expect(token).toMatch(/^zd_[A-Za-z0-9_-]{32}$/);
+    expect(await (await ips(token)).json()).toEqual([]);
+
+    const ip = JSON.parse(cli(server.dataDir, 'ips', 'add', 'alice', '198.51.100.0/24')[0]!);
+    expect(ip).toEqual({ id: expect.any(Number), address: '198.51.100.0', active: true, cidr: 24, ipv4: true, ipv6: false, first: '198.51.100.0', last: '198.51.100.255' });
+    cli(server.dataDir, 'ips', 'add', 'alice', '2001:db8::1', '--inactive');
+    const listed = await (await ips(token)).json();
+    expect(listed.map((r: { address: string; active: boolean }) => [r.address, r.active])).toEqual([['198.51.100.0', true], ['2001:db8::1', false]]);
+    expect(cli(server.dataDir, 'ips', 'list', 'alice').map((l) => JSON.parse(l).address)).toEqual(['198.51.100.0', '2001:db8::1']);
+
+    cli(server.dataDir, 'ips', 'remove', String(ip.id));
+    expect((await (await ips(token)).json()).length).toBe(1);
+
+    const tokens = cli(server.dataDir, 'tokens', 'list', 'alice').map((l) => JSON.parse(l));
+    expect(tokens).toEqual([{ id: expect.any(Number), label: 'laptop', created_at: expect.any(String), last_used_at: expect.any(String), expires_at: null }]);
+    cli(server.dataDir, 'tokens', 'revoke', String(tokens[0].id));
+    expect((await ips(token)).status).toBe(401);
+  });
+
+  it('explains bad input and exits non-zero', () => {
+    expect(() => cli(server.dataDir, 'ips', 'add', 'alice', '10.0.0.1/8')).toThrow(/host bits set; the network is 10.0.0.0\/8/);
+    expect(() => cli(server.dataDir, 'users', 'add', 'alice')).toThrow(/already exists/);
+    expect(() => cli(server.dataDir, 'tokens', 'create', 'nobody')).toThrow(/no user named nobody/);
+    expect(() => cli(server.dataDir, 'frobnicate')).toThrow(/unknown command/);
+  });
+});

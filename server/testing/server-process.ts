@@ -1,0 +1,85 @@
+/**
+ * Starts the real server as one child process (`node --import tsx server/main.ts`) on free
+ * loopback ports with its own DATA_DIR, for tests that need the real thing (crash, CLI, DNS).
+ */
+import { spawn, spawnSync, type ChildProcess } from 'node:child_process';
+import fs from 'node:fs';
+import os from 'node:os';
+import path from 'node:path';
+
+const ROOT = path.resolve(import.meta.dirname, '../..');
+
+export interface ServerProcess {
+  url: string;
+  dnsPort: number | null;
+  dataDir: string;
+  child: ChildProcess;
+  /** Every stdout line so far. */
+  lines: string[];
+  adminPassword?: string;
+  stop(signal?: NodeJS.Signals): Promise<void>;
+}
+
+export function tempDataDir(): string {
+  return fs.mkdtempSync(path.join(os.tmpdir(), 'zonedeck-srv-'));
+}
+
+export async function startServer(env: Record<string, string> = {}, dataDir = tempDataDir()): Promise<ServerProcess> {
+  const child = spawn(process.execPath, ['--import', 'tsx', 'server/main.ts'], {
+    cwd: ROOT,
+    env: { ...process.env, HOST: '127.0.0.1', PORT: '0', DNS_HOST: '127.0.0.1', DNS_PORT: 'off', LOG_LEVEL: 'info', DATA_DIR: dataDir, ...env },
+    stdio: ['ignore', 'pipe', 'pipe'],
+  });
+  const lines: string[] = [];
+  let stderr = '';
+  child.stderr!.on('data', (d) => (stderr += d));
+  const ready = new Promise<{ url: string; dns: number | null; password?: string }>((resolve, reject) => {
+    let buf = '';
+    let password: string | undefined;
+    child.stdout!.on('data', (d: Buffer) => {
+      buf += d.toString();
+      let nl: number;
+      while ((nl = buf.indexOf('\n')) >= 0) {
+        const line = buf.slice(0, nl);
+        buf = buf.slice(nl + 1);
+        lines.push(line);
+        try {
+          const msg = JSON.parse(line);
+          if (msg.password) password = msg.password;
+          if (msg.msg === 'listening') resolve({ url: msg.http, dns: msg.dns ?? null, password });
+        } catch {
+          /* not a JSON line */
+        }
+      }
+    });
+    child.once('exit', (code) => reject(new Error(`server exited with ${code} before listening:\n${stderr}`)));
+    setTimeout(() => reject(new Error(`server did not start in 30 s:\n${stderr}`)), 30_000).unref();
+  });
+  const info = await ready;
+  return {
+    url: info.url,
+    dnsPort: info.dns,
+    dataDir,
+    child,
+    lines,
+    adminPassword: info.password,
+    stop(signal = 'SIGTERM') {
+      if (child.exitCode !== null || child.signalCode !== null) return Promise.resolve();
+      return new Promise((resolve) => {
+        child.once('exit', () => resolve());
+        child.kill(signal);
+      });
+    },
+  };
+}
+
+/** Runs the admin CLI against a data dir; returns stdout lines, throws on failure. */
+export function cli(dataDir: string, ...args: string[]): string[] {
+  const r = spawnSync(process.execPath, ['--import', 'tsx', 'server/cli/main.ts', ...args], {
+    cwd: ROOT,
+    env: { ...process.env, DATA_DIR: dataDir },
+    encoding: 'utf8',
+  });
+  if (r.status !== 0) throw new Error(`cli ${args.join(' ')} failed (${r.status}): ${r.stderr}`);
+  return r.stdout.trim().split('\n');
+}
