@@ -1,0 +1,24 @@
+/**
+ * The session cookie: opaque, HttpOnly, SameSite=Strict, Path=/; under HTTPS also Secure
+ * with the `__Host-` prefix, which pins it to this exact origin.
+ */
+import type { Context } from 'hono';
+import { deleteCookie, getCookie, setCookie } from 'hono/cookie';
+
+const NAME = 'zd_session';
+
+const isHttps = (c: Context) => new URL(c.req.url).protocol === 'https:';
+
+export function readSessionCookie(c: Context): string | undefined {
+  return isHttps(c) ? getCookie(c, NAME, 'host') : getCookie(c, NAME);
+}
+
+export function writeSessionCookie(c: Context, value: string): void {
+  if (isHttps(c)) setCookie(c, NAME, value, { httpOnly: true, sameSite: 'Strict', path: '/', secure: true, prefix: 'host' });
+  else setCookie(c, NAME, value, { httpOnly: true, sameSite: 'Strict', path: '/' });
+}
+
+export function clearSessionCookie(c: Context): void {
+  if (isHttps(c)) deleteCookie(c, NAME, { httpOnly: true, sameSite: 'Strict', path: '/', secure: true, prefix: 'host' });
+  else deleteCookie(c, NAME, { httpOnly: true, sameSite: 'Strict', path: '/' });
+}

@@ -1,0 +1,46 @@
+/**
+ * Request guards of the BFF: the session behind the cookie, and CSRF protection for every
+ * state-changing call (an Origin that is our own, plus the session's token in a header that
+ * a cross-site form cannot set).
+ */
+import type { Context, MiddlewareHandler } from 'hono';
+import { BffError, signedOut } from './errors';
+import { clearSessionCookie, readSessionCookie } from './cookie';
+import type { ActiveSession, Sessions } from './sessions';
+
+export type BffEnv = { Variables: { requestId: string; session: ActiveSession } };
+
+export const CSRF_HEADER = 'X-CSRF-Token';
+
+const SAFE_METHODS = new Set(['GET', 'HEAD', 'OPTIONS']);
+
+/** Rejects a state-changing request whose Origin is missing or foreign, or that a browser marks cross-site. */
+export function checkOrigin(c: Context): void {
+  if (SAFE_METHODS.has(c.req.method)) return;
+  const origin = c.req.header('origin');
+  const site = c.req.header('sec-fetch-site');
+  if (!origin || origin !== new URL(c.req.url).origin || (site !== undefined && site !== 'same-origin')) {
+    throw new BffError(403, 'csrf', 'cross-origin request refused: the Origin header must be this site');
+  }
+}
+
+export const originCheck: MiddlewareHandler = async (c, next) => {
+  checkOrigin(c);
+  return next();
+};
+
+/** Loads the session; on a state-changing method also requires its CSRF token. */
+export function requireSession(sessions: Sessions): MiddlewareHandler<BffEnv> {
+  return async (c, next) => {
+    const session = await sessions.resume(readSessionCookie(c));
+    if (!session) {
+      clearSessionCookie(c);
+      throw signedOut();
+    }
+    if (!SAFE_METHODS.has(c.req.method) && !sessions.csrfMatches(session.row, c.req.header(CSRF_HEADER))) {
+      throw new BffError(403, 'csrf', `missing or wrong ${CSRF_HEADER} header; reload the page`);
+    }
+    c.set('session', session);
+    return next();
+  };
+}
