@@ -1,6 +1,7 @@
 /** Wires configuration, store, services, HTTP and DNS. No logic of its own. */
 import { buildApp } from './app';
 import { ConfigError, loadConfig } from './config';
+import { startDns } from './dns/server';
 import { startHttp } from './http-server';
 import { createLogger } from './log';
 import { createServices } from './services';
@@ -26,9 +27,10 @@ async function main(): Promise<void> {
     log.warn({ username: 'admin', password }, 'created the first user; this password is shown only once');
   }
 
+  const dns = await startDns(config, store, services.events, log);
   const app = buildApp({ services, config, log });
   const http = await startHttp(app.fetch, config);
-  log.info({ http: http.url, dns: null }, 'listening');
+  log.info({ http: http.url, dns: dns?.port ?? null }, 'listening');
 
   let stopping = false;
   const stop = async (signal: string) => {
@@ -36,6 +38,7 @@ async function main(): Promise<void> {
     stopping = true;
     log.info({ signal }, 'shutting down');
     await new Promise<void>((resolve) => http.server.close(() => resolve()));
+    await dns?.close();
     await store.close();
     process.exit(0);
   };

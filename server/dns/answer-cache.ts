@@ -1,0 +1,94 @@
+/**
+ * Encoded responses keyed by the question, so a repeated question costs one map lookup
+ * and a copy instead of a decode, a resolution and an encode. The key is read straight
+ * from the packet for the common shape (one question, at most an OPT record); each entry
+ * remembers the zone and zone generation it came from, so a change to a zone makes its
+ * entries stale at once (per-zone invalidation) and the rest stay valid.
+ */
+import type { Zone } from './zone';
+import type { ZoneIndex } from './zone-index';
+
+interface Entry {
+  bytes: Buffer;
+  zone: Zone | null;
+  zoneGen: number;
+  setGen: number;
+}
+
+/** Entries kept at most; the oldest go first, which bounds memory under random names. */
+const DEFAULT_CAPACITY = 100_000;
+
+const scratch = Buffer.allocUnsafe(260);
+
+/**
+ * The cache key of a query, or null when it is not of the plain shape: QR=0, opcode 0,
+ * QDCOUNT 1, no answer/authority, and either no additional record or exactly one OPT of
+ * version 0 that ends the packet. `transport` is the response size limit (or 0 for TCP).
+ * Returns the key and where the question name ends.
+ */
+export function questionKey(buf: Buffer, transport: string): { key: string; nameEnd: number } | null {
+  const len = buf.length;
+  if (len < 17 || (buf[2]! & 0xf8) !== 0 || buf[4] !== 0 || buf[5] !== 1 || buf[6] !== 0 || buf[7] !== 0 || buf[8] !== 0 || buf[9] !== 0 || buf[10] !== 0) return null;
+  const arcount = buf[11]!;
+  if (arcount > 1) return null;
+  let pos = 12;
+  for (;;) {
+    const l = buf[pos]!;
+    if (l === 0) break;
+    if (l > 63 || pos + l + 1 >= len) return null;
+    pos += l + 1;
+  }
+  const nameEnd = pos + 1;
+  if (nameEnd > 267 || nameEnd + 4 > len) return null;
+  for (let i = 12; i < nameEnd; i++) {
+    const c = buf[i]!;
+    scratch[i - 12] = c >= 0x41 && c <= 0x5a ? c | 0x20 : c;
+  }
+  const name = scratch.toString('latin1', 0, nameEnd - 12);
+  const typeClass = buf.readUInt32BE(nameEnd);
+  let edns = '-';
+  const end = nameEnd + 4;
+  if (arcount === 1) {
+    // OPT: root name, type 41, payload, ext-rcode, version 0, flags, rdlength, options.
+    if (end + 11 > len || buf[end] !== 0 || buf[end + 1] !== 0 || buf[end + 2] !== 41 || buf[end + 6] !== 0) return null;
+    if (end + 11 + buf.readUInt16BE(end + 9) !== len) return null;
+    edns = `${buf.readUInt16BE(end + 3)}${buf[end + 7]! & 0x80 ? 'd' : ''}`;
+  } else if (end !== len) return null;
+  return { key: `${transport}|${edns}|${typeClass}|${name}`, nameEnd };
+}
+
+export class AnswerCache {
+  private readonly entries = new Map<string, Entry>();
+
+  constructor(
+    private readonly index: ZoneIndex,
+    private readonly capacity = DEFAULT_CAPACITY,
+  ) {}
+
+  get size(): number {
+    return this.entries.size;
+  }
+
+  /** The response to `query` from the cache, with its ID, RD/CD and question case, or null. */
+  answer(query: Buffer, key: string, nameEnd: number): Buffer | null {
+    const e = this.entries.get(key);
+    if (!e) return null;
+    if (e.setGen !== this.index.setGen || (e.zone && e.zone.gen !== e.zoneGen)) {
+      this.entries.delete(key);
+      return null;
+    }
+    const out = Buffer.allocUnsafe(e.bytes.length);
+    e.bytes.copy(out);
+    out[0] = query[0]!;
+    out[1] = query[1]!;
+    out[2] = (out[2]! & 0xfe) | (query[2]! & 0x01);
+    out[3] = (out[3]! & 0xef) | (query[3]! & 0x10);
+    query.copy(out, 12, 12, nameEnd);
+    return out;
+  }
+
+  put(key: string, bytes: Buffer, zone: Zone | null): void {
+    if (this.entries.size >= this.capacity) this.entries.delete(this.entries.keys().next().value!);
+    this.entries.set(key, { bytes, zone, zoneGen: zone ? zone.gen : 0, setGen: this.index.setGen });
+  }
+}

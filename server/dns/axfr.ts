@@ -1,0 +1,60 @@
+/**
+ * Full zone transfer (RFC 5936): the SOA, every RRset of the zone (glue and data below
+ * cuts included, §3.1), and the SOA again, packed into as many TCP messages as needed.
+ * The question is in the first message only (§2.2.1); every message has AA set.
+ */
+import type { Query } from './query';
+import { HEADER_LENGTH } from './query';
+import { T, type RRset } from './rrset';
+import { MessageWriter } from './writer';
+import type { Zone } from './zone';
+
+const QR_AA = 0x8400;
+
+/** The records of a transfer in order: SOA first and last, the apex NS set next. */
+function* records(zone: Zone): Generator<{ set: RRset; data: unknown }> {
+  const soa = zone.soa;
+  yield { set: soa, data: soa.data[0] };
+  const apex = zone.nodes.get(zone.name)!;
+  const ns = apex.get(T.NS);
+  if (ns) for (const data of ns.data) yield { set: ns, data };
+  for (const node of zone.nodes.values()) {
+    for (const set of node.values()) {
+      if (set.type === T.SOA || (node === apex && set.type === T.NS)) continue;
+      for (const data of set.data) yield { set, data };
+    }
+  }
+  yield { set: soa, data: soa.data[0] };
+}
+
+export function axfrMessages(raw: Uint8Array, q: Query, zone: Zone): Buffer[] {
+  const messages: Buffer[] = [];
+  const start = () => {
+    const w = new MessageWriter();
+    w.header(q.id, QR_AA | (((raw[2]! << 8) | raw[3]!) & 0x0100));
+    if (messages.length === 0) w.rawQuestion(raw, HEADER_LENGTH, q.questionEnd, q.labels);
+    return w;
+  };
+  let w = start();
+  let count = 0;
+  const flush = () => {
+    w.counts(messages.length === 0 ? 1 : 0, count, 0, 0);
+    messages.push(w.finish());
+    count = 0;
+  };
+  for (const { set, data } of records(zone)) {
+    const mark = w.mark();
+    try {
+      w.rr(set.name, set.type, set.ttl, data);
+    } catch (e) {
+      if (!(e instanceof RangeError) || count === 0) throw e;
+      w.rollback(mark);
+      flush();
+      w = start();
+      w.rr(set.name, set.type, set.ttl, data);
+    }
+    count++;
+  }
+  flush();
+  return messages;
+}

@@ -1,0 +1,87 @@
+/**
+ * From query bytes to response bytes, for both transports: the cache first, then parse,
+ * resolve and encode. Zone transfers (RFC 5936) go to the AXFR module over TCP only.
+ * Nothing a client sends escapes as an exception: an internal failure is SERVFAIL.
+ */
+import { AnswerCache, questionKey } from './answer-cache';
+import { axfrMessages } from './axfr';
+import { parseQuery, type Query } from './query';
+import { resolve } from './resolve';
+import { encodeResponse, errorResponse, responseLimit } from './response';
+import { CLASS_IN, RCODE, T } from './rrset';
+import type { ZoneIndex } from './zone-index';
+
+export interface HandlerOptions {
+  /** Whether a client address may transfer zones (AXFR_ALLOW). */
+  transferAllowed(address: string): boolean;
+  onError?(err: unknown): void;
+}
+
+export interface Handler {
+  /** One UDP response, or null to stay silent. */
+  udp(msg: Buffer): Buffer | null;
+  /** The TCP response messages (several for a zone transfer), or none. */
+  tcp(msg: Buffer, address: string): Buffer[];
+  readonly cache: AnswerCache;
+}
+
+export function createHandler(index: ZoneIndex, options: HandlerOptions): Handler {
+  const cache = new AnswerCache(index);
+
+  function answer(msg: Buffer, tcp: boolean, address: string): Buffer[] {
+    const fast = questionKey(msg, tcp ? 'tcp' : 'udp');
+    if (fast) {
+      const hit = cache.answer(msg, fast.key, fast.nameEnd);
+      if (hit) return [hit];
+    }
+    const parsed = parseQuery(msg);
+    if (parsed.kind === 'drop') return [];
+    if (parsed.kind === 'error') return [errorResponse(msg, parsed.rcode, parsed.questionEnd)];
+    const q = parsed.query;
+    const failure = check(q, tcp);
+    if (failure !== null) return [errorResponse(msg, failure, q.questionEnd, q.edns !== null)];
+    if (q.qtype === T.AXFR || q.qtype === T.IXFR) return transfer(msg, q, tcp, address);
+    const res = resolve(index, { qname: q.qname, qtype: q.qtype, tcp });
+    const out = encodeResponse(msg, q, res, responseLimit(q, tcp));
+    if (fast) cache.put(fast.key, out, res.zone);
+    return [out];
+  }
+
+  /** The RCODE for a query that cannot be answered normally, or null. */
+  function check(q: Query, tcp: boolean): number | null {
+    // RFC 6891 §6.1.3: only version 0 is known.
+    if (q.edns && q.edns.version !== 0) return RCODE.BADVERS;
+    if (q.qclass !== CLASS_IN) return RCODE.REFUSED;
+    // RFC 5936 §4.2: no zone transfer over UDP.
+    if (!tcp && q.qtype === T.AXFR) return RCODE.NOTIMP;
+    return null;
+  }
+
+  function transfer(msg: Buffer, q: Query, tcp: boolean, address: string): Buffer[] {
+    const zone = index.get(q.qname);
+    if (!zone) return [errorResponse(msg, index.find(q.qname) ? RCODE.NOTAUTH : RCODE.REFUSED, q.questionEnd, q.edns !== null)];
+    if (!options.transferAllowed(address)) return [errorResponse(msg, RCODE.REFUSED, q.questionEnd, q.edns !== null)];
+    // RFC 1995 §2: an IXFR over UDP gets the SOA alone, telling the client to use TCP;
+    // over TCP we send the whole zone in AXFR form, which RFC 1995 §4 allows.
+    if (!tcp) {
+      const res = { rcode: RCODE.NOERROR, aa: true, zone, answer: [zone.soa], authority: [], additional: [] };
+      return [encodeResponse(msg, q, res, responseLimit(q, false))];
+    }
+    return axfrMessages(msg, q, zone);
+  }
+
+  function safe(msg: Buffer, tcp: boolean, address: string): Buffer[] {
+    try {
+      return answer(msg, tcp, address);
+    } catch (err) {
+      options.onError?.(err);
+      return msg.length >= 12 && !(msg[2]! & 0x80) ? [errorResponse(msg, RCODE.SERVFAIL)] : [];
+    }
+  }
+
+  return {
+    cache,
+    udp: (msg) => safe(msg, false, '')[0] ?? null,
+    tcp: (msg, address) => safe(msg, true, address),
+  };
+}

@@ -1,0 +1,124 @@
+/**
+ * Parses an incoming query message (RFC 1035 §4.1) defensively: any octet string gives
+ * either a query, a reason to answer with an error RCODE, or a reason to stay silent.
+ * The question name comes out lower case with non-LDH octets escaped as \DDD, so a name
+ * with odd octets can never be mistaken for a stored one. EDNS(0) per RFC 6891 §6.1.
+ */
+import { RCODE, T } from './rrset';
+
+export interface Edns {
+  /** The requestor's UDP payload size (RFC 6891 §6.2.3). */
+  payload: number;
+  version: number;
+  dnssecOk: boolean;
+}
+
+export interface Query {
+  id: number;
+  opcode: number;
+  /** Lower case, absolute, no trailing dot; '' for the root. */
+  qname: string;
+  labels: string[];
+  qtype: number;
+  qclass: number;
+  /** Where the question entry ends (after QCLASS). */
+  questionEnd: number;
+  edns: Edns | null;
+}
+
+export type Parsed =
+  | { kind: 'query'; query: Query }
+  /** Answer with this RCODE; `questionEnd` is set when the question could be echoed. */
+  | { kind: 'error'; rcode: number; questionEnd?: number }
+  /** Not a query, or too short to answer: send nothing (RFC 1035 §7.3, no answers to answers). */
+  | { kind: 'drop' };
+
+export const HEADER_LENGTH = 12;
+const MAX_NAME = 255;
+
+class Malformed extends Error {}
+
+const escapeOctet = (c: number) => `\\${String(c).padStart(3, '0')}`;
+
+/** Reads an uncompressed name at `offset` (a query has nothing earlier to point at). */
+function readName(buf: Uint8Array, offset: number): { labels: string[]; end: number } {
+  const labels: string[] = [];
+  let pos = offset;
+  for (;;) {
+    if (pos >= buf.length) throw new Malformed();
+    const len = buf[pos]!;
+    if (len === 0) break;
+    if (len > 63 || pos + 1 + len > buf.length) throw new Malformed();
+    let label = '';
+    for (let i = pos + 1; i <= pos + len; i++) {
+      let c = buf[i]!;
+      if (c >= 0x41 && c <= 0x5a) c += 0x20;
+      label += c > 0x20 && c < 0x7f && c !== 0x2e && c !== 0x5c ? String.fromCharCode(c) : escapeOctet(c);
+    }
+    labels.push(label);
+    pos += len + 1;
+    if (pos - offset > MAX_NAME - 1) throw new Malformed();
+  }
+  return { labels, end: pos + 1 };
+}
+
+/** Skips a possibly compressed name in a record of the other sections. */
+function skipName(buf: Uint8Array, offset: number): number {
+  let pos = offset;
+  for (;;) {
+    if (pos >= buf.length) throw new Malformed();
+    const len = buf[pos]!;
+    if (len === 0) return pos + 1;
+    if ((len & 0xc0) === 0xc0) return pos + 2;
+    if (len > 63) throw new Malformed();
+    pos += len + 1;
+  }
+}
+
+const u16 = (buf: Uint8Array, o: number) => (buf[o]! << 8) | buf[o + 1]!;
+
+export function parseQuery(buf: Uint8Array): Parsed {
+  if (buf.length < HEADER_LENGTH || buf[2]! & 0x80) return { kind: 'drop' };
+  const opcode = (buf[2]! >> 3) & 0x0f;
+  // RFC 1035 §4.1.1: only standard queries are served; NOTIFY and UPDATE are for primaries' peers.
+  if (opcode !== 0) return { kind: 'error', rcode: RCODE.NOTIMP };
+  const qdcount = u16(buf, 4);
+  if (qdcount !== 1) return { kind: 'error', rcode: RCODE.FORMERR };
+  try {
+    const { labels, end } = readName(buf, HEADER_LENGTH);
+    if (end + 4 > buf.length) throw new Malformed();
+    const qtype = u16(buf, end);
+    const qclass = u16(buf, end + 2);
+    const questionEnd = end + 4;
+    // RFC 6891 §6.1.1: OPT is never asked for; RFC 6895 §3.1: other meta types are not served.
+    if (qtype === T.OPT) return { kind: 'error', rcode: RCODE.FORMERR, questionEnd };
+    if (qtype >= 128 && qtype <= 254 && qtype !== T.IXFR && qtype !== T.AXFR) return { kind: 'error', rcode: RCODE.NOTIMP, questionEnd };
+    const edns = readEdns(buf, questionEnd, u16(buf, 6) + u16(buf, 8), u16(buf, 10));
+    const query: Query = { id: u16(buf, 0), opcode, qname: labels.join('.'), labels, qtype, qclass, questionEnd, edns };
+    return { kind: 'query', query };
+  } catch (e) {
+    if (e instanceof Malformed) return { kind: 'error', rcode: RCODE.FORMERR };
+    throw e;
+  }
+}
+
+/** Walks the answer/authority records (IXFR carries an SOA there) and finds the one OPT. */
+function readEdns(buf: Uint8Array, offset: number, before: number, additional: number): Edns | null {
+  let pos = offset;
+  let edns: Edns | null = null;
+  for (let i = 0; i < before + additional; i++) {
+    const nameAt = pos;
+    pos = skipName(buf, pos);
+    if (pos + 10 > buf.length) throw new Malformed();
+    const type = u16(buf, pos);
+    const rdlength = u16(buf, pos + 8);
+    if (pos + 10 + rdlength > buf.length) throw new Malformed();
+    if (type === T.OPT) {
+      // RFC 6891 §6.1.1: one OPT, in the additional section, owned by the root.
+      if (edns || i < before || buf[nameAt] !== 0) throw new Malformed();
+      edns = { payload: u16(buf, pos + 2), version: buf[pos + 5]!, dnssecOk: (buf[pos + 6]! & 0x80) !== 0 };
+    }
+    pos += 10 + rdlength;
+  }
+  return edns;
+}

@@ -1,0 +1,142 @@
+/**
+ * The authoritative resolver: a pure function from a question and the zone index to the
+ * RRsets of a response (RFC 1034 §4.3.2), with no sockets and no bytes. It covers exact
+ * matches, CNAME chasing inside the zone (RFC 1034 §3.6.2, RFC 6604 for the final RCODE),
+ * referrals with glue at zone cuts, wildcards (RFC 4592), empty non-terminals, negative
+ * answers with the SOA (RFC 2308 §2–3) and minimal ANY (RFC 8482). DNSSEC signing can
+ * be added over the returned RRsets before they are encoded.
+ */
+import { isInZone } from '../core/domain-name';
+import { RCODE, T, withOwner, type RRset } from './rrset';
+import type { Node, Zone } from './zone';
+import type { ZoneLookup } from './zone-index';
+
+export interface Question {
+  /** Lower case, absolute, no trailing dot; non-LDH octets escaped as \DDD. */
+  qname: string;
+  qtype: number;
+  /** Over TCP, ANY returns every RRset at the name (RFC 8482 §4.4 lets TCP differ). */
+  tcp?: boolean;
+}
+
+export interface Resolution {
+  rcode: number;
+  /** Authoritative Answer: false for REFUSED and for plain referrals. */
+  aa: boolean;
+  /** The zone that answered, or null when the name is outside every zone. */
+  zone: Zone | null;
+  answer: RRset[];
+  authority: RRset[];
+  additional: RRset[];
+}
+
+/** How many CNAMEs are followed before stopping (loops are also cut). */
+const MAX_CHAIN = 8;
+
+const ADDRESS_TYPES = [T.A, T.AAAA];
+
+const refused = (): Resolution => ({ rcode: RCODE.REFUSED, aa: false, zone: null, answer: [], authority: [], additional: [] });
+
+/** The host names an RRset points at, whose addresses go in the additional section (RFC 1035 §3.3). */
+function targets(set: RRset): string[] {
+  switch (set.type) {
+    case T.NS:
+      return set.data as string[];
+    case T.MX:
+      return (set.data as { exchange: string }[]).map((d) => d.exchange);
+    case T.SRV:
+      return (set.data as { target: string }[]).map((d) => d.target);
+    default:
+      return [];
+  }
+}
+
+/** A and AAAA RRsets of in-zone targets; `glue` also reads below zone cuts (RFC 1034 §4.2.1). */
+function addresses(zone: Zone, sets: RRset[], glue: boolean): RRset[] {
+  const out: RRset[] = [];
+  const seen = new Set<string>();
+  for (const set of sets) {
+    for (const host of targets(set)) {
+      if (seen.has(host) || !isInZone(host, zone.name)) continue;
+      seen.add(host);
+      if (!glue && zone.cutAbove(host)) continue;
+      const node = zone.nodes.get(host);
+      for (const t of ADDRESS_TYPES) {
+        const s = node?.get(t);
+        if (s) out.push(s);
+      }
+    }
+  }
+  return out;
+}
+
+/** The zone whose data answers a question; DS is answered above the cut (RFC 4035 §3.1.4.1). */
+function zoneFor(index: ZoneLookup, q: Question): Zone | undefined {
+  const zone = index.find(q.qname);
+  if (zone && q.qtype === T.DS && zone.name === q.qname) {
+    const dot = q.qname.indexOf('.');
+    const parent = dot < 0 ? undefined : index.find(q.qname.slice(dot + 1));
+    if (parent) return parent;
+  }
+  return zone;
+}
+
+export function resolve(index: ZoneLookup, q: Question): Resolution {
+  const zone = zoneFor(index, q);
+  if (!zone) return refused();
+  const res: Resolution = { rcode: RCODE.NOERROR, aa: true, zone, answer: [], authority: [], additional: [] };
+  const negative = (rcode: number) => {
+    res.rcode = rcode;
+    res.authority.push(zone.soa);
+    return res;
+  };
+  const visited = new Set<string>();
+  let name = q.qname;
+
+  for (let step = 0; ; step++) {
+    visited.add(name);
+    const cut = zone.cutAbove(name);
+    // The parent side of a cut is authoritative for DS only (RFC 4035 §2.4), which is not kept here.
+    if (cut === name && q.qtype === T.DS) return negative(RCODE.NOERROR);
+    if (cut) {
+      const ns = zone.nodes.get(cut)!.get(T.NS)!;
+      res.aa = res.answer.length > 0;
+      res.authority.push(ns);
+      res.additional.push(...addresses(zone, [ns], true));
+      return res;
+    }
+
+    let node: Node | undefined = zone.nodes.get(name);
+    let owner = name;
+    if (!node) {
+      if (zone.exists(name)) return negative(RCODE.NOERROR);
+      // RFC 4592 §3.3.1: the source of synthesis is "*" under the closest encloser.
+      node = zone.nodes.get(`*.${zone.closestEncloser(name)}`);
+      if (!node) return negative(RCODE.NXDOMAIN);
+    }
+
+    if (q.qtype === T.ANY) {
+      // RFC 8482 §4.2: over UDP one RRset is enough; the lowest type is a stable choice.
+      const sets = [...node.values()].sort((a, b) => a.type - b.type);
+      for (const set of q.tcp ? sets : sets.slice(0, 1)) res.answer.push(withOwner(set, owner));
+      return res;
+    }
+
+    const cname = node.get(T.CNAME);
+    if (cname && q.qtype !== T.CNAME) {
+      res.answer.push(withOwner(cname, owner));
+      const target = cname.data[0] as string;
+      // RFC 1034 §3.6.2: restart at the target when it lies in this zone; otherwise the
+      // client follows it. Loops and long chains stop with what has been collected.
+      if (!isInZone(target, zone.name) || visited.has(target) || step + 1 >= MAX_CHAIN) return res;
+      name = target;
+      continue;
+    }
+
+    const set = node.get(q.qtype);
+    if (!set) return negative(RCODE.NOERROR);
+    res.answer.push(withOwner(set, owner));
+    res.additional.push(...addresses(zone, [set], false));
+    return res;
+  }
+}

@@ -1,0 +1,56 @@
+/**
+ * The resolver's unit of data: an RRset (RFC 2181 §5), one owner name, type and TTL with
+ * its rdata in dns-packet's `data` shape. The resolver returns RRsets and only the encoder
+ * turns them into bytes, so DNSSEC signing can later add RRSIGs per RRset in between.
+ */
+
+/** RR type codes used by the server (RFC 1035 §3.2.2, RFC 3596, RFC 6891, RFC 5936). */
+export const T = {
+  A: 1,
+  NS: 2,
+  CNAME: 5,
+  SOA: 6,
+  PTR: 12,
+  MX: 15,
+  TXT: 16,
+  AAAA: 28,
+  SRV: 33,
+  OPT: 41,
+  DS: 43,
+  IXFR: 251,
+  AXFR: 252,
+  MAILB: 253,
+  MAILA: 254,
+  ANY: 255,
+  CAA: 257,
+} as const;
+
+/** Class IN (RFC 1035 §3.2.4). */
+export const CLASS_IN = 1;
+
+/** Response codes (RFC 1035 §4.1.1, RFC 2136 §2.2, RFC 6891 §9). */
+export const RCODE = { NOERROR: 0, FORMERR: 1, SERVFAIL: 2, NXDOMAIN: 3, NOTIMP: 4, REFUSED: 5, NOTAUTH: 9, BADVERS: 16 } as const;
+
+export interface SoaData {
+  mname: string;
+  rname: string;
+  serial: number;
+  refresh: number;
+  retry: number;
+  expire: number;
+  minimum: number;
+}
+
+export interface RRset {
+  /** Owner name: lower case, absolute, without the trailing dot. */
+  name: string;
+  type: number;
+  ttl: number;
+  /** One entry per record, in dns-packet's `data` shape for `type`. */
+  data: unknown[];
+}
+
+/** The same RRset under another owner name (wildcard synthesis, RFC 4592 §3.3.1). */
+export function withOwner(set: RRset, name: string): RRset {
+  return set.name === name ? set : { ...set, name };
+}

@@ -1,0 +1,89 @@
+/**
+ * Starts the authoritative DNS server: the zone index (loaded from the store and kept
+ * current from zone events), the query handler, UDP and TCP on the same port, NOTIFY to
+ * secondaries and the delegation check. `port` is the real port when 0 was asked for.
+ */
+import type dgram from 'node:dgram';
+import type net from 'node:net';
+import type { Config } from '../config';
+import type { Logger } from '../log';
+import type { ZoneEvents } from '../services/events';
+import type { Store } from '../store/types';
+import { aclAllows, parseAcl } from './acl';
+import { createDelegationCheck } from './delegation';
+import { createHandler, type Handler } from './handler';
+import { Notifier, parseHostPort } from './notify';
+import { listenTcp } from './tcp';
+import { listenUdp } from './udp';
+import { ZoneIndex } from './zone-index';
+import { syncZones, type ZoneSync } from './zone-sync';
+
+export type DnsConfig = Pick<Config, 'dnsHost' | 'dnsPort' | 'nameservers' | 'hostmaster' | 'axfrAllow' | 'secondaries' | 'resolver'>;
+
+export interface DnsServer {
+  port: number;
+  index: ZoneIndex;
+  handler: Handler;
+  sync: ZoneSync;
+  close(): Promise<void>;
+}
+
+/** How often every zone's delegation is checked again (RFC-free policy: parents change slowly). */
+const DELEGATION_INTERVAL_MS = 5 * 60_000;
+
+/** Binds UDP first, then TCP on the same port; with port 0, retries if TCP's twin is taken. */
+async function bindBoth(host: string, port: number, handler: Handler, onError: (e: unknown) => void): Promise<{ udp: dgram.Socket; tcp: net.Server; port: number }> {
+  for (let attempt = 0; ; attempt++) {
+    const udp = await listenUdp(host, port, handler.udp, onError);
+    const bound = udp.address().port;
+    try {
+      const tcp = await listenTcp(host, bound, handler.tcp);
+      return { udp, tcp, port: bound };
+    } catch (err) {
+      udp.close();
+      if (port !== 0 || attempt >= 10) throw err;
+    }
+  }
+}
+
+/** Starts the server, or returns null when DNS is disabled (`DNS_PORT=off`). */
+export async function startDns(config: DnsConfig, store: Store, events: ZoneEvents, log: Logger): Promise<DnsServer | null> {
+  if (config.dnsPort === null) return null;
+  const onError = (err: unknown) => log.warn({ err }, 'dns error');
+  const secondaries = config.secondaries.map(parseHostPort);
+  const notifier = new Notifier(secondaries, { onError });
+  const delegation = config.resolver ? createDelegationCheck(store, { resolver: config.resolver, nameservers: config.nameservers, onError }) : null;
+  const index = new ZoneIndex();
+  const sync = await syncZones(
+    store,
+    events,
+    index,
+    { primary: config.nameservers[0]!, hostmaster: config.hostmaster },
+    {
+      serialChanged: (zone) => notifier.notify(zone.soa),
+      zoneAdded: (domain) => void delegation?.check(domain.id).catch(onError),
+      onError,
+    },
+  );
+  const acl = parseAcl(config.axfrAllow);
+  const handler = createHandler(index, { transferAllowed: (a) => aclAllows(acl, a), onError });
+  const { udp, tcp, port } = await bindBoth(config.dnsHost, config.dnsPort, handler, onError);
+
+  const timer = delegation ? setInterval(() => void delegation.checkAll(), DELEGATION_INTERVAL_MS) : null;
+  timer?.unref();
+  if (delegation) void delegation.checkAll();
+
+  return {
+    port,
+    index,
+    handler,
+    sync,
+    async close() {
+      if (timer) clearInterval(timer);
+      sync.stop();
+      notifier.close();
+      await new Promise<void>((resolve) => udp.close(() => resolve()));
+      await new Promise<void>((resolve) => tcp.close(() => resolve()));
+    },
+  };
+}

@@ -1,0 +1,89 @@
+/**
+ * The TCP listener (RFC 7766): two-octet length framing, pipelined queries answered in
+ * order on the same connection (§6.2.1.1), an idle timeout (§6.2.3), a limit on
+ * connections per client address and in total (§8), and back-pressure so a client that
+ * does not read cannot make the server buffer without bound.
+ */
+import net from 'node:net';
+
+export type TcpHandler = (msg: Buffer, address: string) => Buffer[];
+
+export interface TcpLimits {
+  idleMs: number;
+  perClient: number;
+  total: number;
+}
+
+export const DEFAULT_TCP_LIMITS: TcpLimits = { idleMs: 10_000, perClient: 16, total: 1024 };
+
+function frame(msg: Buffer): Buffer {
+  const out = Buffer.allocUnsafe(msg.length + 2);
+  out.writeUInt16BE(msg.length, 0);
+  msg.copy(out, 2);
+  return out;
+}
+
+export function listenTcp(host: string, port: number, handle: TcpHandler, limits: TcpLimits = DEFAULT_TCP_LIMITS): Promise<net.Server> {
+  const perClient = new Map<string, number>();
+  let total = 0;
+
+  const server = net.createServer((socket) => {
+    const address = socket.remoteAddress ?? '';
+    const mine = perClient.get(address) ?? 0;
+    if (mine >= limits.perClient || total >= limits.total) {
+      socket.destroy();
+      return;
+    }
+    perClient.set(address, mine + 1);
+    total++;
+    socket.once('close', () => {
+      total--;
+      const n = (perClient.get(address) ?? 1) - 1;
+      if (n > 0) perClient.set(address, n);
+      else perClient.delete(address);
+    });
+    socket.on('error', () => socket.destroy());
+    socket.setNoDelay(true);
+    socket.setTimeout(limits.idleMs, () => socket.destroy());
+
+    // Chunks are joined only once a whole frame is there, so a client trickling bytes
+    // costs one copy per frame, not one per chunk.
+    let chunks: Buffer[] = [];
+    let buffered = 0;
+    let need = 2;
+    socket.on('data', (chunk: Buffer) => {
+      chunks.push(chunk);
+      buffered += chunk.length;
+      if (buffered < need) return;
+      const all = chunks.length === 1 ? chunks[0]! : Buffer.concat(chunks, buffered);
+      let at = 0;
+      while (all.length - at >= 2) {
+        const length = all.readUInt16BE(at);
+        if (length === 0) {
+          socket.destroy();
+          return;
+        }
+        if (all.length - at < length + 2) break;
+        const msg = all.subarray(at + 2, at + 2 + length);
+        at += length + 2;
+        for (const out of handle(msg, address)) {
+          // Back-pressure: stop reading until the client has taken what we wrote.
+          if (!socket.write(frame(out))) socket.pause();
+        }
+      }
+      const rest = all.subarray(at);
+      chunks = rest.length > 0 ? [Buffer.from(rest)] : [];
+      buffered = rest.length;
+      need = rest.length >= 2 ? rest.readUInt16BE(0) + 2 : 2;
+    });
+    socket.on('drain', () => socket.resume());
+  });
+
+  return new Promise((resolve, reject) => {
+    server.once('error', reject);
+    server.listen({ port, host, exclusive: true }, () => {
+      server.off('error', reject);
+      resolve(server);
+    });
+  });
+}

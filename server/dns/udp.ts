@@ -1,0 +1,21 @@
+/** The UDP listener: one datagram in, at most one datagram out (RFC 1035 §4.2.1). */
+import dgram from 'node:dgram';
+import net from 'node:net';
+
+export type UdpHandler = (msg: Buffer) => Buffer | null;
+
+export function listenUdp(host: string, port: number, handle: UdpHandler, onError: (err: unknown) => void): Promise<dgram.Socket> {
+  const socket = dgram.createSocket({ type: net.isIPv6(host) ? 'udp6' : 'udp4', reuseAddr: false });
+  socket.on('message', (msg, rinfo) => {
+    const out = handle(msg);
+    if (out) socket.send(out, rinfo.port, rinfo.address, (err) => err && onError(err));
+  });
+  return new Promise((resolve, reject) => {
+    socket.once('error', reject);
+    socket.bind(port, host, () => {
+      socket.off('error', reject);
+      socket.on('error', onError);
+      resolve(socket);
+    });
+  });
+}

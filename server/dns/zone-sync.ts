@@ -1,0 +1,95 @@
+/**
+ * Keeps the in-memory zone index equal to the store: a full load at start, then the
+ * services' change events (each applied in order, reading the changed names back from
+ * the store), and a periodic comparison of serials that catches changes made by other
+ * processes sharing the database (several API nodes on PostgreSQL).
+ */
+import type { ZoneChange, ZoneEvents } from '../services/events';
+import type { DomainRow, Store } from '../store/types';
+import { Zone, type ZoneIdentity } from './zone';
+import type { ZoneIndex } from './zone-index';
+
+export interface ZoneSyncHooks {
+  /** A zone's serial changed (or the zone appeared): time to NOTIFY secondaries. */
+  serialChanged?(zone: Zone): void;
+  /** A zone was created here: time for a first delegation check. */
+  zoneAdded?(domain: DomainRow): void;
+  onError?(err: unknown): void;
+}
+
+export interface ZoneSync {
+  stop(): void;
+  /** Resolves once every event received so far is applied (for tests and shutdown). */
+  settled(): Promise<void>;
+  /** Compares serials with the store and reloads what differs. */
+  reconcile(): Promise<void>;
+}
+
+export async function syncZones(
+  store: Store,
+  events: ZoneEvents,
+  index: ZoneIndex,
+  identity: ZoneIdentity,
+  hooks: ZoneSyncHooks = {},
+  reconcileMs = 10_000,
+): Promise<ZoneSync> {
+  const load = async (domain: DomainRow) => {
+    const zone = new Zone(domain, await store.records.byDomain(domain.id), identity);
+    index.put(zone);
+    return zone;
+  };
+
+  async function apply(change: ZoneChange): Promise<void> {
+    const { domain } = change;
+    const zone = index.get(domain.name);
+    if (change.kind === 'zone-deleted') {
+      if (zone?.id === domain.id) index.remove(domain.name);
+      return;
+    }
+    if (!zone || zone.id !== domain.id) {
+      hooks.serialChanged?.(await load(domain));
+      if (change.kind === 'zone-upserted') hooks.zoneAdded?.(domain);
+      return;
+    }
+    if (change.kind === 'records-changed') {
+      for (const name of change.names) zone.replaceName(name, await store.records.atName(zone.id, name));
+    }
+    // Events can arrive after a newer reload; never step a serial back.
+    if (domain.serial_number >= zone.domain.serial_number) zone.setDomain(domain);
+    hooks.serialChanged?.(zone);
+  }
+
+  // One chain: each change reads the store only after the previous one is applied, so the
+  // last read of a name always reflects the last committed write.
+  let chain: Promise<void> = Promise.resolve();
+  const enqueue = (task: () => Promise<void>) => {
+    chain = chain.then(task).catch((err) => hooks.onError?.(err));
+    return chain;
+  };
+
+  async function reconcile(): Promise<void> {
+    const rows = await store.domains.all();
+    const seen = new Set<string>();
+    for (const domain of rows) {
+      seen.add(domain.name);
+      const zone = index.get(domain.name);
+      if (zone && zone.id === domain.id && zone.domain.serial_number === domain.serial_number) continue;
+      hooks.serialChanged?.(await load(domain));
+    }
+    for (const zone of [...index.all()]) if (!seen.has(zone.name)) index.remove(zone.name);
+  }
+
+  for (const domain of await store.domains.all()) await load(domain);
+  const unsubscribe = events.subscribe((change) => void enqueue(() => apply(change)));
+  const timer = setInterval(() => void enqueue(reconcile), reconcileMs);
+  timer.unref();
+
+  return {
+    stop() {
+      unsubscribe();
+      clearInterval(timer);
+    },
+    settled: () => enqueue(async () => {}),
+    reconcile: () => enqueue(reconcile),
+  };
+}
