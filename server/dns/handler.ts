@@ -19,7 +19,7 @@ export interface HandlerOptions {
 
 export interface Handler {
   /** One UDP response, or null to stay silent. */
-  udp(msg: Buffer): Buffer | null;
+  udp(msg: Buffer, address: string): Buffer | null;
   /** The TCP response messages (several for a zone transfer), or none. */
   tcp(msg: Buffer, address: string): Buffer[];
   readonly cache: AnswerCache;
@@ -81,7 +81,7 @@ export function createHandler(index: ZoneIndex, options: HandlerOptions): Handle
 
   return {
     cache,
-    udp: (msg) => safe(msg, false, '')[0] ?? null,
+    udp: (msg, address) => safe(msg, false, address)[0] ?? null,
     tcp: (msg, address) => safe(msg, true, address),
   };
 }

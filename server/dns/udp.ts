@@ -2,12 +2,12 @@
 import dgram from 'node:dgram';
 import net from 'node:net';
 
-export type UdpHandler = (msg: Buffer) => Buffer | null;
+export type UdpHandler = (msg: Buffer, address: string) => Buffer | null;
 
 export function listenUdp(host: string, port: number, handle: UdpHandler, onError: (err: unknown) => void): Promise<dgram.Socket> {
   const socket = dgram.createSocket({ type: net.isIPv6(host) ? 'udp6' : 'udp4', reuseAddr: false });
   socket.on('message', (msg, rinfo) => {
-    const out = handle(msg);
+    const out = handle(msg, rinfo.address);
     if (out) socket.send(out, rinfo.port, rinfo.address, (err) => err && onError(err));
   });
   return new Promise((resolve, reject) => {
