@@ -18,6 +18,8 @@ export interface RunningServer {
   dns: number;
   dir: string;
   child: ChildProcess;
+  /** Every JSON log line the server printed so far. */
+  logs: Array<Record<string, unknown>>;
   api(method: string, url: string, body?: unknown): Promise<Response>;
   /** Runs dig against the server; the arguments follow `@127.0.0.1 -p <port>`. */
   dig(...args: string[]): Promise<string>;
@@ -29,12 +31,14 @@ export async function startServer(env: Record<string, string> = {}): Promise<Run
   const fullEnv = { ...process.env, DATA_DIR: dir, PORT: '0', DNS_PORT: '0', HOST: '127.0.0.1', DNS_HOST: '127.0.0.1', LOG_LEVEL: 'info', ...env };
   const child = spawn(process.execPath, ['--import', 'tsx', 'server/main.ts'], { cwd: ROOT, env: fullEnv, stdio: ['ignore', 'pipe', 'pipe'] });
   let stderr = '';
+  const logs: Array<Record<string, unknown>> = [];
   child.stderr!.on('data', (d) => (stderr += d));
   const listening = await new Promise<{ http: string; dns: number }>((resolve, reject) => {
     const lines = readline.createInterface({ input: child.stdout! });
     lines.on('line', (line) => {
       try {
         const entry = JSON.parse(line);
+        logs.push(entry);
         if (entry.msg === 'listening') resolve(entry);
       } catch {
         /* not JSON */
@@ -48,6 +52,7 @@ export async function startServer(env: Record<string, string> = {}): Promise<Run
     ...listening,
     dir,
     child,
+    logs,
     api: (method, url, body) =>
       fetch(`${listening.http}/api/v1${url}`, {
         method,
