@@ -11,6 +11,26 @@ import { migrate } from './migrate';
 import { createRepos } from './repos';
 import type { Store } from './types';
 
+/**
+ * kysely prepares every query anew; SQLite's prepare costs more than running a simple
+ * query. Queries are parameterized, so their SQL text repeats: keep the statements.
+ */
+function withStatementCache(raw: Database.Database, max = 500) {
+  const cache = new Map<string, Database.Statement>();
+  return {
+    close: () => raw.close(),
+    prepare(sqlText: string) {
+      let st = cache.get(sqlText);
+      if (!st) {
+        st = raw.prepare(sqlText);
+        if (cache.size >= max) cache.delete(cache.keys().next().value!);
+        cache.set(sqlText, st);
+      }
+      return st;
+    },
+  };
+}
+
 export async function openSqliteStore(file: string): Promise<Store> {
   if (file !== ':memory:') fs.mkdirSync(path.dirname(file), { recursive: true });
   const raw = new Database(file);
@@ -19,7 +39,7 @@ export async function openSqliteStore(file: string): Promise<Store> {
   raw.pragma('foreign_keys = ON');
   // The CLI and the server write the same file: wait for the other's lock, never fail at once.
   raw.pragma('busy_timeout = 5000');
-  const db = new Kysely<Schema>({ dialect: new SqliteDialect({ database: raw }) });
+  const db = new Kysely<Schema>({ dialect: new SqliteDialect({ database: withStatementCache(raw) }) });
   await migrate(db, 'sqlite');
   const repos = createRepos(db, 'sqlite');
   return {

@@ -24,8 +24,17 @@ export function tempDataDir(): string {
   return fs.mkdtempSync(path.join(os.tmpdir(), 'zonedeck-srv-'));
 }
 
-export async function startServer(env: Record<string, string> = {}, dataDir = tempDataDir()): Promise<ServerProcess> {
-  const child = spawn(process.execPath, ['--import', 'tsx', 'server/main.ts'], {
+export interface StartOptions {
+  /** The entry point; the benchmarks start reference servers this way. */
+  script?: string;
+  /** Pins the process to one CPU core with taskset (benchmarks). */
+  cpu?: number;
+}
+
+export async function startServer(env: Record<string, string> = {}, dataDir = tempDataDir(), opts: StartOptions = {}): Promise<ServerProcess> {
+  const node = [process.execPath, '--import', 'tsx', opts.script ?? 'server/main.ts'];
+  const argv = opts.cpu === undefined ? node : ['taskset', '-c', String(opts.cpu), ...node];
+  const child = spawn(argv[0]!, argv.slice(1), {
     cwd: ROOT,
     env: { ...process.env, HOST: '127.0.0.1', PORT: '0', DNS_HOST: '127.0.0.1', DNS_PORT: 'off', LOG_LEVEL: 'info', DATA_DIR: dataDir, ...env },
     stdio: ['ignore', 'pipe', 'pipe'],

@@ -1,0 +1,102 @@
+/**
+ * API figures (DESIGN.md §8): requests/s and p50/p99 of GET /ips, POST …/records and
+ * PUT /domains/:name beside a bare Hono JSON handler, and the cost of one record write and
+ * one record-list page as a zone grows from 1k to 100k records.
+ */
+import autocannon from 'autocannon';
+import Database from 'better-sqlite3';
+import path from 'node:path';
+import { cli, startServer, tempDataDir, type ServerProcess } from '../server/testing/server-process';
+import { ratio, type Row } from './table';
+
+const DURATION = Number(process.env.BENCH_SECONDS ?? 5);
+const CONNECTIONS = 10;
+
+type Result = { rps: number; p50: number; p99: number; errors: number };
+
+async function load(opts: autocannon.Options): Promise<Result> {
+  const r = await autocannon({ connections: CONNECTIONS, duration: DURATION, ...opts });
+  return { rps: r.requests.average, p50: r.latency.p50, p99: r.latency.p99, errors: r.errors + r.non2xx + r.timeouts };
+}
+
+const fmt = (r: Result) => `${Math.round(r.rps)} req/s, p50 ${r.p50} ms, p99 ${r.p99} ms${r.errors ? `, ${r.errors} errors` : ''}`;
+
+/** Fills a zone straight through SQLite (setup only; the figures are measured through the API). */
+function fillZone(dataDir: string, zone: string, count: number): void {
+  const db = new Database(path.join(dataDir, 'zonedeck.db'));
+  const { id } = db.prepare('select id from domains where name = ?').get(zone) as { id: number };
+  const insert = db.prepare("insert into records (domain_id, name, record_type, content, ttl, created_at, updated_at) values (?, ?, 'A', ?, 3600, ?, ?)");
+  const at = new Date().toISOString();
+  db.transaction(() => {
+    for (let i = 0; i < count; i++) insert.run(id, `host${i}`, `10.${(i >> 16) & 255}.${(i >> 8) & 255}.${i & 255}`, at, at);
+  })();
+  db.close();
+}
+
+export async function benchApi(): Promise<Row[]> {
+  const rows: Row[] = [];
+  const bare = await startServer({}, tempDataDir(), { script: 'bench/bare-hono.ts', cpu: 1 });
+  const dataDir = tempDataDir();
+  let server: ServerProcess | undefined;
+  try {
+    const refGet = await load({ url: `${bare.url}/json` });
+    const refPost = await load({ url: `${bare.url}/json`, method: 'POST', headers: { 'content-type': 'application/json' }, body: '{"name":"x","record_type":"A","content":"192.0.2.1","ttl":"300"}' });
+    await bare.stop();
+
+    server = await startServer({ LOG_LEVEL: 'warn' }, dataDir, { cpu: 1 });
+    cli(dataDir, 'users', 'add', 'bench');
+    const token = cli(dataDir, 'tokens', 'create', 'bench').at(-1)!;
+    for (let i = 1; i <= 10; i++) cli(dataDir, 'ips', 'add', 'bench', `192.0.2.${i}`);
+    const headers = { authorization: `Bearer ${token}`, 'content-type': 'application/json' };
+    const api = (p: string, init: RequestInit = {}) => fetch(`${server!.url}/api/v1${p}`, { ...init, headers });
+    for (const z of ['bench.example', 'z1k.example', 'z10k.example', 'z100k.example']) await api('/domains', { method: 'POST', body: JSON.stringify({ name: z }) });
+
+    const ips = await load({ url: `${server.url}/api/v1/ips`, headers });
+    rows.push({ name: 'GET /ips (10 records)', value: fmt(ips), reference: `${Math.round(refGet.rps)} req/s bare Hono GET`, ratio: ratio(ips.rps, refGet.rps) });
+
+    let n = 0;
+    const post = await load({
+      url: `${server.url}/api/v1/domains/bench.example/records`,
+      method: 'POST',
+      headers,
+      requests: [{ setupRequest: (req) => ({ ...req, body: JSON.stringify({ name: `h${n++}`, record_type: 'A', content: '192.0.2.1', ttl: '300' }) }) }],
+    });
+    rows.push({ name: 'POST /domains/:name/records', value: fmt(post), reference: `${Math.round(refPost.rps)} req/s bare Hono POST`, ratio: ratio(post.rps, refPost.rps) });
+
+    let m = 0;
+    const put = await load({
+      url: `${server.url}/api/v1/domains/bench.example`,
+      method: 'PUT',
+      headers,
+      requests: [{ setupRequest: (req) => ({ ...req, body: JSON.stringify({ minimum_ttl: 300 + (m++ % 1000) }) }) }],
+    });
+    rows.push({ name: 'PUT /domains/:name', value: fmt(put), reference: `${Math.round(refPost.rps)} req/s bare Hono POST`, ratio: ratio(put.rps, refPost.rps) });
+    await server.stop();
+
+    // Zone size: fill offline, then measure one write and one list page through the API.
+    fillZone(dataDir, 'z1k.example', 1_000);
+    fillZone(dataDir, 'z10k.example', 10_000);
+    fillZone(dataDir, 'z100k.example', 100_000);
+    server = await startServer({ LOG_LEVEL: 'warn' }, dataDir, { cpu: 1 });
+    const base: Record<string, Result> = {};
+    for (const [label, zone] of [['1k', 'z1k.example'], ['10k', 'z10k.example'], ['100k', 'z100k.example']] as const) {
+      let k = 0;
+      const write = await load({
+        url: `${server.url}/api/v1/domains/${zone}/records`,
+        method: 'POST',
+        headers,
+        connections: 1,
+        requests: [{ setupRequest: (req) => ({ ...req, body: JSON.stringify({ name: `new${k++}`, record_type: 'TXT', content: 'x' }) }) }],
+      });
+      const page = await load({ url: `${server.url}/api/v1/domains/${zone}/records?per_page=50&page=2`, headers });
+      base[`w${label}`] ??= write;
+      base[`p${label}`] ??= page;
+      rows.push({ name: `record write, ${label}-record zone (1 connection)`, value: `p50 ${write.p50} ms, p99 ${write.p99} ms`, reference: `p50 ${base.w1k!.p50} ms at 1k`, ratio: ratio(write.rps, base.w1k!.rps) });
+      rows.push({ name: `record list page, ${label}-record zone`, value: fmt(page), reference: `${Math.round(base.p1k!.rps)} req/s at 1k`, ratio: ratio(page.rps, base.p1k!.rps) });
+    }
+  } finally {
+    await bare.stop();
+    await server?.stop();
+  }
+  return rows;
+}

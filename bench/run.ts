@@ -1,0 +1,26 @@
+/** `npm run bench`: every benchmark, one table with the reference beside each figure. Never fails on a number. */
+import { existsSync } from 'node:fs';
+import { printTable, type Row } from './table';
+
+type Bench = { name: string; file: string; fn: string };
+const BENCHES: Bench[] = [
+  { name: 'API', file: './api.ts', fn: 'benchApi' },
+  { name: 'DNS', file: './dns.ts', fn: 'benchDns' },
+  { name: 'Dashboard', file: './web.ts', fn: 'benchWeb' },
+];
+
+const only = process.argv.slice(2);
+const rows: Row[] = [];
+for (const b of BENCHES) {
+  if (only.length && !only.includes(b.name.toLowerCase())) continue;
+  if (!existsSync(new URL(b.file, import.meta.url))) continue;
+  process.stderr.write(`running ${b.name} benchmarks…\n`);
+  try {
+    const mod = await import(b.file);
+    rows.push(...((await mod[b.fn]()) as Row[]));
+  } catch (e) {
+    rows.push({ name: `${b.name}: failed to run`, value: e instanceof Error ? e.message.split('\n')[0]! : String(e), reference: '—', ratio: '—' });
+  }
+}
+printTable(rows);
+process.exit(0);
