@@ -3,7 +3,7 @@ import { buildApp } from './app';
 import { ConfigError, loadConfig } from './config';
 import { startDns } from './dns/server';
 import { startHttp } from './http-server';
-import { createLogger } from './log';
+import { announce, createLogger } from './log';
 import { createServices } from './services';
 import { openStore } from './store/open';
 
@@ -30,7 +30,7 @@ async function main(): Promise<void> {
   const dns = await startDns(config, store, services.events, log);
   const app = buildApp({ services, config, log });
   const http = await startHttp(app.fetch, config);
-  log.info({ http: http.url, dns: dns?.port ?? null }, 'listening');
+  announce(log, { http: http.url, dns: dns?.port ?? null }, 'listening');
 
   let stopping = false;
   const stop = async (signal: string) => {
