@@ -27,7 +27,7 @@ const seeds = (): Buffer[] => [
   packet.encode({ id: 1, type: 'query', flags: packet.RECURSION_DESIRED, questions: [{ name: 'www.example.com', type: 'A' }] }),
   packet.encode({ id: 2, type: 'query', questions: [{ name: 'x.wild.example.com', type: 'TXT' }], additionals: [{ type: 'OPT', name: '.', udpPayloadSize: 4096, flags: packet.DNSSEC_OK, options: [] } as unknown as packet.Answer] }),
   packet.encode({ id: 3, type: 'query', questions: [{ name: 'example.com', type: 'AXFR' }] }),
-  packet.encode({ id: 4, type: 'query', questions: [{ name: 'alias.example.com', type: 'ANY' }] }),
+  packet.encode({ id: 4, type: 'query', questions: [{ name: 'alias.example.com', type: 'ANY' as 'A' }] }),
   // A compression pointer to itself in the question, and a label running off the end.
   Buffer.from([0, 5, 0, 0, 0, 1, 0, 0, 0, 0, 0, 0, 0xc0, 12, 0, 1, 0, 1]),
   Buffer.from([0, 6, 0, 0, 0, 1, 0, 0, 0, 0, 0, 0, 63, 0x41, 0x41]),
