@@ -1,17 +1,13 @@
 /**
- * For the DNS tests: a real zonedeck process (`node --import tsx server/main.ts`) on a
- * temp DATA_DIR with free ports, an API token for its first user, and `dig`/`kdig` runners.
+ * For the DNS tests: the real zonedeck process (server/testing/server-process.ts) with DNS
+ * on a free port, an API token for its first user, and a `dig` runner.
  */
-import { execFile, spawn, type ChildProcess } from 'node:child_process';
+import { execFile, type ChildProcess } from 'node:child_process';
 import fs from 'node:fs';
-import os from 'node:os';
-import path from 'node:path';
-import readline from 'node:readline';
-import { fileURLToPath } from 'node:url';
 import { promisify } from 'node:util';
+import { cli, startServer as startProcess } from '../testing/server-process';
 
 const run = promisify(execFile);
-export const ROOT = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '../..');
 
 export interface RunningServer {
   http: string;
@@ -27,46 +23,34 @@ export interface RunningServer {
 }
 
 export async function startServer(env: Record<string, string> = {}): Promise<RunningServer> {
-  const dir = fs.mkdtempSync(path.join(os.tmpdir(), 'zonedeck-dns-'));
-  const fullEnv = { ...process.env, DATA_DIR: dir, PORT: '0', DNS_PORT: '0', HOST: '127.0.0.1', DNS_HOST: '127.0.0.1', LOG_LEVEL: 'info', ...env };
-  const child = spawn(process.execPath, ['--import', 'tsx', 'server/main.ts'], { cwd: ROOT, env: fullEnv, stdio: ['ignore', 'pipe', 'pipe'] });
-  let stderr = '';
-  const logs: Array<Record<string, unknown>> = [];
-  child.stderr!.on('data', (d) => (stderr += d));
-  const listening = await new Promise<{ http: string; dns: number }>((resolve, reject) => {
-    const lines = readline.createInterface({ input: child.stdout! });
-    lines.on('line', (line) => {
-      try {
-        const entry = JSON.parse(line);
-        logs.push(entry);
-        if (entry.msg === 'listening') resolve(entry);
-      } catch {
-        /* not JSON */
-      }
-    });
-    child.once('exit', (code) => reject(new Error(`server exited with ${code}: ${stderr}`)));
-  });
-  const { stdout } = await run(process.execPath, ['--import', 'tsx', 'server/cli/main.ts', 'tokens', 'create', 'admin'], { cwd: ROOT, env: fullEnv });
-  const token = stdout.trim().split('\n').at(-1)!;
+  const proc = await startProcess({ DNS_PORT: '0', ...env });
+  const dns = proc.dnsPort!;
+  const token = cli(proc.dataDir, 'tokens', 'create', 'admin').at(-1)!;
+  const parsed = (line: string) => {
+    try {
+      return [JSON.parse(line) as Record<string, unknown>];
+    } catch {
+      return [];
+    }
+  };
   return {
-    ...listening,
-    dir,
-    child,
-    logs,
+    http: proc.url,
+    dns,
+    dir: proc.dataDir,
+    child: proc.child,
+    get logs() {
+      return proc.lines.flatMap(parsed);
+    },
     api: (method, url, body) =>
-      fetch(`${listening.http}/api/v1${url}`, {
+      fetch(`${proc.url}/api/v1${url}`, {
         method,
         headers: { authorization: `Bearer ${token}`, 'content-type': 'application/json' },
         body: body === undefined ? undefined : JSON.stringify(body),
       }),
-    dig: async (...args) => (await run('dig', ['@127.0.0.1', '-p', String(listening.dns), '+time=2', '+tries=2', ...args])).stdout,
+    dig: async (...args) => (await run('dig', ['@127.0.0.1', '-p', String(dns), '+time=2', '+tries=2', ...args])).stdout,
     async stop() {
-      if (child.exitCode === null) {
-        const exited = new Promise((r) => child.once('exit', r));
-        child.kill('SIGTERM');
-        await exited;
-      }
-      fs.rmSync(dir, { recursive: true, force: true });
+      await proc.stop();
+      fs.rmSync(proc.dataDir, { recursive: true, force: true });
     },
   };
 }
