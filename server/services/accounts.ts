@@ -72,12 +72,11 @@ export function createAccounts(store: Store) {
     /** The user and token a presented secret belongs to, or null when unknown, revoked or expired. */
     async authenticate(secret: string): Promise<Principal | null> {
       const hash = hashToken(secret);
-      const token = await store.tokens.byHash(hash);
-      if (!token || !sameDigest(token.token_hash, hash)) return null;
+      const found = await store.tokens.withUser(hash);
+      if (!found || !sameDigest(found.token.token_hash, hash)) return null;
+      const { token, user } = found;
       const now = Date.now();
       if (token.expires_at && Date.parse(token.expires_at) <= now) return null;
-      const user = await store.users.byId(token.user_id);
-      if (!user) return null;
       if (now - (touched.get(token.id) ?? 0) > TOUCH_INTERVAL_MS) {
         touched.set(token.id, now);
         await store.tokens.touch(token.id, new Date(now).toISOString());

@@ -6,7 +6,7 @@
 import { sql, type Kysely, type Selectable } from 'kysely';
 import type { Database } from './schema';
 import type { Dialect } from './migrate';
-import type { DomainRow, IpRow, RecordRow, Repos, TokenRow, UserRow } from './types';
+import type { DomainRow, IpRow, RecordRow, Repos, TokenRow, UserRow, Window } from './types';
 
 type Db = Kysely<Database>;
 
@@ -27,6 +27,13 @@ async function count(q: Promise<{ n: number | string | bigint } | undefined>): P
   return Number((await q)?.n ?? 0);
 }
 
+/** The total behind a page: known without a count when the page is a partial one. */
+function pageTotal(got: number, w: Window, countAll: () => Promise<number>): Promise<number> {
+  if (got > 0 && got < w.limit) return Promise.resolve(w.offset + got);
+  if (got === 0 && w.offset === 0) return Promise.resolve(0);
+  return countAll();
+}
+
 export function createRepos(db: Db, dialect: Dialect): Repos {
   return {
     users: {
@@ -42,6 +49,18 @@ export function createRepos(db: Db, dialect: Dialect): Repos {
       insert: async (row) => (await db.insertInto('tokens').values(row).returningAll().executeTakeFirstOrThrow()) as TokenRow,
       byHash: (hash) => db.selectFrom('tokens').selectAll().where('token_hash', '=', hash).executeTakeFirst(),
       byId: (id) => db.selectFrom('tokens').selectAll().where('id', '=', id).executeTakeFirst(),
+      withUser: async (hash) => {
+        const r = await db
+          .selectFrom('tokens')
+          .innerJoin('users', 'users.id', 'tokens.user_id')
+          .selectAll('tokens')
+          .select(['users.username', 'users.password_hash', 'users.created_at as user_created_at'])
+          .where('token_hash', '=', hash)
+          .executeTakeFirst();
+        if (!r) return undefined;
+        const { username, password_hash, user_created_at, ...token } = r;
+        return { token, user: { id: token.user_id, username, password_hash, created_at: user_created_at } };
+      },
       listByUser: (userId) => db.selectFrom('tokens').selectAll().where('user_id', '=', userId).orderBy('id').execute(),
       delete: async (id) => Number((await db.deleteFrom('tokens').where('id', '=', id).executeTakeFirst()).numDeletedRows) > 0,
       touch: async (id, at) => {
@@ -52,7 +71,7 @@ export function createRepos(db: Db, dialect: Dialect): Repos {
       insert: async (row) => ipRow(await db.insertInto('ips').values({ ...row, active: row.active ? 1 : 0 }).returningAll().executeTakeFirstOrThrow()),
       page: async (userId, w) => {
         const rows = await db.selectFrom('ips').selectAll().where('user_id', '=', userId).orderBy('id').limit(w.limit).offset(w.offset).execute();
-        const total = await count(db.selectFrom('ips').select((e) => e.fn.countAll<number>().as('n')).where('user_id', '=', userId).executeTakeFirst());
+        const total = await pageTotal(rows.length, w, () => count(db.selectFrom('ips').select((e) => e.fn.countAll<number>().as('n')).where('user_id', '=', userId).executeTakeFirst()));
         return { rows: rows.map(ipRow), total };
       },
       listByUser: async (userId) => (await db.selectFrom('ips').selectAll().where('user_id', '=', userId).orderBy('id').execute()).map(ipRow),
@@ -87,7 +106,7 @@ export function createRepos(db: Db, dialect: Dialect): Repos {
         let q = db.selectFrom('domains').where('user_id', '=', userId);
         if (search) q = q.where(like('name', `%${escapeLike(search)}%`));
         const rows = await q.selectAll().orderBy('name').limit(w.limit).offset(w.offset).execute();
-        const total = await count(q.select((e) => e.fn.countAll<number>().as('n')).executeTakeFirst());
+        const total = await pageTotal(rows.length, w, () => count(q.select((e) => e.fn.countAll<number>().as('n')).executeTakeFirst()));
         return { rows: rows.map(domainRow), total };
       },
       all: async () => (await db.selectFrom('domains').selectAll().orderBy('name').execute()).map(domainRow),
@@ -130,7 +149,7 @@ export function createRepos(db: Db, dialect: Dialect): Repos {
         if (filter.name !== undefined) q = q.where('name', '=', filter.name);
         if (filter.record_type !== undefined) q = q.where('record_type', '=', filter.record_type);
         const rows = await q.selectAll().orderBy('name').orderBy('record_type').orderBy('id').limit(w.limit).offset(w.offset).execute();
-        const total = await count(q.select((e) => e.fn.countAll<number>().as('n')).executeTakeFirst());
+        const total = await pageTotal(rows.length, w, () => count(q.select((e) => e.fn.countAll<number>().as('n')).executeTakeFirst()));
         return { rows, total };
       },
       atName: (domainId, name) => db.selectFrom('records').selectAll().where('domain_id', '=', domainId).where('name', '=', name).orderBy('id').execute(),

@@ -93,6 +93,8 @@ export interface Repos {
   tokens: {
     insert(row: NewRow<TokenRow>): Promise<TokenRow>;
     byHash(hash: string): Promise<TokenRow | undefined>;
+    /** The token with this hash and its user, in one query (the authentication hot path). */
+    withUser(hash: string): Promise<{ token: TokenRow; user: UserRow } | undefined>;
     byId(id: number): Promise<TokenRow | undefined>;
     listByUser(userId: number): Promise<TokenRow[]>;
     delete(id: number): Promise<boolean>;
