@@ -1,0 +1,77 @@
+/** Domains: search, page, create, delete. The search and page live in the URL, so they survive reloads and links. */
+import { useEffect, useState } from 'react';
+import { useSearchParams } from 'react-router-dom';
+import { CreateDomainForm } from '../../features/domains/create-domain-form';
+import { DeleteDomainDialog } from '../../features/domains/delete-domain-dialog';
+import { DomainsTable } from '../../features/domains/domains-table';
+import { useDomains } from '../../features/domains/list-domains';
+import { TextField } from '../../ui/field';
+import { Pagination } from '../../ui/pagination';
+import { EmptyState, ErrorState, LoadingState, Spinner } from '../../ui/states';
+
+export function Component() {
+  const [params, setParams] = useSearchParams();
+  const search = params.get('q') ?? '';
+  const page = Math.max(1, Number(params.get('page')) || 1);
+  const [typed, setTyped] = useState(search);
+  const [deleting, setDeleting] = useState<string | null>(null);
+  const q = useDomains(search, page);
+
+  // Typing updates the URL (and the query) once the user pauses.
+  useEffect(() => {
+    if (typed.trim() === search) return;
+    const t = setTimeout(() => {
+      const next = new URLSearchParams(params);
+      if (typed.trim()) next.set('q', typed.trim());
+      else next.delete('q');
+      next.delete('page');
+      setParams(next, { replace: true });
+    }, 250);
+    return () => clearTimeout(t);
+  }, [typed, search, params, setParams]);
+
+  const setPage = (p: number) => {
+    const next = new URLSearchParams(params);
+    next.set('page', String(p));
+    setParams(next);
+  };
+
+  return (
+    <div className="page">
+      <header className="page-header">
+        <div>
+          <h1>Domains</h1>
+          <p className="muted">Zones this service answers for with authority.</p>
+        </div>
+      </header>
+
+      <section className="card">
+        <CreateDomainForm />
+      </section>
+
+      <section className="card" aria-label="Your domains">
+        <form className="toolbar" role="search" onSubmit={(e) => e.preventDefault()}>
+          <TextField label="Search" type="search" value={typed} placeholder="Part of a name" onChange={(e) => setTyped(e.target.value)} className="grow" />
+          {q.isFetching && !q.isPending ? <Spinner label="Updating" /> : null}
+        </form>
+        {q.isPending ? (
+          <LoadingState label="Loading domains…" />
+        ) : q.isError ? (
+          <ErrorState error={q.error} retry={() => void q.refetch()} title="Could not load your domains" />
+        ) : q.data.total === 0 ? (
+          search ? (
+            <EmptyState title={`No domain matches “${search}”`} />
+          ) : (
+            <EmptyState title="No domains yet">Create your first zone above; it gets SOA defaults and our name servers at its apex.</EmptyState>
+          )
+        ) : (
+          <>
+            <DomainsTable domains={q.data.items} onDelete={setDeleting} />
+            <Pagination page={q.data.page} perPage={q.data.perPage} total={q.data.total} onPage={setPage} label="Domain pages" />
+          </>
+        )}
+      </section>
+      <DeleteDomainDialog name={deleting} onClose={() => setDeleting(null)} />
+    </div>
+  );
+}

@@ -1,0 +1,13 @@
+import { Link } from 'react-router-dom';
+import { routes } from '../../lib/paths';
+import { EmptyState } from '../../ui/states';
+
+export function Component() {
+  return (
+    <div className="page">
+      <EmptyState title="Page not found">
+        <Link to={routes.domains}>Go to your domains</Link>
+      </EmptyState>
+    </div>
+  );
+}

@@ -1,0 +1,18 @@
+/** Pages behind sign-in: without a session, go to sign-in and come back here afterwards. */
+import type { ReactNode } from 'react';
+import { Navigate, useLocation } from 'react-router-dom';
+import { useSession } from '../features/session/get-session';
+import { routes } from '../lib/paths';
+import { ErrorState, LoadingState } from '../ui/states';
+
+export function RequireSession({ children }: { children: ReactNode }) {
+  const session = useSession();
+  const location = useLocation();
+  if (session.isPending) return <LoadingState label="Checking your session…" />;
+  if (session.isError) return <ErrorState error={session.error} retry={() => void session.refetch()} title="Could not reach zonedeck" />;
+  if (!session.data) {
+    const next = `${location.pathname}${location.search}`;
+    return <Navigate to={`${routes.signIn}?next=${encodeURIComponent(next)}`} replace />;
+  }
+  return children;
+}

@@ -1,0 +1,50 @@
+/**
+ * Routes. Pages load lazily (the first screen ships only the shell); a route's loader starts
+ * its data request at the same time as its code, with the same query options the page uses.
+ */
+import { createBrowserRouter, Navigate } from 'react-router-dom';
+import { domainQuery } from '../features/domains/get-domain';
+import { domainsQuery } from '../features/domains/list-domains';
+import { recordsQuery } from '../features/records/list-records';
+import { queryClient } from '../lib/query-client';
+import { routes } from '../lib/paths';
+import { RequireSession } from './require-session';
+import { Shell } from './shell';
+
+/** Starts a fetch without waiting for it: the page shows its own loading state. */
+function prefetch(start: Promise<void>): null {
+  void start;
+  return null;
+}
+
+export const router = createBrowserRouter([
+  { path: routes.signIn, lazy: () => import('./pages/sign-in-page') },
+  {
+    element: (
+      <RequireSession>
+        <Shell />
+      </RequireSession>
+    ),
+    children: [
+      { index: true, element: <Navigate to={routes.domains} replace /> },
+      {
+        path: 'domains',
+        lazy: () => import('./pages/domains-page'),
+        loader: ({ request }) => {
+          const u = new URL(request.url);
+          return prefetch(queryClient.prefetchQuery(domainsQuery(u.searchParams.get('q') ?? '', Math.max(1, Number(u.searchParams.get('page')) || 1))));
+        },
+      },
+      {
+        path: 'domains/:name',
+        lazy: () => import('./pages/domain-page'),
+        loader: ({ params }) => {
+          prefetch(queryClient.prefetchQuery(domainQuery(params.name!)));
+          return prefetch(queryClient.prefetchQuery(recordsQuery(params.name!)));
+        },
+      },
+      { path: 'ips', lazy: () => import('./pages/ips-page') },
+      { path: '*', lazy: () => import('./pages/not-found-page') },
+    ],
+  },
+]);

@@ -1,0 +1,47 @@
+/** The frame of every signed-in page: skip link, brand, navigation, the user and sign-out. */
+import { Suspense } from 'react';
+import { NavLink, Outlet, useNavigate, useNavigation } from 'react-router-dom';
+import { useSession } from '../features/session/get-session';
+import { useSignOut } from '../features/session/sign-out';
+import { routes } from '../lib/paths';
+import { LoadingState } from '../ui/states';
+
+export function Shell() {
+  const session = useSession();
+  const signOut = useSignOut();
+  const navigate = useNavigate();
+  const navigation = useNavigation();
+  return (
+    <>
+      <a href="#main" className="skip-link">
+        Skip to content
+      </a>
+      <header className="topbar">
+        <div className="topbar-inner">
+          <NavLink to={routes.domains} className="brand">
+            <img src="/favicon.svg" alt="" width="24" height="24" />
+            <span>zonedeck</span>
+          </NavLink>
+          <nav aria-label="Main" className="mainnav">
+            <NavLink to={routes.domains}>Domains</NavLink>
+            <NavLink to={routes.ips}>IPs</NavLink>
+          </nav>
+          <div className="userbox">
+            <span className="muted" title="Signed in as">
+              {session.data?.username}
+            </span>
+            <button type="button" className="btn btn-small" disabled={signOut.isPending} onClick={() => signOut.mutate(undefined, { onSettled: () => navigate(routes.signIn, { replace: true }) })}>
+              Sign out
+            </button>
+          </div>
+        </div>
+        {navigation.state === 'loading' ? <div className="progress" role="progressbar" aria-label="Loading page" /> : null}
+      </header>
+      <main id="main" className="main" tabIndex={-1}>
+        <Suspense fallback={<LoadingState />}>
+          <Outlet />
+        </Suspense>
+      </main>
+    </>
+  );
+}

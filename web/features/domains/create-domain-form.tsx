@@ -1,0 +1,72 @@
+/**
+ * New zone: the name is checked as you type with the server's own rules (core's
+ * normalizeZoneName), and what the server still rejects (taken, overlapping) shows on the field.
+ */
+import { useMemo, useState, type FormEvent } from 'react';
+import { useNavigate } from 'react-router-dom';
+import { normalizeZoneName } from '../../../server/core/domain-name';
+import { ApiError } from '../../lib/api-client';
+import { routes } from '../../lib/paths';
+import { Alert } from '../../ui/alert';
+import { TextField } from '../../ui/field';
+import { useToast } from '../../ui/toast';
+import { useCreateDomain } from './create-domain';
+
+function check(name: string): { normalized?: string; error?: string } {
+  if (name.trim() === '') return {};
+  try {
+    return { normalized: normalizeZoneName(name) };
+  } catch (e) {
+    return { error: e instanceof Error ? e.message : String(e) };
+  }
+}
+
+export function CreateDomainForm() {
+  const [name, setName] = useState('');
+  const [submitted, setSubmitted] = useState<string | null>(null);
+  const create = useCreateDomain();
+  const navigate = useNavigate();
+  const toast = useToast();
+  const local = useMemo(() => check(name), [name]);
+  const serverError = create.error instanceof ApiError && submitted === name ? create.error : null;
+  const error = local.error ?? serverError?.field('name') ?? (serverError && Object.keys(serverError.fields).length === 0 ? serverError.message : undefined);
+  const emptyError = submitted === name && name.trim() === '' ? 'is required' : undefined;
+
+  const onSubmit = (e: FormEvent) => {
+    e.preventDefault();
+    setSubmitted(name);
+    if (local.error || !local.normalized) return;
+    create.mutate(
+      { name: local.normalized },
+      {
+        onSuccess: (d) => {
+          toast('success', `Created ${d.name}`);
+          navigate(routes.domain(d.name));
+        },
+      },
+    );
+  };
+
+  const hint = local.normalized && local.normalized !== name.trim().toLowerCase().replace(/\.$/, '') ? `Will be created as ${local.normalized}` : 'A zone you control, such as example.com. Internationalized names are converted to punycode.';
+
+  return (
+    <form className="inline-form" onSubmit={onSubmit} noValidate aria-label="Create a domain">
+      <TextField
+        label="New domain"
+        name="name"
+        value={name}
+        autoComplete="off"
+        spellCheck={false}
+        placeholder="example.com"
+        onChange={(e) => setName(e.target.value)}
+        error={error ?? emptyError}
+        hint={hint}
+        className="grow"
+      />
+      <button type="submit" className="btn btn-primary" disabled={create.isPending}>
+        {create.isPending ? 'Creating…' : 'Create domain'}
+      </button>
+      {create.error && !(create.error instanceof ApiError) ? <Alert>{String(create.error)}</Alert> : null}
+    </form>
+  );
+}

@@ -1,0 +1,20 @@
+import { useMutation, useQueryClient } from '@tanstack/react-query';
+import { request } from '../../lib/api-client';
+import type { Domain } from '../../lib/api-types';
+import { bff } from '../../lib/paths';
+import { ipKeys } from '../ips/keys';
+import { domainKeys } from './keys';
+
+export const deleteDomain = (name: string) => request<Domain>('DELETE', bff.domain(name));
+
+export function useDeleteDomain() {
+  const qc = useQueryClient();
+  return useMutation({
+    mutationFn: deleteDomain,
+    onSuccess: (_d, name) => {
+      qc.removeQueries({ queryKey: domainKeys.detail(name) });
+      void qc.invalidateQueries({ queryKey: domainKeys.lists });
+      void qc.invalidateQueries({ queryKey: ipKeys.usage });
+    },
+  });
+}

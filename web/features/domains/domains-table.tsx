@@ -1,0 +1,60 @@
+import { Link } from 'react-router-dom';
+import type { Domain } from '../../lib/api-types';
+import { fullTime, timeAgo } from '../../lib/format';
+import { routes } from '../../lib/paths';
+import { Badge } from '../../ui/badge';
+
+export function DomainsTable({ domains, onDelete }: { domains: Domain[]; onDelete: (name: string) => void }) {
+  return (
+    <div className="table-wrap">
+      <table className="table">
+        <thead>
+          <tr>
+            <th scope="col">Name</th>
+            <th scope="col" className="num">
+              Serial
+            </th>
+            <th scope="col">DNSSEC</th>
+            <th scope="col">Delegation</th>
+            <th scope="col">Updated</th>
+            <th scope="col">
+              <span className="visually-hidden">Actions</span>
+            </th>
+          </tr>
+        </thead>
+        <tbody>
+          {domains.map((d) => (
+            <tr key={d.name}>
+              <td>
+                <Link to={routes.domain(d.name)} className="strong">
+                  {d.name}
+                </Link>
+              </td>
+              <td className="num mono">{d.serial_number}</td>
+              <td>{d.dnssec_enabled ? <Badge tone="success">Signed</Badge> : <Badge>Off</Badge>}</td>
+              <td>
+                {d.delegated ? (
+                  <Badge tone="success">Delegated</Badge>
+                ) : (
+                  <Badge tone="warning" title="The parent zone does not list our name servers for this domain (yet)">
+                    Not delegated
+                  </Badge>
+                )}
+              </td>
+              <td>
+                <time dateTime={d.updated_at} title={fullTime(d.updated_at)}>
+                  {timeAgo(d.updated_at)}
+                </time>
+              </td>
+              <td className="actions">
+                <button type="button" className="btn btn-small btn-ghost-danger" onClick={() => onDelete(d.name)} aria-label={`Delete ${d.name}`}>
+                  Delete
+                </button>
+              </td>
+            </tr>
+          ))}
+        </tbody>
+      </table>
+    </div>
+  );
+}

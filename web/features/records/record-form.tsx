@@ -1,0 +1,139 @@
+/**
+ * The form for adding or editing one record, inline in the records table. Its fields and
+ * hints come from the shared record-type registry; for A/AAAA it suggests the user's
+ * registered IPs and warns when an address lies outside them or only in inactive ones.
+ */
+import { useId, useMemo, useRef, useState, type FormEvent, type KeyboardEvent } from 'react';
+import { RECORD_TYPES } from '../../../server/core/record-types';
+import type { ApiError } from '../../lib/api-client';
+import type { DnsRecord, Domain, Ip } from '../../lib/api-types';
+import { formatDuration } from '../../lib/format';
+import { Alert } from '../../ui/alert';
+import { SelectField, TextField } from '../../ui/field';
+import { adviceHint, adviceText, ipAdvice, ipSuggestions } from '../ips/ip-advice';
+import { checkDraft, defaultTtl, typeOf, withType, type Checked, type Draft } from './record-draft';
+
+export interface RecordFormProps {
+  domain: Domain;
+  draft: Draft;
+  onDraft: (d: Draft) => void;
+  records: readonly DnsRecord[] | undefined;
+  ips: readonly Ip[] | undefined;
+  /** The record being edited; absent when adding. */
+  editing?: DnsRecord;
+  /** The server's refusal of the last attempt, shown on its fields. */
+  serverError: ApiError | null;
+  onSubmit: (rec: NonNullable<Checked['record']>) => void;
+  onCancel: () => void;
+  submitLabel: string;
+}
+
+export function RecordForm({ domain, draft, onDraft, records, ips, editing, serverError, onSubmit, onCancel, submitLabel }: RecordFormProps) {
+  const [shown, setShown] = useState<Record<string, string>>({});
+  const [checkedOnce, setCheckedOnce] = useState(false);
+  const formRef = useRef<HTMLFormElement>(null);
+  const listId = useId();
+  const t = typeOf(draft.type);
+  const isAddress = t.type === 'A' || t.type === 'AAAA';
+  const advice = useMemo(() => (isAddress ? ipAdvice(draft.values[0] ?? '', ips, t.type as 'A' | 'AAAA') : null), [isAddress, draft.values, ips, t.type]);
+  const suggestions = useMemo(() => (isAddress ? ipSuggestions(ips, t.type as 'A' | 'AAAA') : []), [isAddress, ips, t.type]);
+  const ttlDefault = defaultTtl(draft, domain, records, editing?.id);
+
+  // Client errors refresh as the user fixes them once a submit has shown them.
+  const live = checkedOnce ? checkDraft(draft, domain).errors : shown;
+  const err = (field: string) => live[field] ?? serverError?.field(field);
+  const generalServerError = serverError && !['name', 'record_type', 'content', 'ttl'].some((f) => serverError.field(f)) ? serverError.message : null;
+
+  const submit = (e: FormEvent) => {
+    e.preventDefault();
+    const checked = checkDraft(draft, domain);
+    setShown(checked.errors);
+    setCheckedOnce(true);
+    if (!checked.record) {
+      const first = ['name', 'record_type', 'content', 'ttl'].find((f) => checked.errors[f]);
+      formRef.current?.querySelector<HTMLElement>(`[data-field="${first}"]`)?.focus();
+      return;
+    }
+    onSubmit(checked.record);
+  };
+  const onKeyDown = (e: KeyboardEvent) => {
+    if (e.key === 'Escape') {
+      e.stopPropagation();
+      onCancel();
+    }
+  };
+  const setValue = (i: number, v: string) => onDraft({ ...draft, values: draft.values.map((x, j) => (j === i ? v : x)) });
+
+  return (
+    <form ref={formRef} className="record-form" onSubmit={submit} onKeyDown={onKeyDown} noValidate aria-label={editing ? `Edit ${editing.fqdn} ${editing.record_type}` : 'Add a record'}>
+      <div className="record-form-fields">
+        <TextField
+          label="Name"
+          data-field="name"
+          value={draft.name}
+          autoFocus
+          autoComplete="off"
+          spellCheck={false}
+          placeholder="@ for the apex"
+          onChange={(e) => onDraft({ ...draft, name: e.target.value })}
+          error={err('name')}
+          hint={`Relative to ${domain.name}; @ or empty is the apex, * a wildcard.`}
+          className="f-name"
+        />
+        <SelectField label="Type" data-field="record_type" value={draft.type} onChange={(e) => onDraft(withType(draft, e.target.value))} error={err('record_type')} hint={t.description} className="f-type">
+          {RECORD_TYPES.map((rt) => (
+            <option key={rt.type} value={rt.type}>
+              {rt.type}
+            </option>
+          ))}
+        </SelectField>
+        {t.fields.map((f, i) => (
+          <TextField
+            key={`${t.type}-${f.name}`}
+            label={f.label}
+            data-field={i === 0 ? 'content' : undefined}
+            value={draft.values[i] ?? ''}
+            autoComplete="off"
+            spellCheck={false}
+            placeholder={f.placeholder}
+            list={isAddress && i === 0 && suggestions.length ? listId : undefined}
+            onChange={(e) => setValue(i, e.target.value)}
+            // One message for the whole content, on its last input, after the user has seen every part.
+            error={i === t.fields.length - 1 ? err('content') : undefined}
+            warning={isAddress && advice ? adviceText(advice) : undefined}
+            hint={(isAddress && advice ? adviceHint(advice) : undefined) ?? f.hint}
+            className={t.fields.length === 1 ? 'f-content' : `f-part f-${f.name}`}
+          />
+        ))}
+        {isAddress && suggestions.length ? (
+          <datalist id={listId}>
+            {suggestions.map((s) => (
+              <option key={s.value} value={s.value} label={s.label} />
+            ))}
+          </datalist>
+        ) : null}
+        <TextField
+          label="TTL (seconds)"
+          data-field="ttl"
+          inputMode="numeric"
+          value={draft.ttl}
+          placeholder={`${ttlDefault}`}
+          onChange={(e) => onDraft({ ...draft, ttl: e.target.value })}
+          error={err('ttl')}
+          hint={draft.ttl.trim() ? `${formatDuration(Number(draft.ttl))}; applies to every ${t.type} record at this name.` : `Empty keeps ${formatDuration(Number(ttlDefault))}.`}
+          className="f-ttl"
+        />
+      </div>
+      {generalServerError ? <Alert title="The server refused this record">{generalServerError}</Alert> : null}
+      <div className="form-actions">
+        <button type="submit" className="btn btn-primary">
+          {submitLabel}
+        </button>
+        <button type="button" className="btn" onClick={onCancel}>
+          Cancel
+        </button>
+        <span className="muted small">Enter saves, Escape cancels.</span>
+      </div>
+    </form>
+  );
+}

@@ -1,0 +1,224 @@
+/**
+ * The records section of the domain editor: filter by name and type, sort, and add, edit or
+ * delete in place. Every change shows at once (optimistic) and is undone, with the server's
+ * message on the form, if the server refuses it.
+ */
+import { useMutationState } from '@tanstack/react-query';
+import { useCallback, useDeferredValue, useMemo, useState } from 'react';
+import { useSearchParams } from 'react-router-dom';
+import { RECORD_TYPES } from '../../../server/core/record-types';
+import { ApiError } from '../../lib/api-client';
+import type { DnsRecord, Domain } from '../../lib/api-types';
+import { formatNumber } from '../../lib/format';
+import { SelectField, TextField } from '../../ui/field';
+import { ErrorState, LoadingState } from '../../ui/states';
+import { useToast } from '../../ui/toast';
+import { useAllIps } from '../ips/list-all-ips';
+import { nextTempId, useCreateRecord } from './create-record';
+import { useDeleteRecord } from './delete-record';
+import { useRecords } from './list-records';
+import { recordMutationKey } from './record-cache';
+import { draftOf, emptyDraft, optimisticRecord, type Checked, type Draft } from './record-draft';
+import { RecordForm } from './record-form';
+import { filterAndSort, type Sort, type SortKey } from './record-order';
+import { RecordsTable } from './records-table';
+import { useUpdateRecord } from './update-record';
+
+const asApiError = (e: unknown) => (e instanceof ApiError ? e : new ApiError(0, 'client', e instanceof Error ? e.message : String(e)));
+
+export function RecordsPanel({ domain }: { domain: Domain }) {
+  const zone = domain.name;
+  const records = useRecords(zone);
+  const ips = useAllIps();
+  const toast = useToast();
+  const [params, setParams] = useSearchParams();
+  const nameFilter = params.get('name') ?? '';
+  const typeFilter = params.get('type') ?? '';
+  const [sort, setSort] = useState<Sort>({ key: 'name', dir: 1 });
+  const [adding, setAdding] = useState(false);
+  const [addDraft, setAddDraft] = useState<Draft>(() => emptyDraft());
+  const [addError, setAddError] = useState<ApiError | null>(null);
+  const [editingId, setEditingId] = useState<number | null>(null);
+  const [editDraft, setEditDraft] = useState<Draft>(() => emptyDraft());
+  const [editError, setEditError] = useState<ApiError | null>(null);
+  const [armedId, setArmedId] = useState<number | null>(null);
+
+  const create = useCreateRecord(zone);
+  const update = useUpdateRecord(zone);
+  const del = useDeleteRecord(zone);
+  const pending = useMutationState({
+    filters: { mutationKey: recordMutationKey(zone), status: 'pending' },
+    select: (m) => (m.state.variables as { before?: DnsRecord } | undefined)?.before?.id ?? -1,
+  });
+  const pendingIds = useMemo(() => new Set(pending), [pending]);
+
+  const deferredName = useDeferredValue(nameFilter);
+  const deferredType = useDeferredValue(typeFilter);
+  const rows = useMemo(() => filterAndSort(records.data ?? [], deferredName, deferredType, sort), [records.data, deferredName, deferredType, sort]);
+
+  const setFilter = (key: 'name' | 'type', value: string) => {
+    const next = new URLSearchParams(params);
+    if (value) next.set(key, value);
+    else next.delete(key);
+    setParams(next, { replace: true });
+  };
+  const onSort = useCallback((key: SortKey) => setSort((s) => ({ key, dir: s.key === key ? (s.dir === 1 ? -1 : 1) : 1 })), []);
+
+  const submitAdd = (rec: NonNullable<Checked['record']>) => {
+    const draft = addDraft;
+    const optimistic = optimisticRecord(nextTempId(), rec, domain, records.data ?? []);
+    setAddError(null);
+    setAddDraft(emptyDraft(draft.type));
+    create.mutate(
+      { input: { name: draft.name.trim() || '@', record_type: rec.record_type, content: rec.content, ...(rec.ttl ? { ttl: rec.ttl } : {}) }, optimistic },
+      {
+        onSuccess: (r) => toast('success', `Added ${r.fqdn} ${r.record_type}`),
+        onError: (e) => {
+          setAdding(true);
+          setAddDraft(draft);
+          setAddError(asApiError(e));
+        },
+      },
+    );
+  };
+
+  const startEdit = useCallback((r: DnsRecord) => {
+    setArmedId(null);
+    setEditError(null);
+    setEditDraft(draftOf(r));
+    setEditingId(r.id);
+  }, []);
+
+  const submitEdit = (before: DnsRecord) => (rec: NonNullable<Checked['record']>) => {
+    const draft = editDraft;
+    const optimistic = optimisticRecord(before.id, rec, domain, records.data ?? [], before);
+    const patch = {
+      ...(rec.name !== before.name ? { name: draft.name.trim() || '@' } : {}),
+      ...(rec.record_type !== before.record_type ? { record_type: rec.record_type } : {}),
+      ...(rec.content !== before.content ? { content: rec.content } : {}),
+      ...(rec.ttl !== undefined && rec.ttl !== before.ttl ? { ttl: rec.ttl } : {}),
+    };
+    setEditingId(null);
+    if (Object.keys(patch).length === 0) return;
+    update.mutate(
+      { before, patch, optimistic },
+      {
+        onSuccess: (r) => toast('success', `Saved ${r.fqdn} ${r.record_type}`),
+        onError: (e) => {
+          setEditDraft(draft);
+          setEditError(asApiError(e));
+          setEditingId(before.id);
+          toast('error', `Could not save ${before.fqdn}: ${e.message}`);
+        },
+      },
+    );
+  };
+
+  const onDelete = useCallback(
+    (r: DnsRecord) => {
+      setArmedId(null);
+      del.mutate(r, {
+        onSuccess: () => toast('success', `Deleted ${r.fqdn} ${r.record_type}`),
+        onError: (e) => toast('error', `Could not delete ${r.fqdn} ${r.record_type}: ${e.message}`),
+      });
+    },
+    [del, toast],
+  );
+
+  const renderEditor = (r: DnsRecord) => (
+    <RecordForm
+      domain={domain}
+      draft={editDraft}
+      onDraft={(d) => {
+        setEditDraft(d);
+        setEditError(null);
+      }}
+      records={records.data}
+      ips={ips.data}
+      editing={r}
+      serverError={editError}
+      onSubmit={submitEdit(r)}
+      onCancel={() => setEditingId(null)}
+      submitLabel="Save record"
+    />
+  );
+
+  const total = records.data?.length ?? 0;
+
+  return (
+    <section className="card" aria-labelledby="records-title">
+      <div className="card-header">
+        <h2 id="records-title">Records</h2>
+        <button
+          type="button"
+          className="btn btn-primary"
+          aria-expanded={adding}
+          onClick={() => {
+            setAdding((a) => !a);
+            setAddError(null);
+          }}
+        >
+          {adding ? 'Close form' : '+ Add record'}
+        </button>
+      </div>
+
+      {adding ? (
+        <div className="add-panel">
+          <RecordForm
+            domain={domain}
+            draft={addDraft}
+            onDraft={(d) => {
+              setAddDraft(d);
+              setAddError(null);
+            }}
+            records={records.data}
+            ips={ips.data}
+            serverError={addError}
+            onSubmit={submitAdd}
+            onCancel={() => setAdding(false)}
+            submitLabel="Add record"
+          />
+        </div>
+      ) : null}
+
+      <form className="toolbar" role="search" aria-label="Filter records" onSubmit={(e) => e.preventDefault()}>
+        <TextField label="Filter by name" type="search" value={nameFilter} placeholder="www, _dmarc, @" spellCheck={false} onChange={(e) => setFilter('name', e.target.value)} className="grow" />
+        <SelectField label="Type" value={typeFilter} onChange={(e) => setFilter('type', e.target.value)}>
+          <option value="">All types</option>
+          {RECORD_TYPES.map((t) => (
+            <option key={t.type} value={t.type}>
+              {t.type}
+            </option>
+          ))}
+        </SelectField>
+        {records.data ? (
+          <p className="toolbar-note muted" aria-live="polite" data-testid="records-count">
+            {rows.length === total ? `${formatNumber(total)} records` : `${formatNumber(rows.length)} of ${formatNumber(total)} records`}
+          </p>
+        ) : null}
+      </form>
+
+      {records.isPending ? (
+        <LoadingState label="Loading records…" />
+      ) : records.isError ? (
+        <ErrorState error={records.error} retry={() => void records.refetch()} title="Could not load the records" />
+      ) : (
+        <RecordsTable
+          domain={domain}
+          rows={rows}
+          total={total}
+          ips={ips.data}
+          sort={sort}
+          onSort={onSort}
+          pendingIds={pendingIds}
+          armedId={armedId}
+          onArm={setArmedId}
+          editingId={editingId}
+          renderEditor={renderEditor}
+          onEdit={startEdit}
+          onDelete={onDelete}
+        />
+      )}
+    </section>
+  );
+}

@@ -1,0 +1,165 @@
+/**
+ * The records of a zone as a virtualized table: only the rows in view are in the DOM, so
+ * 10,000 records scroll and filter smoothly. A row turns into the record form to edit it
+ * in place; deleting asks for a second click on the same row.
+ */
+import { useVirtualizer } from '@tanstack/react-virtual';
+import { memo, useRef, type ReactNode } from 'react';
+import type { DnsRecord, Domain, Ip } from '../../lib/api-types';
+import { formatDuration } from '../../lib/format';
+import { Badge } from '../../ui/badge';
+import { adviceText, ipAdvice } from '../ips/ip-advice';
+import type { Sort, SortKey } from './record-order';
+
+const COLUMNS: Array<{ key: SortKey; label: string }> = [
+  { key: 'name', label: 'Name' },
+  { key: 'record_type', label: 'Type' },
+  { key: 'content', label: 'Content' },
+  { key: 'ttl', label: 'TTL' },
+];
+
+const isManaged = (r: DnsRecord) => r.name === '@' && r.record_type === 'NS';
+
+interface RowProps {
+  r: DnsRecord;
+  domain: string;
+  ips: readonly Ip[] | undefined;
+  pending: boolean;
+  armed: boolean;
+  onEdit: (r: DnsRecord) => void;
+  onArm: (id: number | null) => void;
+  onDelete: (r: DnsRecord) => void;
+}
+
+const RecordRow = memo(function RecordRow({ r, domain, ips, pending, armed, onEdit, onArm, onDelete }: RowProps) {
+  const advice = r.record_type === 'A' || r.record_type === 'AAAA' ? adviceText(ipAdvice(r.content, ips, r.record_type)) : undefined;
+  const label = `${r.fqdn} ${r.record_type}`;
+  return (
+    <>
+      <div role="cell" className="c-name">
+        <span className="strong">{r.name}</span>
+        {r.name !== '@' ? <span className="muted">.{domain}</span> : <span className="muted small"> (apex)</span>}
+      </div>
+      <div role="cell" className="c-type">
+        <Badge tone="info">{r.record_type}</Badge>
+      </div>
+      <div role="cell" className="c-content mono">
+        <span className="content-text">{r.content}</span>
+        {advice ? (
+          <span className="advice" title={advice}>
+            ⚠<span className="visually-hidden">{advice}</span>
+          </span>
+        ) : null}
+      </div>
+      <div role="cell" className="c-ttl mono" title={formatDuration(Number(r.ttl))}>
+        {r.ttl}
+      </div>
+      <div role="cell" className="c-actions">
+        {pending ? (
+          <span className="muted small" role="status">
+            Saving…
+          </span>
+        ) : isManaged(r) ? (
+          <span className="muted small" title="The apex NS set is managed by zonedeck">
+            managed
+          </span>
+        ) : armed ? (
+          <>
+            <button type="button" className="btn btn-small btn-danger" onClick={() => onDelete(r)} aria-label={`Confirm delete ${label}`} autoFocus>
+              Confirm
+            </button>
+            <button type="button" className="btn btn-small" onClick={() => onArm(null)}>
+              Keep
+            </button>
+          </>
+        ) : (
+          <>
+            <button type="button" className="btn btn-small" onClick={() => onEdit(r)} aria-label={`Edit ${label}`}>
+              Edit
+            </button>
+            <button type="button" className="btn btn-small btn-ghost-danger" onClick={() => onArm(r.id)} aria-label={`Delete ${label}`}>
+              Delete
+            </button>
+          </>
+        )}
+      </div>
+    </>
+  );
+});
+
+export interface RecordsTableProps {
+  domain: Domain;
+  rows: DnsRecord[];
+  total: number;
+  ips: readonly Ip[] | undefined;
+  sort: Sort;
+  onSort: (key: SortKey) => void;
+  pendingIds: ReadonlySet<number>;
+  armedId: number | null;
+  onArm: (id: number | null) => void;
+  editingId: number | null;
+  renderEditor: (r: DnsRecord) => ReactNode;
+  onEdit: (r: DnsRecord) => void;
+  onDelete: (r: DnsRecord) => void;
+}
+
+export function RecordsTable({ domain, rows, total, ips, sort, onSort, pendingIds, armedId, onArm, editingId, renderEditor, onEdit, onDelete }: RecordsTableProps) {
+  const scrollRef = useRef<HTMLDivElement>(null);
+  const virtualizer = useVirtualizer({
+    count: rows.length,
+    getScrollElement: () => scrollRef.current,
+    estimateSize: () => 44,
+    overscan: 12,
+    getItemKey: (i) => rows[i]!.id,
+  });
+  const items = virtualizer.getVirtualItems();
+  return (
+    <div role="table" className="records-table" aria-label={`Records of ${domain.name}`} aria-rowcount={rows.length + 1}>
+      <div role="rowgroup" className="records-head">
+        <div role="row" className="record-row" aria-rowindex={1}>
+          {COLUMNS.map((c) => (
+            <div role="columnheader" key={c.key} className={`c-${c.key === 'record_type' ? 'type' : c.key}`} aria-sort={sort.key === c.key ? (sort.dir === 1 ? 'ascending' : 'descending') : 'none'}>
+              <button type="button" className="sort-button" onClick={() => onSort(c.key)}>
+                {c.label}
+                <span aria-hidden="true" className="sort-mark">
+                  {sort.key === c.key ? (sort.dir === 1 ? '▲' : '▼') : '↕'}
+                </span>
+              </button>
+            </div>
+          ))}
+          <div role="columnheader" className="c-actions">
+            <span className="visually-hidden">Actions</span>
+          </div>
+        </div>
+      </div>
+      <div ref={scrollRef} className="records-scroll" role="rowgroup" data-testid="records-scroll" style={{ height: `min(70vh, 44rem, ${virtualizer.getTotalSize()}px)` }}>
+        <div className="records-body" style={{ height: virtualizer.getTotalSize() }}>
+          {items.map((v) => {
+            const r = rows[v.index]!;
+            const editing = editingId === r.id;
+            return (
+              <div
+                key={v.key}
+                ref={virtualizer.measureElement}
+                data-index={v.index}
+                role="row"
+                aria-rowindex={v.index + 2}
+                className={`record-row${editing ? ' editing' : ''}${pendingIds.has(r.id) || r.id < 0 ? ' pending' : ''}${v.index % 2 ? ' odd' : ''}`}
+                style={{ transform: `translateY(${v.start}px)` }}
+              >
+                {editing ? (
+                  <div role="cell" className="c-editor">
+                    {renderEditor(r)}
+                  </div>
+                ) : (
+                  <RecordRow r={r} domain={domain.name} ips={ips} pending={pendingIds.has(r.id) || r.id < 0} armed={armedId === r.id} onEdit={onEdit} onArm={onArm} onDelete={onDelete} />
+                )}
+              </div>
+            );
+          })}
+        </div>
+      </div>
+      {rows.length === 0 ? <p className="records-none muted">{total === 0 ? 'This zone has no records yet.' : 'No record matches these filters.'}</p> : null}
+    </div>
+  );
+}

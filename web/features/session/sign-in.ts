@@ -1,0 +1,22 @@
+import { useMutation, useQueryClient } from '@tanstack/react-query';
+import { request, setCsrfToken } from '../../lib/api-client';
+import type { SessionInfo } from '../../lib/api-types';
+import { bff } from '../../lib/paths';
+import { sessionKey } from './get-session';
+
+export async function signIn(input: { username: string; password: string }): Promise<SessionInfo> {
+  return request<SessionInfo>('POST', bff.signIn, { body: input });
+}
+
+export function useSignIn() {
+  const qc = useQueryClient();
+  return useMutation({
+    mutationFn: signIn,
+    onSuccess: (info) => {
+      // Whatever a previous user left in the cache is not this user's.
+      qc.removeQueries({ predicate: (q) => q.queryKey[0] !== sessionKey[0] });
+      setCsrfToken(info.csrf_token);
+      qc.setQueryData(sessionKey, info);
+    },
+  });
+}

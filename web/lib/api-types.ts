@@ -1,0 +1,27 @@
+/**
+ * The API's shapes as the SPA sees them, derived from the server's own request and response
+ * schemas (never copied by hand), plus the BFF's own answers.
+ */
+import type { z } from 'zod';
+import type {
+  DomainCreateSchema,
+  DomainSchema,
+  DomainUpdateSchema,
+  ErrorSchema,
+  IpSchema,
+  RecordCreateSchema,
+  RecordSchema,
+  RecordUpdateSchema,
+} from '../../server/api/schemas';
+
+export type Ip = z.output<typeof IpSchema>;
+export type Domain = z.output<typeof DomainSchema>;
+export type DomainCreate = z.input<typeof DomainCreateSchema>;
+export type DomainUpdate = z.input<typeof DomainUpdateSchema>;
+export type DnsRecord = z.output<typeof RecordSchema>;
+export type RecordCreate = z.input<typeof RecordCreateSchema>;
+export type RecordUpdate = z.input<typeof RecordUpdateSchema>;
+export type ErrorBody = z.output<typeof ErrorSchema>;
+
+export type { SessionInfo } from '../../server/bff/index';
+export type { IpUsage, IpUsageRecord } from '../../server/bff/ip-usage';

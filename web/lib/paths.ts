@@ -1,0 +1,27 @@
+/** Every URL the SPA uses: its own routes and the BFF endpoints behind them. */
+const enc = encodeURIComponent;
+
+export const routes = {
+  signIn: '/sign-in',
+  domains: '/domains',
+  domain: (name: string) => `/domains/${enc(name)}`,
+  ips: '/ips',
+};
+
+export const bff = {
+  session: '/bff/session',
+  signIn: '/bff/sign-in',
+  signOut: '/bff/sign-out',
+  ipUsage: '/bff/ip-usage',
+  ips: '/bff/api/ips',
+  domains: '/bff/api/domains',
+  domain: (name: string) => `/bff/api/domains/${enc(name)}`,
+  records: (domain: string) => `/bff/api/domains/${enc(domain)}/records`,
+  record: (domain: string, id: number) => `/bff/api/domains/${enc(domain)}/records/${id}`,
+};
+
+/** A post-sign-in destination from a `next` parameter, only if it is a path on this site. */
+export function safeNext(next: string | null): string {
+  if (!next || !next.startsWith('/') || next.startsWith('//') || next.startsWith('/\\') || next.startsWith(routes.signIn)) return routes.domains;
+  return next;
+}
