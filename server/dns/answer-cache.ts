@@ -18,15 +18,17 @@ interface Entry {
 /** Entries kept at most; the oldest go first, which bounds memory under random names. */
 const DEFAULT_CAPACITY = 100_000;
 
-const scratch = Buffer.allocUnsafe(260);
+const scratch = Buffer.allocUnsafe(280);
 
 /**
  * The cache key of a query, or null when it is not of the plain shape: QR=0, opcode 0,
  * QDCOUNT 1, no answer/authority, and either no additional record or exactly one OPT of
- * version 0 that ends the packet. `transport` is the response size limit (or 0 for TCP).
+ * version 0 that ends the packet. The key is one flat string of the lower-cased question,
+ * the transport and the EDNS payload and DO bit: everything the response depends on
+ * besides the ID, RD/CD and the question's case, which `answer` copies from the query.
  * Returns the key and where the question name ends.
  */
-export function questionKey(buf: Buffer, transport: string): { key: string; nameEnd: number } | null {
+export function questionKey(buf: Buffer, tcp: boolean): { key: string; nameEnd: number } | null {
   const len = buf.length;
   if (len < 17 || (buf[2]! & 0xf8) !== 0 || buf[4] !== 0 || buf[5] !== 1 || buf[6] !== 0 || buf[7] !== 0 || buf[8] !== 0 || buf[9] !== 0 || buf[10] !== 0) return null;
   const arcount = buf[11]!;
@@ -39,22 +41,24 @@ export function questionKey(buf: Buffer, transport: string): { key: string; name
     pos += l + 1;
   }
   const nameEnd = pos + 1;
-  if (nameEnd > 267 || nameEnd + 4 > len) return null;
+  const end = nameEnd + 4;
+  if (nameEnd > 267 || end > len) return null;
   for (let i = 12; i < nameEnd; i++) {
     const c = buf[i]!;
     scratch[i - 12] = c >= 0x41 && c <= 0x5a ? c | 0x20 : c;
   }
-  const name = scratch.toString('latin1', 0, nameEnd - 12);
-  const typeClass = buf.readUInt32BE(nameEnd);
-  let edns = '-';
-  const end = nameEnd + 4;
+  let k = nameEnd - 12;
+  for (let i = nameEnd; i < end; i++) scratch[k++] = buf[i]!;
+  scratch[k++] = tcp ? 1 : 0;
   if (arcount === 1) {
     // OPT: root name, type 41, payload, ext-rcode, version 0, flags, rdlength, options.
     if (end + 11 > len || buf[end] !== 0 || buf[end + 1] !== 0 || buf[end + 2] !== 41 || buf[end + 6] !== 0) return null;
-    if (end + 11 + buf.readUInt16BE(end + 9) !== len) return null;
-    edns = `${buf.readUInt16BE(end + 3)}${buf[end + 7]! & 0x80 ? 'd' : ''}`;
+    if (end + 11 + ((buf[end + 9]! << 8) | buf[end + 10]!) !== len) return null;
+    scratch[k++] = buf[end + 3]!;
+    scratch[k++] = buf[end + 4]!;
+    scratch[k++] = 0x80 | (buf[end + 7]! & 0x80);
   } else if (end !== len) return null;
-  return { key: `${transport}|${edns}|${typeClass}|${name}`, nameEnd };
+  return { key: scratch.toString('latin1', 0, k), nameEnd };
 }
 
 export class AnswerCache {

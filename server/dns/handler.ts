@@ -11,6 +11,8 @@ import { encodeResponse, errorResponse, responseLimit } from './response';
 import { CLASS_IN, RCODE, T } from './rrset';
 import type { ZoneIndex } from './zone-index';
 
+type Fast = ReturnType<typeof questionKey>;
+
 export interface HandlerOptions {
   /** Whether a client address may transfer zones (AXFR_ALLOW). */
   transferAllowed(address: string): boolean;
@@ -28,12 +30,7 @@ export interface Handler {
 export function createHandler(index: ZoneIndex, options: HandlerOptions): Handler {
   const cache = new AnswerCache(index);
 
-  function answer(msg: Buffer, tcp: boolean, address: string): Buffer[] {
-    const fast = questionKey(msg, tcp ? 'tcp' : 'udp');
-    if (fast) {
-      const hit = cache.answer(msg, fast.key, fast.nameEnd);
-      if (hit) return [hit];
-    }
+  function answer(msg: Buffer, tcp: boolean, address: string, fast: Fast): Buffer[] {
     const parsed = parseQuery(msg);
     if (parsed.kind === 'drop') return [];
     if (parsed.kind === 'error') return [errorResponse(msg, parsed.rcode, parsed.questionEnd)];
@@ -70,18 +67,33 @@ export function createHandler(index: ZoneIndex, options: HandlerOptions): Handle
     return axfrMessages(msg, q, zone);
   }
 
-  function safe(msg: Buffer, tcp: boolean, address: string): Buffer[] {
-    try {
-      return answer(msg, tcp, address);
-    } catch (err) {
-      options.onError?.(err);
-      return msg.length >= 12 && !(msg[2]! & 0x80) ? [errorResponse(msg, RCODE.SERVFAIL)] : [];
-    }
+  /** SERVFAIL for a query that broke something inside (and the error logged), never a crash. */
+  function failed(msg: Buffer, err: unknown): Buffer | null {
+    options.onError?.(err);
+    return msg.length >= 12 && !(msg[2]! & 0x80) ? errorResponse(msg, RCODE.SERVFAIL) : null;
   }
 
   return {
     cache,
-    udp: (msg, address) => safe(msg, false, address)[0] ?? null,
-    tcp: (msg, address) => safe(msg, true, address),
+    udp(msg, address) {
+      try {
+        // The hot path: one key read from the packet, one map lookup, one copy.
+        const fast = questionKey(msg, false);
+        const hit = fast && cache.answer(msg, fast.key, fast.nameEnd);
+        return hit || (answer(msg, false, address, fast)[0] ?? null);
+      } catch (err) {
+        return failed(msg, err);
+      }
+    },
+    tcp(msg, address) {
+      try {
+        const fast = questionKey(msg, true);
+        const hit = fast && cache.answer(msg, fast.key, fast.nameEnd);
+        return hit ? [hit] : answer(msg, true, address, fast);
+      } catch (err) {
+        const out = failed(msg, err);
+        return out ? [out] : [];
+      }
+    },
   };
 }

@@ -8,7 +8,8 @@ export function listenUdp(host: string, port: number, handle: UdpHandler, onErro
   const socket = dgram.createSocket({ type: net.isIPv6(host) ? 'udp6' : 'udp4', reuseAddr: false });
   socket.on('message', (msg, rinfo) => {
     const out = handle(msg, rinfo.address);
-    if (out) socket.send(out, rinfo.port, rinfo.address, (err) => err && onError(err));
+    // No callback: send errors surface as 'error' events, and the hot path allocates less.
+    if (out) socket.send(out, rinfo.port, rinfo.address);
   });
   return new Promise((resolve, reject) => {
     socket.once('error', reject);
