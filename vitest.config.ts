@@ -1,9 +1,16 @@
 import { defineConfig } from 'vitest/config';
 
+const base = { testTimeout: 30_000, hookTimeout: 60_000 };
+// With TEST_DATABASE_URL (CI sets it), the API tests run a second time on PostgreSQL.
+const postgres = process.env.TEST_DATABASE_URL;
+
 export default defineConfig({
   test: {
-    include: ['server/**/*.test.ts', 'web/**/*.test.ts', 'bench/**/*.test.ts'],
-    testTimeout: 30_000,
-    hookTimeout: 60_000,
+    projects: [
+      { test: { ...base, name: 'sqlite', include: ['server/**/*.test.ts', 'web/**/*.test.ts', 'bench/**/*.test.ts'] } },
+      ...(postgres
+        ? [{ test: { ...base, name: 'postgres', include: ['server/api/**/*.test.ts'], env: { ZONEDECK_TEST_POSTGRES: postgres } } }]
+        : []),
+    ],
   },
 });

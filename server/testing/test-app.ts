@@ -6,7 +6,8 @@ import { buildApp } from '../app';
 import { loadConfig, type Config } from '../config';
 import { createLogger } from '../log';
 import { createServices, type Services } from '../services';
-import { openSqliteStore } from '../store/sqlite';
+import { openStore } from '../store/open';
+import { createPostgresDatabase } from './postgres-database';
 
 export interface TestApp {
   services: Services;
@@ -20,8 +21,10 @@ export interface TestApp {
 
 export async function createTestApp(env: Record<string, string> = {}): Promise<TestApp> {
   const dir = fs.mkdtempSync(path.join(os.tmpdir(), 'zonedeck-test-'));
-  const config = loadConfig({ DATA_DIR: dir, LOG_LEVEL: 'silent', ...env });
-  const store = await openSqliteStore(config.sqlitePath);
+  // The "postgres" test project (vitest.config.ts) runs the same tests on PostgreSQL, each in a fresh database.
+  const pg = process.env.ZONEDECK_TEST_POSTGRES ? await createPostgresDatabase(process.env.ZONEDECK_TEST_POSTGRES) : undefined;
+  const config = loadConfig({ DATA_DIR: dir, LOG_LEVEL: 'silent', ...(pg ? { DATABASE_URL: pg.url } : {}), ...env });
+  const store = await openStore(config);
   const services = createServices(store, { nameservers: config.nameservers, nsTtl: 3600 });
   const app = buildApp({ services, config, log: createLogger('silent') });
   let defaultToken: string | null = null;
@@ -50,6 +53,7 @@ export async function createTestApp(env: Record<string, string> = {}): Promise<T
     },
     async close() {
       await store.close();
+      await pg?.drop();
       fs.rmSync(dir, { recursive: true, force: true });
     },
   };
