@@ -15,8 +15,10 @@ interface Entry {
   setGen: number;
 }
 
-/** Entries kept at most; the oldest go first, which bounds memory under random names. */
-const DEFAULT_CAPACITY = 100_000;
+/** Octets of responses kept at most; the oldest go first, which bounds memory under random names. */
+const DEFAULT_CAPACITY = 32 * 1024 * 1024;
+/** Larger responses (big TCP answers) are rare and cheap to rebuild relative to their size. */
+const MAX_ENTRY = 4096;
 
 const scratch = Buffer.allocUnsafe(280);
 
@@ -63,6 +65,7 @@ export function questionKey(buf: Buffer, tcp: boolean): { key: string; nameEnd: 
 
 export class AnswerCache {
   private readonly entries = new Map<string, Entry>();
+  private bytes = 0;
 
   constructor(
     private readonly index: ZoneIndex,
@@ -78,7 +81,7 @@ export class AnswerCache {
     const e = this.entries.get(key);
     if (!e) return null;
     if (e.setGen !== this.index.setGen || (e.zone && e.zone.gen !== e.zoneGen)) {
-      this.entries.delete(key);
+      this.drop(key, e);
       return null;
     }
     const out = Buffer.allocUnsafe(e.bytes.length);
@@ -92,7 +95,19 @@ export class AnswerCache {
   }
 
   put(key: string, bytes: Buffer, zone: Zone | null): void {
-    if (this.entries.size >= this.capacity) this.entries.delete(this.entries.keys().next().value!);
+    if (bytes.length > MAX_ENTRY) return;
+    const old = this.entries.get(key);
+    if (old) this.drop(key, old);
     this.entries.set(key, { bytes, zone, zoneGen: zone ? zone.gen : 0, setGen: this.index.setGen });
+    this.bytes += bytes.length + key.length;
+    for (const [k, e] of this.entries) {
+      if (this.bytes <= this.capacity) break;
+      this.drop(k, e);
+    }
+  }
+
+  private drop(key: string, e: Entry): void {
+    this.entries.delete(key);
+    this.bytes -= e.bytes.length + key.length;
   }
 }
