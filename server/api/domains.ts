@@ -14,8 +14,8 @@ const nameParam = z.object({
 });
 
 /** The zone name of a path, without the `.json` suffix the spec's sample request carries. */
-export function zoneParam(raw: string): string {
-  const name = decodeURIComponent(raw);
+export function zoneParam(name: string): string {
+  // Hono has already percent-decoded path parameters.
   const stripped = name.endsWith('.json') ? name.slice(0, -5) : name;
   return stripped.includes('.') ? stripped : name;
 }
