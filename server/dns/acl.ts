@@ -5,9 +5,13 @@ type Range = [ipaddr.IPv4 | ipaddr.IPv6, number];
 
 export function parseAcl(entries: string[]): Range[] {
   return entries.map((e) => {
-    if (e.includes('/')) return ipaddr.parseCIDR(e);
-    const addr = ipaddr.parse(e);
-    return [addr, addr.kind() === 'ipv4' ? 32 : 128] as Range;
+    try {
+      if (e.includes('/')) return ipaddr.parseCIDR(e);
+      const addr = ipaddr.parse(e);
+      return [addr, addr.kind() === 'ipv4' ? 32 : 128] as Range;
+    } catch {
+      throw new Error(`"${e}" is not an IP address or CIDR block such as 192.0.2.0/24`);
+    }
   });
 }
 

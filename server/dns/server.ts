@@ -47,10 +47,20 @@ async function bindBoth(host: string, port: number, handler: Handler, onError: (
 }
 
 /** Starts the server, or returns null when DNS is disabled (`DNS_PORT=off`). */
+/** Runs a parser of one setting; a failure names the variable, so the start stops with a clear message. */
+function named<T>(variable: string, parse: () => T): T {
+  try {
+    return parse();
+  } catch (e) {
+    throw new Error(`${variable}: ${e instanceof Error ? e.message : String(e)}`);
+  }
+}
+
 export async function startDns(config: DnsConfig, store: Store, events: ZoneEvents, log: Logger): Promise<DnsServer | null> {
   if (config.dnsPort === null) return null;
   const onError = (err: unknown) => log.warn({ err }, 'dns error');
-  const secondaries = config.secondaries.map(parseHostPort);
+  const secondaries = named('SECONDARIES', () => config.secondaries.map(parseHostPort));
+  const acl = named('AXFR_ALLOW', () => parseAcl(config.axfrAllow));
   const notifier = new Notifier(secondaries, { onError });
   const delegation = config.resolver ? createDelegationCheck(store, { resolver: config.resolver, nameservers: config.nameservers, onError }) : null;
   const index = new ZoneIndex();
@@ -65,7 +75,6 @@ export async function startDns(config: DnsConfig, store: Store, events: ZoneEven
       onError,
     },
   );
-  const acl = parseAcl(config.axfrAllow);
   const handler = createHandler(index, { transferAllowed: (a) => aclAllows(acl, a), onError });
   const { udp, tcp, port } = await bindBoth(config.dnsHost, config.dnsPort, handler, onError);
 
