@@ -1,3 +1,4 @@
+/** The answer cache: what makes two questions the same, and how much memory it may hold. */
 import packet from 'dns-packet';
 import { describe, expect, it } from 'vitest';
 import { AnswerCache, questionKey } from './answer-cache';

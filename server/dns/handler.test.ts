@@ -1,3 +1,7 @@
+/**
+ * The query handler without sockets: bytes in, bytes out, decoded with dns-packet as a client
+ * would: header flags, EDNS, truncation, error RCODEs, the cache and zone transfers.
+ */
 import packet from 'dns-packet';
 import { describe, expect, it } from 'vitest';
 import { createHandler } from './handler';

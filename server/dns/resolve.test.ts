@@ -1,3 +1,4 @@
+/** The resolver as a pure function: a table of questions and the responses a user of dig would expect. */
 import { describe, expect, it } from 'vitest';
 import { resolve, type Resolution } from './resolve';
 import { RCODE, T, type RRset } from './rrset';
