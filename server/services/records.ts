@@ -98,8 +98,7 @@ export function createRecords(store: Store, events: ZoneEvents, zones: Zones) {
       if (input.content === undefined) check.fail('content', 'is required');
       check.done();
       const result = await store.transaction(async (tx) => {
-        const zone = await zones.owned(userId, zoneName, tx);
-        await tx.domains.lock(zone.id);
+        const zone = await tx.domains.lock((await zones.owned(userId, zoneName, tx)).id);
         const rec = resolve(zone, input as Resolved & RecordInput);
         const rrset = await checkNeighbours(tx, zone, rec);
         const ttl = rec.ttl ?? rrset[0]?.ttl ?? zone.minimum_ttl;
@@ -115,9 +114,9 @@ export function createRecords(store: Store, events: ZoneEvents, zones: Zones) {
     /** Partial update; a ttl applies to the record's whole RRset. */
     async update(userId: number, zoneName: string, id: number, input: RecordInput): Promise<{ zone: DomainRow; record: RecordRow }> {
       const result = await store.transaction(async (tx) => {
-        const { zone, record } = await load(userId, zoneName, id, tx);
+        const { zone: found, record } = await load(userId, zoneName, id, tx);
         if (isManaged(record)) throw new Forbidden('the NS set at the apex is managed by zonedeck');
-        await tx.domains.lock(zone.id);
+        const zone = await tx.domains.lock(found.id);
         const rec = resolve(zone, {
           name: input.name ?? record.name,
           record_type: input.record_type ?? record.record_type,
@@ -139,8 +138,9 @@ export function createRecords(store: Store, events: ZoneEvents, zones: Zones) {
 
     async remove(userId: number, zoneName: string, id: number): Promise<void> {
       const result = await store.transaction(async (tx) => {
-        const { zone, record } = await load(userId, zoneName, id, tx);
+        const { zone: found, record } = await load(userId, zoneName, id, tx);
         if (isManaged(record)) throw new Forbidden('the NS set at the apex is managed by zonedeck');
+        const zone = await tx.domains.lock(found.id);
         await tx.records.delete(record.id);
         return { zone: await touchZone(tx, zone), record };
       });

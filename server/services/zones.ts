@@ -95,8 +95,7 @@ export function createZones(store: Store, events: ZoneEvents, defaults: ZoneDefa
     /** Partial update of SOA timers and DNSSEC; a no-op patch changes nothing, not even the serial. */
     async update(userId: number, name: string, patch: ZoneSettings): Promise<DomainRow> {
       const result = await store.transaction(async (tx) => {
-        const zone = await owned(userId, name, tx);
-        await tx.domains.lock(zone.id);
+        const zone = await tx.domains.lock((await owned(userId, name, tx)).id);
         const check = new FieldCheck();
         const soa = timers(check, zone, patch);
         check.done();

@@ -120,7 +120,9 @@ export function createRepos(db: Db, dialect: Dialect): Repos {
         return (await q.execute()).map(domainRow);
       },
       lock: async (id) => {
-        if (dialect === 'postgres') await sql`select id from domains where id = ${id} for update`.execute(db);
+        let q = db.selectFrom('domains').selectAll().where('id', '=', id);
+        if (dialect === 'postgres') q = q.forUpdate();
+        return domainRow(await q.executeTakeFirstOrThrow());
       },
       update: async (id, patch) => {
         const { dnssec_enabled, delegated, ...rest } = patch;

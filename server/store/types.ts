@@ -117,8 +117,11 @@ export interface Repos {
     all(): Promise<DomainRow[]>;
     /** Zones that are ancestors or descendants of `name` (not `name` itself). */
     related(name: string): Promise<DomainRow[]>;
-    /** Locks the row for the rest of the transaction (PostgreSQL); SQLite locks the file. */
-    lock(id: number): Promise<void>;
+    /**
+     * Locks the zone for the rest of the transaction and returns it as it is now (PostgreSQL:
+     * SELECT … FOR UPDATE; SQLite already holds the write lock). Serials are computed from this row.
+     */
+    lock(id: number): Promise<DomainRow>;
     update(id: number, patch: Partial<NewRow<DomainRow>>): Promise<DomainRow>;
     delete(id: number): Promise<boolean>;
   };
