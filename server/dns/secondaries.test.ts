@@ -1,0 +1,161 @@
+/**
+ * Interop with real secondaries: Knot DNS and NSD, both listed in SECONDARIES, transfer a
+ * zone from zonedeck by AXFR, get a NOTIFY after an API change, transfer again and answer
+ * the new record. Their refresh timers are hours: only the NOTIFY can bring the change in time.
+ */
+import { execFile, spawn, type ChildProcess } from 'node:child_process';
+import fs from 'node:fs';
+import os from 'node:os';
+import path from 'node:path';
+import { promisify } from 'node:util';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { eventually, freePort, startServer, type RunningServer } from './test-server';
+
+const run = promisify(execFile);
+/** The daemon's path; a missing one fails the test with how to install it, never skips it. */
+function binary(name: string, pkg: string): string {
+  for (const dir of ['/usr/sbin', '/usr/local/sbin', ...(process.env.PATH ?? '').split(':')]) {
+    if (fs.existsSync(path.join(dir, name))) return path.join(dir, name);
+  }
+  throw new Error(`${name} is not installed; the DNS interop tests need it (Debian: apt-get install ${pkg})`);
+}
+
+/** A secondary name server run by the test: its port, temp dir, process and log. */
+class Secondary {
+  readonly dir: string;
+  child?: ChildProcess;
+  private output = '';
+
+  constructor(
+    readonly name: string,
+    readonly port: number,
+    private readonly configText: (dir: string, port: number, primary: number) => string,
+    private readonly argv: (conf: string) => string[],
+    private readonly logFile?: string,
+  ) {
+    this.dir = fs.mkdtempSync(path.join(os.tmpdir(), `zonedeck-${name}-`));
+  }
+
+  start(primaryPort: number): void {
+    const conf = path.join(this.dir, `${this.name}.conf`);
+    fs.writeFileSync(conf, this.configText(this.dir, this.port, primaryPort));
+    const [cmd, ...args] = this.argv(conf);
+    this.child = spawn(cmd!, args, { stdio: ['ignore', 'pipe', 'pipe'] });
+    this.child.stdout!.on('data', (d) => (this.output += d));
+    this.child.stderr!.on('data', (d) => (this.output += d));
+  }
+
+  log(): string {
+    const file = this.logFile && path.join(this.dir, this.logFile);
+    return this.output + (file && fs.existsSync(file) ? fs.readFileSync(file, 'utf8') : '');
+  }
+
+  async stop(): Promise<void> {
+    if (this.child && this.child.exitCode === null) {
+      const exited = new Promise((r) => this.child!.once('exit', r));
+      this.child.kill('SIGTERM');
+      await exited;
+    }
+    fs.rmSync(this.dir, { recursive: true, force: true });
+  }
+}
+
+const knotConfig = (dir: string, port: number, primary: number) => `server:
+    rundir: "${dir}"
+    listen: 127.0.0.1@${port}
+log:
+  - target: stdout
+    any: info
+database:
+    storage: "${dir}"
+remote:
+  - id: zonedeck
+    address: 127.0.0.1@${primary}
+acl:
+  - id: notify-from-zonedeck
+    address: 127.0.0.1
+    action: notify
+template:
+  - id: default
+    storage: "${dir}"
+    zonefile-sync: -1
+    journal-content: none
+zone:
+  - domain: example.com
+    master: zonedeck
+    acl: notify-from-zonedeck
+`;
+
+const nsdConfig = (dir: string, port: number, primary: number) => `server:
+    ip-address: 127.0.0.1
+    port: ${port}
+    zonesdir: "${dir}"
+    pidfile: "${dir}/nsd.pid"
+    database: ""
+    xfrdfile: "${dir}/xfrd.state"
+    zonelistfile: "${dir}/zone.list"
+    xfrdir: "${dir}"
+    username: ""
+    chroot: ""
+    logfile: "${dir}/nsd.log"
+    verbosity: 2
+remote-control:
+    control-enable: no
+zone:
+    name: example.com
+    zonefile: example.com.zone
+    allow-notify: 127.0.0.1 NOKEY
+    request-xfr: AXFR 127.0.0.1@${primary} NOKEY
+`;
+
+let zd: RunningServer;
+let secondaries: Secondary[] = [];
+
+/** Asks a secondary (not zonedeck) with dig; returns the +short lines. */
+async function ask(sec: Secondary, name: string, type: string): Promise<string[]> {
+  try {
+    const { stdout } = await run('dig', ['@127.0.0.1', '-p', String(sec.port), '+short', '+time=1', '+tries=1', name, type]);
+    return stdout.trim().split('\n').filter(Boolean);
+  } catch {
+    return [];
+  }
+}
+
+beforeAll(async () => {
+  const knotPort = await freePort();
+  const nsdPort = await freePort();
+  secondaries = [
+    new Secondary('knot', knotPort, knotConfig, (conf) => [binary('knotd', 'knot'), '-c', conf]),
+    new Secondary('nsd', nsdPort, nsdConfig, (conf) => [binary('nsd', 'nsd'), '-d', '-c', conf], 'nsd.log'),
+  ];
+  zd = await startServer({ SECONDARIES: `127.0.0.1:${knotPort},127.0.0.1:${nsdPort}` });
+  expect((await zd.api('POST', '/domains', { name: 'example.com' })).status).toBe(201);
+  expect((await zd.api('POST', '/domains/example.com/records', { name: 'www', record_type: 'A', content: '192.0.2.1' })).status).toBe(200);
+  for (const sec of secondaries) sec.start(zd.dns);
+});
+
+afterAll(async () => {
+  for (const sec of secondaries) await sec.stop();
+  await zd?.stop();
+});
+
+describe.each(['knot', 'nsd'])('%s as a secondary', (name) => {
+  const sec = () => secondaries.find((s) => s.name === name)!;
+
+  it('transfers the zone by AXFR and answers from it', async () => {
+    const ok = await eventually(async () => (await ask(sec(), 'www.example.com', 'A')).join() === '192.0.2.1', 100, 100);
+    expect(ok, sec().log()).toBe(true);
+    expect((await ask(sec(), 'example.com', 'SOA'))[0]).toMatch(/^ns1\.zonedeck\.test\. hostmaster\.zonedeck\.test\. \d+ /);
+  });
+
+  it('gets a NOTIFY after an API change and serves the new record', async () => {
+    const content = `pushed to ${name} by notify`;
+    expect((await zd.api('POST', '/domains/example.com/records', { name: `new-${name}`, record_type: 'TXT', content })).status).toBe(200);
+    const ok = await eventually(async () => (await ask(sec(), `new-${name}.example.com`, 'TXT')).join() === `"${content}"`, 100, 100);
+    expect(ok, sec().log()).toBe(true);
+    expect(sec().log()).toMatch(/notify.*(incoming|from 127\.0\.0\.1)/i);
+    const [theirs] = await ask(sec(), 'example.com', 'SOA');
+    const [ours] = (await zd.dig('+short', 'example.com', 'SOA')).trim().split('\n');
+    expect(theirs).toBe(ours);
+  });
+});
