@@ -186,10 +186,15 @@ export async function benchDns(): Promise<Row[]> {
   try {
     const small = await zonedeckRate(1000, '1k records');
     const queries1k = queryFile(small.dir, small.hosts);
-    const ref = await measure(bare.port, queries1k);
-    // The zonedeck figure again right after the reference, so both see the same machine state.
-    const ours = await measure(small.server.dnsPort!, queries1k);
-    const best = ours.qps > small.perf.qps ? ours : small.perf;
+    // Alternate reference and zonedeck twice and keep each one's best run, so both see the
+    // same machine state and neither gets more tries than the other.
+    const refRuns = [await measure(bare.port, queries1k)];
+    const ourRuns = [small.perf];
+    refRuns.push(await measure(bare.port, queries1k));
+    ourRuns.push(await measure(small.server.dnsPort!, queries1k));
+    const bestOf = (runs: Perf[]) => runs.reduce((a, b) => (b.qps > a.qps ? b : a));
+    const ref = bestOf(refRuns);
+    const best = bestOf(ourRuns);
     rows.push({ name: 'DNS queries/s, 1k-record zone (dnsperf mix, 1 core)', value: fmt(best), reference: `bare UDP responder: ${fmt(ref)}`, ratio: ratio(best.qps, ref.qps) });
     const knot = await knotRate(small.dir, small.server.dnsPort!, queries1k);
     await small.server.stop();
