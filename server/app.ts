@@ -9,6 +9,8 @@ import { compress } from 'hono/compress';
 import { requestId } from 'hono/request-id';
 import { secureHeaders } from 'hono/secure-headers';
 import { publicApi } from './api';
+import { healthApp } from './api/health';
+import { httpMetrics } from './metrics';
 import { errorBody, errorResponse } from './api/errors';
 import { bffApp, type BffOptions } from './bff';
 import { spaHandler } from './bff/spa';
@@ -51,6 +53,7 @@ const dashboardHeaders = secureHeaders({
 export function buildApp({ services, config, log, bff, staticRoot = DIST }: AppDeps) {
   const app = new Hono<{ Variables: { requestId: string } }>();
   app.use('*', requestId());
+  app.use('*', httpMetrics);
   app.use('*', async (c, next) => {
     const start = performance.now();
     await next();
@@ -61,6 +64,7 @@ export function buildApp({ services, config, log, bff, staticRoot = DIST }: AppD
     if (c.req.path.startsWith('/api/')) return next();
     return dashboardHeaders(c, next);
   });
+  app.route('/', healthApp(services.store));
   app.route('/api/v1', publicApi(services, config));
   // The BFF calls the API through this same app, so auth, validation and errors are the API's own.
   app.route('/bff', bffApp(services, (req) => app.fetch(req), bff));

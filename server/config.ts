@@ -20,6 +20,11 @@ const hostPort = z.string().regex(/^[^\s:]+:[0-9]{1,5}$|^\[[0-9a-fA-F:]+\]:[0-9]
 
 const positiveMs = z.string().regex(/^[0-9]+$/, 'must be a whole number of milliseconds').transform(Number);
 
+const rate = z
+  .string()
+  .regex(/^(off|[0-9]+(\.[0-9]+)?,[0-9]+)$/, 'must be "off" or "<requests per second>,<burst>", e.g. 20,100')
+  .transform((s) => (s === 'off' ? null : { perSecond: Number(s.split(',')[0]), burst: Number(s.split(',')[1]) }));
+
 const schema = z.object({
   HOST: z.string().min(1).default('127.0.0.1'),
   PORT: port.default(8080),
@@ -35,6 +40,8 @@ const schema = z.object({
   LOG_LEVEL: z.enum(['trace', 'debug', 'info', 'warn', 'error', 'fatal', 'silent']).default('info'),
   BODY_LIMIT_BYTES: z.string().regex(/^[0-9]+$/).transform(Number).default(65536),
   BODY_TIMEOUT_MS: positiveMs.default(10000),
+  RATE_LIMIT_TOKEN: rate.default({ perSecond: 50, burst: 500 }),
+  RATE_LIMIT_ADDRESS: rate.default({ perSecond: 100, burst: 1000 }),
   AXFR_ALLOW: z.string().default('127.0.0.0/8,::1/128'),
   SECONDARIES: z.string().default(''),
 });
@@ -56,6 +63,9 @@ export type Config = {
   logLevel: string;
   bodyLimitBytes: number;
   bodyTimeoutMs: number;
+  /** API rate limits (null: off). */
+  rateLimitToken: { perSecond: number; burst: number } | null;
+  rateLimitAddress: { perSecond: number; burst: number } | null;
   axfrAllow: string[];
   secondaries: string[];
 };
@@ -89,6 +99,8 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
     logLevel: e.LOG_LEVEL,
     bodyLimitBytes: e.BODY_LIMIT_BYTES,
     bodyTimeoutMs: e.BODY_TIMEOUT_MS,
+    rateLimitToken: e.RATE_LIMIT_TOKEN,
+    rateLimitAddress: e.RATE_LIMIT_ADDRESS,
     axfrAllow: list(e.AXFR_ALLOW),
     secondaries: list(e.SECONDARIES),
   };

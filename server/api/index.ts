@@ -3,12 +3,13 @@ import type { Config } from '../config';
 import type { Services } from '../services';
 import { requireToken } from './auth';
 import { jsonBody } from './body';
+import { limitByAddress, limitByToken } from './rate-limit';
 import { createApi } from './create-api';
 import { domainsApi } from './domains';
 import { ipsApi } from './ips';
 import { recordsApi } from './records';
 
-export function publicApi(services: Services, config: Pick<Config, 'bodyLimitBytes' | 'bodyTimeoutMs'>) {
+export function publicApi(services: Services, config: Pick<Config, 'bodyLimitBytes' | 'bodyTimeoutMs' | 'rateLimitToken' | 'rateLimitAddress'>) {
   const api = createApi();
   api.openAPIRegistry.registerComponent('securitySchemes', 'bearer', { type: 'http', scheme: 'bearer', description: 'API token' });
   api.openAPIRegistry.registerComponent('securitySchemes', 'apikey', { type: 'apiKey', in: 'query', name: 'apikey', description: 'API token as a query parameter' });
@@ -24,7 +25,9 @@ export function publicApi(services: Services, config: Pick<Config, 'bodyLimitByt
     },
     servers: [{ url: '/api/v1' }],
   });
+  api.use('*', limitByAddress(config.rateLimitAddress));
   api.use('*', requireToken(services));
+  api.use('*', limitByToken(config.rateLimitToken));
   api.use('*', jsonBody({ limitBytes: config.bodyLimitBytes, timeoutMs: config.bodyTimeoutMs }));
   api.route('/', ipsApi(services));
   api.route('/', domainsApi(services));

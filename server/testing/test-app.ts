@@ -23,7 +23,7 @@ export async function createTestApp(env: Record<string, string> = {}): Promise<T
   const dir = fs.mkdtempSync(path.join(os.tmpdir(), 'zonedeck-test-'));
   // The "postgres" test project (vitest.config.ts) runs the same tests on PostgreSQL, each in a fresh database.
   const pg = process.env.ZONEDECK_TEST_POSTGRES ? await createPostgresDatabase(process.env.ZONEDECK_TEST_POSTGRES) : undefined;
-  const config = loadConfig({ DATA_DIR: dir, LOG_LEVEL: 'silent', ...(pg ? { DATABASE_URL: pg.url } : {}), ...env });
+  const config = loadConfig({ DATA_DIR: dir, LOG_LEVEL: 'silent', RATE_LIMIT_TOKEN: 'off', RATE_LIMIT_ADDRESS: 'off', ...(pg ? { DATABASE_URL: pg.url } : {}), ...env });
   const store = await openStore(config);
   const services = createServices(store, { nameservers: config.nameservers, nsTtl: 3600 });
   const app = buildApp({ services, config, log: createLogger('silent') });

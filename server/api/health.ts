@@ -1,0 +1,18 @@
+/** Liveness (`/healthz`), readiness (`/readyz`: the store answers) and Prometheus `/metrics`. */
+import { Hono } from 'hono';
+import type { Store } from '../store/types';
+import { registry } from '../metrics';
+
+export function healthApp(store: Store) {
+  return new Hono()
+    .get('/healthz', (c) => c.json({ status: 'ok' }))
+    .get('/readyz', async (c) => {
+      try {
+        await store.ping();
+        return c.json({ status: 'ready' });
+      } catch {
+        return c.json({ status: 'unavailable', reason: 'the database does not answer' }, 503);
+      }
+    })
+    .get('/metrics', async (c) => c.body(await registry.metrics(), 200, { 'content-type': registry.contentType }));
+}

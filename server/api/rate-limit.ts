@@ -1,0 +1,81 @@
+/**
+ * Rate limits on the API: a token bucket per client address (before authentication, so a
+ * flood of bad tokens is stopped cheaply) and one per API token. Over the limit: 429 with
+ * Retry-After and the standard error body.
+ */
+import type { Context, MiddlewareHandler } from 'hono';
+import { getConnInfo } from '@hono/node-server/conninfo';
+import { HttpError } from './errors';
+
+export interface BucketRate {
+  /** Sustained requests per second. */
+  perSecond: number;
+  /** Requests allowed at once before the rate applies. */
+  burst: number;
+}
+
+/** Token buckets by key; full buckets are forgotten when the map grows, so memory stays bounded. */
+export class TokenBuckets {
+  private readonly buckets = new Map<string, { tokens: number; at: number }>();
+  constructor(
+    private readonly rate: BucketRate,
+    private readonly now: () => number = () => performance.now(),
+    private readonly maxKeys = 100_000,
+  ) {}
+
+  /** Takes one token; returns 0 when allowed, else the seconds to wait. */
+  take(key: string): number {
+    const now = this.now();
+    const b = this.buckets.get(key) ?? { tokens: this.rate.burst, at: now };
+    b.tokens = Math.min(this.rate.burst, b.tokens + ((now - b.at) / 1000) * this.rate.perSecond);
+    b.at = now;
+    if (this.buckets.size >= this.maxKeys && !this.buckets.has(key)) this.prune();
+    this.buckets.set(key, b);
+    if (b.tokens >= 1) {
+      b.tokens -= 1;
+      return 0;
+    }
+    return Math.ceil((1 - b.tokens) / this.rate.perSecond);
+  }
+
+  private prune(): void {
+    const now = this.now();
+    for (const [k, b] of this.buckets) {
+      if (b.tokens + ((now - b.at) / 1000) * this.rate.perSecond >= this.rate.burst) this.buckets.delete(k);
+    }
+  }
+}
+
+/** The peer address of a request from the network; undefined for in-process calls (the BFF). */
+export function clientAddress(c: Context): string | undefined {
+  try {
+    return getConnInfo(c).remote.address;
+  } catch {
+    return undefined;
+  }
+}
+
+function limited(seconds: number, what: string): HttpError {
+  return new HttpError(429, 'rate_limited', `too many requests for this ${what}; retry in ${seconds} s`, undefined, { 'Retry-After': String(seconds) });
+}
+
+export function limitByAddress(rate: BucketRate | null): MiddlewareHandler {
+  if (!rate) return (_, next) => next();
+  const buckets = new TokenBuckets(rate);
+  return async (c, next) => {
+    const address = clientAddress(c);
+    const wait = address === undefined ? 0 : buckets.take(address);
+    if (wait > 0) throw limited(wait, 'address');
+    return next();
+  };
+}
+
+export function limitByToken(rate: BucketRate | null): MiddlewareHandler<{ Variables: { principal: { token: { id: number } } } }> {
+  if (!rate) return (_, next) => next();
+  const buckets = new TokenBuckets(rate);
+  return async (c, next) => {
+    const wait = buckets.take(String(c.get('principal').token.id));
+    if (wait > 0) throw limited(wait, 'token');
+    return next();
+  };
+}
