@@ -54,6 +54,13 @@ export function buildApp({ services, config, log, bff, staticRoot = DIST }: AppD
   const app = new Hono<{ Variables: { requestId: string } }>();
   app.use('*', requestId());
   app.use('*', httpMetrics);
+  if (config.tls) {
+    // HTTPS only (DESIGN.md §2): browsers must never fall back to plain HTTP.
+    app.use('*', async (c, next) => {
+      await next();
+      c.header('Strict-Transport-Security', 'max-age=63072000; includeSubDomains');
+    });
+  }
   app.use('*', async (c, next) => {
     const start = performance.now();
     await next();
