@@ -106,8 +106,8 @@ export function resolve(index: ZoneLookup, q: Question): Resolution {
       return res;
     }
 
+    // A wildcard's RRsets are answered under the asked name (RFC 4592 §3.3.1), like the rest.
     let node: Node | undefined = zone.nodes.get(name);
-    let owner = name;
     if (!node) {
       if (zone.exists(name)) return negative(RCODE.NOERROR);
       // RFC 4592 §3.3.1: the source of synthesis is "*" under the closest encloser.
@@ -118,13 +118,13 @@ export function resolve(index: ZoneLookup, q: Question): Resolution {
     if (q.qtype === T.ANY) {
       // RFC 8482 §4.2: over UDP one RRset is enough; the lowest type is a stable choice.
       const sets = [...node.values()].sort((a, b) => a.type - b.type);
-      for (const set of q.tcp ? sets : sets.slice(0, 1)) res.answer.push(withOwner(set, owner));
+      for (const set of q.tcp ? sets : sets.slice(0, 1)) res.answer.push(withOwner(set, name));
       return res;
     }
 
     const cname = node.get(T.CNAME);
     if (cname && q.qtype !== T.CNAME) {
-      res.answer.push(withOwner(cname, owner));
+      res.answer.push(withOwner(cname, name));
       const target = cname.data[0] as string;
       // RFC 1034 §3.6.2: restart at the target when it lies in this zone; otherwise the
       // client follows it. Loops and long chains stop with what has been collected.
@@ -135,7 +135,7 @@ export function resolve(index: ZoneLookup, q: Question): Resolution {
 
     const set = node.get(q.qtype);
     if (!set) return negative(RCODE.NOERROR);
-    res.answer.push(withOwner(set, owner));
+    res.answer.push(withOwner(set, name));
     res.additional.push(...addresses(zone, [set], false));
     return res;
   }

@@ -4,7 +4,6 @@
  * secondaries and the delegation check. `port` is the real port when 0 was asked for.
  */
 import type dgram from 'node:dgram';
-import type net from 'node:net';
 import type { Config } from '../config';
 import type { Logger } from '../log';
 import type { ZoneEvents } from '../services/events';
@@ -13,7 +12,7 @@ import { aclAllows, parseAcl } from './acl';
 import { createDelegationCheck } from './delegation';
 import { createHandler, type Handler } from './handler';
 import { Notifier, parseHostPort } from './notify';
-import { listenTcp } from './tcp';
+import { listenTcp, type TcpListener } from './tcp';
 import { listenUdp } from './udp';
 import { ZoneIndex } from './zone-index';
 import { syncZones, type ZoneSync } from './zone-sync';
@@ -32,7 +31,7 @@ export interface DnsServer {
 const DELEGATION_INTERVAL_MS = 5 * 60_000;
 
 /** Binds UDP first, then TCP on the same port; with port 0, retries if TCP's twin is taken. */
-async function bindBoth(host: string, port: number, handler: Handler, onError: (e: unknown) => void): Promise<{ udp: dgram.Socket; tcp: net.Server; port: number }> {
+async function bindBoth(host: string, port: number, handler: Handler, onError: (e: unknown) => void): Promise<{ udp: dgram.Socket; tcp: TcpListener; port: number }> {
   for (let attempt = 0; ; attempt++) {
     const udp = await listenUdp(host, port, handler.udp, onError);
     const bound = udp.address().port;
@@ -92,7 +91,7 @@ export async function startDns(config: DnsConfig, store: Store, events: ZoneEven
       sync.stop();
       notifier.close();
       await new Promise<void>((resolve) => udp.close(() => resolve()));
-      await new Promise<void>((resolve) => tcp.close(() => resolve()));
+      await tcp.close();
     },
   };
 }

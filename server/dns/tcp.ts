@@ -23,8 +23,15 @@ function frame(msg: Buffer): Buffer {
   return out;
 }
 
-export function listenTcp(host: string, port: number, handle: TcpHandler, limits: TcpLimits = DEFAULT_TCP_LIMITS): Promise<net.Server> {
+export interface TcpListener {
+  server: net.Server;
+  /** Stops listening and ends every open connection (without waiting for idle timeouts). */
+  close(): Promise<void>;
+}
+
+export function listenTcp(host: string, port: number, handle: TcpHandler, limits: TcpLimits = DEFAULT_TCP_LIMITS): Promise<TcpListener> {
   const perClient = new Map<string, number>();
+  const open = new Set<net.Socket>();
   let total = 0;
 
   const server = net.createServer((socket) => {
@@ -36,7 +43,9 @@ export function listenTcp(host: string, port: number, handle: TcpHandler, limits
     }
     perClient.set(address, mine + 1);
     total++;
+    open.add(socket);
     socket.once('close', () => {
+      open.delete(socket);
       total--;
       const n = (perClient.get(address) ?? 1) - 1;
       if (n > 0) perClient.set(address, n);
@@ -83,7 +92,14 @@ export function listenTcp(host: string, port: number, handle: TcpHandler, limits
     server.once('error', reject);
     server.listen({ port, host, exclusive: true }, () => {
       server.off('error', reject);
-      resolve(server);
+      resolve({
+        server,
+        close: () =>
+          new Promise<void>((done) => {
+            server.close(() => done());
+            for (const socket of open) socket.destroy();
+          }),
+      });
     });
   });
 }
