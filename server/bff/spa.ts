@@ -42,8 +42,9 @@ export function spaHandler(root: string) {
     let file = p === '/' ? null : await fileIn(dir, p);
     const isAsset = file !== null && p.startsWith('/assets/');
     if (!file) {
-      // A missing file with an extension is a 404, not the app (a stale chunk must not get HTML).
-      if (/\.[a-z0-9]+$/i.test(p)) return next();
+      // A missing asset or top-level file is a 404, not the app: a stale chunk must not get HTML.
+      // Deeper paths are routes, and routes hold domain names full of dots (/domains/example.com).
+      if (p.startsWith('/assets/') || /^\/[^/]+\.[a-z0-9]+$/i.test(p)) return next();
       file = await fileIn(dir, '/index.html');
       if (!file) {
         return c.text('The dashboard is not built yet: run `npm run build` (npm start does it for you).', 503);

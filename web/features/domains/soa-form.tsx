@@ -1,7 +1,8 @@
 /**
  * The zone's SOA timers with their bounds shown. The same rules as the server (core's
- * soaErrors) check each field when it is left and on save; whatever the server still
- * rejects appears on its field.
+ * soaErrors) check the fields on save, and live from then on; whatever the server still
+ * rejects appears on its field. (Not on blur: a message appearing under a field moves the
+ * Save button away from the pointer that is about to click it.)
  */
 import { useEffect, useMemo, useRef, useState, type FormEvent } from 'react';
 import { SOA_BOUNDS, SOA_FIELDS, soaErrors, type SoaField } from '../../../server/core/soa';
@@ -85,7 +86,6 @@ export function SoaForm({ domain }: { domain: Domain }) {
               inputMode="numeric"
               value={values[f]}
               onChange={(e) => setValues((v) => ({ ...v, [f]: e.target.value }))}
-              onBlur={() => setTouched((t) => new Set(t).add(f))}
               error={errorOf(f)}
               hint={
                 <>

@@ -38,6 +38,8 @@ export function RecordsPanel({ domain }: { domain: Domain }) {
   const [adding, setAdding] = useState(false);
   const [addDraft, setAddDraft] = useState<Draft>(() => emptyDraft());
   const [addError, setAddError] = useState<ApiError | null>(null);
+  // A new key gives the add form a fresh start (no stale messages, focus on Name) after each submit.
+  const [addKey, setAddKey] = useState(0);
   const [editingId, setEditingId] = useState<number | null>(null);
   const [editDraft, setEditDraft] = useState<Draft>(() => emptyDraft());
   const [editError, setEditError] = useState<ApiError | null>(null);
@@ -69,6 +71,7 @@ export function RecordsPanel({ domain }: { domain: Domain }) {
     const optimistic = optimisticRecord(nextTempId(), rec, domain, records.data ?? []);
     setAddError(null);
     setAddDraft(emptyDraft(draft.type));
+    setAddKey((k) => k + 1);
     create.mutate(
       { input: { name: draft.name.trim() || '@', record_type: rec.record_type, content: rec.content, ...(rec.ttl ? { ttl: rec.ttl } : {}) }, optimistic },
       {
@@ -165,6 +168,7 @@ export function RecordsPanel({ domain }: { domain: Domain }) {
       {adding ? (
         <div className="add-panel">
           <RecordForm
+            key={addKey}
             domain={domain}
             draft={addDraft}
             onDraft={(d) => {

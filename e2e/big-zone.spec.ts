@@ -1,0 +1,43 @@
+import { expect, screenshot, seed, test } from './support/fixtures';
+
+test('a zone with 10,000 records loads, filters and scrolls with only the visible rows in the page', async ({ signedIn: page, server, user }) => {
+  const zone = `${user.username}-big.test`;
+  seed(server, { user: user.username, zone: { name: zone, records: 10_000 } });
+  await page.goto(`/domains/${zone}`);
+  await expect(page.getByTestId('records-count')).toHaveText('10,002 records', { timeout: 20_000 });
+  // Virtualized: a screenful of rows, not ten thousand.
+  const rows = page.getByTestId('records-scroll').getByRole('row');
+  expect(await rows.count()).toBeLessThan(60);
+  await screenshot(page, 'editor-10k');
+
+  await page.getByLabel('Filter by name').fill('host0999');
+  await expect(page.getByTestId('records-count')).toHaveText('10 of 10,002 records');
+  await expect(rows).toHaveCount(10);
+  await page.getByLabel('Filter by name').fill('');
+
+  // Sorting by name descending puts the last host first; scrolling to the end shows the apex.
+  await expect(page.getByRole('columnheader', { name: 'Name', exact: true })).toHaveAttribute('aria-sort', 'ascending');
+  await page.getByRole('button', { name: 'Name', exact: true }).click();
+  await expect(page.getByRole('columnheader', { name: 'Name', exact: true })).toHaveAttribute('aria-sort', 'descending');
+  await expect(rows.first()).toContainText('host09999');
+  await page.getByTestId('records-scroll').evaluate((el) => el.scrollTo(0, el.scrollHeight));
+  await expect(rows.last()).toContainText('(apex)');
+});
+
+test('the editor holds together in a narrow window', async ({ signedIn: page, user }) => {
+  const zone = `${user.username}-narrow.test`;
+  await user.api.call('POST', '/domains', { name: zone });
+  await user.api.call('POST', `/domains/${zone}/records`, { name: '_dmarc', record_type: 'TXT', content: 'v=DMARC1; p=reject; rua=mailto:dmarc@example.com' });
+  await page.setViewportSize({ width: 390, height: 844 });
+  await page.goto(`/domains/${zone}`);
+  await expect(page.getByTestId('records-count')).toHaveText('3 records');
+  // Nothing wider than the window: no sideways scrolling.
+  expect(await page.evaluate(() => document.documentElement.scrollWidth)).toBeLessThanOrEqual(390);
+  await screenshot(page, 'editor-narrow');
+  await page.getByRole('button', { name: `Edit _dmarc.${zone} TXT` }).click();
+  await expect(page.getByRole('form', { name: `Edit _dmarc.${zone} TXT` }).getByLabel('Text')).toBeVisible();
+  expect(await page.evaluate(() => document.documentElement.scrollWidth)).toBeLessThanOrEqual(390);
+  await screenshot(page, 'editor-narrow-edit');
+  await page.goto('/ips');
+  await screenshot(page, 'ips-narrow');
+});

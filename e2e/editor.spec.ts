@@ -1,0 +1,163 @@
+import { expectNotServed, expectServed } from './support/dns-checks';
+import { expect, screenshot, test, type TestUser } from './support/fixtures';
+import type { Page } from '@playwright/test';
+
+// One zone per test: zone names are unique across users.
+let ZONE = '';
+
+async function openEditor(page: Page, user: TestUser): Promise<void> {
+  ZONE = `${user.username}.test`;
+  expect((await user.api.call('POST', '/domains', { name: ZONE })).status).toBe(201);
+  await page.goto(`/domains/${ZONE}`);
+  await expect(page.getByRole('heading', { name: ZONE, level: 1 })).toBeVisible();
+  await expect(page.getByTestId('records-count')).toHaveText('2 records');
+}
+
+test('SOA settings: an out-of-range value is refused on its field, a valid one is saved and bumps the serial', async ({ signedIn: page, user }) => {
+  await openEditor(page, user);
+  const before = await user.api.get(`/domains/${ZONE}`);
+  const retry = page.getByLabel('Retry (seconds)');
+  await expect(retry).toHaveValue('3600');
+  await expect(page.getByText('Allowed: 600–3,600', { exact: false })).toBeVisible();
+
+  await retry.fill('5');
+  await page.getByRole('button', { name: 'Save settings' }).click();
+  await expect(page.getByText('Must be a whole number of seconds from 600 to 3600')).toBeVisible();
+  await expect(retry).toBeFocused();
+  await screenshot(page, 'editor-soa-error');
+  expect((await user.api.get(`/domains/${ZONE}`)).retry_interval).toBe(3600);
+
+  // A rule between two fields: retry may not exceed refresh.
+  await retry.fill('1800');
+  await page.getByLabel('Refresh (seconds)').fill('900');
+  await page.getByRole('button', { name: 'Save settings' }).click();
+  await expect(page.getByText('Must not be greater than refresh_interval (900)')).toBeVisible();
+
+  await page.getByLabel('Refresh (seconds)').fill('7200');
+  await page.getByLabel('Minimum TTL (seconds)').fill('300');
+  await page.getByRole('button', { name: 'Save settings' }).click();
+  await expect(page.getByText('Zone settings saved')).toBeVisible();
+  const after = await user.api.get(`/domains/${ZONE}`);
+  expect(after).toMatchObject({ retry_interval: 1800, refresh_interval: 7200, minimum_ttl: 300 });
+  expect(after.serial_number).toBeGreaterThan(before.serial_number);
+  await expect(page.getByTestId('serial')).toHaveText(String(after.serial_number));
+
+  await page.getByRole('switch', { name: 'DNSSEC off' }).click();
+  await expect(page.getByRole('switch', { name: 'DNSSEC on' })).toHaveAttribute('aria-checked', 'true');
+  await expect.poll(async () => (await user.api.get(`/domains/${ZONE}`)).dnssec_enabled).toBe(true);
+});
+
+test('records: add, edit and delete in place, each checked through the API', async ({ signedIn: page, user, server }) => {
+  await openEditor(page, user);
+  await page.getByRole('button', { name: '+ Add record' }).click();
+  const add = page.getByRole('form', { name: 'Add a record' });
+
+  // A: the registry's field and hint; then a name and TTL.
+  await add.getByLabel('Name').fill('www');
+  await add.getByLabel('IPv4 address').fill('192.0.2.10');
+  await add.getByLabel('TTL (seconds)').fill('600');
+  await add.getByRole('button', { name: 'Add record' }).click();
+  await expect(page.getByText(`Added www.${ZONE} A`)).toBeVisible();
+  await expectServed(user.api, server, ZONE, { name: 'www', record_type: 'A', content: '192.0.2.10', ttl: '600' });
+
+  // MX: two fields from the registry, joined into one content.
+  await add.getByLabel('Type').selectOption('MX');
+  await expect(add.getByLabel('Preference')).toBeVisible();
+  await add.getByLabel('Name').fill('@');
+  await add.getByLabel('Preference').fill('10');
+  await add.getByLabel('Mail server').fill('Mail.Example.NET.');
+  await add.getByRole('button', { name: 'Add record' }).click();
+  await expect(page.getByText(`Added ${ZONE} MX`)).toBeVisible();
+  await expectServed(user.api, server, ZONE, { name: '@', record_type: 'MX', content: '10 mail.example.net' });
+
+  // A client-side rule: bad content shows on the field and nothing is sent.
+  await add.getByLabel('Type').selectOption('AAAA');
+  await add.getByLabel('Name').fill('v6');
+  await add.getByLabel('IPv6 address').fill('2001:db8::zz');
+  await add.getByRole('button', { name: 'Add record' }).click();
+  await expect(add.getByText('Must be an IPv6 address such as 2001:db8::1')).toBeVisible();
+  await add.getByLabel('IPv6 address').fill('2001:DB8:0::1');
+  await add.getByRole('button', { name: 'Add record' }).click();
+  await expectServed(user.api, server, ZONE, { name: 'v6', record_type: 'AAAA', content: '2001:db8::1' });
+  await expect(page.getByTestId('records-count')).toHaveText('5 records');
+  await screenshot(page, 'editor');
+
+  // Edit www in place.
+  await page.getByRole('button', { name: `Edit www.${ZONE} A` }).click();
+  const edit = page.getByRole('form', { name: `Edit www.${ZONE} A` });
+  await edit.getByLabel('IPv4 address').fill('192.0.2.20');
+  await screenshot(page, 'editor-edit-row');
+  await edit.getByLabel('IPv4 address').press('Enter');
+  await expect(page.getByText(`Saved www.${ZONE} A`)).toBeVisible();
+  await expectServed(user.api, server, ZONE, { name: 'www', record_type: 'A', content: '192.0.2.20', ttl: '600' });
+  await expectNotServed(user.api, server, ZONE, { name: 'www', record_type: 'A', content: '192.0.2.10' });
+
+  // Delete asks for a second click.
+  await page.getByRole('button', { name: `Delete v6.${ZONE} AAAA` }).click();
+  await page.getByRole('button', { name: `Confirm delete v6.${ZONE} AAAA` }).click();
+  await expect(page.getByText(`Deleted v6.${ZONE} AAAA`)).toBeVisible();
+  await expectNotServed(user.api, server, ZONE, { name: 'v6', record_type: 'AAAA', content: '2001:db8::1' });
+  await expect(page.getByTestId('records-count')).toHaveText('4 records');
+
+  // Filter by name and type, and sort.
+  await page.getByLabel('Filter by name').fill('www');
+  await expect(page.getByTestId('records-count')).toHaveText('1 of 4 records');
+  await page.getByLabel('Filter by name').fill('');
+  await page.getByRole('search', { name: 'Filter records' }).getByLabel('Type').selectOption('NS');
+  await expect(page.getByTestId('records-count')).toHaveText('2 of 4 records');
+  await expect(page.getByRole('row').filter({ hasText: 'managed' })).toHaveCount(2);
+});
+
+test('a change the server refuses rolls back and shows its message on the field', async ({ signedIn: page, user, server }) => {
+  await openEditor(page, user);
+  await user.api.call('POST', `/domains/${ZONE}/records`, { name: 'www', record_type: 'A', content: '192.0.2.1' });
+  await page.reload();
+  await expect(page.getByTestId('records-count')).toHaveText('3 records');
+  await page.getByRole('button', { name: '+ Add record' }).click();
+  const add = page.getByRole('form', { name: 'Add a record' });
+  await add.getByLabel('Name').fill('www');
+  await add.getByLabel('Type').selectOption('CNAME');
+  await add.getByLabel('Target').fill('elsewhere.example.net');
+  await add.getByRole('button', { name: 'Add record' }).click();
+  // CNAME exclusivity is the server's rule: the optimistic row goes away and the form says why.
+  await expect(add.getByText(`A records exist at www.${ZONE}; a CNAME must be the only record at its name`, { exact: false })).toBeVisible();
+  await expect(add.getByLabel('Target')).toHaveValue('elsewhere.example.net');
+  await expect(page.getByTestId('records-count')).toHaveText('3 records');
+  await screenshot(page, 'editor-rollback');
+  await expectNotServed(user.api, server, ZONE, { name: 'www', record_type: 'CNAME', content: 'elsewhere.example.net' });
+
+  // Editing: the row gets its old values back and reopens with the message.
+  await user.api.call('POST', `/domains/${ZONE}/records`, { name: 'alias', record_type: 'CNAME', content: 'target.example.net' });
+  await page.reload();
+  await page.getByRole('button', { name: `Edit www.${ZONE} A` }).click();
+  const edit = page.getByRole('form', { name: `Edit www.${ZONE} A` });
+  await edit.getByLabel('Name').fill('alias');
+  await edit.getByRole('button', { name: 'Save record' }).click();
+  await expect(edit.getByText(`alias.${ZONE} has a CNAME record`, { exact: false })).toBeVisible();
+  await expect(page.getByText(`Could not save www.${ZONE}`, { exact: false })).toBeVisible();
+  await edit.getByRole('button', { name: 'Cancel' }).click();
+  await expect(page.getByRole('row').filter({ hasText: '192.0.2.1' })).toContainText('www');
+  await expectServed(user.api, server, ZONE, { name: 'www', record_type: 'A', content: '192.0.2.1' });
+});
+
+test('A records suggest the registered IPs and warn outside them or in an inactive range', async ({ signedIn: page, user, server }) => {
+  const { seed } = await import('./support/fixtures');
+  seed(server, { user: user.username, ips: [{ cidr: '198.51.100.0/24' }, { cidr: '203.0.113.0/24', active: false }] });
+  await openEditor(page, user);
+  await page.getByRole('button', { name: '+ Add record' }).click();
+  const add = page.getByRole('form', { name: 'Add a record' });
+  const address = add.getByLabel('IPv4 address');
+  const options = await add.locator('datalist option').evaluateAll((els) => els.map((e) => (e as HTMLOptionElement).value));
+  expect(options).toEqual(['198.51.100.0']);
+  await address.fill('198.51.100.7');
+  await expect(add.getByText('In your registered range 198.51.100.0/24.')).toBeVisible();
+  await address.fill('192.0.2.1');
+  await expect(add.getByText('This address is not in your registered IPs.')).toBeVisible();
+  await address.fill('203.0.113.9');
+  await expect(add.getByText('This address is in 203.0.113.0/24, which is inactive.')).toBeVisible();
+  await screenshot(page, 'editor-ip-warning');
+  // A warning, not a refusal.
+  await add.getByLabel('Name').fill('legacy');
+  await add.getByRole('button', { name: 'Add record' }).click();
+  await expectServed(user.api, server, ZONE, { name: 'legacy', record_type: 'A', content: '203.0.113.9' });
+});
