@@ -76,13 +76,22 @@ export function createDelegationCheck(store: Store, options: DelegationOptions) 
     return delegated;
   }
 
+  let running = false;
+
+  /** Checks every zone, one at a time; a round still running when the next is due is not doubled. */
   async function checkAll(): Promise<void> {
-    for (const d of await store.domains.all()) {
-      try {
-        await check(d.id);
-      } catch (err) {
-        options.onError?.(err);
+    if (running) return;
+    running = true;
+    try {
+      for (const d of await store.domains.all()) {
+        try {
+          await check(d.id);
+        } catch (err) {
+          options.onError?.(err);
+        }
       }
+    } finally {
+      running = false;
     }
   }
 
