@@ -77,9 +77,9 @@ export async function startDns(config: DnsConfig, store: Store, events: ZoneEven
   const handler = createHandler(index, { transferAllowed: (a) => aclAllows(acl, a), onError });
   const { udp, tcp, port } = await bindBoth(config.dnsHost, config.dnsPort, handler, onError);
 
-  const timer = delegation ? setInterval(() => void delegation.checkAll(), DELEGATION_INTERVAL_MS) : null;
+  const timer = delegation ? setInterval(() => void delegation.checkAll().catch(onError), DELEGATION_INTERVAL_MS) : null;
   timer?.unref();
-  if (delegation) void delegation.checkAll();
+  if (delegation) void delegation.checkAll().catch(onError);
 
   return {
     port,
