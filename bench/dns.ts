@@ -200,8 +200,9 @@ export async function benchDns(): Promise<Row[]> {
     await small.server.stop();
     if (knot) rows.push({ name: 'Knot DNS on the same zone (1 worker, 1 core)', value: fmt(best), reference: `knotd: ${fmt(knot)}`, ratio: ratio(best.qps, knot.qps) });
     const large = await zonedeckRate(100_000, '100k records');
+    const largeBest = bestOf([large.perf, await measure(large.server.dnsPort!, queryFile(large.dir, large.hosts))]);
     await large.server.stop();
-    rows.push({ name: 'DNS queries/s, 100k-record zone', value: fmt(large.perf), reference: `1k-record zone: ${fmt(best)}`, ratio: ratio(large.perf.qps, best.qps) });
+    rows.push({ name: 'DNS queries/s, 100k-record zone', value: fmt(largeBest), reference: `1k-record zone: ${fmt(best)}`, ratio: ratio(largeBest.qps, best.qps) });
     rows.push({ name: 'DNS start-up with a 100k-record zone', value: `${Math.round(large.loadMs)} ms`, reference: `1k: ${Math.round(small.loadMs)} ms`, ratio: '—' });
     for (const d of [small.dir, large.dir]) fs.rmSync(d, { recursive: true, force: true });
   } finally {
