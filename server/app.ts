@@ -46,6 +46,8 @@ const dashboardHeaders = secureHeaders({
   },
   referrerPolicy: 'no-referrer',
   xFrameOptions: 'DENY',
+  // HSTS is set above, and only under TLS.
+  strictTransportSecurity: false,
   crossOriginResourcePolicy: 'same-origin',
   permissionsPolicy: { camera: [], microphone: [], geolocation: [] },
 });

@@ -10,7 +10,7 @@ import type { Sessions } from './sessions';
 
 export type ApiFetch = (req: Request) => Response | Promise<Response>;
 
-const PASSED_HEADERS = ['content-type', 'x-total-count', 'x-page', 'x-per-page', 'x-request-id'];
+const PASSED_HEADERS = ['content-type', 'x-total-count', 'x-page', 'x-per-page', 'x-request-id', 'retry-after'];
 
 export function forwarder(apiFetch: ApiFetch, sessions: Sessions, prefix = '/bff/api') {
   return async (c: Context<BffEnv>): Promise<Response> => {

@@ -140,7 +140,8 @@ export function RecordsTable({ domain, rows, total, ips, sort, onSort, pendingId
             return (
               <div
                 key={v.key}
-                ref={virtualizer.measureElement}
+                // Plain rows have the estimated height; only the inline editor is measured.
+                ref={editing ? virtualizer.measureElement : undefined}
                 data-index={v.index}
                 role="row"
                 aria-rowindex={v.index + 2}
