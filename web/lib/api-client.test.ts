@@ -1,0 +1,56 @@
+import { afterEach, describe, expect, it, vi } from 'vitest';
+import { ApiError, handleSignedOut, request, requestAll, requestPage, setCsrfToken } from './api-client';
+
+const json = (body: unknown, status = 200, headers: Record<string, string> = {}) => new Response(JSON.stringify(body), { status, headers: { 'content-type': 'application/json', ...headers } });
+
+afterEach(() => {
+  vi.unstubAllGlobals();
+  setCsrfToken(undefined);
+});
+
+describe('the api client', () => {
+  it("turns an error body into an ApiError with the server's fields", async () => {
+    vi.stubGlobal('fetch', vi.fn(async () => json({ error: { status: 400, code: 'invalid_field', message: 'ttl: bad', fields: { ttl: 'must be digits' } } }, 400)));
+    const err = await request('POST', '/bff/api/x', { body: {} }).catch((e) => e);
+    expect(err).toBeInstanceOf(ApiError);
+    expect(err).toMatchObject({ status: 400, code: 'invalid_field', message: 'ttl: bad' });
+    expect(err.field('ttl')).toBe('must be digits');
+  });
+
+  it('sends the CSRF token on state-changing calls only', async () => {
+    const fetch = vi.fn(async () => json({}));
+    vi.stubGlobal('fetch', fetch);
+    setCsrfToken('t0k');
+    await request('GET', '/a');
+    await request('DELETE', '/a');
+    const headers = (fetch.mock.calls as unknown as Array<[string, RequestInit]>).map(([, init]) => init.headers as Record<string, string>);
+    expect(headers[0]!['x-csrf-token']).toBeUndefined();
+    expect(headers[1]!['x-csrf-token']).toBe('t0k');
+  });
+
+  it('reports a lost session once, so the app can go to sign-in', async () => {
+    const lost = vi.fn();
+    handleSignedOut(lost);
+    vi.stubGlobal('fetch', vi.fn(async () => json({ error: { status: 401, code: 'signed_out', message: 'gone' } }, 401)));
+    await expect(request('GET', '/bff/api/ips')).rejects.toThrow('gone');
+    expect(lost).toHaveBeenCalledTimes(1);
+  });
+
+  it('reads totals from the pagination headers and loads every page for requestAll', async () => {
+    const fetch = vi.fn(async (url: string) => {
+      const page = Number(new URL(url, 'http://x').searchParams.get('page'));
+      return json(page <= 3 ? Array.from({ length: page < 3 ? 500 : 7 }, (_, i) => (page - 1) * 500 + i) : [], 200, { 'x-total-count': '1007', 'x-page': String(page), 'x-per-page': '500' });
+    });
+    vi.stubGlobal('fetch', fetch);
+    const first = await requestPage<number>('/bff/api/ips', { page: 1, per_page: 500 });
+    expect(first).toMatchObject({ total: 1007, page: 1, perPage: 500 });
+    const all = await requestAll<number>('/bff/api/domains/x/records');
+    expect(all).toHaveLength(1007);
+    expect(all[1006]).toBe(1006);
+  });
+
+  it('says so when the server cannot be reached', async () => {
+    vi.stubGlobal('fetch', vi.fn(async () => Promise.reject(new TypeError('failed'))));
+    await expect(request('GET', '/x')).rejects.toMatchObject({ status: 0, code: 'network' });
+  });
+});
