@@ -11,7 +11,7 @@ afterEach(() => {
 describe('the api client', () => {
   it("turns an error body into an ApiError with the server's fields", async () => {
     vi.stubGlobal('fetch', vi.fn(async () => json({ error: { status: 400, code: 'invalid_field', message: 'ttl: bad', fields: { ttl: 'must be digits' } } }, 400)));
-    const err = await request('POST', '/bff/api/x', { body: {} }).catch((e) => e);
+    const err = (await request('POST', '/bff/api/x', { body: {} }).catch((e: unknown) => e)) as ApiError;
     expect(err).toBeInstanceOf(ApiError);
     expect(err).toMatchObject({ status: 400, code: 'invalid_field', message: 'ttl: bad' });
     expect(err.field('ttl')).toBe('must be digits');
