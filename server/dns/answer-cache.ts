@@ -63,9 +63,16 @@ export function questionKey(buf: Buffer, tcp: boolean): { key: string; nameEnd: 
   return { key: scratch.toString('latin1', 0, k), nameEnd };
 }
 
+/**
+ * Two generations instead of a strict LRU: new entries go to `young`; when it holds half
+ * the capacity it becomes `old` and the previous old generation is dropped whole. A hit in
+ * `old` moves the entry back to `young`. Every operation is O(1) (deleting the oldest key
+ * of one big Map is not: V8 skips over deleted slots when iterating).
+ */
 export class AnswerCache {
-  private readonly entries = new Map<string, Entry>();
-  private bytes = 0;
+  private young = new Map<string, Entry>();
+  private old = new Map<string, Entry>();
+  private youngBytes = 0;
 
   constructor(
     private readonly index: ZoneIndex,
@@ -73,15 +80,20 @@ export class AnswerCache {
   ) {}
 
   get size(): number {
-    return this.entries.size;
+    return this.young.size + this.old.size;
   }
 
   /** The response to `query` from the cache, with its ID, RD/CD and question case, or null. */
   answer(query: Buffer, key: string, nameEnd: number): Buffer | null {
-    const e = this.entries.get(key);
-    if (!e) return null;
-    if (e.setGen !== this.index.setGen || (e.zone && e.zone.gen !== e.zoneGen)) {
-      this.drop(key, e);
+    let e = this.young.get(key);
+    if (!e) {
+      e = this.old.get(key);
+      if (!e) return null;
+      this.old.delete(key);
+      if (this.fresh(e)) this.keep(key, e);
+    }
+    if (!this.fresh(e)) {
+      this.young.delete(key);
       return null;
     }
     const out = Buffer.allocUnsafe(e.bytes.length);
@@ -96,18 +108,22 @@ export class AnswerCache {
 
   put(key: string, bytes: Buffer, zone: Zone | null): void {
     if (bytes.length > MAX_ENTRY) return;
-    const old = this.entries.get(key);
-    if (old) this.drop(key, old);
-    this.entries.set(key, { bytes, zone, zoneGen: zone ? zone.gen : 0, setGen: this.index.setGen });
-    this.bytes += bytes.length + key.length;
-    for (const [k, e] of this.entries) {
-      if (this.bytes <= this.capacity) break;
-      this.drop(k, e);
-    }
+    this.keep(key, { bytes, zone, zoneGen: zone ? zone.gen : 0, setGen: this.index.setGen });
   }
 
-  private drop(key: string, e: Entry): void {
-    this.entries.delete(key);
-    this.bytes -= e.bytes.length + key.length;
+  /** Whether the entry was made from the zone data that is current now. */
+  private fresh(e: Entry): boolean {
+    return e.setGen === this.index.setGen && (e.zone === null || e.zone.gen === e.zoneGen);
+  }
+
+  private keep(key: string, e: Entry): void {
+    if (this.youngBytes >= this.capacity / 2) {
+      this.old = this.young;
+      this.young = new Map();
+      this.youngBytes = 0;
+    }
+    this.young.set(key, e);
+    // A replaced key is counted twice until the next turn; that only makes turns earlier.
+    this.youngBytes += e.bytes.length + key.length;
   }
 }

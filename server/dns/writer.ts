@@ -30,14 +30,23 @@ function labelBytes(label: string): Buffer {
   return Buffer.from(out);
 }
 
+/**
+ * One work buffer shared by every writer: messages are built synchronously and copied out
+ * by `finish()`, so at most one is in progress at a time and none allocates 72 kB.
+ */
+const shared = Buffer.allocUnsafe(MAX_MESSAGE + SLACK);
+
 export class MessageWriter {
-  readonly buf: Buffer;
+  readonly buf = shared;
   offset = HEADER;
   private readonly names = new Map<string, number>();
 
-  /** `capacity`: the size the message must not exceed (UDP payload limit or 65535). */
+  /**
+   * `capacity`: the size the message must not exceed (UDP payload limit or 65535).
+   * A new writer takes over the shared buffer: finish the previous message first.
+   */
   constructor(readonly capacity = MAX_MESSAGE) {
-    this.buf = Buffer.allocUnsafe(capacity + SLACK);
+    if (capacity > MAX_MESSAGE) throw new RangeError('a DNS message is at most 65535 octets');
     this.buf.fill(0, 0, HEADER);
   }
 
