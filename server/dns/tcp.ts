@@ -60,13 +60,14 @@ export function listenTcp(host: string, port: number, handle: TcpHandler, limits
     let chunks: Buffer[] = [];
     let buffered = 0;
     let need = 2;
-    socket.on('data', (chunk: Buffer) => {
-      chunks.push(chunk);
-      buffered += chunk.length;
+    // Back-pressure: once the client stops reading our answers, we stop reading (and
+    // answering) its queries until it has taken them; pipelined queries wait in `chunks`.
+    let blocked = false;
+    const pump = () => {
       if (buffered < need) return;
       const all = chunks.length === 1 ? chunks[0]! : Buffer.concat(chunks, buffered);
       let at = 0;
-      while (all.length - at >= 2) {
+      while (!blocked && all.length - at >= 2) {
         const length = all.readUInt16BE(at);
         if (length === 0) {
           socket.destroy();
@@ -75,17 +76,26 @@ export function listenTcp(host: string, port: number, handle: TcpHandler, limits
         if (all.length - at < length + 2) break;
         const msg = all.subarray(at + 2, at + 2 + length);
         at += length + 2;
-        for (const out of handle(msg, address)) {
-          // Back-pressure: stop reading until the client has taken what we wrote.
-          if (!socket.write(frame(out))) socket.pause();
-        }
+        for (const out of handle(msg, address)) if (!socket.write(frame(out))) blocked = true;
       }
       const rest = all.subarray(at);
       chunks = rest.length > 0 ? [Buffer.from(rest)] : [];
       buffered = rest.length;
-      need = rest.length >= 2 ? rest.readUInt16BE(0) + 2 : 2;
+      need = blocked ? Infinity : rest.length >= 2 ? rest.readUInt16BE(0) + 2 : 2;
+      if (blocked) socket.pause();
+    };
+    socket.on('data', (chunk: Buffer) => {
+      chunks.push(chunk);
+      buffered += chunk.length;
+      pump();
     });
-    socket.on('drain', () => socket.resume());
+    socket.on('drain', () => {
+      if (!blocked) return;
+      blocked = false;
+      need = 0;
+      socket.resume();
+      pump();
+    });
   });
 
   return new Promise((resolve, reject) => {
