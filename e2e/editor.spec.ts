@@ -89,6 +89,8 @@ test('records: add, edit and delete in place, each checked through the API', asy
   await screenshot(page, 'editor-edit-row');
   await edit.getByLabel('IPv4 address').press('Enter');
   await expect(page.getByText(`Saved www.${ZONE} A`)).toBeVisible();
+  // Keyboard users land back on the row they edited.
+  await expect(page.getByRole('button', { name: `Edit www.${ZONE} A` })).toBeFocused();
   await expectServed(user.api, server, ZONE, { name: 'www', record_type: 'A', content: '192.0.2.20', ttl: '600' });
   await expectNotServed(user.api, server, ZONE, { name: 'www', record_type: 'A', content: '192.0.2.10' });
 
@@ -135,7 +137,8 @@ test('a change the server refuses rolls back and shows its message on the field'
   await edit.getByRole('button', { name: 'Save record' }).click();
   await expect(edit.getByText(`alias.${ZONE} has a CNAME record`, { exact: false })).toBeVisible();
   await expect(page.getByText(`Could not save www.${ZONE}`, { exact: false })).toBeVisible();
-  await edit.getByRole('button', { name: 'Cancel' }).click();
+  await edit.getByLabel('Name').press('Escape');
+  await expect(edit).toBeHidden();
   await expect(page.getByRole('row').filter({ hasText: '192.0.2.1' })).toContainText('www');
   await expectServed(user.api, server, ZONE, { name: 'www', record_type: 'A', content: '192.0.2.1' });
 });

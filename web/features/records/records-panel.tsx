@@ -24,6 +24,11 @@ import { filterAndSort, type Sort, type SortKey } from './record-order';
 import { RecordsTable } from './records-table';
 import { useUpdateRecord } from './update-record';
 
+/** After the inline editor closes, keyboard focus goes back to the row's Edit button. */
+function focusEditButton(r: DnsRecord): void {
+  requestAnimationFrame(() => document.querySelector<HTMLButtonElement>(`button[aria-label="${CSS.escape(`Edit ${r.fqdn} ${r.record_type}`)}"]`)?.focus());
+}
+
 const asApiError = (e: unknown) => (e instanceof ApiError ? e : new ApiError(0, 'client', e instanceof Error ? e.message : String(e)));
 
 export function RecordsPanel({ domain }: { domain: Domain }) {
@@ -102,6 +107,7 @@ export function RecordsPanel({ domain }: { domain: Domain }) {
       ...(rec.ttl !== undefined && rec.ttl !== before.ttl ? { ttl: rec.ttl } : {}),
     };
     setEditingId(null);
+    focusEditButton(optimistic);
     if (Object.keys(patch).length === 0) return;
     update.mutate(
       { before, patch, optimistic },
@@ -141,7 +147,10 @@ export function RecordsPanel({ domain }: { domain: Domain }) {
       editing={r}
       serverError={editError}
       onSubmit={submitEdit(r)}
-      onCancel={() => setEditingId(null)}
+      onCancel={() => {
+        setEditingId(null);
+        focusEditButton(r);
+      }}
       submitLabel="Save record"
     />
   );

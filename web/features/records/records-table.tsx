@@ -56,9 +56,10 @@ const RecordRow = memo(function RecordRow({ r, domain, ips, pending, armed, onEd
       </div>
       <div role="cell" className="c-actions">
         {pending ? (
-          <span className="muted small" role="status">
+          // Still a button (aria-disabled, so it keeps focus) where Edit will be once saved.
+          <button type="button" className="btn btn-small" aria-disabled="true" aria-label={`Edit ${label}`} onClick={() => {}}>
             Saving…
-          </span>
+          </button>
         ) : isManaged(r) ? (
           <span className="muted small" title="The apex NS set is managed by zonedeck">
             managed
