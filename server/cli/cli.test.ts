@@ -36,6 +36,12 @@ describe('admin CLI', () => {
     expect(tokens).toEqual([{ id: expect.any(Number), label: 'laptop', created_at: expect.any(String), last_used_at: expect.any(String), expires_at: null }]);
     cli(server.dataDir, 'tokens', 'revoke', String(tokens[0].id));
     expect((await ips(token)).status).toBe(401);
+
+    // Credentials never reach the log, whichever way they were sent.
+    await fetch(`${server.url}/api/v1/ips?apikey=${token}`);
+    await new Promise((r) => setTimeout(r, 200));
+    expect(server.lines.some((l) => l.includes('"path":"/api/v1/ips"'))).toBe(true);
+    expect(server.lines.join('\n')).not.toContain(token);
   });
 
   it('explains bad input and exits non-zero', () => {
