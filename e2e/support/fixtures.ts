@@ -90,5 +90,9 @@ export { expect };
 
 /** Saves a full-page screenshot to e2e/screenshots/<name>.png (gitignored) for a human to look at. */
 export async function screenshot(page: Page, name: string): Promise<void> {
+  // A sticky top bar would be painted mid-page in a full-page capture.
+  const unstick = (position: string) => page.evaluate((p) => document.querySelector<HTMLElement>('.topbar')?.style.setProperty('position', p), position);
+  await unstick('static');
   await page.screenshot({ path: path.join(ROOT, 'e2e', 'screenshots', `${name}.png`), fullPage: true });
+  await unstick('');
 }

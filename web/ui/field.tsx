@@ -40,8 +40,8 @@ function Frame({ id, label, hint, error, warning, className, children }: FieldFr
   );
 }
 
-function describedBy(id: string, f: FieldFrame): string | undefined {
-  const ids = [f.error ? `${id}-error` : f.warning ? `${id}-warning` : null, f.hint ? `${id}-hint` : null].filter(Boolean);
+function describedBy(id: string, f: FieldFrame, extra?: string): string | undefined {
+  const ids = [extra, f.error ? `${id}-error` : f.warning ? `${id}-warning` : null, f.hint ? `${id}-hint` : null].filter(Boolean);
   return ids.length ? ids.join(' ') : undefined;
 }
 
@@ -51,7 +51,7 @@ export function TextField({ label, hint, error, warning, className, ...input }: 
   const f = { label, hint, error, warning, className };
   return (
     <Frame id={id} {...f}>
-      <input {...input} id={id} aria-invalid={error ? true : undefined} aria-describedby={describedBy(id, f)} />
+      <input {...input} id={id} aria-invalid={error ? true : input['aria-invalid']} aria-describedby={describedBy(id, f, input['aria-describedby'])} />
     </Frame>
   );
 }
@@ -62,7 +62,7 @@ export function SelectField({ label, hint, error, warning, className, children, 
   const f = { label, hint, error, warning, className };
   return (
     <Frame id={id} {...f}>
-      <select {...select} id={id} aria-invalid={error ? true : undefined} aria-describedby={describedBy(id, f)}>
+      <select {...select} id={id} aria-invalid={error ? true : select['aria-invalid']} aria-describedby={describedBy(id, f, select['aria-describedby'])}>
         {children}
       </select>
     </Frame>

@@ -33,6 +33,7 @@ export function RecordForm({ domain, draft, onDraft, records, ips, editing, serv
   const [checkedOnce, setCheckedOnce] = useState(false);
   const formRef = useRef<HTMLFormElement>(null);
   const listId = useId();
+  const typeErrorId = useId();
   const t = typeOf(draft.type);
   const isAddress = t.type === 'A' || t.type === 'AAAA';
   const advice = useMemo(() => (isAddress ? ipAdvice(draft.values[0] ?? '', ips, t.type as 'A' | 'AAAA') : null), [isAddress, draft.values, ips, t.type]);
@@ -80,7 +81,17 @@ export function RecordForm({ domain, draft, onDraft, records, ips, editing, serv
           hint={`Relative to ${domain.name}; @ or empty is the apex, * a wildcard.`}
           className="f-name"
         />
-        <SelectField label="Type" data-field="record_type" value={draft.type} onChange={(e) => onDraft(withType(draft, e.target.value))} error={err('record_type')} hint={t.description} className="f-type">
+        {/* The type column is narrow: its message (often a long RFC rule) gets its own line below. */}
+        <SelectField
+          label="Type"
+          data-field="record_type"
+          value={draft.type}
+          onChange={(e) => onDraft(withType(draft, e.target.value))}
+          aria-invalid={err('record_type') ? true : undefined}
+          aria-describedby={err('record_type') ? typeErrorId : undefined}
+          hint={t.description}
+          className={`f-type${err('record_type') ? ' field-invalid' : ''}`}
+        >
           {RECORD_TYPES.map((rt) => (
             <option key={rt.type} value={rt.type}>
               {rt.type}
@@ -123,6 +134,11 @@ export function RecordForm({ domain, draft, onDraft, records, ips, editing, serv
           hint={draft.ttl.trim() ? `${formatDuration(Number(draft.ttl))}; applies to every ${t.type} record at this name.` : `Empty keeps ${formatDuration(Number(ttlDefault))}.`}
           className="f-ttl"
         />
+        {err('record_type') ? (
+          <p className="field-error span-all" id={typeErrorId}>
+            Type: {err('record_type')}
+          </p>
+        ) : null}
       </div>
       {generalServerError ? <Alert title="The server refused this record">{generalServerError}</Alert> : null}
       <div className="form-actions">
