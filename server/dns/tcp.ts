@@ -5,6 +5,7 @@
  * does not read cannot make the server buffer without bound.
  */
 import net from 'node:net';
+import { countDnsResponse } from '../metrics';
 
 export type TcpHandler = (msg: Buffer, address: string) => Buffer[];
 
@@ -76,7 +77,10 @@ export function listenTcp(host: string, port: number, handle: TcpHandler, limits
         if (all.length - at < length + 2) break;
         const msg = all.subarray(at + 2, at + 2 + length);
         at += length + 2;
-        for (const out of handle(msg, address)) if (!socket.write(frame(out))) blocked = true;
+        for (const out of handle(msg, address)) {
+          countDnsResponse('tcp', out);
+          if (!socket.write(frame(out))) blocked = true;
+        }
       }
       const rest = all.subarray(at);
       chunks = rest.length > 0 ? [Buffer.from(rest)] : [];

@@ -1,6 +1,7 @@
 /** The UDP listener: one datagram in, at most one datagram out (RFC 1035 §4.2.1). */
 import dgram from 'node:dgram';
 import net from 'node:net';
+import { countDnsResponse } from '../metrics';
 
 export type UdpHandler = (msg: Buffer, address: string) => Buffer | null;
 
@@ -9,7 +10,10 @@ export function listenUdp(host: string, port: number, handle: UdpHandler, onErro
   socket.on('message', (msg, rinfo) => {
     const out = handle(msg, rinfo.address);
     // No callback: send errors surface as 'error' events, and the hot path allocates less.
-    if (out) socket.send(out, rinfo.port, rinfo.address);
+    if (out) {
+      socket.send(out, rinfo.port, rinfo.address);
+      countDnsResponse('udp', out);
+    }
   });
   return new Promise((resolve, reject) => {
     socket.once('error', reject);
