@@ -1,4 +1,4 @@
-import { expectNotServed, expectServed } from './support/dns-checks';
+import { dig, expectNotServed, expectServed } from './support/dns-checks';
 import { expect, screenshot, test, type TestUser } from './support/fixtures';
 import type { Page } from '@playwright/test';
 
@@ -13,7 +13,7 @@ async function openEditor(page: Page, user: TestUser): Promise<void> {
   await expect(page.getByTestId('records-count')).toHaveText('2 records');
 }
 
-test('SOA settings: an out-of-range value is refused on its field, a valid one is saved and bumps the serial', async ({ signedIn: page, user }) => {
+test('SOA settings: an out-of-range value is refused on its field, a valid one is saved and bumps the serial', async ({ signedIn: page, user, server }) => {
   await openEditor(page, user);
   const before = await user.api.get(`/domains/${ZONE}`);
   const retry = page.getByLabel('Retry (seconds)');
@@ -41,13 +41,16 @@ test('SOA settings: an out-of-range value is refused on its field, a valid one i
   expect(after).toMatchObject({ retry_interval: 1800, refresh_interval: 7200, minimum_ttl: 300 });
   expect(after.serial_number).toBeGreaterThan(before.serial_number);
   await expect(page.getByTestId('serial')).toHaveText(String(after.serial_number));
+  // The name server answers with the new SOA: serial, refresh, retry, expire, minimum.
+  await expect.poll(() => dig(server, ZONE, 'SOA')[0]?.content.split(/\s+/).slice(2).join(' ')).toBe(`${after.serial_number} 7200 1800 1209600 300`);
 
   await page.getByRole('switch', { name: 'DNSSEC off' }).click();
   await expect(page.getByRole('switch', { name: 'DNSSEC on' })).toHaveAttribute('aria-checked', 'true');
   await expect.poll(async () => (await user.api.get(`/domains/${ZONE}`)).dnssec_enabled).toBe(true);
 });
 
-test('records: add, edit and delete in place, each checked through the API', async ({ signedIn: page, user, server }) => {
+test('records: add, edit and delete in place, each checked through the API and with dig', async ({ signedIn: page, user, server }) => {
+  expect(server.dnsPort, 'the e2e server runs DNS too').not.toBeNull();
   await openEditor(page, user);
   await page.getByRole('button', { name: '+ Add record' }).click();
   const add = page.getByRole('form', { name: 'Add a record' });

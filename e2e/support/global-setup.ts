@@ -1,6 +1,7 @@
 /**
- * Once per Playwright run: make sure a Chromium exists (fail loudly, never skip), build the
- * SPA if it is stale, and start this run's own server on free ports with a temp DATA_DIR.
+ * Once per Playwright run: make sure Chromium and dig exist (fail loudly, never skip), build
+ * the SPA if it is stale, and start this run's own server (HTTP and DNS on free ports) with a
+ * temp DATA_DIR.
  * The returned function stops that server by its pid.
  */
 import { spawnSync } from 'node:child_process';
@@ -22,8 +23,13 @@ export default async function globalSetup(): Promise<() => Promise<void>> {
   const build = spawnSync(process.execPath, [path.join(ROOT, 'scripts/build-web-if-needed.mjs')], { cwd: ROOT, stdio: 'inherit' });
   if (build.status !== 0) throw new Error('building the SPA (vite build) failed');
 
+  if (spawnSync('dig', ['-v']).error) {
+    throw new Error('No `dig`: the end-to-end tests check records with real DNS queries. Install it with `apt-get install bind9-dnsutils`.');
+  }
+
   const dataDir = tempDataDir();
-  const server = await startServer({ LOG_LEVEL: 'info' }, dataDir);
+  // DNS on a free port too: record changes are checked with `dig` as well as through the API.
+  const server = await startServer({ LOG_LEVEL: 'info', DNS_PORT: '0' }, dataDir);
   if (!server.adminPassword) throw new Error('the server did not print the first admin password');
   const info: ServerInfo = { url: server.url, dataDir, pid: server.child.pid!, adminPassword: server.adminPassword, dnsPort: server.dnsPort };
   const file = path.join(fs.mkdtempSync(path.join(os.tmpdir(), 'zonedeck-e2e-')), 'server.json');
