@@ -46,6 +46,8 @@ export function setPageHeaders(c: Context, total: number, p: PageParams): void {
   c.header('X-Total-Count', String(total));
   c.header('X-Page', String(p.page));
   c.header('X-Per-Page', String(p.perPage));
+  const hasNext = p.page * p.perPage < total;
+  if (!hasNext && p.page === 1) return;
   const url = new URL(c.req.url);
   url.searchParams.delete('apikey');
   const link = (page: number, rel: string) => {
@@ -54,7 +56,7 @@ export function setPageHeaders(c: Context, total: number, p: PageParams): void {
     return `<${url.pathname}${url.search}>; rel="${rel}"`;
   };
   const links: string[] = [];
-  if (p.page * p.perPage < total) links.push(link(p.page + 1, 'next'));
+  if (hasNext) links.push(link(p.page + 1, 'next'));
   if (p.page > 1) links.push(link(Math.min(p.page - 1, Math.max(1, Math.ceil(total / p.perPage))), 'prev'));
   if (links.length) c.header('Link', links.join(', '));
 }

@@ -5,9 +5,23 @@ import type { IpRow, Page, Store, Window } from '../store/types';
 
 export type IpView = IpRange & { id: number; active: boolean };
 
+/** Ranges already described: parsing IPv6 text costs more than the rest of a list request. */
+const described = new Map<string, IpRange>();
+
+function describe(address: string, cidr: number): IpRange {
+  const key = `${address}/${cidr}`;
+  let range = described.get(key);
+  if (!range) {
+    range = parseIpRange(key);
+    if (described.size >= 50_000) described.clear();
+    described.set(key, range);
+  }
+  return range;
+}
+
 /** The SPEC.md §2.1 record of a stored range: first/last/family computed from address/cidr. */
 export function ipView(row: IpRow): IpView {
-  const range = parseIpRange(`${row.address}/${row.cidr}`);
+  const range = describe(row.address, row.cidr);
   return { id: row.id, address: range.address, active: row.active, cidr: range.cidr, ipv4: range.ipv4, ipv6: range.ipv6, first: range.first, last: range.last };
 }
 
