@@ -12,7 +12,6 @@ export interface ErrorBody {
 
 /** An HTTP-level failure (authentication, body framing, limits) with the same shape as service errors. */
 export class HttpError extends ZonedeckError {
-  override readonly fields?: Record<string, string>;
   constructor(
     readonly status: number,
     readonly code: string,
@@ -20,8 +19,7 @@ export class HttpError extends ZonedeckError {
     fields?: Record<string, string>,
     readonly headers: Record<string, string> = {},
   ) {
-    super(message);
-    this.fields = fields;
+    super(message, fields);
   }
 }
 

@@ -6,17 +6,20 @@ export abstract class ZonedeckError extends Error {
   abstract readonly status: number;
   abstract readonly code: string;
   readonly fields?: Record<string, string>;
+  constructor(message: string, fields?: Record<string, string>) {
+    super(message);
+    this.fields = fields;
+  }
 }
 
 /** Bad input: each entry of `fields` names the field and says what is wrong with it. */
 export class Invalid extends ZonedeckError {
   readonly status = 400;
   readonly code = 'invalid_field';
-  override readonly fields: Record<string, string>;
+  declare readonly fields: Record<string, string>;
   constructor(fields: Record<string, string>, message?: string) {
     const first = Object.entries(fields)[0];
-    super(message ?? (first ? `${first[0]}: ${first[1]}` : 'invalid input'));
-    this.fields = fields;
+    super(message ?? (first ? `${first[0]}: ${first[1]}` : 'invalid input'), fields);
   }
   static field(field: string, message: string): Invalid {
     return new Invalid({ [field]: message });
@@ -28,24 +31,16 @@ export class NotFound extends ZonedeckError {
   readonly code = 'not_found';
 }
 
+/** Conflicts with data already stored: a taken name, a duplicate, CNAME exclusivity. */
 export class Conflict extends ZonedeckError {
   readonly status = 409;
   readonly code = 'conflict';
-  override readonly fields?: Record<string, string>;
-  constructor(message: string, fields?: Record<string, string>) {
-    super(message);
-    this.fields = fields;
-  }
 }
 
+/** Allowed for nobody, e.g. changing the apex NS set the service manages. */
 export class Forbidden extends ZonedeckError {
   readonly status = 403;
   readonly code = 'forbidden';
-  override readonly fields?: Record<string, string>;
-  constructor(message: string, fields?: Record<string, string>) {
-    super(message);
-    this.fields = fields;
-  }
 }
 
 /** A value that fails a rule of `core/`; callers attach the field name. */
