@@ -1,4 +1,4 @@
-import { expect, screenshot, signIn, test, TOKEN_PATTERN } from './support/fixtures';
+import { cli, expect, screenshot, signIn, test, TOKEN_PATTERN } from './support/fixtures';
 
 test('a wrong password gets one generic message and no session', async ({ page, user }) => {
   await page.goto('/sign-in');
@@ -41,7 +41,9 @@ test('the browser holds nothing that opens the API', async ({ signedIn: page, se
   expect((await user.api.get('/domains')).length).toBe(0);
 });
 
-test('signing out ends the session and revokes its token', async ({ signedIn: page, server }) => {
+test('signing out ends the session and revokes its token', async ({ signedIn: page, server, user }) => {
+  const sessionTokens = () => cli(server, 'tokens', 'list', user.username).filter((l) => l.includes('"dashboard session"'));
+  expect(sessionTokens()).toHaveLength(1);
   const cookie = (await page.context().cookies())[0]!;
   await page.getByRole('button', { name: 'Sign out' }).click();
   await expect(page).toHaveURL(/\/sign-in$/);
@@ -50,6 +52,7 @@ test('signing out ends the session and revokes its token', async ({ signedIn: pa
   // The old cookie no longer opens anything.
   const res = await fetch(`${server.url}/bff/session`, { headers: { cookie: `${cookie.name}=${cookie.value}` } });
   expect(res.status).toBe(401);
+  expect(sessionTokens()).toEqual([]);
   await page.goto('/domains');
   await expect(page).toHaveURL(/\/sign-in\?next=%2Fdomains$/);
 });
@@ -65,4 +68,14 @@ test('security headers are on the page and the BFF', async ({ page, server }) =>
   const bff = await fetch(`${server.url}/bff/session`);
   expect(bff.headers.get('x-content-type-options')).toBe('nosniff');
   expect(bff.headers.get('content-security-policy')).toContain("frame-ancestors 'none'");
+});
+
+test('a session whose token is revoked from the CLI ends at the next click, and sign-in brings the user back', async ({ signedIn: page, server, user }) => {
+  const tokens = cli(server, 'tokens', 'list', user.username).map((l) => JSON.parse(l) as { id: number; label: string });
+  const session = tokens.find((t) => t.label === 'dashboard session')!;
+  cli(server, 'tokens', 'revoke', String(session.id));
+  await page.getByRole('link', { name: 'IPs' }).click();
+  await expect(page).toHaveURL(/\/sign-in\?next=%2Fips$/);
+  await signIn(page, user);
+  await expect(page.getByRole('heading', { name: 'IP addresses' })).toBeVisible();
 });

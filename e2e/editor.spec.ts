@@ -1,5 +1,5 @@
 import { dig, expectNotServed, expectServed } from './support/dns-checks';
-import { expect, screenshot, test, type TestUser } from './support/fixtures';
+import { expect, screenshot, seed, test, type TestUser } from './support/fixtures';
 import type { Page } from '@playwright/test';
 
 // One zone per test: zone names are unique across users.
@@ -147,7 +147,6 @@ test('a change the server refuses rolls back and shows its message on the field'
 });
 
 test('A records suggest the registered IPs and warn outside them or in an inactive range', async ({ signedIn: page, user, server }) => {
-  const { seed } = await import('./support/fixtures');
   seed(server, { user: user.username, ips: [{ cidr: '198.51.100.0/24' }, { cidr: '203.0.113.0/24', active: false }] });
   await openEditor(page, user);
   await page.getByRole('button', { name: '+ Add record' }).click();
