@@ -1,7 +1,8 @@
 /**
  * Playwright fixtures over this run's server: `baseURL`, a fresh user per test (made with
  * the admin CLI) with an API token to check what the dashboard did through the public API,
- * and a guard on every test that no response the browser receives carries an API token.
+ * and a guard on every test that no response the browser receives carries an API token and
+ * that the page runs without CSP violations or uncaught errors.
  */
 import { spawnSync } from 'node:child_process';
 import { randomBytes } from 'node:crypto';
@@ -78,9 +79,16 @@ export const test = base.extend<Fixtures>({
         // A body Chromium never finishes (the page went away) must not hang the test.
         reads.push(Promise.race([body, new Promise<void>((r) => setTimeout(r, 2000))]));
       });
+      // The page must run under its CSP without violations, and without uncaught errors.
+      const problems: string[] = [];
+      page.on('console', (m) => {
+        if (m.type() === 'error' && /Content Security Policy|Refused to/i.test(m.text())) problems.push(m.text());
+      });
+      page.on('pageerror', (e) => problems.push(`uncaught: ${e.message}`));
       await use();
       await Promise.all(reads);
       expect(leaks, 'responses to the browser that contain an API token').toEqual([]);
+      expect(problems, 'CSP violations and uncaught errors in the page').toEqual([]);
     },
     { auto: true },
   ],
