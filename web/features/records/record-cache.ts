@@ -32,6 +32,8 @@ export const remove = (id: number) => (list: DnsRecord[]) => list.filter((r) => 
 
 /** What else a record change makes stale: the zone's serial, the domain lists, IP usage for addresses. */
 export function afterRecordChange(qc: QueryClient, domain: string, types: string[]): void {
+  // A change made while the list was still loading cancelled that load: load it again.
+  if (!qc.getQueryData(domainKeys.records(domain))) void qc.invalidateQueries({ queryKey: domainKeys.records(domain), exact: true });
   void qc.invalidateQueries({ queryKey: domainKeys.detail(domain), exact: true });
   void qc.invalidateQueries({ queryKey: domainKeys.lists });
   if (types.some((t) => t === 'A' || t === 'AAAA')) void qc.invalidateQueries({ queryKey: ipKeys.usage });
