@@ -28,6 +28,8 @@ describe('POST /domains', () => {
       expire_interval: 1209600,
       minimum_ttl: 3600,
       dnssec_enabled: false,
+      ds_records: [],
+      dnskey_records: [],
     });
     const today = new Date().toISOString().slice(0, 10).replaceAll('-', '');
     expect(String(d.serial_number)).toBe(`${today}00`);

@@ -4,6 +4,7 @@
  */
 import { createRoute, z } from '@hono/zod-openapi';
 import type { Services } from '../services';
+import type { DomainRow } from '../store/types';
 import { createApi, errors, json, security } from './create-api';
 import { pageHeaders, pageParams, pageQuery, setPageHeaders } from './pagination';
 import { DomainCreateSchema, DomainSchema, DomainUpdateSchema } from './schemas';
@@ -74,31 +75,37 @@ const remove = createRoute({
 
 export function domainsApi(services: Services) {
   const { zones } = services;
+  const view = async (zone: DomainRow) => domainView(zone, (await zones.publicKeys([zone])).get(zone.id));
   return createApi()
     .openapi(list, async (c) => {
       const q = c.req.valid('query');
       const p = pageParams(q);
       const { rows, total } = await zones.page(c.get('principal').user.id, p.window, q.search?.trim().toLowerCase() || undefined);
       setPageHeaders(c, total, p);
-      return c.json(rows.map(domainView), 200);
+      const keys = await zones.publicKeys(rows);
+      return c.json(
+        rows.map((d) => domainView(d, keys.get(d.id))),
+        200,
+      );
     })
     .openapi(create, async (c) => {
       const zone = await zones.create(c.get('principal').user.id, c.req.valid('json'));
-      return c.json(domainView(zone), 201);
+      return c.json(await view(zone), 201);
     })
     .openapi(get, async (c) => {
       const zone = await zones.owned(c.get('principal').user.id, zoneParam(c.req.valid('param').name));
-      return c.json(domainView(zone), 200);
+      return c.json(await view(zone), 200);
     })
     .openapi(update, async (c) => {
       const zone = await zones.update(c.get('principal').user.id, zoneParam(c.req.valid('param').name), c.req.valid('json'));
-      return c.json(domainView(zone), 200);
+      return c.json(await view(zone), 200);
     })
     .openapi(remove, async (c) => {
       const userId = c.get('principal').user.id;
       const name = zoneParam(c.req.valid('param').name);
       const zone = await zones.owned(userId, name);
+      const body = await view(zone);
       await zones.remove(userId, name);
-      return c.json(domainView(zone), 200);
+      return c.json(body, 200);
     });
 }

@@ -46,6 +46,17 @@ export const IpSchema = z
   })
   .openapi('Ip');
 
+export const DsRecordSchema = z
+  .object({
+    key_tag: z.number().int().openapi({ example: 2371 }),
+    algorithm: z.number().int().openapi({ example: 13, description: '13: ECDSA P-256 with SHA-256 (RFC 6605)' }),
+    digest_type: z.number().int().openapi({ example: 2, description: '2: SHA-256 (RFC 4509)' }),
+    digest: z.string().openapi({ example: '1F987CC6583E92DF0890718C42E6A44B8A2BB1E5C1D1D7B4C7B2C4DAE6BE1D35' }),
+    ds: z.string().openapi({ example: 'example.com. IN DS 2371 13 2 1F987CC6583E92DF0890718C42E6A44B8A2BB1E5C1D1D7B4C7B2C4DAE6BE1D35', description: 'The whole DS record in zone-file form' }),
+    created_at: timestamp,
+  })
+  .openapi('DsRecord');
+
 export const DomainSchema = z
   .object({
     name: z.string().openapi({ example: 'example.com' }),
@@ -58,6 +69,12 @@ export const DomainSchema = z
     expire_interval: z.number().int(),
     minimum_ttl: z.number().int(),
     dnssec_enabled: z.boolean(),
+    ds_records: z
+      .array(DsRecordSchema)
+      .openapi({ description: 'Read-only. The DS record(s) to give the registrar of the parent zone; empty when DNSSEC is off, two during a key rollover' }),
+    dnskey_records: z
+      .array(z.string())
+      .openapi({ description: 'Read-only. The zone\'s DNSKEY records (for registries that take a DNSKEY instead of a DS); empty when DNSSEC is off', example: ['example.com. IN DNSKEY 257 3 13 mdsswUyr3DPW132mOi8V9xESWE8jTo0dxCjjnopKl+GqJxpVXckHAeF+KkxLbxILfDLUT0rAK9iUzy1L53eKGQ=='] }),
   })
   .openapi('Domain');
 
@@ -76,7 +93,7 @@ export const DomainCreateSchema = z
 export const DomainUpdateSchema = z.strictObject(soaFields).openapi('DomainUpdate');
 
 /** Fields a client may read but not write; naming them in a body is a 400 that says so. */
-export const READ_ONLY_FIELDS = new Set(['name', 'serial_number', 'created_at', 'updated_at', 'delegated', 'id', 'fqdn']);
+export const READ_ONLY_FIELDS = new Set(['name', 'serial_number', 'created_at', 'updated_at', 'delegated', 'ds_records', 'dnskey_records', 'id', 'fqdn']);
 
 const ttl = text('a string of digits, e.g. "3600"').openapi({ pattern: '^[0-9]+$', example: '3600', description: `Seconds, 0–${MAX_TTL}, as a string; defaults to the RRset's TTL, else the zone's minimum_ttl` });
 

@@ -1,8 +1,30 @@
 /** Stored rows as the API shows them (SPEC.md §2): exact field names and JSON types. */
 import { toFqdn } from '../core/domain-name';
-import type { DomainRow, RecordRow } from '../store/types';
+import type { DnssecPublicKey, DomainRow, RecordRow } from '../store/types';
 
-export function domainView(d: DomainRow) {
+const DIGEST_SHA256 = 2;
+
+/**
+ * What the parent zone needs to complete the chain of trust (RFC 4034 §5): one DS per key
+ * (two during a rollover), in the form registrars ask for, and the DNSKEYs for the
+ * registries that take those instead. Never the private key.
+ */
+function dnssecView(zone: string, keys: readonly DnssecPublicKey[]) {
+  return {
+    ds_records: keys.map((k) => ({
+      key_tag: k.key_tag,
+      algorithm: k.algorithm,
+      digest_type: DIGEST_SHA256,
+      digest: k.ds_digest,
+      ds: `${zone}. IN DS ${k.key_tag} ${k.algorithm} ${DIGEST_SHA256} ${k.ds_digest}`,
+      created_at: k.created_at,
+    })),
+    dnskey_records: keys.map((k) => `${zone}. IN DNSKEY ${k.flags} 3 ${k.algorithm} ${k.public_key}`),
+  };
+}
+
+/** A domain as the API shows it; `keys` are its DNSSEC keys (none when unsigned). */
+export function domainView(d: DomainRow, keys: readonly DnssecPublicKey[] = []) {
   return {
     name: d.name,
     delegated: d.delegated,
@@ -14,6 +36,7 @@ export function domainView(d: DomainRow) {
     expire_interval: d.expire_interval,
     minimum_ttl: d.minimum_ttl,
     dnssec_enabled: d.dnssec_enabled,
+    ...dnssecView(d.name, d.dnssec_enabled ? keys : []),
   };
 }
 

@@ -1,11 +1,14 @@
 /**
  * Zones (SPEC.md "domains"): create with SOA defaults and the apex NS set, partial update
  * of SOA timers and DNSSEC, delete. Every change bumps the serial in the same transaction.
+ * Turning DNSSEC on creates the zone's CSK in that transaction and turning it off removes
+ * its keys, so a zone is signed exactly when `dnssec_enabled` says so (issue 5).
  */
 import { isInZone, normalizeZoneName, APEX } from '../core/domain-name';
 import { Conflict, NotFound } from '../core/errors';
 import { nextSerial, SOA_DEFAULTS, SOA_FIELDS, soaErrors, type SoaField, type SoaTimers } from '../core/soa';
-import type { DomainRow, Page, Repos, Store, Window } from '../store/types';
+import type { DnssecPublicKey, DomainRow, Page, Repos, Store, Window } from '../store/types';
+import { newCsk } from './dnssec-keys';
 import type { ZoneEvents } from './events';
 import { FieldCheck } from './rule-fields';
 
@@ -86,6 +89,7 @@ export function createZones(store: Store, events: ZoneEvents, defaults: ZoneDefa
         for (const ns of defaults.nameservers) {
           await tx.records.insert({ domain_id: row.id, name: APEX, record_type: 'NS', content: ns, ttl: defaults.nsTtl, created_at: at, updated_at: at });
         }
+        if (row.dnssec_enabled) await tx.dnssecKeys.insert(newCsk(row.id, row.name, at));
         return row;
       });
       events.emit({ kind: 'zone-upserted', domain: zone });
@@ -109,10 +113,54 @@ export function createZones(store: Store, events: ZoneEvents, defaults: ZoneDefa
           serial_number: nextSerial(zone.serial_number, now),
           updated_at: now.toISOString(),
         });
+        // Off removes every key; off→on makes a new one (an old key is never brought back).
+        if (dnssec !== zone.dnssec_enabled) {
+          await tx.dnssecKeys.deleteByDomain(zone.id);
+          if (dnssec) await tx.dnssecKeys.insert(newCsk(zone.id, zone.name, now.toISOString()));
+        }
         return { zone: updated, changed };
       });
       if (result.changed) events.emit({ kind: 'zone-upserted', domain: result.zone });
       return result.zone;
+    },
+
+    /** The public halves of these zones' DNSSEC keys, by domain id (none for unsigned zones). */
+    async publicKeys(zones: readonly DomainRow[]): Promise<Map<number, DnssecPublicKey[]>> {
+      const out = new Map<number, DnssecPublicKey[]>();
+      const signed = zones.filter((z) => z.dnssec_enabled).map((z) => z.id);
+      for (const key of await store.dnssecKeys.publicKeys(signed)) {
+        const list = out.get(key.domain_id);
+        if (list) list.push(key);
+        else out.set(key.domain_id, [key]);
+      }
+      return out;
+    },
+
+    /**
+     * CSK rollover, double-signature method (RFC 6781 §4.1.2; RFC 7583 §3.3), an operator's
+     * command: `start` adds a second key that signs beside the first; once the parent's DS
+     * names the new key and the old DS's TTL has passed, `finish` removes every older key.
+     */
+    async rollover(name: string, step: 'start' | 'finish'): Promise<{ zone: DomainRow; keys: DnssecPublicKey[] }> {
+      const result = await store.transaction(async (tx) => {
+        const found = await tx.domains.byName(normalizeZoneName(name));
+        if (!found) throw new NotFound(`no domain named ${name}`);
+        const zone = await tx.domains.lock(found.id);
+        if (!zone.dnssec_enabled) throw new Conflict(`${zone.name} is not signed: turn DNSSEC on first`);
+        const keys = await tx.dnssecKeys.signingKeys(zone.id);
+        const now = new Date();
+        if (step === 'start') {
+          if (keys.length > 1) throw new Conflict(`${zone.name} is already rolling over: finish it first`);
+          await tx.dnssecKeys.insert(newCsk(zone.id, zone.name, now.toISOString()));
+        } else {
+          if (keys.length < 2) throw new Conflict(`${zone.name} has one key: start a rollover first`);
+          for (const k of keys.slice(0, -1)) await tx.dnssecKeys.delete(k.id);
+        }
+        const updated = await touchZone(tx, zone, now);
+        return { zone: updated, keys: await tx.dnssecKeys.publicKeys([zone.id]) };
+      });
+      events.emit({ kind: 'zone-upserted', domain: result.zone });
+      return result;
     },
 
     async remove(userId: number, name: string): Promise<void> {

@@ -5,6 +5,7 @@
 import { Migrator, type Kysely, type Migration } from 'kysely';
 import * as m0001 from './migrations/0001-initial';
 import * as m0002 from './migrations/0002-sessions';
+import * as m0003 from './migrations/0003-dnssec-keys';
 
 export type Dialect = 'sqlite' | 'postgres';
 
@@ -13,6 +14,7 @@ type Step = { up(db: Kysely<unknown>, dialect: Dialect): Promise<void> };
 const STEPS: Record<string, Step> = {
   '0001-initial': m0001,
   '0002-sessions': m0002,
+  '0003-dnssec-keys': m0003,
 };
 
 export async function migrate(db: Kysely<any>, dialect: Dialect): Promise<void> {

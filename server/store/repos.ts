@@ -6,7 +6,7 @@
 import { sql, type Kysely, type Selectable } from 'kysely';
 import type { Database } from './schema';
 import type { Dialect } from './migrate';
-import type { DomainRow, IpRow, RecordRow, Repos, TokenRow, UserRow, Window } from './types';
+import type { DnssecKeyRow, DnssecPublicKey, DomainRow, IpRow, RecordRow, Repos, TokenRow, UserRow, Window } from './types';
 
 type Db = Kysely<Database>;
 
@@ -17,6 +17,8 @@ const domainRow = (r: Selectable<Database['domains']>): DomainRow => ({
   dnssec_enabled: Boolean(r.dnssec_enabled),
   delegated: Boolean(r.delegated),
 });
+/** Every column of dnssec_keys but the private key: the API's reads never load it. */
+const PUBLIC_KEY_COLUMNS = ['id', 'domain_id', 'flags', 'algorithm', 'key_tag', 'public_key', 'ds_digest', 'created_at'] as const;
 const bool = (v: boolean | undefined) => (v === undefined ? undefined : v ? 1 : 0);
 
 const escapeLike = (s: string) => s.replace(/[\\%_]/g, (m) => `\\${m}`);
@@ -130,6 +132,16 @@ export function createRepos(db: Db, dialect: Dialect): Repos {
         return domainRow(await db.updateTable('domains').set(values).where('id', '=', id).returningAll().executeTakeFirstOrThrow());
       },
       delete: async (id) => Number((await db.deleteFrom('domains').where('id', '=', id).executeTakeFirst()).numDeletedRows) > 0,
+    },
+    dnssecKeys: {
+      insert: async (row) => (await db.insertInto('dnssec_keys').values(row).returning(PUBLIC_KEY_COLUMNS).executeTakeFirstOrThrow()) as DnssecPublicKey,
+      signingKeys: async (domainId) => (await db.selectFrom('dnssec_keys').selectAll().where('domain_id', '=', domainId).orderBy('id').execute()) as DnssecKeyRow[],
+      publicKeys: async (domainIds) => {
+        if (domainIds.length === 0) return [];
+        return db.selectFrom('dnssec_keys').select(PUBLIC_KEY_COLUMNS).where('domain_id', 'in', domainIds).orderBy('id').execute();
+      },
+      delete: async (id) => Number((await db.deleteFrom('dnssec_keys').where('id', '=', id).executeTakeFirst()).numDeletedRows) > 0,
+      deleteByDomain: async (domainId) => Number((await db.deleteFrom('dnssec_keys').where('domain_id', '=', domainId).executeTakeFirst()).numDeletedRows),
     },
     sessions: {
       insert: async (row) => {

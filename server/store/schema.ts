@@ -47,4 +47,15 @@ export interface Database {
     last_seen_at: string;
     expires_at: string;
   };
+  dnssec_keys: {
+    id: Generated<number>;
+    domain_id: number;
+    flags: number;
+    algorithm: number;
+    key_tag: number;
+    public_key: string;
+    ds_digest: string;
+    private_key: string;
+    created_at: string;
+  };
 }

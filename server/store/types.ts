@@ -54,6 +54,26 @@ export interface RecordRow {
   updated_at: string;
 }
 
+/** A zone's DNSSEC key without its secret half: everything the API may show. */
+export interface DnssecPublicKey {
+  id: number;
+  domain_id: number;
+  /** DNSKEY flags: 257 for a CSK (Zone Key + Secure Entry Point, RFC 4034 §2.1.1). */
+  flags: number;
+  algorithm: number;
+  key_tag: number;
+  /** The DNSKEY public key field, base64. */
+  public_key: string;
+  /** SHA-256 digest of the DS record (digest type 2), upper-case hex. */
+  ds_digest: string;
+  created_at: string;
+}
+
+export interface DnssecKeyRow extends DnssecPublicKey {
+  /** PKCS#8 DER, base64. Only the DNS server reads it; it never reaches a response or a log. */
+  private_key: string;
+}
+
 export interface SessionRow {
   id_hash: string;
   user_id: number;
@@ -124,6 +144,16 @@ export interface Repos {
     lock(id: number): Promise<DomainRow>;
     update(id: number, patch: Partial<NewRow<DomainRow>>): Promise<DomainRow>;
     delete(id: number): Promise<boolean>;
+  };
+  dnssecKeys: {
+    insert(row: NewRow<DnssecKeyRow>): Promise<DnssecPublicKey>;
+    /** A zone's keys with their private halves, oldest first (for the DNS server). */
+    signingKeys(domainId: number): Promise<DnssecKeyRow[]>;
+    /** The public halves of these zones' keys, oldest first. */
+    publicKeys(domainIds: number[]): Promise<DnssecPublicKey[]>;
+    delete(id: number): Promise<boolean>;
+    /** Removes every key of a zone; returns how many. */
+    deleteByDomain(domainId: number): Promise<number>;
   };
   sessions: {
     insert(row: SessionRow): Promise<SessionRow>;
