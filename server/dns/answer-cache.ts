@@ -3,7 +3,9 @@
  * and a copy instead of a decode, a resolution and an encode. The key is read straight
  * from the packet for the common shape (one question, at most an OPT record); each entry
  * remembers the zone and zone generation it came from, so a change to a zone makes its
- * entries stale at once (per-zone invalidation) and the rest stay valid.
+ * entries stale at once (per-zone invalidation) and the rest stay valid. Signed answers
+ * (DO bit, part of the key) also carry the time their signatures are renewed, after which
+ * they are made anew.
  */
 import type { Zone } from './zone';
 import type { ZoneIndex } from './zone-index';
@@ -13,6 +15,8 @@ interface Entry {
   zone: Zone | null;
   zoneGen: number;
   setGen: number;
+  /** Milliseconds since 1970 after which the entry is stale (0: never, unsigned). */
+  until: number;
 }
 
 /** Octets of responses kept at most; the oldest go first, which bounds memory under random names. */
@@ -106,14 +110,14 @@ export class AnswerCache {
     return out;
   }
 
-  put(key: string, bytes: Buffer, zone: Zone | null): void {
+  put(key: string, bytes: Buffer, zone: Zone | null, until = 0): void {
     if (bytes.length > MAX_ENTRY) return;
-    this.keep(key, { bytes, zone, zoneGen: zone ? zone.gen : 0, setGen: this.index.setGen });
+    this.keep(key, { bytes, zone, zoneGen: zone ? zone.gen : 0, setGen: this.index.setGen, until });
   }
 
-  /** Whether the entry was made from the zone data that is current now. */
+  /** Whether the entry was made from the zone data that is current now (and its signatures still are). */
   private fresh(e: Entry): boolean {
-    return e.setGen === this.index.setGen && (e.zone === null || e.zone.gen === e.zoneGen);
+    return e.setGen === this.index.setGen && (e.zone === null || e.zone.gen === e.zoneGen) && (e.until === 0 || Date.now() < e.until);
   }
 
   private keep(key: string, e: Entry): void {

@@ -2,27 +2,36 @@
  * Full zone transfer (RFC 5936): the SOA, every RRset of the zone (glue and data below
  * cuts included, §3.1), and the SOA again, packed into as many TCP messages as needed.
  * The question is in the first message only (§2.2.1); every message has AA set.
+ * A signed zone goes out signed, with its NSEC chain (dnssec/signed-zone.ts).
  */
 import type { Query } from './query';
 import { HEADER_LENGTH } from './query';
+import { signedZoneSets } from './dnssec/signed-zone';
 import { T, type RRset } from './rrset';
 import { MessageWriter } from './writer';
 import type { Zone } from './zone';
 
 const QR_AA = 0x8400;
 
-/** The records of a transfer in order: SOA first and last, the apex NS set next. */
-function* records(zone: Zone): Generator<{ set: RRset; data: unknown }> {
-  const soa = zone.soa;
-  yield { set: soa, data: soa.data[0] };
+/** The RRsets of an unsigned zone but the SOA: the apex NS set first, then the rest. */
+function* plainSets(zone: Zone): Generator<RRset> {
   const apex = zone.nodes.get(zone.name)!;
   const ns = apex.get(T.NS);
-  if (ns) for (const data of ns.data) yield { set: ns, data };
+  if (ns) yield ns;
   for (const node of zone.nodes.values()) {
     for (const set of node.values()) {
       if (set.type === T.SOA || (node === apex && set.type === T.NS)) continue;
-      for (const data of set.data) yield { set, data };
+      yield set;
     }
+  }
+}
+
+/** The records of a transfer in order: SOA first and last. */
+function* records(zone: Zone): Generator<{ set: RRset; data: unknown }> {
+  const soa = zone.soa;
+  yield { set: soa, data: soa.data[0] };
+  for (const set of zone.signer ? signedZoneSets(zone, zone.signer) : plainSets(zone)) {
+    for (const data of set.data) yield { set, data };
   }
   yield { set: soa, data: soa.data[0] };
 }

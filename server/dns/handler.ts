@@ -1,10 +1,12 @@
 /**
  * From query bytes to response bytes, for both transports: the cache first, then parse,
- * resolve and encode. Zone transfers (RFC 5936) go to the AXFR module over TCP only.
+ * resolve, sign (DO bit and a signed zone) and encode. Zone transfers (RFC 5936) go to the
+ * AXFR module over TCP only.
  * Nothing a client sends escapes as an exception: an internal failure is SERVFAIL.
  */
 import { AnswerCache, questionKey } from './answer-cache';
 import { axfrMessages } from './axfr';
+import { signResolution } from './dnssec/online';
 import { parseQuery, type Query } from './query';
 import { resolve } from './resolve';
 import { encodeResponse, errorResponse, responseLimit } from './response';
@@ -38,9 +40,13 @@ export function createHandler(index: ZoneIndex, options: HandlerOptions): Handle
     const failure = check(q, tcp);
     if (failure !== null) return [errorResponse(msg, failure, q.questionEnd, q.edns !== null)];
     if (q.qtype === T.AXFR || q.qtype === T.IXFR) return transfer(msg, q, tcp, address);
-    const res = resolve(index, { qname: q.qname, qtype: q.qtype, tcp });
+    let res = resolve(index, { qname: q.qname, qtype: q.qtype, tcp });
+    // RFC 4035 §3.1: RRSIGs and NSECs only for a client that set DO.
+    const signer = q.edns?.dnssecOk ? res.zone?.signer : null;
+    if (signer) res = signResolution(res, q.qtype, signer);
     const out = encodeResponse(msg, q, res, responseLimit(q, tcp));
-    if (fast) cache.put(fast.key, out, res.zone);
+    // A signed answer is cached until its signatures are due for renewal.
+    if (fast) cache.put(fast.key, out, res.zone, signer ? signer.window().renewAt : 0);
     return [out];
   }
 

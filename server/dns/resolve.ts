@@ -28,6 +28,11 @@ export interface Resolution {
   answer: RRset[];
   authority: RRset[];
   additional: RRset[];
+  /**
+   * For a negative answer, what DNSSEC must prove: the name that has no data (the last of a
+   * CNAME chain) and the types present there, or null when the name does not exist.
+   */
+  denial?: { name: string; types: number[] | null };
 }
 
 /** How many CNAMEs are followed before stopping (loops are also cut). */
@@ -85,9 +90,10 @@ export function resolve(index: ZoneLookup, q: Question): Resolution {
   const zone = zoneFor(index, q);
   if (!zone) return refused();
   const res: Resolution = { rcode: RCODE.NOERROR, aa: true, zone, answer: [], authority: [], additional: [] };
-  const negative = (rcode: number) => {
+  const negative = (rcode: number, name: string, types: number[] | null) => {
     res.rcode = rcode;
     res.authority.push(zone.soa);
+    res.denial = { name, types };
     return res;
   };
   const visited = new Set<string>();
@@ -97,7 +103,7 @@ export function resolve(index: ZoneLookup, q: Question): Resolution {
     visited.add(name);
     const cut = zone.cutAbove(name);
     // The parent side of a cut is authoritative for DS only (RFC 4035 §2.4), which is not kept here.
-    if (cut === name && q.qtype === T.DS) return negative(RCODE.NOERROR);
+    if (cut === name && q.qtype === T.DS) return negative(RCODE.NOERROR, name, [T.NS]);
     if (cut) {
       const ns = zone.nodes.get(cut)!.get(T.NS)!;
       res.aa = res.answer.length > 0;
@@ -109,10 +115,10 @@ export function resolve(index: ZoneLookup, q: Question): Resolution {
     // A wildcard's RRsets are answered under the asked name (RFC 4592 §3.3.1), like the rest.
     let node: Node | undefined = zone.nodes.get(name);
     if (!node) {
-      if (zone.exists(name)) return negative(RCODE.NOERROR);
+      if (zone.exists(name)) return negative(RCODE.NOERROR, name, []);
       // RFC 4592 §3.3.1: the source of synthesis is "*" under the closest encloser.
       node = zone.nodes.get(`*.${zone.closestEncloser(name)}`);
-      if (!node) return negative(RCODE.NXDOMAIN);
+      if (!node) return negative(RCODE.NXDOMAIN, name, null);
     }
 
     if (q.qtype === T.ANY) {
@@ -134,7 +140,7 @@ export function resolve(index: ZoneLookup, q: Question): Resolution {
     }
 
     const set = node.get(q.qtype);
-    if (!set) return negative(RCODE.NOERROR);
+    if (!set) return negative(RCODE.NOERROR, name, [...node.keys()]);
     res.answer.push(withOwner(set, name));
     res.additional.push(...addresses(zone, [set], false));
     return res;

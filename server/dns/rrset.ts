@@ -17,6 +17,11 @@ export const T = {
   SRV: 33,
   OPT: 41,
   DS: 43,
+  RRSIG: 46,
+  NSEC: 47,
+  DNSKEY: 48,
+  /** Meta-type marking a nonexistent name in a compact denial NSEC (RFC 9824 §3.1). */
+  NXNAME: 128,
   IXFR: 251,
   AXFR: 252,
   MAILB: 253,
@@ -46,7 +51,10 @@ export interface RRset {
   name: string;
   type: number;
   ttl: number;
-  /** One entry per record, in dns-packet's `data` shape for `type`. */
+  /**
+   * One entry per record, in dns-packet's `data` shape for `type`; DNSSEC records (DNSKEY,
+   * RRSIG, NSEC) carry their finished rdata as a Buffer, written as is.
+   */
   data: unknown[];
 }
 

@@ -16,7 +16,7 @@ const POINTER_LIMIT = 0x3fff;
 const SLACK = 8192;
 
 /** Parses one presentation-form label (`\DDD` and `\X` escapes, RFC 1035 §5.1) into bytes. */
-function labelBytes(label: string): Buffer {
+export function labelBytes(label: string): Buffer {
   if (!label.includes('\\')) return Buffer.from(label, 'latin1');
   const out: number[] = [];
   for (let i = 0; i < label.length; i++) {
@@ -36,17 +36,33 @@ function labelBytes(label: string): Buffer {
  */
 const shared = Buffer.allocUnsafe(MAX_MESSAGE + SLACK);
 
+export interface WriterOptions {
+  /** A buffer of its own (MAX_MESSAGE + 8 kB) instead of the shared one, for work beside a message. */
+  buffer?: Buffer;
+  /** false: names are written whole, as DNSSEC's canonical form needs (RFC 4034 §6.2). */
+  compress?: boolean;
+}
+
+/** A work buffer for a writer used beside the shared one (canonical forms for signing). */
+export const newWorkBuffer = (): Buffer => Buffer.allocUnsafe(MAX_MESSAGE + SLACK);
+
 export class MessageWriter {
-  readonly buf = shared;
+  readonly buf: Buffer;
   offset = HEADER;
   private readonly names = new Map<string, number>();
+  private readonly compression: boolean;
 
   /**
    * `capacity`: the size the message must not exceed (UDP payload limit or 65535).
-   * A new writer takes over the shared buffer: finish the previous message first.
+   * A new writer takes over the shared buffer (unless given its own): finish the previous message first.
    */
-  constructor(readonly capacity = MAX_MESSAGE) {
+  constructor(
+    readonly capacity = MAX_MESSAGE,
+    options: WriterOptions = {},
+  ) {
     if (capacity > MAX_MESSAGE) throw new RangeError('a DNS message is at most 65535 octets');
+    this.buf = options.buffer ?? shared;
+    this.compression = options.compress ?? true;
     this.buf.fill(0, 0, HEADER);
   }
 
@@ -104,6 +120,7 @@ export class MessageWriter {
 
   /** Writes an absolute name (lower case, no trailing dot, '' for the root). */
   name(name: string, compress = true): void {
+    compress &&= this.compression;
     let rest = name;
     while (rest !== '') {
       const known = compress ? this.names.get(rest) : undefined;
@@ -151,7 +168,14 @@ export class MessageWriter {
     this.u16(0);
   }
 
-  private rdata(type: number, data: unknown): void {
+  /** Writes the rdata of one record (without its length) at the current offset. */
+  rdata(type: number, data: unknown): void {
+    // DNSSEC records arrive as finished rdata, never compressed (RFC 4034 §3.1.7, §4.1.1).
+    if (data instanceof Uint8Array) {
+      this.buf.set(data, this.offset);
+      this.offset += data.length;
+      return;
+    }
     switch (type) {
       case T.NS:
       case T.CNAME:

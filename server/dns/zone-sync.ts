@@ -2,10 +2,12 @@
  * Keeps the in-memory zone index equal to the store: a full load at start, then the
  * services' change events (each applied in order, reading the changed names back from
  * the store), and a periodic comparison of serials that catches changes made by other
- * processes sharing the database (several API nodes on PostgreSQL).
+ * processes sharing the database (several API nodes on PostgreSQL). A signed zone's keys
+ * are read with it, and again whenever the zone itself changes (DNSSEC on/off, rollover).
  */
 import type { ZoneChange, ZoneEvents } from '../services/events';
 import type { DomainRow, Store } from '../store/types';
+import { signingKey } from './dnssec/keys';
 import { Zone, type ZoneIdentity } from './zone';
 import type { ZoneIndex } from './zone-index';
 
@@ -33,8 +35,15 @@ export async function syncZones(
   hooks: ZoneSyncHooks = {},
   reconcileMs = 10_000,
 ): Promise<ZoneSync> {
+  /** Signs the zone with its stored keys when DNSSEC is on; stops signing when off. */
+  const loadKeys = async (zone: Zone, domain: DomainRow) => {
+    const rows = domain.dnssec_enabled ? await store.dnssecKeys.signingKeys(domain.id) : [];
+    zone.setKeys(rows.map(signingKey));
+  };
+
   const load = async (domain: DomainRow) => {
     const zone = new Zone(domain, await store.records.byDomain(domain.id), identity);
+    await loadKeys(zone, domain);
     index.put(zone);
     return zone;
   };
@@ -55,7 +64,10 @@ export async function syncZones(
       for (const name of change.names) zone.replaceName(name, await store.records.atName(zone.id, name));
     }
     // Events can arrive after a newer reload; never step a serial back.
-    if (domain.serial_number >= zone.domain.serial_number) zone.setDomain(domain);
+    if (domain.serial_number >= zone.domain.serial_number) {
+      zone.setDomain(domain);
+      if (change.kind === 'zone-upserted') await loadKeys(zone, domain);
+    }
     hooks.serialChanged?.(zone);
   }
 

@@ -3,10 +3,13 @@
  * the delegation points below the apex, and which names exist (including empty
  * non-terminals, RFC 4592 §2.2.2), so the resolver never touches the store.
  * `gen` grows with every change; cached answers tagged with an older `gen` are stale.
+ * A signed zone also has a signer (its keys and signature cache) and its DNSKEY RRset at the apex.
  */
 import { APEX, toFqdn } from '../core/domain-name';
 import { RECORD_TYPE_BY_NAME } from '../core/record-types';
 import type { DomainRow, RecordRow } from '../store/types';
+import { dnskeyRRset, type SigningKey } from './dnssec/keys';
+import { ZoneSigner } from './dnssec/sign';
 import { T, type RRset, type SoaData } from './rrset';
 
 export interface ZoneIdentity {
@@ -41,6 +44,8 @@ export class Zone {
   domain: DomainRow;
   gen = 0;
   readonly nodes = new Map<string, Node>();
+  /** Set while the zone is signed (dnssec_enabled with at least one key). */
+  signer: ZoneSigner | null = null;
   /** Owner names below the apex that hold an NS set: zone cuts (RFC 1034 §4.2.1). */
   readonly cuts = new Set<string>();
   /** For each existing name, how many names with data lie at or below it. */
@@ -91,7 +96,9 @@ export class Zone {
     const fqdn = toFqdn(rel, this.name);
     const before = this.nodes.get(fqdn);
     const node = rrsetsOf(fqdn, rows);
+    // The SOA and DNSKEY sets are the service's own, not rows: they stay.
     if (rel === APEX && before?.has(T.SOA)) node.set(T.SOA, before.get(T.SOA)!);
+    if (rel === APEX && before?.has(T.DNSKEY)) node.set(T.DNSKEY, before.get(T.DNSKEY)!);
     if (node.size > 0) {
       this.nodes.set(fqdn, node);
       if (!before) this.adjust(fqdn, 1);
@@ -101,6 +108,24 @@ export class Zone {
     }
     if (rel !== APEX && node.has(T.NS)) this.cuts.add(fqdn);
     else this.cuts.delete(fqdn);
+    this.gen++;
+  }
+
+  /**
+   * Signs the zone with these keys from now on (publishing them as the apex DNSKEY set), or
+   * stops signing with none. The same keys again change nothing, so signatures stay cached.
+   */
+  setKeys(keys: readonly SigningKey[]): void {
+    const ids = keys.map((k) => k.id).join(',');
+    if ((this.signer?.keyIds ?? '') === ids) return;
+    const apex = this.nodes.get(this.name)!;
+    if (keys.length === 0) {
+      this.signer = null;
+      apex.delete(T.DNSKEY);
+    } else {
+      this.signer = new ZoneSigner(this.name, keys);
+      apex.set(T.DNSKEY, dnskeyRRset(this.name, keys));
+    }
     this.gen++;
   }
 

@@ -1,0 +1,49 @@
+/**
+ * Online signing of one answer (RFC 4035 §3.1), between the resolver and the encoder, for
+ * queries with the DO bit to a signed zone:
+ * - every RRset of the answer section gets its RRSIG (§3.1.1);
+ * - a negative answer gets the SOA's RRSIG and one compact-denial NSEC with its RRSIG
+ *   (RFC 9824), and NXDOMAIN becomes NOERROR, as §3.2 of that RFC says;
+ * - a referral gets the NSEC of the cut proving it has no DS (§3.1.4), unsigned NS and glue.
+ * Wildcard answers are signed under the asked name, as if the name existed (what the online
+ * signers of Cloudflare and Route 53 do): the RRSIG's Labels field equals the owner's, so a
+ * validator needs no proof that no closer name exists (RFC 4035 §5.3.4 applies only when
+ * Labels is smaller), and NODATA at such a name is the same compact NSEC as anywhere else.
+ * Additional-section data stays unsigned: validators fetch what they need (§3.1.1 allows it),
+ * and it keeps answers under the 1,232-octet UDP size.
+ */
+import type { Resolution } from '../resolve';
+import { RCODE, T, type RRset } from '../rrset';
+import { compactNsec } from './denial';
+import type { ZoneSigner } from './sign';
+
+export function signResolution(res: Resolution, qtype: number, signer: ZoneSigner): Resolution {
+  const zone = res.zone!;
+  const answer: RRset[] = [];
+  for (const set of res.answer) answer.push(set, signer.sign(set));
+  const authority: RRset[] = [];
+  let rcode = res.rcode;
+  const nsecTtl = zone.soa.ttl;
+
+  for (const set of res.authority) {
+    if (set.type === T.SOA) authority.push(set, signer.sign(set));
+    else if (set.type === T.NS) {
+      // A referral: the cut has no DS, so the child is unsigned as far as we know.
+      const nsec = compactNsec(set.name, [T.NS], nsecTtl);
+      authority.push(set, nsec, signer.signByContent(nsec));
+    } else authority.push(set);
+  }
+
+  if (res.denial) {
+    const { name, types } = res.denial;
+    const nsec = compactNsec(name, types, nsecTtl);
+    const sig = signer.signByContent(nsec);
+    if (rcode === RCODE.NXDOMAIN) rcode = RCODE.NOERROR;
+    if (qtype === T.NSEC && types !== null && res.answer.length === 0) {
+      // Asked for the NSEC itself: it is the answer, not a proof (a NODATA listing NSEC would contradict it).
+      return { ...res, rcode, answer: [nsec, sig], authority: [] };
+    }
+    authority.push(nsec, sig);
+  }
+  return { ...res, rcode, answer, authority };
+}
