@@ -4,12 +4,12 @@ import { describe, expect, it } from 'vitest';
 import { AnswerCache, questionKey } from './answer-cache';
 import { ZoneIndex } from './zone-index';
 
-const q = (name: string, opts: { id?: number; edns?: boolean } = {}) =>
+const q = (name: string, opts: { id?: number; edns?: boolean; do?: boolean } = {}) =>
   packet.encode({
     id: opts.id ?? 1,
     type: 'query',
     questions: [{ name, type: 'A' }],
-    additionals: opts.edns ? [{ type: 'OPT', name: '.', udpPayloadSize: 1232, options: [] } as unknown as packet.Answer] : [],
+    additionals: opts.edns || opts.do ? [{ type: 'OPT', name: '.', udpPayloadSize: 1232, flags: opts.do ? packet.DNSSEC_OK : 0, options: [] } as unknown as packet.Answer] : [],
   });
 
 describe('answer cache', () => {
@@ -18,6 +18,8 @@ describe('answer cache', () => {
     expect(k(q('WWW.Example.COM'))).toBe(k(q('www.example.com')));
     expect(k(q('www.example.com'))).not.toBe(k(q('www.example.com'), true));
     expect(k(q('www.example.com'))).not.toBe(k(q('www.example.com', { edns: true })));
+    // Signed answers (DO) are not the unsigned ones.
+    expect(k(q('www.example.com', { edns: true }))).not.toBe(k(q('www.example.com', { do: true })));
     expect(k(q('www.example.com'))).not.toBe(k(q('www.example.net')));
   });
 

@@ -62,7 +62,8 @@ export function questionKey(buf: Buffer, tcp: boolean): { key: string; nameEnd: 
     if (end + 11 + ((buf[end + 9]! << 8) | buf[end + 10]!) !== len) return null;
     scratch[k++] = buf[end + 3]!;
     scratch[k++] = buf[end + 4]!;
-    scratch[k++] = 0x80 | (buf[end + 7]! & 0x80);
+    // One octet for "has EDNS" and the DO bit: signed and unsigned answers are cached apart.
+    scratch[k++] = 0x01 | (buf[end + 7]! & 0x80);
   } else if (end !== len) return null;
   return { key: scratch.toString('latin1', 0, k), nameEnd };
 }

@@ -34,7 +34,7 @@ export function windowAt(nowMs: number): SignatureWindow {
 }
 
 /** The RRSIG rdata up to the signer's name (RFC 4034 §3.1), the part the signature also covers. */
-function rrsigPrefix(set: RRset, key: SigningKey, w: SignatureWindow, signer: string): Buffer {
+export function rrsigPrefix(set: RRset, key: Pick<SigningKey, 'algorithm' | 'tag'>, w: Pick<SignatureWindow, 'inception' | 'expiration'>, signer: string): Buffer {
   const head = Buffer.alloc(18);
   head.writeUInt16BE(set.type, 0);
   head[2] = key.algorithm;
@@ -54,9 +54,12 @@ export function rrsigs(set: RRset, keys: readonly SigningKey[], w: SignatureWind
   const covered = canonicalRRset(set, set.name, set.ttl);
   return keys.map((key) => {
     const prefix = rrsigPrefix(set, key, w, signer);
-    return Buffer.concat([prefix, ecdsa(Buffer.concat([prefix, covered]), key.privateKey)]);
+    return Buffer.concat([prefix, ecdsa(signedData(prefix, covered), key.privateKey)]);
   });
 }
+
+/** What a signature covers: the RRSIG rdata prefix, then the RRset in canonical form (RFC 4034 §3.1.8.1). */
+export const signedData = (prefix: Buffer, canonicalSet: Buffer): Buffer => Buffer.concat([prefix, canonicalSet]);
 
 interface Cached {
   epoch: number;
