@@ -15,7 +15,7 @@ import { ratio, type Row } from './table';
 
 const run = promisify(execFile);
 const DURATION = Number(process.env.BENCH_SECONDS ?? 10);
-const ZONE = 'bench.test';
+export const ZONE = 'bench.test';
 const ROUNDS = 4;
 const ROUND_SECONDS = Math.max(2, Math.round(DURATION / 2));
 const SERVER_CPU = 0;
@@ -30,7 +30,7 @@ interface Perf {
 const has = (cmd: string) => spawnSync('sh', ['-c', `command -v ${cmd}`]).status === 0;
 
 /** Runs dnsperf against a port; the client is pinned to its own core. */
-async function dnsperf(port: number, queries: string, seconds = DURATION): Promise<Perf> {
+export async function dnsperf(port: number, queries: string, seconds = DURATION): Promise<Perf> {
   const { stdout } = await run('taskset', ['-c', String(CLIENT_CPU), 'dnsperf', '-s', '127.0.0.1', '-p', String(port), '-d', queries, '-l', String(seconds), '-e', '-c', '4', '-q', '200', '-t', '2'], { maxBuffer: 1 << 24 });
   const num = (re: RegExp) => Number(re.exec(stdout)?.[1] ?? NaN);
   return {
@@ -70,7 +70,7 @@ function* zoneRecords(count: number): Generator<{ name: string; record_type: str
 }
 
 /** A dnsperf input: 50% existing A, 15% NXDOMAIN, 15% AAAA, 10% MX, 10% TXT. */
-function queryFile(dir: string, hosts: number): string {
+export function queryFile(dir: string, hosts: number): string {
   const lines: string[] = [];
   for (let k = 0; k < 20_000; k++) {
     const r = k % 20;
@@ -87,7 +87,7 @@ function queryFile(dir: string, hosts: number): string {
 }
 
 /** Bench-only setup: a user, the zone and its records written straight through the Store. */
-async function fillStore(dataDir: string, count: number): Promise<number> {
+export async function fillStore(dataDir: string, count: number): Promise<number> {
   const store = await openSqliteStore(path.join(dataDir, 'zonedeck.db'));
   const services = createServices(store, { nameservers: ['ns1.zonedeck.test', 'ns2.zonedeck.test'], nsTtl: 3600 });
   await services.accounts.addUser('bench');

@@ -7,6 +7,7 @@ const BENCHES: Bench[] = [
   { name: 'API', file: './api.ts', fn: 'benchApi' },
   { name: 'DNS', file: './dns.ts', fn: 'benchDns' },
   { name: 'Dashboard', file: './web.ts', fn: 'benchWeb' },
+  { name: 'Load', file: './load.ts', fn: 'benchLoad' },
 ];
 
 const only = process.argv.slice(2);

@@ -1,7 +1,7 @@
 /** Wires configuration, store, services, HTTP and DNS. No logic of its own. */
 import { buildApp } from './app';
 import { ConfigError, loadConfig } from './config';
-import { startDns } from './dns/server';
+import { startDnsThread } from './dns/thread';
 import { startHttp } from './http-server';
 import { announce, createLogger } from './log';
 import { createServices } from './services';
@@ -27,7 +27,7 @@ async function main(): Promise<void> {
     log.warn({ username: 'admin', password }, 'created the first user; this password is shown only once');
   }
 
-  const dns = await startDns(config, store, services.events, log);
+  const dns = await startDnsThread(config, store, services.events, log);
   const app = buildApp({ services, config, log });
   const http = await startHttp(app.fetch, config);
   announce(log, { http: http.url, dns: dns?.port ?? null }, 'listening');

@@ -1,0 +1,59 @@
+/**
+ * Runs the DNS server in a worker thread (see worker.ts for why) and feeds it the zone
+ * events of this process. An in-memory SQLite store cannot be shared with a thread, so with
+ * `DATA_DIR=:memory:` the server runs in this thread instead.
+ */
+import { Worker } from 'node:worker_threads';
+import type { Config } from '../config';
+import type { Logger } from '../log';
+import { dnsResponses } from '../metrics';
+import type { ZoneEvents } from '../services/events';
+import type { Store } from '../store/types';
+import { startDns } from './server';
+import type { FromWorker, ToWorker } from './worker';
+
+export interface DnsHandle {
+  port: number;
+  close(): Promise<void>;
+}
+
+export async function startDnsThread(config: Config, store: Store, events: ZoneEvents, log: Logger): Promise<DnsHandle | null> {
+  if (config.dnsPort === null) return null;
+  if (config.sqlitePath === ':memory:' && !config.databaseUrl) return startDns(config, store, events, log);
+
+  const worker = new Worker(new URL('./worker-boot.mjs', import.meta.url), { workerData: { config } });
+  const send = (m: ToWorker) => worker.postMessage(m);
+  let closing = false;
+  let closed: (() => void) | undefined;
+  const port = await new Promise<number>((resolve, reject) => {
+    worker.on('message', (m: FromWorker) => {
+      if (m.type === 'ready') resolve(m.port);
+      else if (m.type === 'failed') reject(new Error(m.message));
+      else if (m.type === 'metrics') {
+        dnsResponses.udp.set(m.udp);
+        dnsResponses.tcp.set(m.tcp);
+      } else if (m.type === 'closed') closed?.();
+    });
+    worker.once('error', reject);
+    worker.once('exit', (code) => {
+      if (closing) return;
+      // An authoritative server that silently stopped answering is worse than one that stops.
+      log.fatal({ code }, 'the DNS thread stopped');
+      process.exit(1);
+    });
+  });
+  const unsubscribe = events.subscribe((change) => send({ type: 'change', change }));
+  return {
+    port,
+    async close() {
+      closing = true;
+      unsubscribe();
+      await new Promise<void>((resolve) => {
+        closed = resolve;
+        send({ type: 'close' });
+        setTimeout(resolve, 5000).unref();
+      });
+      await worker.terminate();
+    },
+  };
+}
