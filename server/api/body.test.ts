@@ -98,6 +98,9 @@ describe('OpenAPI document', () => {
       'GET /domains/{domain_name}/records/{id}': ['200', '401', '404', '500'],
       'PUT /domains/{domain_name}/records/{id}': ['200', '400', '401', '403', '404', '408', '409', '413', '500'],
       'DELETE /domains/{domain_name}/records/{id}': ['200', '401', '403', '404', '500'],
+      'GET /tokens': ['200', '400', '401', '500'],
+      'POST /tokens': ['201', '400', '401', '408', '413', '500'],
+      'DELETE /tokens/{id}': ['200', '401', '404', '500'],
     });
     expect(doc.components.schemas.Record.properties.ttl.type).toBe('string');
     expect(doc.components.schemas.Ip.required).toEqual(['id', 'address', 'active', 'cidr', 'ipv4', 'ipv6', 'first', 'last']);

@@ -8,6 +8,7 @@ import { createApi } from './create-api';
 import { domainsApi } from './domains';
 import { ipsApi } from './ips';
 import { recordsApi } from './records';
+import { tokensApi } from './tokens';
 
 export function publicApi(services: Services, config: Pick<Config, 'bodyLimitBytes' | 'bodyTimeoutMs' | 'rateLimitToken' | 'rateLimitAddress'>) {
   const api = createApi();
@@ -32,5 +33,6 @@ export function publicApi(services: Services, config: Pick<Config, 'bodyLimitByt
   api.route('/', ipsApi(services));
   api.route('/', domainsApi(services));
   api.route('/', recordsApi(services));
+  api.route('/', tokensApi(services));
   return api;
 }

@@ -127,3 +127,39 @@ export const RecordUpdateSchema = z
     ttl: ttl.optional(),
   })
   .openapi('RecordUpdate');
+
+/** An API token as its owner sees it: never the secret or its hash. */
+export const TokenSchema = z
+  .object({
+    id: z.number().int(),
+    label: z.string().openapi({ example: 'deploy script' }),
+    created_at: timestamp,
+    last_used_at: timestamp.nullable().openapi({ description: 'Within a minute; null when never used' }),
+    expires_at: timestamp.nullable().openapi({ description: 'null when the token does not expire' }),
+    current: z.boolean().openapi({ description: 'True for the token that made this request' }),
+  })
+  .openapi('Token');
+
+export const TokenCreatedSchema = TokenSchema.extend({
+  token: z.string().openapi({ example: 'zd_4m9V0cXcQw1m3C8mJwGgk1qkVv7Cw5Xb', description: 'The secret. Shown only in this response; the service keeps only its hash' }),
+}).openapi('TokenCreated');
+
+/** Longest lifetime a token may be given at creation (ten years); no expiry at all is also allowed. */
+export const MAX_TOKEN_DAYS = 3650;
+
+export const TokenCreateSchema = z
+  .strictObject({
+    label: text('a short text naming where the token is used')
+      .trim()
+      .min(1, 'must not be empty')
+      .max(100, 'must be at most 100 characters')
+      .openapi({ example: 'deploy script' }),
+    expires_in_days: z
+      .number(required('a whole number of days'))
+      .int('must be a whole number of days')
+      .min(1, `must be between 1 and ${MAX_TOKEN_DAYS} days`)
+      .max(MAX_TOKEN_DAYS, `must be between 1 and ${MAX_TOKEN_DAYS} days`)
+      .optional()
+      .openapi({ example: 90, description: `Days until the token stops working (1–${MAX_TOKEN_DAYS}); omit for a token that does not expire` }),
+  })
+  .openapi('TokenCreate');

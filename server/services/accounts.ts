@@ -1,6 +1,6 @@
 /** Users and their API tokens: creation, sign-in, token minting, authentication, revocation. */
 import { Conflict, Invalid, NotFound } from '../core/errors';
-import type { Store, TokenRow, UserRow } from '../store/types';
+import type { Page, Store, TokenRow, UserRow, Window } from '../store/types';
 import { DUMMY_HASH, hashPassword, hashToken, newPassword, newToken, sameDigest, verifyPassword } from './secrets';
 
 const USERNAME = /^[a-z0-9][a-z0-9._-]{0,63}$/;
@@ -86,9 +86,23 @@ export function createAccounts(store: Store) {
 
     listTokens: (userId: number) => store.tokens.listByUser(userId),
 
+    /** One page of a user's tokens, oldest first. A user holds a handful, so the page is cut here, not in SQL. */
+    async pageTokens(userId: number, w: Window): Promise<Page<TokenRow>> {
+      const all = await store.tokens.listByUser(userId);
+      return { rows: all.slice(w.offset, w.offset + w.limit), total: all.length };
+    },
+
     async revokeToken(id: number): Promise<void> {
       if (!(await store.tokens.delete(id))) throw new NotFound(`no token with id ${id}`);
       touched.delete(id);
+    },
+
+    /** Revokes one of the user's own tokens and returns it; another user's token is NotFound, exactly as a missing one. */
+    async revokeOwnToken(userId: number, id: number): Promise<TokenRow> {
+      const row = await store.tokens.byId(id);
+      if (!row || row.user_id !== userId || !(await store.tokens.delete(id))) throw new NotFound(`no token with id ${id}`);
+      touched.delete(id);
+      return row;
     },
   };
 }

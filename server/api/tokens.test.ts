@@ -1,0 +1,147 @@
+/** The tokens API: the secret shown once and working, lists without secrets, expiry, revocation, isolation, input errors. */
+import { afterEach, beforeEach, describe, expect, it } from 'vitest';
+import { createTestApp, type TestApp } from '../testing/test-app';
+
+let t: TestApp;
+let alice: string;
+let bob: string;
+beforeEach(async () => {
+  t = await createTestApp();
+  alice = await t.user('alice');
+  bob = await t.user('bob');
+});
+afterEach(() => t.close());
+
+const TOKEN_SHAPE = /zd_[A-Za-z0-9_-]{32}/;
+
+async function create(body: unknown, token = alice) {
+  const res = await t.request('POST', '/api/v1/tokens', { token, body });
+  return { res, body: await res.json() };
+}
+
+const list = async (token = alice) => (await t.request('GET', '/api/v1/tokens', { token })).json();
+
+describe('POST /tokens', () => {
+  it('answers 201 with the secret once, and the secret works as a bearer token and as apikey', async () => {
+    const { res, body } = await create({ label: '  deploy script ' });
+    expect(res.status).toBe(201);
+    expect(res.headers.get('cache-control')).toBe('no-store');
+    expect(body).toEqual({ id: expect.any(Number), label: 'deploy script', created_at: expect.any(String), last_used_at: null, expires_at: null, current: false, token: expect.stringMatching(TOKEN_SHAPE) });
+
+    const ips = await t.request('GET', '/api/v1/ips', { token: body.token });
+    expect(ips.status).toBe(200);
+    const viaKey = await t.request('GET', `/api/v1/ips?apikey=${body.token}`, { token: null });
+    expect(viaKey.status).toBe(200);
+
+    // Seen through itself, the new token is the current one; the creating token is not.
+    const mine = await list(body.token);
+    expect(mine.find((x: { id: number }) => x.id === body.id)).toMatchObject({ current: true, last_used_at: expect.any(String) });
+    expect(mine.filter((x: { current: boolean }) => x.current)).toHaveLength(1);
+  });
+
+  it('sets expires_at from expires_in_days, and an expired token gets 401', async () => {
+    const before = Date.now();
+    const { res, body } = await create({ label: 'ci', expires_in_days: 30 });
+    expect(res.status).toBe(201);
+    const expires = Date.parse(body.expires_at);
+    expect(expires).toBeGreaterThanOrEqual(before + 30 * 86_400_000);
+    expect(expires).toBeLessThanOrEqual(Date.now() + 30 * 86_400_000);
+
+    // Move the expiry into the past through the store: the token stops working at once.
+    const user = await t.services.accounts.userByName('alice');
+    const { row, token } = await t.services.accounts.createToken(user.id, 'short', new Date(Date.now() - 1000).toISOString());
+    const res2 = await t.request('GET', '/api/v1/ips', { token });
+    expect(res2.status).toBe(401);
+    expect(res2.headers.get('www-authenticate')).toMatch(/^Bearer/);
+    // It is still listed, so its owner can see why it stopped and remove it.
+    expect((await list()).map((x: { id: number }) => x.id)).toContain(row.id);
+  });
+
+  it.each([
+    [{}, 'label', 'is required'],
+    [{ label: '   ' }, 'label', 'must not be empty'],
+    [{ label: 'x'.repeat(101) }, 'label', 'must be at most 100 characters'],
+    [{ label: 7 }, 'label', 'must be a short text naming where the token is used'],
+    [{ label: 'a', expires_in_days: 0 }, 'expires_in_days', 'must be between 1 and 3650 days'],
+    [{ label: 'a', expires_in_days: 3651 }, 'expires_in_days', 'must be between 1 and 3650 days'],
+    [{ label: 'a', expires_in_days: 1.5 }, 'expires_in_days', 'must be a whole number of days'],
+    [{ label: 'a', expires_in_days: '30' }, 'expires_in_days', 'must be a whole number of days'],
+    [{ label: 'a', token: 'zd_mine' }, 'token', 'is not a known field'],
+    [{ label: 'a', created_at: '2020-01-01T00:00:00Z' }, 'created_at', 'is read-only'],
+  ])('answers 400 naming the field for %j', async (input, field, message) => {
+    const before = (await list()).length;
+    const { res, body } = await create(input);
+    expect(res.status).toBe(400);
+    expect(body.error).toMatchObject({ status: 400, code: 'invalid_field', fields: { [field]: message } });
+    expect((await list()).length).toBe(before);
+  });
+
+  it('needs a live token', async () => {
+    const res = await t.request('POST', '/api/v1/tokens', { token: null, body: { label: 'x' } });
+    expect(res.status).toBe(401);
+  });
+});
+
+describe('GET /tokens', () => {
+  it("lists the caller's own tokens with the current one marked, and never a secret or hash", async () => {
+    const a = await create({ label: 'one' });
+    await create({ label: 'bob only' }, bob);
+    const res = await t.request('GET', '/api/v1/tokens');
+    expect(res.status).toBe(200);
+    expect(res.headers.get('x-total-count')).toBe('2');
+    const text = await res.text();
+    expect(text).not.toMatch(TOKEN_SHAPE);
+    expect(text).not.toContain(a.body.token);
+    expect(text).not.toMatch(/[0-9a-f]{64}/);
+    const rows = JSON.parse(text);
+    expect(rows.map((r: { label: string; current: boolean }) => [r.label, r.current])).toEqual([
+      ['test', true],
+      ['one', false],
+    ]);
+    expect(Object.keys(rows[0]).sort()).toEqual(['created_at', 'current', 'expires_at', 'id', 'label', 'last_used_at']);
+  });
+
+  it('pages like the other lists', async () => {
+    for (let i = 0; i < 4; i++) await create({ label: `t${i}` });
+    const res = await t.request('GET', '/api/v1/tokens?per_page=2&page=2');
+    expect(res.status).toBe(200);
+    expect(res.headers.get('x-total-count')).toBe('5');
+    expect(res.headers.get('link')).toContain('rel="next"');
+    expect((await res.json()).map((r: { label: string }) => r.label)).toEqual(['t1', 't2']);
+    const bad = await t.request('GET', '/api/v1/tokens?per_page=501');
+    expect(bad.status).toBe(400);
+    expect((await bad.json()).error.fields).toHaveProperty('per_page');
+  });
+});
+
+describe('DELETE /tokens/:id', () => {
+  it('revokes the token, answers with it, and the revoked token then gets 401', async () => {
+    const { body: made } = await create({ label: 'doomed', expires_in_days: 7 });
+    const res = await t.request('DELETE', `/api/v1/tokens/${made.id}`);
+    expect(res.status).toBe(200);
+    const body = await res.json();
+    expect(body).toEqual({ id: made.id, label: 'doomed', created_at: made.created_at, last_used_at: null, expires_at: made.expires_at, current: false });
+    const after = await t.request('GET', '/api/v1/ips', { token: made.token });
+    expect(after.status).toBe(401);
+    expect((await list()).map((x: { id: number }) => x.id)).not.toContain(made.id);
+    expect((await t.request('DELETE', `/api/v1/tokens/${made.id}`)).status).toBe(404);
+  });
+
+  it("answers 404 for another user's token, exactly as for a missing one, and leaves it working", async () => {
+    const { body: bobs } = await create({ label: 'bob ci' }, bob);
+    for (const id of [String(bobs.id), '999999', 'abc']) {
+      const res = await t.request('DELETE', `/api/v1/tokens/${id}`);
+      expect(res.status).toBe(404);
+      expect((await res.json()).error).toMatchObject({ status: 404, code: 'not_found', message: `no token with id ${id}` });
+    }
+    expect((await t.request('GET', '/api/v1/ips', { token: bobs.token })).status).toBe(200);
+  });
+
+  it('lets a token revoke itself; it is dead for the next request', async () => {
+    const { body: made } = await create({ label: 'self' });
+    const res = await t.request('DELETE', `/api/v1/tokens/${made.id}`, { token: made.token });
+    expect(res.status).toBe(200);
+    expect((await res.json()).current).toBe(true);
+    expect((await t.request('GET', '/api/v1/tokens', { token: made.token })).status).toBe(401);
+  });
+});

@@ -1,0 +1,86 @@
+/**
+ * API tokens of the current user: list, create (the secret is in that one response only),
+ * revoke. A user sees and revokes only their own tokens; another user's id answers 404.
+ */
+import { createRoute, z } from '@hono/zod-openapi';
+import { NotFound } from '../core/errors';
+import type { Services } from '../services';
+import type { TokenRow } from '../store/types';
+import { createApi, errors, json, security } from './create-api';
+import { pageHeaders, pageParams, pageQuery, setPageHeaders } from './pagination';
+import { TokenCreatedSchema, TokenCreateSchema, TokenSchema } from './schemas';
+
+const tags = ['Tokens'];
+const DAY_MS = 86_400_000;
+
+const idParam = z.object({ id: z.string().openapi({ param: { name: 'id', in: 'path' }, example: '7' }) });
+
+/** A path id that cannot name a token is simply not found, as in the records API. */
+function tokenId(raw: string): number {
+  if (!/^[0-9]{1,15}$/.test(raw)) throw new NotFound(`no token with id ${raw}`);
+  return Number(raw);
+}
+
+/** A token row as its owner may see it; `currentId` is the token of the request. */
+export function tokenView(t: TokenRow, currentId: number) {
+  return { id: t.id, label: t.label, created_at: t.created_at, last_used_at: t.last_used_at, expires_at: t.expires_at, current: t.id === currentId };
+}
+
+const list = createRoute({
+  method: 'get',
+  path: '/tokens',
+  summary: "List the current user's API tokens (never their secrets)",
+  tags,
+  security,
+  request: { query: z.object(pageQuery) },
+  responses: { 200: { description: 'Tokens, oldest first', headers: pageHeaders, content: json(z.array(TokenSchema)) }, ...errors(400) },
+});
+
+const create = createRoute({
+  method: 'post',
+  path: '/tokens',
+  summary: 'Create an API token; its secret is shown in this response only',
+  tags,
+  security,
+  request: { body: { required: true, content: json(TokenCreateSchema) } },
+  responses: { 201: { description: 'The new token with its secret', content: json(TokenCreatedSchema) }, ...errors(400, 408, 413) },
+});
+
+const remove = createRoute({
+  method: 'delete',
+  path: '/tokens/{id}',
+  summary: 'Revoke one of your tokens; requests with it answer 401 from then on',
+  tags,
+  security,
+  request: { params: idParam },
+  responses: { 200: { description: 'The revoked token', content: json(TokenSchema) }, ...errors(404) },
+});
+
+export function tokensApi(services: Services) {
+  const { accounts } = services;
+  return createApi()
+    .openapi(list, async (c) => {
+      const { user, token } = c.get('principal');
+      const p = pageParams(c.req.valid('query'));
+      const { rows, total } = await accounts.pageTokens(user.id, p.window);
+      setPageHeaders(c, total, p);
+      return c.json(
+        rows.map((t) => tokenView(t, token.id)),
+        200,
+      );
+    })
+    .openapi(create, async (c) => {
+      const { user, token } = c.get('principal');
+      const { label, expires_in_days: days } = c.req.valid('json');
+      const expiresAt = days === undefined ? null : new Date(Date.now() + days * DAY_MS).toISOString();
+      const created = await accounts.createToken(user.id, label, expiresAt);
+      // The secret must not linger in any cache between here and its reader.
+      c.header('Cache-Control', 'no-store');
+      return c.json({ ...tokenView(created.row, token.id), token: created.token }, 201);
+    })
+    .openapi(remove, async (c) => {
+      const { user, token } = c.get('principal');
+      const row = await accounts.revokeOwnToken(user.id, tokenId(c.req.valid('param').id));
+      return c.json(tokenView(row, token.id), 200);
+    });
+}
