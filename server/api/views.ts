@@ -1,8 +1,7 @@
 /** Stored rows as the API shows them (SPEC.md §2): exact field names and JSON types. */
 import { toFqdn } from '../core/domain-name';
+import { DIGEST_SHA256, dnskeyText, dsText } from '../services/dnssec-keys';
 import type { DnssecPublicKey, DomainRow, RecordRow } from '../store/types';
-
-const DIGEST_SHA256 = 2;
 
 /**
  * What the parent zone needs to complete the chain of trust (RFC 4034 §5): one DS per key
@@ -16,10 +15,10 @@ function dnssecView(zone: string, keys: readonly DnssecPublicKey[]) {
       algorithm: k.algorithm,
       digest_type: DIGEST_SHA256,
       digest: k.ds_digest,
-      ds: `${zone}. IN DS ${k.key_tag} ${k.algorithm} ${DIGEST_SHA256} ${k.ds_digest}`,
+      ds: dsText(zone, k),
       created_at: k.created_at,
     })),
-    dnskey_records: keys.map((k) => `${zone}. IN DNSKEY ${k.flags} 3 ${k.algorithm} ${k.public_key}`),
+    dnskey_records: keys.map((k) => dnskeyText(zone, k)),
   };
 }
 

@@ -4,9 +4,12 @@
  */
 import { parseArgs } from 'node:util';
 import { ConfigError, loadConfig } from '../config';
+import { normalizeZoneName } from '../core/domain-name';
 import { ZonedeckError } from '../core/errors';
-import { createServices, type Services } from '../services';
+import { servicesFor, type Services } from '../services';
+import { dnskeyText, dsText } from '../services/dnssec-keys';
 import { openStore } from '../store/open';
+import type { DnssecPublicKey } from '../store/types';
 
 const USAGE = `usage: npm run cli -- <command>
 
@@ -19,7 +22,11 @@ const USAGE = `usage: npm run cli -- <command>
   ips add <username> <address-or-cidr> [--inactive]
                                                register an IP or range; prints it as JSON
   ips list <username>                          list a user's IPs as JSON
-  ips remove <id>                              remove an IP record`;
+  ips remove <id>                              remove an IP record
+  dnssec show <zone>                           the zone's DS and DNSKEY records
+  dnssec rollover <zone> [--finish]            CSK rollover: add a new key that signs beside the
+                                               current one; --finish (once the parent has the new
+                                               DS and the old DS's TTL has passed) removes the old`;
 
 class UsageError extends Error {}
 
@@ -44,6 +51,7 @@ export async function run(services: Services, argv: string[], out: Out): Promise
       label: { type: 'string' },
       expires: { type: 'string' },
       inactive: { type: 'boolean' },
+      finish: { type: 'boolean' },
       help: { type: 'boolean', short: 'h' },
     },
   });
@@ -99,9 +107,32 @@ export async function run(services: Services, argv: string[], out: Out): Promise
       await ips.remove(id(a, '<id>'));
       out(`removed IP record ${a}`);
       return;
+    case 'dnssec show': {
+      const zone = await services.store.domains.byName(normalizeZoneName(need(a, '<zone>')));
+      if (!zone) throw new UsageError(`no domain named ${a}`);
+      printKeys(zone.name, (await services.zones.publicKeys([zone])).get(zone.id) ?? [], out);
+      return;
+    }
+    case 'dnssec rollover': {
+      const { zone, keys } = await services.zones.rollover(need(a, '<zone>'), values.finish ? 'finish' : 'start');
+      if (values.finish) out(`${zone.name}: rollover finished; the zone is signed with key ${keys[0]!.key_tag} alone`);
+      else {
+        out(`${zone.name}: new key ${keys.at(-1)!.key_tag} signs beside key ${keys[0]!.key_tag} (serial ${zone.serial_number}).`);
+        out(`Replace the DS at the registrar with the new one below; once the parent serves it and the old DS's TTL has passed, run: dnssec rollover ${zone.name} --finish`);
+      }
+      printKeys(zone.name, keys, out);
+      return;
+    }
     default:
       throw new UsageError(`unknown command "${positionals.join(' ')}"`);
   }
+}
+
+/** A zone's DS and DNSKEY records, one per line, as the API shows them. */
+function printKeys(zone: string, keys: DnssecPublicKey[], out: Out): void {
+  if (keys.length === 0) out(`${zone}: DNSSEC is off`);
+  for (const k of keys) out(dsText(zone, k));
+  for (const k of keys) out(dnskeyText(zone, k));
 }
 
 async function main(): Promise<number> {
@@ -109,7 +140,7 @@ async function main(): Promise<number> {
   try {
     const config = loadConfig();
     const store = await openStore(config);
-    services = createServices(store, { nameservers: config.nameservers, nsTtl: 3600 });
+    services = servicesFor(store, config);
     await run(services, process.argv.slice(2), (line) => process.stdout.write(`${line}\n`));
     return 0;
   } catch (e) {

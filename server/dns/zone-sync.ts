@@ -56,7 +56,9 @@ export async function syncZones(
       return;
     }
     if (!zone || zone.id !== domain.id) {
-      hooks.serialChanged?.(await load(domain));
+      // Load first: `hook?.(await load())` would skip the load when no hook is given.
+      const loaded = await load(domain);
+      hooks.serialChanged?.(loaded);
       if (change.kind === 'zone-upserted') hooks.zoneAdded?.(domain);
       return;
     }
@@ -86,7 +88,8 @@ export async function syncZones(
       seen.add(domain.name);
       const zone = index.get(domain.name);
       if (zone && zone.id === domain.id && zone.domain.serial_number === domain.serial_number) continue;
-      hooks.serialChanged?.(await load(domain));
+      const loaded = await load(domain);
+      hooks.serialChanged?.(loaded);
     }
     for (const zone of [...index.all()]) if (!seen.has(zone.name)) index.remove(zone.name);
   }

@@ -5,7 +5,7 @@
  * with SHA-256, algorithm 13 (RFC 6605), whose public key field is the 64-octet point x||y.
  */
 import { createHash, createPublicKey, generateKeyPairSync, type KeyObject } from 'node:crypto';
-import type { DnssecKeyRow, NewRow } from '../store/types';
+import type { DnssecKeyRow, DnssecPublicKey, NewRow } from '../store/types';
 
 export const ALGORITHM_ECDSAP256SHA256 = 13;
 /** Zone Key + Secure Entry Point: one key signs everything and is the one the DS points at. */
@@ -74,3 +74,9 @@ export function newCsk(domainId: number, zone: string, createdAt: string): NewRo
     created_at: createdAt,
   };
 }
+
+/** The DS record of a key in zone-file form, as registrars ask for it. */
+export const dsText = (zone: string, k: DnssecPublicKey): string => `${zone}. IN DS ${k.key_tag} ${k.algorithm} ${DIGEST_SHA256} ${k.ds_digest}`;
+
+/** The DNSKEY record of a key in zone-file form (some registries take it instead of a DS). */
+export const dnskeyText = (zone: string, k: DnssecPublicKey): string => `${zone}. IN DNSKEY ${k.flags} ${PROTOCOL} ${k.algorithm} ${k.public_key}`;

@@ -1,0 +1,76 @@
+/**
+ * `dnssec rollover` (CSK, double signature): during the rollover the API shows both DS
+ * records and DNS publishes both keys and signs with both, so a resolver holding either DS
+ * validates; `--finish` leaves the new key alone. The CLI's services feed an in-process
+ * DNS index here, as they feed the server's.
+ */
+import packet from 'dns-packet';
+import { afterEach, beforeEach, describe, expect, it } from 'vitest';
+import { createHandler } from '../dns/handler';
+import { ZoneIndex } from '../dns/zone-index';
+import { syncZones, type ZoneSync } from '../dns/zone-sync';
+import { createTestApp, type TestApp } from '../testing/test-app';
+import { run } from './main';
+
+let t: TestApp;
+let sync: ZoneSync;
+let index: ZoneIndex;
+beforeEach(async () => {
+  t = await createTestApp();
+  await t.user('alice');
+  index = new ZoneIndex();
+  sync = await syncZones(t.services.store, t.services.events, index, { primary: 'ns1.zonedeck.test', hostmaster: 'hostmaster.zonedeck.test' });
+});
+afterEach(async () => {
+  sync.stop();
+  await t.close();
+});
+
+async function cli(...argv: string[]): Promise<string[]> {
+  const lines: string[] = [];
+  await run(t.services, argv, (l) => lines.push(l));
+  await sync.settled();
+  return lines;
+}
+
+const dsTags = async () => ((await (await t.request('GET', '/api/v1/domains/example.com')).json()).ds_records as { key_tag: number }[]).map((d) => d.key_tag);
+
+function dns(type: string) {
+  const handler = createHandler(index, { transferAllowed: () => false });
+  const msg = packet.encode({
+    id: 1,
+    type: 'query',
+    questions: [{ name: 'example.com', type: type as 'A' }],
+    additionals: [{ type: 'OPT', name: '.', udpPayloadSize: 1232, flags: packet.DNSSEC_OK, options: [] } as unknown as packet.Answer],
+  });
+  return packet.decode(handler.udp(msg, '127.0.0.1')!).answers as { type: string; data: { keyTag?: number } }[];
+}
+
+describe('dnssec rollover', () => {
+  it('adds a second key that signs beside the first, then --finish removes the old one', async () => {
+    expect((await t.request('POST', '/api/v1/domains', { body: { name: 'example.com', dnssec_enabled: true } })).status).toBe(201);
+    await sync.settled();
+    const [old] = await dsTags();
+    const started = await cli('dnssec', 'rollover', 'example.com');
+    expect(started[0]).toMatch(new RegExp(`new key (\\d+) signs beside key ${old}`));
+    const fresh = Number(/new key (\d+)/.exec(started[0]!)![1]);
+    expect(started.filter((l) => l.includes(' IN DS '))).toHaveLength(2);
+    expect(await dsTags()).toEqual([old, fresh]);
+    // Both keys published, every RRset signed by both (RFC 6781 §4.1.2 double signature).
+    expect(dns('DNSKEY').filter((a) => a.type === 'DNSKEY')).toHaveLength(2);
+    expect(dns('SOA').filter((a) => a.type === 'RRSIG').map((a) => a.data.keyTag)).toEqual([old, fresh]);
+    await expect(cli('dnssec', 'rollover', 'example.com')).rejects.toThrow(/already rolling over/);
+
+    const finished = await cli('dnssec', 'rollover', 'example.com', '--finish');
+    expect(finished[0]).toBe(`example.com: rollover finished; the zone is signed with key ${fresh} alone`);
+    expect(await dsTags()).toEqual([fresh]);
+    expect(dns('SOA').filter((a) => a.type === 'RRSIG').map((a) => a.data.keyTag)).toEqual([fresh]);
+    expect(await cli('dnssec', 'show', 'example.com')).toEqual([expect.stringMatching(new RegExp(`^example\\.com\\. IN DS ${fresh} 13 2 [0-9A-F]{64}$`)), expect.stringMatching(/^example\.com\. IN DNSKEY 257 3 13 /)]);
+  });
+
+  it('refuses a zone that is not signed', async () => {
+    await t.request('POST', '/api/v1/domains', { body: { name: 'example.com' } });
+    await expect(cli('dnssec', 'rollover', 'example.com')).rejects.toThrow(/not signed: turn DNSSEC on first/);
+    expect(await cli('dnssec', 'show', 'example.com')).toEqual(['example.com: DNSSEC is off']);
+  });
+});
