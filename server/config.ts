@@ -40,6 +40,7 @@ const schema = z.object({
   LOG_LEVEL: z.enum(['trace', 'debug', 'info', 'warn', 'error', 'fatal', 'silent']).default('info'),
   BODY_LIMIT_BYTES: z.string().regex(/^[0-9]+$/).transform(Number).default(65536),
   BODY_TIMEOUT_MS: positiveMs.default(10000),
+  MAX_RECORDS_PER_ZONE: z.string().regex(/^[1-9][0-9]*$/, 'must be a whole number of 1 or more').transform(Number).default(200_000),
   RATE_LIMIT_TOKEN: rate.default({ perSecond: 50, burst: 500 }),
   RATE_LIMIT_ADDRESS: rate.default({ perSecond: 100, burst: 1000 }),
   AXFR_ALLOW: z.string().default('127.0.0.0/8,::1/128'),
@@ -63,6 +64,7 @@ export type Config = {
   logLevel: string;
   bodyLimitBytes: number;
   bodyTimeoutMs: number;
+  maxRecordsPerZone: number;
   /** API rate limits (null: off). */
   rateLimitToken: { perSecond: number; burst: number } | null;
   rateLimitAddress: { perSecond: number; burst: number } | null;
@@ -99,6 +101,7 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
     logLevel: e.LOG_LEVEL,
     bodyLimitBytes: e.BODY_LIMIT_BYTES,
     bodyTimeoutMs: e.BODY_TIMEOUT_MS,
+    maxRecordsPerZone: e.MAX_RECORDS_PER_ZONE,
     rateLimitToken: e.RATE_LIMIT_TOKEN,
     rateLimitAddress: e.RATE_LIMIT_ADDRESS,
     axfrAllow: list(e.AXFR_ALLOW),

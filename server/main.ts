@@ -4,7 +4,7 @@ import { ConfigError, loadConfig } from './config';
 import { startDnsThread } from './dns/thread';
 import { startHttp } from './http-server';
 import { announce, createLogger } from './log';
-import { createServices } from './services';
+import { servicesFor } from './services';
 import { openStore } from './store/open';
 
 async function main(): Promise<void> {
@@ -20,7 +20,7 @@ async function main(): Promise<void> {
   }
   const log = createLogger(config.logLevel);
   const store = await openStore(config);
-  const services = createServices(store, { nameservers: config.nameservers, nsTtl: 3600 });
+  const services = servicesFor(store, config);
 
   if ((await store.users.count()) === 0) {
     const { password } = await services.accounts.addUser('admin');

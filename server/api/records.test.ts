@@ -156,3 +156,23 @@ describe('list, get, update and delete records', () => {
     expect((await put.json()).error.code).toBe('forbidden');
   });
 });
+
+describe('records per zone', () => {
+  it('refuses a record past MAX_RECORDS_PER_ZONE with 403, and counts deletions back', async () => {
+    const small = await createTestApp({ MAX_RECORDS_PER_ZONE: '4' });
+    try {
+      await small.user('carol');
+      await small.request('POST', '/api/v1/domains', { body: { name: 'small.example' } });
+      const add = (name: string) => small.request('POST', '/api/v1/domains/small.example/records', { body: { name, record_type: 'A', content: '192.0.2.1' } });
+      expect((await add('a')).status).toBe(200);
+      const b = await (await add('b')).json();
+      const over = await add('c');
+      expect(over.status).toBe(403);
+      expect((await over.json()).error.message).toMatch(/already holds 4 records/);
+      await small.request('DELETE', `/api/v1/domains/small.example/records/${b.id}`);
+      expect((await add('c')).status).toBe(200);
+    } finally {
+      await small.close();
+    }
+  });
+});

@@ -8,7 +8,7 @@ import path from 'node:path';
 import { buildApp } from '../app';
 import { loadConfig } from '../config';
 import { createLogger } from '../log';
-import { createServices, type Services } from '../services';
+import { servicesFor, type Services } from '../services';
 import { openSqliteStore } from '../store/sqlite';
 import type { Store } from '../store/types';
 import type { BffOptions, SessionInfo } from './index';
@@ -38,7 +38,7 @@ export async function createHarness(opts: Omit<BffOptions, 'now'> & { staticRoot
     async restart() {
       await store?.close();
       store = await openSqliteStore(config.sqlitePath);
-      h.services = createServices(store, { nameservers: config.nameservers, nsTtl: 3600 });
+      h.services = servicesFor(store, config);
       app = buildApp({ services: h.services, config, log: createLogger('silent'), bff: { ...opts, now: () => clock.now }, staticRoot: opts.staticRoot });
     },
     async close() {

@@ -29,7 +29,9 @@ interface Resolved {
 
 const isManaged = (r: { name: string; record_type: string }) => r.name === APEX && r.record_type === 'NS';
 
-export function createRecords(store: Store, events: ZoneEvents, zones: Zones) {
+export const DEFAULT_MAX_RECORDS = 200_000;
+
+export function createRecords(store: Store, events: ZoneEvents, zones: Zones, maxRecords = DEFAULT_MAX_RECORDS) {
   /** Validates and canonicalizes every field at once, reporting each bad one. */
   function resolve(zone: DomainRow, input: Required<Pick<RecordInput, 'record_type' | 'content'>> & RecordInput): Resolved {
     const check = new FieldCheck();
@@ -100,6 +102,9 @@ export function createRecords(store: Store, events: ZoneEvents, zones: Zones) {
       const result = await store.transaction(async (tx) => {
         const zone = await tx.domains.lock((await zones.owned(userId, zoneName, tx)).id);
         const rec = resolve(zone, input as Resolved & RecordInput);
+        if ((await tx.records.zoneCount(zone.id)) >= maxRecords) {
+          throw new Forbidden(`${zone.name} already holds ${maxRecords} records, the most one zone may have`);
+        }
         const rrset = await checkNeighbours(tx, zone, rec);
         const ttl = rec.ttl ?? rrset[0]?.ttl ?? zone.minimum_ttl;
         const at = new Date().toISOString();

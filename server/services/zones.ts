@@ -20,6 +20,8 @@ export interface ZoneDefaults {
   nameservers: string[];
   /** TTL of the apex NS set the service manages. */
   nsTtl: number;
+  /** Most records one zone may hold (MAX_RECORDS_PER_ZONE). */
+  maxRecords?: number;
 }
 
 /** Bumps serial and updated_at of a zone inside the caller's transaction. */

@@ -6,6 +6,7 @@ import { Migrator, type Kysely, type Migration } from 'kysely';
 import * as m0001 from './migrations/0001-initial';
 import * as m0002 from './migrations/0002-sessions';
 import * as m0003 from './migrations/0003-dnssec-keys';
+import * as m0004 from './migrations/0004-record-count';
 
 export type Dialect = 'sqlite' | 'postgres';
 
@@ -15,6 +16,7 @@ const STEPS: Record<string, Step> = {
   '0001-initial': m0001,
   '0002-sessions': m0002,
   '0003-dnssec-keys': m0003,
+  '0004-record-count': m0004,
 };
 
 export async function migrate(db: Kysely<any>, dialect: Dialect): Promise<void> {

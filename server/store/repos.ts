@@ -11,7 +11,7 @@ import type { DnssecKeyRow, DnssecPublicKey, DomainRow, IpRow, RecordRow, Repos,
 type Db = Kysely<Database>;
 
 const ipRow = (r: Selectable<Database['ips']>): IpRow => ({ ...r, active: Boolean(r.active) });
-const domainRow = (r: Selectable<Database['domains']>): DomainRow => ({
+const domainRow = ({ record_count: _count, ...r }: Selectable<Database['domains']>): DomainRow => ({
   ...r,
   serial_number: Number(r.serial_number),
   dnssec_enabled: Boolean(r.dnssec_enabled),
@@ -170,6 +170,7 @@ export function createRepos(db: Db, dialect: Dialect): Repos {
       byDomain: (domainId) => db.selectFrom('records').selectAll().where('domain_id', '=', domainId).orderBy('id').execute(),
       countByDomain: (domainId) =>
         count(db.selectFrom('records').select((e) => e.fn.countAll<number>().as('n')).where('domain_id', '=', domainId).executeTakeFirst()),
+      zoneCount: async (domainId) => Number((await db.selectFrom('domains').select('record_count').where('id', '=', domainId).executeTakeFirst())?.record_count ?? 0),
       update: async (id, patch) => (await db.updateTable('records').set(patch).where('id', '=', id).returningAll().executeTakeFirstOrThrow()) as RecordRow,
       setRrsetTtl: async (domainId, name, type, ttl, at) => {
         await db

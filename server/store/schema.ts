@@ -26,6 +26,8 @@ export interface Database {
     delegated: number;
     created_at: string;
     updated_at: string;
+    /** Kept by triggers (migration 0004). */
+    record_count: Generated<number>;
   };
   records: {
     id: Generated<number>;

@@ -170,6 +170,8 @@ export interface Repos {
     atName(domainId: number, name: string): Promise<RecordRow[]>;
     byDomain(domainId: number): Promise<RecordRow[]>;
     countByDomain(domainId: number): Promise<number>;
+    /** The zone's record count as the database keeps it: one row read, whatever the zone's size. */
+    zoneCount(domainId: number): Promise<number>;
     update(id: number, patch: Partial<NewRow<RecordRow>>): Promise<RecordRow>;
     /** Sets the TTL of a whole RRset (RFC 2181 §5.2). */
     setRrsetTtl(domainId: number, name: string, type: string, ttl: number, at: string): Promise<void>;

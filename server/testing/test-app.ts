@@ -5,7 +5,7 @@ import path from 'node:path';
 import { buildApp } from '../app';
 import { loadConfig, type Config } from '../config';
 import { createLogger } from '../log';
-import { createServices, type Services } from '../services';
+import { servicesFor, type Services } from '../services';
 import { openStore } from '../store/open';
 import { createPostgresDatabase } from './postgres-database';
 
@@ -25,7 +25,7 @@ export async function createTestApp(env: Record<string, string> = {}): Promise<T
   const pg = process.env.ZONEDECK_TEST_POSTGRES ? await createPostgresDatabase(process.env.ZONEDECK_TEST_POSTGRES) : undefined;
   const config = loadConfig({ DATA_DIR: dir, LOG_LEVEL: 'silent', RATE_LIMIT_TOKEN: 'off', RATE_LIMIT_ADDRESS: 'off', ...(pg ? { DATABASE_URL: pg.url } : {}), ...env });
   const store = await openStore(config);
-  const services = createServices(store, { nameservers: config.nameservers, nsTtl: 3600 });
+  const services = servicesFor(store, config);
   const app = buildApp({ services, config, log: createLogger('silent') });
   let defaultToken: string | null = null;
   return {
