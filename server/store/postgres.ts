@@ -13,6 +13,9 @@ export async function openPostgresStore(url: string): Promise<Store> {
   // bigint (serials) comes back as text by default; every one we store fits a double.
   pg.types.setTypeParser(20, (v) => Number(v));
   const pool = new pg.Pool({ connectionString: url, max: 10 });
+  // An idle connection the server dropped (restart, failover) must not crash the process:
+  // the pool discards it, and the next query opens a new one.
+  pool.on('error', () => {});
   const db = new Kysely<Schema>({ dialect: new PostgresDialect({ pool }) });
   await migrate(db, 'postgres');
   return {
