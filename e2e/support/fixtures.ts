@@ -1,8 +1,9 @@
 /**
  * Playwright fixtures over this run's server: `baseURL`, a fresh user per test (made with
  * the admin CLI) with an API token to check what the dashboard did through the public API,
- * and a guard on every test that no response the browser receives carries an API token and
- * that the page runs without CSP violations or uncaught errors.
+ * and a guard on every test that no response the browser receives carries an API token (save
+ * the one a user creates on purpose, see token-leaks.ts) and that the page runs without CSP
+ * violations or uncaught errors.
  */
 import { spawnSync } from 'node:child_process';
 import { randomBytes } from 'node:crypto';
@@ -10,10 +11,11 @@ import path from 'node:path';
 import { expect, test as base, type Page } from '@playwright/test';
 import { ApiClient } from './api-client';
 import { serverInfo, type ServerInfo } from './server-info';
+import { bodyLeak, headerLeak } from './token-leaks';
+
+export { TOKEN_PATTERN } from './token-leaks';
 
 const ROOT = path.resolve(import.meta.dirname, '../..');
-/** The shape of every API token (server/services/secrets.ts): no response to the browser may hold one. */
-export const TOKEN_PATTERN = /zd_[A-Za-z0-9_-]{32}/;
 
 /** Runs the admin CLI against this run's DATA_DIR; returns its stdout lines. */
 export function cli(server: ServerInfo, ...args: string[]): string[] {
@@ -69,11 +71,14 @@ export const test = base.extend<Fixtures>({
       const leaks: string[] = [];
       const reads: Promise<void>[] = [];
       page.on('response', (res) => {
-        if (TOKEN_PATTERN.test(JSON.stringify(res.headers()))) leaks.push(res.url());
+        const seen = { url: res.url(), method: res.request().method(), status: res.status() };
+        const inHeaders = headerLeak(seen, res.headers());
+        if (inHeaders) leaks.push(inHeaders);
         const body = res
           .text()
           .then((text) => {
-            if (TOKEN_PATTERN.test(text)) leaks.push(res.url());
+            const inBody = bodyLeak(seen, text);
+            if (inBody) leaks.push(inBody);
           })
           .catch(() => {}); // redirects and aborted loads have no body
         // A body Chromium never finishes (the page went away) must not hang the test.

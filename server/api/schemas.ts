@@ -4,6 +4,7 @@
  */
 import { z } from '@hono/zod-openapi';
 import { SOA_BOUNDS, type SoaField } from '../core/soa';
+import { MAX_TOKEN_DAYS, MAX_TOKEN_LABEL } from '../core/token-rules';
 import { MAX_TTL } from '../core/ttl';
 
 const required = (what: string) => ({
@@ -144,15 +145,12 @@ export const TokenCreatedSchema = TokenSchema.extend({
   token: z.string().openapi({ example: 'zd_4m9V0cXcQw1m3C8mJwGgk1qkVv7Cw5Xb', description: 'The secret. Shown only in this response; the service keeps only its hash' }),
 }).openapi('TokenCreated');
 
-/** Longest lifetime a token may be given at creation (ten years); no expiry at all is also allowed. */
-export const MAX_TOKEN_DAYS = 3650;
-
 export const TokenCreateSchema = z
   .strictObject({
     label: text('a short text naming where the token is used')
       .trim()
       .min(1, 'must not be empty')
-      .max(100, 'must be at most 100 characters')
+      .max(MAX_TOKEN_LABEL, `must be at most ${MAX_TOKEN_LABEL} characters`)
       .openapi({ example: 'deploy script' }),
     expires_in_days: z
       .number(required('a whole number of days'))

@@ -6,6 +6,7 @@ import { createBrowserRouter, Navigate } from 'react-router-dom';
 import { domainQuery } from '../features/domains/get-domain';
 import { domainsQuery } from '../features/domains/list-domains';
 import { recordsQuery } from '../features/records/list-records';
+import { tokensQuery } from '../features/tokens/list-tokens';
 import { queryClient } from '../lib/query-client';
 import { routes } from '../lib/paths';
 import { RequireSession } from './require-session';
@@ -44,6 +45,7 @@ export const router = createBrowserRouter([
         },
       },
       { path: 'ips', lazy: () => import('./pages/ips-page') },
+      { path: 'tokens', lazy: () => import('./pages/tokens-page'), loader: ({ request }) => prefetch(queryClient.prefetchQuery(tokensQuery(Math.max(1, Number(new URL(request.url).searchParams.get('page')) || 1)))) },
       { path: '*', lazy: () => import('./pages/not-found-page') },
     ],
   },

@@ -25,6 +25,7 @@ export function Shell() {
           <nav aria-label="Main" className="mainnav">
             <NavLink to={routes.domains}>Domains</NavLink>
             <NavLink to={routes.ips}>IPs</NavLink>
+            <NavLink to={routes.tokens}>API tokens</NavLink>
           </nav>
           <div className="userbox">
             <span className="muted" title="Signed in as">

@@ -12,6 +12,9 @@ import type {
   RecordCreateSchema,
   RecordSchema,
   RecordUpdateSchema,
+  TokenCreatedSchema,
+  TokenCreateSchema,
+  TokenSchema,
 } from '../../server/api/schemas';
 
 export type Ip = z.output<typeof IpSchema>;
@@ -21,6 +24,9 @@ export type DomainUpdate = z.input<typeof DomainUpdateSchema>;
 export type DnsRecord = z.output<typeof RecordSchema>;
 export type RecordCreate = z.input<typeof RecordCreateSchema>;
 export type RecordUpdate = z.input<typeof RecordUpdateSchema>;
+export type ApiToken = z.output<typeof TokenSchema>;
+export type ApiTokenCreated = z.output<typeof TokenCreatedSchema>;
+export type ApiTokenCreate = z.input<typeof TokenCreateSchema>;
 export type ErrorBody = z.output<typeof ErrorSchema>;
 
 export type { SessionInfo } from '../../server/bff/index';

@@ -6,6 +6,7 @@ export const routes = {
   domains: '/domains',
   domain: (name: string) => `/domains/${enc(name)}`,
   ips: '/ips',
+  tokens: '/tokens',
 };
 
 export const bff = {
@@ -18,6 +19,8 @@ export const bff = {
   domain: (name: string) => `/bff/api/domains/${enc(name)}`,
   records: (domain: string) => `/bff/api/domains/${enc(domain)}/records`,
   record: (domain: string, id: number) => `/bff/api/domains/${enc(domain)}/records/${id}`,
+  tokens: '/bff/api/tokens',
+  token: (id: number) => `/bff/api/tokens/${id}`,
 };
 
 /** A post-sign-in destination from a `next` parameter, only if it is a path on this site. */
