@@ -2,7 +2,9 @@
  * DNS figures (DESIGN.md §8, issue 4): queries/s and latency with dnsperf over a mix of
  * existing names, NXDOMAIN, AAAA, MX and TXT on a 1,000-record zone, each server pinned
  * to CPU 0 and dnsperf to CPU 1, beside a bare Node UDP responder that returns a fixed
- * answer, in the same run. Also Knot DNS on the same zone, and zonedeck on 100,000 records.
+ * answer, in the same run. Also Knot DNS on the same zone, zonedeck on 100,000 records, and
+ * DNSSEC: the 1k zone is signed, and the same query mix with the DO bit (signed answers,
+ * signatures cached) is measured beside the unsigned mix, alternating rounds on the same server.
  */
 import { execFile, spawn, spawnSync, type ChildProcess } from 'node:child_process';
 import fs from 'node:fs';
@@ -30,8 +32,13 @@ interface Perf {
 const has = (cmd: string) => spawnSync('sh', ['-c', `command -v ${cmd}`]).status === 0;
 
 /** Runs dnsperf against a port; the client is pinned to its own core. */
-export async function dnsperf(port: number, queries: string, seconds = DURATION): Promise<Perf> {
-  const { stdout } = await run('taskset', ['-c', String(CLIENT_CPU), 'dnsperf', '-s', '127.0.0.1', '-p', String(port), '-d', queries, '-l', String(seconds), '-e', '-c', '4', '-q', '200', '-t', '2'], { maxBuffer: 1 << 24 });
+export async function dnsperf(port: number, queries: string, seconds = DURATION, opts: { dnssecOk?: boolean; once?: boolean } = {}): Promise<Perf> {
+  const args = ['-c', String(CLIENT_CPU), 'dnsperf', '-s', '127.0.0.1', '-p', String(port), '-d', queries, '-e', '-c', '4', '-q', '200', '-t', '2'];
+  // -n 1: every line of the file once (each name new to the server), else loop for `seconds`.
+  args.push(...(opts.once ? ['-n', '1'] : ['-l', String(seconds)]));
+  // -D: the DNSSEC OK bit, so a signed zone answers with RRSIGs and NSECs.
+  if (opts.dnssecOk) args.push('-D');
+  const { stdout } = await run('taskset', args, { maxBuffer: 1 << 24 });
   const num = (re: RegExp) => Number(re.exec(stdout)?.[1] ?? NaN);
   return {
     qps: num(/Queries per second:\s+([\d.]+)/),
@@ -41,9 +48,9 @@ export async function dnsperf(port: number, queries: string, seconds = DURATION)
 }
 
 /** Warm-up (JIT, caches), then the measured run. */
-async function measure(port: number, queries: string): Promise<Perf> {
-  await dnsperf(port, queries, 2);
-  return dnsperf(port, queries);
+async function measure(port: number, queries: string, dnssecOk = false): Promise<Perf> {
+  await dnsperf(port, queries, 2, { dnssecOk });
+  return dnsperf(port, queries, DURATION, { dnssecOk });
 }
 
 const bestOf = (runs: Perf[]) => runs.reduce((a, b) => (b.qps > a.qps ? b : a));
@@ -86,13 +93,22 @@ export function queryFile(dir: string, hosts: number): string {
   return file;
 }
 
+/** 100,000 distinct nonexistent names: none repeats, so neither answer nor signature can come from a cache. */
+function uniqueNxFile(dir: string): string {
+  const file = path.join(dir, 'unique-nx.txt');
+  const lines: string[] = [];
+  for (let k = 0; k < 100_000; k++) lines.push(`fresh${k}.${ZONE} A`);
+  fs.writeFileSync(file, `${lines.join('\n')}\n`);
+  return file;
+}
+
 /** Bench-only setup: a user, the zone and its records written straight through the Store. */
-export async function fillStore(dataDir: string, count: number): Promise<number> {
+export async function fillStore(dataDir: string, count: number, dnssec = false): Promise<number> {
   const store = await openSqliteStore(path.join(dataDir, 'zonedeck.db'));
   const services = createServices(store, { nameservers: ['ns1.zonedeck.test', 'ns2.zonedeck.test'], nsTtl: 3600 });
   await services.accounts.addUser('bench');
   const user = (await store.users.byUsername('bench'))!;
-  const zone = await services.zones.create(user.id, { name: ZONE });
+  const zone = await services.zones.create(user.id, { name: ZONE, dnssec_enabled: dnssec });
   const at = new Date().toISOString();
   let hosts = 0;
   await store.transaction(async (tx) => {
@@ -161,9 +177,9 @@ async function knotRate(dir: string, zonedeckPort: number, queries: string): Pro
   }
 }
 
-async function zonedeckRate(records: number, label: string): Promise<{ perf: Perf; server: ServerProcess; dir: string; hosts: number; loadMs: number }> {
+async function zonedeckRate(records: number, label: string, dnssec = false): Promise<{ perf: Perf; server: ServerProcess; dir: string; hosts: number; loadMs: number }> {
   const dir = tempDataDir();
-  const hosts = await fillStore(dir, records);
+  const hosts = await fillStore(dir, records, dnssec);
   const t0 = performance.now();
   const server = await startServer({ DNS_PORT: '0', LOG_LEVEL: 'warn' }, dir, { cpu: SERVER_CPU }).catch(async () =>
     // LOG_LEVEL=warn hides the listening line on some setups; fall back to info.
@@ -188,8 +204,11 @@ export async function benchDns(): Promise<Row[]> {
     }
   });
   try {
-    const small = await zonedeckRate(1000, '1k records');
+    // Signed: unsigned queries get the same answers as from an unsigned zone; DO queries get signatures.
+    const small = await zonedeckRate(1000, '1k records', true);
     const queries1k = queryFile(small.dir, small.hosts);
+    await measure(small.server.dnsPort!, queries1k, true);
+    const signedRuns: Perf[] = [];
     // Alternate reference and zonedeck in short rounds and keep each one's best round: on a
     // shared machine, the best round is the one least disturbed by other work, and both
     // get the same number of tries under the same conditions.
@@ -198,10 +217,16 @@ export async function benchDns(): Promise<Row[]> {
     for (let round = 0; round < ROUNDS; round++) {
       refRuns.push(await dnsperf(bare.port, queries1k, ROUND_SECONDS));
       ourRuns.push(await dnsperf(small.server.dnsPort!, queries1k, ROUND_SECONDS));
+      signedRuns.push(await dnsperf(small.server.dnsPort!, queries1k, ROUND_SECONDS, { dnssecOk: true }));
     }
     const ref = bestOf(refRuns);
     const best = bestOf(ourRuns);
     rows.push({ name: 'DNS queries/s, 1k-record zone (dnsperf mix, 1 core)', value: fmt(best), reference: `bare UDP responder: ${fmt(ref)}`, ratio: ratio(best.qps, ref.qps) });
+    const signed = bestOf(signedRuns);
+    rows.push({ name: 'DNSSEC: signed answers/s (DO bit, dnsperf -D), signatures cached', value: fmt(signed), reference: `unsigned answers, same server: ${fmt(best)}`, ratio: ratio(signed.qps, best.qps) });
+    // The worst case of online signing: every name new, so every NXDOMAIN needs a fresh NSEC signature.
+    const fresh = await dnsperf(small.server.dnsPort!, uniqueNxFile(small.dir), 0, { dnssecOk: true, once: true });
+    rows.push({ name: 'DNSSEC: new nonexistent names/s (one fresh signature each)', value: fmt(fresh), reference: `signed, cached: ${fmt(signed)}`, ratio: ratio(fresh.qps, signed.qps) });
     const knot = await knotRate(small.dir, small.server.dnsPort!, queries1k);
     await small.server.stop();
     if (knot) rows.push({ name: 'Knot DNS on the same zone (1 worker, 1 core)', value: fmt(best), reference: `knotd: ${fmt(knot)}`, ratio: ratio(best.qps, knot.qps) });

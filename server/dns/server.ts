@@ -10,6 +10,7 @@ import type { ZoneEvents } from '../services/events';
 import type { Store } from '../store/types';
 import { aclAllows, parseAcl } from './acl';
 import { createDelegationCheck } from './delegation';
+import { REFRESH_EVERY_MS, refreshSignedZones } from './dnssec/refresh';
 import { createHandler, type Handler } from './handler';
 import { Notifier, parseHostPort } from './notify';
 import { listenTcp, type TcpListener } from './tcp';
@@ -80,6 +81,9 @@ export async function startDns(config: DnsConfig, store: Store, events: ZoneEven
   const timer = delegation ? setInterval(() => void delegation.checkAll().catch(onError), DELEGATION_INTERVAL_MS) : null;
   timer?.unref();
   if (delegation) void delegation.checkAll().catch(onError);
+  // Signed zones unchanged for a week get a new serial, so secondaries fetch fresh signatures.
+  const refresh = setInterval(() => void refreshSignedZones(store, events).catch(onError), REFRESH_EVERY_MS);
+  refresh.unref();
 
   return {
     port,
@@ -88,6 +92,7 @@ export async function startDns(config: DnsConfig, store: Store, events: ZoneEven
     sync,
     async close() {
       if (timer) clearInterval(timer);
+      clearInterval(refresh);
       sync.stop();
       notifier.close();
       await new Promise<void>((resolve) => udp.close(() => resolve()));

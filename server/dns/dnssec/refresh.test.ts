@@ -1,0 +1,39 @@
+/** Secondaries get fresh signatures: a signed zone unchanged for a week gets a new serial (and a NOTIFY). */
+import { afterEach, beforeEach, describe, expect, it } from 'vitest';
+import type { ZoneChange } from '../../services/events';
+import { createTestApp, type TestApp } from '../../testing/test-app';
+import { refreshSignedZones } from './refresh';
+
+let t: TestApp;
+beforeEach(async () => {
+  t = await createTestApp();
+  await t.user('alice');
+});
+afterEach(() => t.close());
+
+const DAY = 86_400_000;
+
+async function zone(name: string, dnssec: boolean, ageDays: number) {
+  await t.request('POST', '/api/v1/domains', { body: { name, dnssec_enabled: dnssec } });
+  const row = (await t.services.store.domains.byName(name))!;
+  return t.services.store.domains.update(row.id, { updated_at: new Date(Date.now() - ageDays * DAY).toISOString() });
+}
+
+describe('signature refresh for secondaries', () => {
+  it('bumps the serial of signed zones unchanged for a week, and only those', async () => {
+    const stale = await zone('stale.example', true, 8);
+    await zone('fresh.example', true, 2);
+    await zone('unsigned.example', false, 30);
+    const seen: ZoneChange[] = [];
+    t.services.events.subscribe((c) => seen.push(c));
+
+    const bumped = await refreshSignedZones(t.services.store, t.services.events);
+    expect(bumped.map((z) => z.name)).toEqual(['stale.example']);
+    expect(bumped[0]!.serial_number).toBeGreaterThan(stale.serial_number);
+    expect(seen).toEqual([{ kind: 'zone-upserted', domain: bumped[0] }]);
+    const api = await (await t.request('GET', '/api/v1/domains/stale.example')).json();
+    expect(api.serial_number).toBe(bumped[0]!.serial_number);
+    // Done once: the zone is now fresh.
+    expect(await refreshSignedZones(t.services.store, t.services.events)).toEqual([]);
+  });
+});
