@@ -1,4 +1,5 @@
 /** The tokens API: the secret shown once and working, lists without secrets, expiry, revocation, isolation, input errors. */
+import fc from 'fast-check';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import { createTestApp, type TestApp } from '../testing/test-app';
 
@@ -143,5 +144,29 @@ describe('DELETE /tokens/:id', () => {
     expect(res.status).toBe(200);
     expect((await res.json()).current).toBe(true);
     expect((await t.request('GET', '/api/v1/tokens', { token: made.token })).status).toBe(401);
+  });
+});
+
+describe('hostile input', () => {
+  it('random bodies and ids only ever get 2xx or 4xx with the error body, and revoke nothing of anyone else', async () => {
+    const { body: bobs } = await create({ label: 'bob keeps this' }, bob);
+    const label = fc.oneof(fc.string(), fc.string({ unit: 'grapheme' }), fc.constantFrom('', ' ', 'a'.repeat(101), '\u0000', '💥'));
+    const days = fc.oneof(fc.integer(), fc.double(), fc.string(), fc.constant(null), fc.constantFrom(1, 3650, 3651, 1e300));
+    const body = fc.oneof(fc.jsonValue({ maxDepth: 3 }), fc.record({ label, expires_in_days: days }, { requiredKeys: [] }));
+    // Never the caller's own token: revoking it would turn the rest of the run into 401s that prove nothing.
+    const callerId = (await list()).find((x: { current: boolean }) => x.current).id as number;
+    const ids = fc.nat().filter((n) => n !== callerId).map(String);
+    const id = fc.oneof(ids, fc.string(), fc.constantFrom(String(bobs.id), '-1', '1e3', '99999999999999999999', '%00'));
+    await fc.assert(
+      fc.asyncProperty(body, id, async (b, raw) => {
+        for (const res of [await t.request('POST', '/api/v1/tokens', { body: b }), await t.request('DELETE', `/api/v1/tokens/${encodeURIComponent(raw)}`)]) {
+          expect(res.status).toBeLessThan(500);
+          if (res.status >= 400) expect((await res.json()).error).toMatchObject({ status: res.status, code: expect.any(String), message: expect.any(String) });
+        }
+      }),
+      { numRuns: 100 },
+    );
+    expect((await t.request('GET', '/api/v1/ips', { token: bobs.token })).status).toBe(200);
+    expect((await t.request('GET', '/api/v1/ips')).status).toBe(200);
   });
 });
