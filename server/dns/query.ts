@@ -92,6 +92,8 @@ export function parseQuery(buf: Uint8Array): Parsed {
     const questionEnd = end + 4;
     // RFC 6891 §6.1.1: OPT is never asked for; RFC 6895 §3.1: other meta types are not served.
     if (qtype === T.OPT) return { kind: 'error', rcode: RCODE.FORMERR, questionEnd };
+    // RFC 9824 §3.5: NXNAME only marks compact denial NSECs; asking for it is a format error.
+    if (qtype === T.NXNAME) return { kind: 'error', rcode: RCODE.FORMERR, questionEnd };
     if (qtype >= 128 && qtype <= 254 && qtype !== T.IXFR && qtype !== T.AXFR) return { kind: 'error', rcode: RCODE.NOTIMP, questionEnd };
     const edns = readEdns(buf, questionEnd, u16(buf, 6) + u16(buf, 8), u16(buf, 10));
     const query: Query = { id: u16(buf, 0), opcode, qname: labels.join('.'), labels, qtype, qclass, questionEnd, edns };

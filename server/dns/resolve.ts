@@ -3,8 +3,9 @@
  * RRsets of a response (RFC 1034 §4.3.2), with no sockets and no bytes. It covers exact
  * matches, CNAME chasing inside the zone (RFC 1034 §3.6.2, RFC 6604 for the final RCODE),
  * referrals with glue at zone cuts, wildcards (RFC 4592), empty non-terminals, negative
- * answers with the SOA (RFC 2308 §2–3) and minimal ANY (RFC 8482). DNSSEC signing can
- * be added over the returned RRsets before they are encoded.
+ * answers with the SOA (RFC 2308 §2–3) and minimal ANY (RFC 8482). DNSSEC signing
+ * (dnssec/online.ts) works on the returned RRsets before they are encoded; `denial` tells
+ * it what a negative answer must prove.
  */
 import { isInZone } from '../core/domain-name';
 import { RCODE, T, withOwner, type RRset } from './rrset';

@@ -2,6 +2,8 @@
  * Interop with real secondaries: Knot DNS and NSD, both listed in SECONDARIES, transfer a
  * zone from zonedeck by AXFR, get a NOTIFY after an API change, transfer again and answer
  * the new record. Their refresh timers are hours: only the NOTIFY can bring the change in time.
+ * Once DNSSEC is on, they serve the signed zone as transferred, and BIND's validator accepts
+ * their answers and their NSEC proofs.
  */
 import { execFile, spawn, type ChildProcess } from 'node:child_process';
 import fs from 'node:fs';
@@ -157,5 +159,26 @@ describe.each(['knot', 'nsd'])('%s as a secondary', (name) => {
     const [theirs] = await ask(sec(), 'example.com', 'SOA');
     const [ours] = (await zd.dig('+short', 'example.com', 'SOA')).trim().split('\n');
     expect(theirs).toBe(ours);
+  });
+
+  it('serves the zone signed once DNSSEC is on, with answers and NSEC proofs that validate', async () => {
+    // Idempotent: the second secondary's run finds DNSSEC already on, with the same key.
+    const res = await zd.api('PUT', '/domains/example.com', { dnssec_enabled: true });
+    expect(res.status).toBe(200);
+    const key = ((await res.json()) as { dnskey_records: string[] }).dnskey_records[0]!.split(' ').at(-1)!;
+    const ok = await eventually(async () => (await ask(sec(), 'example.com', 'DNSKEY')).join('').replace(/\s/g, '').includes(key), 100, 100);
+    expect(ok, sec().log()).toBe(true);
+    const anchor = path.join(sec().dir, 'anchor.conf');
+    fs.writeFileSync(anchor, `trust-anchors { "example.com." static-key 257 3 13 "${key}"; };\n`);
+    const delv = async (qname: string) => {
+      const out = await run('delv', ['@127.0.0.1', '-p', String(sec().port), '-a', anchor, '+root=example.com', qname, 'A']).catch((e: { stdout?: string; stderr?: string }) => e);
+      return `${out.stdout ?? ''}${out.stderr ?? ''}`;
+    };
+    expect(await delv('www.example.com')).toMatch(/; fully validated[\s\S]*192\.0\.2\.1/);
+    // The secondary proves NXDOMAIN from the transferred NSEC chain (no compact denial there).
+    expect(await delv('nope.example.com')).toMatch(/; negative response, fully validated/);
+    const { stdout } = await run('dig', ['@127.0.0.1', '-p', String(sec().port), '+dnssec', '+time=1', '+tries=2', 'nope.example.com', 'A']);
+    expect(stdout).toMatch(/status: NXDOMAIN/);
+    expect(stdout).toMatch(/IN\s+NSEC\s/);
   });
 });

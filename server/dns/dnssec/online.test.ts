@@ -130,6 +130,29 @@ describe('signed answers (DO bit)', () => {
   });
 });
 
+describe('odd questions to a signed zone', () => {
+  it('answers an explicit NSEC query with the NSEC itself, and NXNAME with FORMERR (RFC 9824 §3.5)', () => {
+    const { ask, handler } = setup();
+    const r = ask({ name: 'www.example.com', type: 'NSEC' });
+    expect(types(r.answers)).toEqual(['NSEC', 'RRSIG NSEC']);
+    expect(r.authorities).toEqual([]);
+    const msg = query({ name: 'www.example.com', type: 'A' });
+    msg.writeUInt16BE(128, 12 + 17); // the QTYPE after "www.example.com" (17 octets) := NXNAME
+    expect((packet.decode(handler.udp(msg, '127.0.0.1')!) as { rcode?: string }).rcode).toBe('FORMERR');
+  });
+
+  it('never throws, whatever the bytes of a DO query', () => {
+    const { handler } = setup();
+    const seed = query({ name: 'x.wild.example.com', type: 'TXT' });
+    for (let i = 0; i < 5_000; i++) {
+      const msg = Buffer.from(seed);
+      for (let k = 0; k < 1 + (i % 4); k++) msg[12 + ((i * 7919 + k * 104729) % (msg.length - 12))] = (i * 31 + k * 17) & 0xff;
+      expect(() => handler.udp(msg, '127.0.0.1')).not.toThrow();
+      expect(() => handler.tcp(msg, '127.0.0.1')).not.toThrow();
+    }
+  });
+});
+
 describe('a signed zone transfer', () => {
   it('signs every authoritative RRset and links every authoritative name in one NSEC chain', () => {
     const { handler, publicKey } = setup();
