@@ -4,7 +4,7 @@
  */
 import { z } from '@hono/zod-openapi';
 import { SOA_BOUNDS, type SoaField } from '../core/soa';
-import { MAX_TOKEN_DAYS, MAX_TOKEN_LABEL } from '../core/token-rules';
+import { LABEL_CONTROL_CHARS, MAX_TOKEN_DAYS, MAX_TOKEN_LABEL } from '../core/token-rules';
 import { MAX_TTL } from '../core/ttl';
 
 const required = (what: string) => ({
@@ -151,6 +151,7 @@ export const TokenCreateSchema = z
       .trim()
       .min(1, 'must not be empty')
       .max(MAX_TOKEN_LABEL, `must be at most ${MAX_TOKEN_LABEL} characters`)
+      .refine((s) => !LABEL_CONTROL_CHARS.test(s), 'must not contain control characters')
       .openapi({ example: 'deploy script' }),
     expires_in_days: z
       .number(required('a whole number of days'))

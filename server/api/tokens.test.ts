@@ -63,6 +63,8 @@ describe('POST /tokens', () => {
     [{ label: '   ' }, 'label', 'must not be empty'],
     [{ label: 'x'.repeat(101) }, 'label', 'must be at most 100 characters'],
     [{ label: 7 }, 'label', 'must be a short text naming where the token is used'],
+    [{ label: 'a\u0000b' }, 'label', 'must not contain control characters'],
+    [{ label: 'line\nbreak' }, 'label', 'must not contain control characters'],
     [{ label: 'a', expires_in_days: 0 }, 'expires_in_days', 'must be between 1 and 3650 days'],
     [{ label: 'a', expires_in_days: 3651 }, 'expires_in_days', 'must be between 1 and 3650 days'],
     [{ label: 'a', expires_in_days: 1.5 }, 'expires_in_days', 'must be a whole number of days'],

@@ -1,6 +1,6 @@
 /** Users and their API tokens: creation, sign-in, token minting, authentication, revocation. */
 import { Conflict, Invalid, NotFound } from '../core/errors';
-import { MAX_TOKEN_LABEL } from '../core/token-rules';
+import { LABEL_CONTROL_CHARS, MAX_TOKEN_LABEL } from '../core/token-rules';
 import type { Page, Store, TokenRow, UserRow, Window } from '../store/types';
 import { DUMMY_HASH, hashPassword, hashToken, newPassword, newToken, sameDigest, verifyPassword } from './secrets';
 
@@ -58,6 +58,7 @@ export function createAccounts(store: Store) {
 
     async createToken(userId: number, label = '', expiresAt: string | null = null): Promise<{ row: TokenRow; token: string }> {
       if (label.length > MAX_TOKEN_LABEL) throw Invalid.field('label', `must be at most ${MAX_TOKEN_LABEL} characters`);
+      if (LABEL_CONTROL_CHARS.test(label)) throw Invalid.field('label', 'must not contain control characters');
       const token = newToken();
       const row = await store.tokens.insert({
         user_id: userId,
