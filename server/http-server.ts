@@ -22,6 +22,27 @@ export function startHttp(fetch: (req: Request, env?: unknown) => Response | Pro
         resolve({ server, url: `${tls ? 'https' : 'http'}://${host}:${info.port}` });
       },
     );
+    // Longer than the idle timeouts of common clients and proxies (undici 4 s, nginx 60 s), so
+    // the server is never the side that closes a connection a client is about to reuse.
+    (server as { keepAliveTimeout: number }).keepAliveTimeout = 65_000;
     server.once('error', reject);
+  });
+}
+
+/**
+ * Graceful stop: no new connections, requests in flight finish, then keep-alive connections
+ * are closed as soon as they are idle; after `graceMs` whatever is left is cut.
+ */
+export function stopHttp(server: ServerType, graceMs = 10_000): Promise<void> {
+  const s = server as ServerType & { closeIdleConnections(): void; closeAllConnections(): void };
+  return new Promise((resolve) => {
+    const idle = setInterval(() => s.closeIdleConnections(), 50);
+    const deadline = setTimeout(() => s.closeAllConnections(), graceMs);
+    s.close(() => {
+      clearInterval(idle);
+      clearTimeout(deadline);
+      resolve();
+    });
+    s.closeIdleConnections();
   });
 }

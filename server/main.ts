@@ -2,7 +2,7 @@
 import { buildApp } from './app';
 import { ConfigError, loadConfig } from './config';
 import { startDnsThread } from './dns/thread';
-import { startHttp } from './http-server';
+import { startHttp, stopHttp } from './http-server';
 import { announce, createLogger } from './log';
 import { servicesFor } from './services';
 import { openStore } from './store/open';
@@ -37,7 +37,7 @@ async function main(): Promise<void> {
     if (stopping) return;
     stopping = true;
     log.info({ signal }, 'shutting down');
-    await new Promise<void>((resolve) => http.server.close(() => resolve()));
+    await stopHttp(http.server);
     await dns?.close();
     await store.close();
     process.exit(0);
