@@ -1,18 +1,17 @@
 /** Domains: search, page, create, delete. The search and page live in the URL, so they survive reloads and links. */
 import { useEffect, useState } from 'react';
-import { useSearchParams } from 'react-router-dom';
 import { CreateDomainForm } from '../../features/domains/create-domain-form';
 import { DeleteDomainDialog } from '../../features/domains/delete-domain-dialog';
 import { DomainsTable } from '../../features/domains/domains-table';
 import { useDomains } from '../../features/domains/list-domains';
+import { usePageParam } from '../../lib/page-param';
 import { TextField } from '../../ui/field';
 import { Pagination } from '../../ui/pagination';
 import { EmptyState, ErrorState, LoadingState, Spinner } from '../../ui/states';
 
 export function Component() {
-  const [params, setParams] = useSearchParams();
+  const { page, setPage, params, setParams } = usePageParam();
   const search = params.get('q') ?? '';
-  const page = Math.max(1, Number(params.get('page')) || 1);
   const [typed, setTyped] = useState(search);
   const [deleting, setDeleting] = useState<string | null>(null);
   const q = useDomains(search, page);
@@ -29,12 +28,6 @@ export function Component() {
     }, 250);
     return () => clearTimeout(t);
   }, [typed, search, params, setParams]);
-
-  const setPage = (p: number) => {
-    const next = new URLSearchParams(params);
-    next.set('page', String(p));
-    setParams(next);
-  };
 
   return (
     <div className="page">

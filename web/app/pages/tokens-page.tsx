@@ -1,25 +1,18 @@
 /** API tokens: create one (its secret shown once), see when each was used, revoke. The page number lives in the URL. */
 import { useState } from 'react';
-import { useSearchParams } from 'react-router-dom';
 import { CreateTokenForm } from '../../features/tokens/create-token-form';
 import { useTokens } from '../../features/tokens/list-tokens';
 import { RevokeTokenDialog } from '../../features/tokens/revoke-token-dialog';
 import { TokensTable } from '../../features/tokens/tokens-table';
 import type { ApiToken } from '../../lib/api-types';
+import { usePageParam } from '../../lib/page-param';
 import { Pagination } from '../../ui/pagination';
 import { EmptyState, ErrorState, LoadingState } from '../../ui/states';
 
 export function Component() {
-  const [params, setParams] = useSearchParams();
-  const page = Math.max(1, Number(params.get('page')) || 1);
+  const { page, setPage } = usePageParam();
   const [revoking, setRevoking] = useState<ApiToken | null>(null);
   const q = useTokens(page);
-
-  const setPage = (p: number) => {
-    const next = new URLSearchParams(params);
-    next.set('page', String(p));
-    setParams(next);
-  };
 
   return (
     <div className="page">
