@@ -158,7 +158,9 @@ describe('hostile input', () => {
     // Never the caller's own token: revoking it would turn the rest of the run into 401s that prove nothing.
     const callerId = (await list()).find((x: { current: boolean }) => x.current).id as number;
     const ids = fc.nat().filter((n) => n !== callerId).map(String);
-    const id = fc.oneof(ids, fc.string(), fc.constantFrom(String(bobs.id), '-1', '1e3', '99999999999999999999', '%00'));
+    const id = fc
+      .oneof(ids, fc.string(), fc.constantFrom(String(bobs.id), '-1', '1e3', '99999999999999999999', '%00'))
+      .filter((raw) => !/^[0-9]+$/.test(raw) || Number(raw) !== callerId);
     await fc.assert(
       fc.asyncProperty(body, id, async (b, raw) => {
         for (const res of [await t.request('POST', '/api/v1/tokens', { body: b }), await t.request('DELETE', `/api/v1/tokens/${encodeURIComponent(raw)}`)]) {
