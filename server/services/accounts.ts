@@ -89,10 +89,7 @@ export function createAccounts(store: Store) {
     listTokens: (userId: number) => store.tokens.listByUser(userId),
 
     /** One page of a user's tokens, oldest first. A user holds a handful, so the page is cut here, not in SQL. */
-    async pageTokens(userId: number, w: Window): Promise<Page<TokenRow>> {
-      const all = await store.tokens.listByUser(userId);
-      return { rows: all.slice(w.offset, w.offset + w.limit), total: all.length };
-    },
+    pageTokens: (userId: number, w: Window): Promise<Page<TokenRow>> => store.tokens.page(userId, w),
 
     async revokeToken(id: number): Promise<void> {
       if (!(await store.tokens.delete(id))) throw new NotFound(`no token with id ${id}`);

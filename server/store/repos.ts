@@ -68,6 +68,11 @@ export function createRepos(db: Db, dialect: Dialect): Repos {
         return { token, user: { id: token.user_id, username, password_hash, created_at: user_created_at } };
       },
       listByUser: (userId) => db.selectFrom('tokens').selectAll().where('user_id', '=', userId).orderBy('id').execute(),
+      page: async (userId, w) => {
+        const rows = await db.selectFrom('tokens').selectAll().where('user_id', '=', userId).orderBy('id').limit(w.limit).offset(w.offset).execute();
+        const total = await pageTotal(rows.length, w, () => count(db.selectFrom('tokens').select((e) => e.fn.countAll<number>().as('n')).where('user_id', '=', userId).executeTakeFirst()));
+        return { rows, total };
+      },
       delete: async (id) => Number((await db.deleteFrom('tokens').where('id', '=', id).executeTakeFirst()).numDeletedRows) > 0,
       touch: async (id, at) => {
         await db.updateTable('tokens').set({ last_used_at: at }).where('id', '=', id).execute();

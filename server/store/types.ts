@@ -117,6 +117,7 @@ export interface Repos {
     withUser(hash: string): Promise<{ token: TokenRow; user: UserRow } | undefined>;
     byId(id: number): Promise<TokenRow | undefined>;
     listByUser(userId: number): Promise<TokenRow[]>;
+    page(userId: number, w: Window): Promise<Page<TokenRow>>;
     delete(id: number): Promise<boolean>;
     touch(id: number, at: string): Promise<void>;
   };
