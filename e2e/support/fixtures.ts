@@ -9,6 +9,7 @@ import { spawnSync } from 'node:child_process';
 import { randomBytes } from 'node:crypto';
 import path from 'node:path';
 import { expect, test as base, type Page } from '@playwright/test';
+import { cli as runCli } from '../../server/testing/server-process';
 import { ApiClient } from './api-client';
 import { serverInfo, type ServerInfo } from './server-info';
 import { bodyLeak, headerLeak } from './token-leaks';
@@ -19,9 +20,7 @@ const ROOT = path.resolve(import.meta.dirname, '../..');
 
 /** Runs the admin CLI against this run's DATA_DIR; returns its stdout lines. */
 export function cli(server: ServerInfo, ...args: string[]): string[] {
-  const r = spawnSync(process.execPath, ['--import', 'tsx', 'server/cli/main.ts', ...args], { cwd: ROOT, env: { ...process.env, DATA_DIR: server.dataDir }, encoding: 'utf8' });
-  if (r.status !== 0) throw new Error(`cli ${args.join(' ')} failed (${r.status}): ${r.stderr}`);
-  return r.stdout.trim().split('\n');
+  return runCli(server.dataDir, ...args);
 }
 
 /** Writes many rows at once through the services (see seed.ts). */

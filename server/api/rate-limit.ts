@@ -3,8 +3,8 @@
  * flood of bad tokens is stopped cheaply) and one per API token. Over the limit: 429 with
  * Retry-After and the standard error body.
  */
-import type { Context, MiddlewareHandler } from 'hono';
-import { getConnInfo } from '@hono/node-server/conninfo';
+import type { MiddlewareHandler } from 'hono';
+import { clientAddress } from '../client-address';
 import { HttpError } from './errors';
 
 export interface BucketRate {
@@ -43,15 +43,6 @@ export class TokenBuckets {
     for (const [k, b] of this.buckets) {
       if (b.tokens + ((now - b.at) / 1000) * this.rate.perSecond >= this.rate.burst) this.buckets.delete(k);
     }
-  }
-}
-
-/** The peer address of a request from the network; undefined for in-process calls (the BFF). */
-export function clientAddress(c: Context): string | undefined {
-  try {
-    return getConnInfo(c).remote.address;
-  } catch {
-    return undefined;
   }
 }
 

@@ -2,9 +2,9 @@
  * The backend-for-frontend at /bff (DESIGN.md §6): sign-in, sign-out, the session the SPA
  * runs in, and the SPA's data calls forwarded to the public API with a token that stays here.
  */
-import { Hono, type Context } from 'hono';
+import { Hono } from 'hono';
 import { bodyLimit } from 'hono/body-limit';
-import { getConnInfo } from '@hono/node-server/conninfo';
+import { clientAddress } from '../client-address';
 import { z } from 'zod';
 import type { Services } from '../services';
 import { clearSessionCookie, readSessionCookie, writeSessionCookie } from './cookie';
@@ -33,14 +33,6 @@ const SignIn = z.strictObject({ username: z.string().max(64), password: z.string
 /** The one message for any failed sign-in: it does not tell which of the two was wrong. */
 export const WRONG_CREDENTIALS = 'Wrong username or password.';
 
-function clientAddress(c: Context): string {
-  try {
-    return getConnInfo(c).remote.address ?? 'unknown';
-  } catch {
-    return 'unknown'; // in-process requests (tests) have no socket
-  }
-}
-
 export function bffApp(services: Services, apiFetch: ApiFetch, opts: BffOptions = {}) {
   const now = opts.now ?? Date.now;
   const sessions = createSessions(services, opts.sessionTimes ?? DEFAULT_SESSION_TIMES, now);
@@ -61,7 +53,7 @@ export function bffApp(services: Services, apiFetch: ApiFetch, opts: BffOptions 
     } catch {
       throw new BffError(400, 'invalid_json', 'send {"username": "…", "password": "…"} as JSON');
     }
-    const keys = [`user:${body.username.trim().toLowerCase()}`, `addr:${clientAddress(c)}`];
+    const keys = [`user:${body.username.trim().toLowerCase()}`, `addr:${clientAddress(c) ?? 'unknown'}`];
     const wait = throttle.retryAfterMs(keys);
     if (wait > 0) {
       const seconds = Math.ceil(wait / 1000);
