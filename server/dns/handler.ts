@@ -6,6 +6,7 @@
  */
 import { AnswerCache, questionKey } from './answer-cache';
 import { axfrMessages } from './axfr';
+import { ixfrMessages, type HistoryReader, type IxfrMode } from './ixfr';
 import { signResolution } from './dnssec/online';
 import { parseQuery, type Query } from './query';
 import { resolve } from './resolve';
@@ -18,21 +19,25 @@ type Fast = ReturnType<typeof questionKey>;
 export interface HandlerOptions {
   /** Whether a client address may transfer zones (AXFR_ALLOW). */
   transferAllowed(address: string): boolean;
+  /** The zones' history, for IXFR deltas (RFC 1995); without it IXFR gets the whole zone. */
+  history?: HistoryReader;
+  /** A zone transfer was answered (for the log). */
+  onTransfer?(info: { zone: string; type: 'AXFR' | 'IXFR'; client: string; from?: number; to: number; mode: IxfrMode | 'full' }): void;
   onError?(err: unknown): void;
 }
 
 export interface Handler {
   /** One UDP response, or null to stay silent. */
   udp(msg: Buffer, address: string): Buffer | null;
-  /** The TCP response messages (several for a zone transfer), or none. */
-  tcp(msg: Buffer, address: string): Buffer[];
+  /** The TCP response messages (several for a zone transfer), or none; a promise for an IXFR, which reads the history. */
+  tcp(msg: Buffer, address: string): Buffer[] | Promise<Buffer[]>;
   readonly cache: AnswerCache;
 }
 
 export function createHandler(index: ZoneIndex, options: HandlerOptions): Handler {
   const cache = new AnswerCache(index);
 
-  function answer(msg: Buffer, tcp: boolean, address: string, fast: Fast): Buffer[] {
+  function answer(msg: Buffer, tcp: boolean, address: string, fast: Fast): Buffer[] | Promise<Buffer[]> {
     const parsed = parseQuery(msg);
     if (parsed.kind === 'drop') return [];
     if (parsed.kind === 'error') return [errorResponse(msg, parsed.rcode, parsed.questionEnd)];
@@ -60,16 +65,28 @@ export function createHandler(index: ZoneIndex, options: HandlerOptions): Handle
     return null;
   }
 
-  function transfer(msg: Buffer, q: Query, tcp: boolean, address: string): Buffer[] {
+  function transfer(msg: Buffer, q: Query, tcp: boolean, address: string): Buffer[] | Promise<Buffer[]> {
     const zone = index.get(q.qname);
     if (!zone) return [errorResponse(msg, index.find(q.qname) ? RCODE.NOTAUTH : RCODE.REFUSED, q.questionEnd, q.edns !== null)];
     if (!options.transferAllowed(address)) return [errorResponse(msg, RCODE.REFUSED, q.questionEnd, q.edns !== null)];
-    // RFC 1995 §2: an IXFR over UDP gets the SOA alone, telling the client to use TCP;
-    // over TCP we send the whole zone in AXFR form, which RFC 1995 §4 allows.
+    // RFC 1995 §2: an IXFR over UDP gets the SOA alone, telling the client to use TCP.
     if (!tcp) {
       const res = { rcode: RCODE.NOERROR, aa: true, zone, answer: [zone.soa], authority: [], additional: [] };
       return [encodeResponse(msg, q, res, responseLimit(q, false))];
     }
+    const to = zone.domain.serial_number;
+    if (q.qtype === T.IXFR) {
+      return ixfrMessages(msg, q, zone, options.history)
+        .catch((err: unknown) => {
+          options.onError?.(err);
+          return { mode: 'full' as const, messages: axfrMessages(msg, q, zone) };
+        })
+        .then(({ mode, messages }) => {
+          options.onTransfer?.({ zone: zone.name, type: 'IXFR', client: address, from: q.ixfrSerial, to, mode });
+          return messages;
+        });
+    }
+    options.onTransfer?.({ zone: zone.name, type: 'AXFR', client: address, to, mode: 'full' });
     return axfrMessages(msg, q, zone);
   }
 
@@ -86,7 +103,8 @@ export function createHandler(index: ZoneIndex, options: HandlerOptions): Handle
         // The hot path: one key read from the packet, one map lookup, one copy.
         const fast = questionKey(msg, false);
         const hit = fast && cache.answer(msg, fast.key, fast.nameEnd);
-        return hit || (answer(msg, false, address, fast)[0] ?? null);
+        // Over UDP nothing is asynchronous: an IXFR there is answered with the SOA alone.
+      return hit || ((answer(msg, false, address, fast) as Buffer[])[0] ?? null);
       } catch (err) {
         return failed(msg, err);
       }
