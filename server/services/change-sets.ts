@@ -219,8 +219,14 @@ export function createChangeSets(store: Store, events: ZoneEvents, options: Chan
     /** A zone's change sets, newest first; each with at most `limit` records of each side. */
     async page(zone: DomainRow, filter: ChangeFilter, w: Window, limit = 1000): Promise<Page<ChangeSet & { added_count: number; removed_count: number }>> {
       const page = await store.changes.page(zone.id, filter, w);
+      // Small change sets in one query; a big one (an import) shows the first `limit` of each side.
+      const small = page.rows.filter((r) => r.added_count <= limit && r.removed_count <= limit);
+      const entries = await store.changes.entriesOf(small.map((r) => r.id));
       const rows = [];
-      for (const row of page.rows) rows.push(view(row, await store.changes.entries(row.id, limit * 2)));
+      for (const row of page.rows) {
+        const list = entries.get(row.id) ?? [...(await store.changes.entries(row.id, limit, 0)), ...(await store.changes.entries(row.id, limit, 1))];
+        rows.push(view(row, list));
+      }
       return { rows, total: page.total };
     },
 

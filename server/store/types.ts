@@ -217,8 +217,10 @@ export interface Repos {
     byId(domainId: number, id: number): Promise<ChangeSetRow | undefined>;
     /** A zone's change sets, newest first. */
     page(domainId: number, filter: ChangeFilter, w: Window): Promise<Page<ChangeSetRow>>;
-    /** The records of a change set, added and removed, in the order they were written (at most `limit`). */
-    entries(changeSetId: number, limit?: number): Promise<ChangeEntryRow[]>;
+    /** The records of a change set, removed then added, in the order they were written (at most `limit` of one side when `op` is given). */
+    entries(changeSetId: number, limit?: number, op?: 0 | 1): Promise<ChangeEntryRow[]>;
+    /** The records of several change sets at once, by change set id. */
+    entriesOf(changeSetIds: number[]): Promise<Map<number, ChangeEntryRow[]>>;
     /** The zone's change sets from the one whose serial_before is `serial` on, oldest first. */
     from(domainId: number, serial: number): Promise<ChangeSetRow[]>;
     /** Removes change sets created before `at`; returns how many. */
