@@ -18,7 +18,7 @@ describe('checkDraft', () => {
     const { errors, record } = checkDraft(d, domain);
     expect(record).toBeUndefined();
     expect(Object.keys(errors).sort()).toEqual(['content', 'name', 'ttl']);
-    expect(errors.content).toBe('must be an IPv6 address such as 2001:db8::1');
+    expect(errors.content).toBe('AAAA: must be an IPv6 address such as 2001:db8::1');
     expect(errors.ttl).toMatch(/whole number of seconds/);
   });
 
