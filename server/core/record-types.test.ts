@@ -39,7 +39,7 @@ describe('record content per type', () => {
     ['HTTPS', '1 . ipv4hint=192.0.2.1 alpn=h3,h2', '1 . alpn="h3,h2" ipv4hint=192.0.2.1'],
     ['HTTPS', '0 CDN.Example.NET.', '0 cdn.example.net'],
     ['SVCB', '1 svc.example.com. port=8443 mandatory=port,alpn alpn=h2 no-default-alpn ipv6hint=2001:DB8::1,::1', '1 svc.example.com mandatory=alpn,port alpn="h2" no-default-alpn port=8443 ipv6hint=2001:db8::1,::1'],
-    ['SVCB', '1 . key65000=abc key7=/q{?dns} key8 ech="AAAA"', '1 . ech=AAAA dohpath="/q{?dns}" ohttp key65000="abc"'],
+    ['SVCB', '1 . key65000=abc dohpath=/q{?dns} ohttp ech="AAAA"', '1 . ech=AAAA key7="/q{?dns}" key8 key65000="abc"'],
     ['SVCB', '1 . alpn="f\\\\\\\\oo\\\\,bar,h2"', '1 . alpn="f\\\\\\\\oo\\\\,bar,h2"'], // RFC 9460 Appendix A.1: ids "f\oo,bar" and "h2"
     ['NAPTR', '100 10 S SIP+D2U "" _sip._udp.example.com.', '100 10 "S" "SIP+D2U" "" _sip._udp.example.com'],
     ['NAPTR', '100 10 "u" "E2U+sip" "!^\\\\+1(.*)$!sip:\\\\1@example.com!" .', '100 10 "u" "E2U+sip" "!^\\\\+1(.*)$!sip:\\\\1@example.com!" .'],
@@ -98,6 +98,7 @@ describe('record content per type', () => {
     ['HTTPS', '1 . mandatory=alpn', /^HTTPS: mandatory lists alpn, which is missing \(RFC 9460 §8\)$/],
     ['HTTPS', '1 . no-default-alpn', /no-default-alpn needs alpn beside it \(RFC 9460 §7.1.1\)/],
     ['HTTPS', '1 . port=1 port=2', /parameter port appears twice/],
+    ['HTTPS', '1 . dohpath=/a key7=/b', /parameter key7 appears twice/],
     ['HTTPS', '1 . port=x', /port must be a whole number/],
     ['HTTPS', '1 . ipv4hint=1.2.3', /ipv4hint must be an IPv4 address/],
     ['HTTPS', '1 . foo=bar', /unknown parameter key "foo"/],

@@ -1,8 +1,10 @@
 /**
  * SvcParams of SVCB and HTTPS (RFC 9460 §2.1–2.2, Appendix A): `key=value` tokens in any
- * order in, printed in increasing key order (as on the wire) with the mnemonics of the IANA
- * registry: mandatory, alpn, no-default-alpn, port, ipv4hint, ech, ipv6hint, dohpath
- * (RFC 9461), ohttp (RFC 9540); any other as keyNNNNN. Values are kept as their wire octets.
+ * order in, printed in increasing key order (as on the wire). The keys of RFC 9460 print by
+ * name (mandatory, alpn, no-default-alpn, port, ipv4hint, ech, ipv6hint); later ones are
+ * read by name too (dohpath, RFC 9461; ohttp, RFC 9540) but printed as key7, key8 like any
+ * other keyNNNNN, as dig and kdig of BIND 9.18 and Knot 3.2 print them and as their zone
+ * parsers require. Values are kept as their wire octets.
  */
 import { RuleError } from '../errors';
 import { canonicalIpv4, canonicalIpv6 } from '../ip-range';
@@ -176,7 +178,9 @@ function keyCode(name: string): number {
   return Number(m[1]);
 }
 
-const keyName = (code: number): string => KEYS[code]?.name ?? `key${code}`;
+/** Keys printed by name: those of RFC 9460 itself, which every parser knows. */
+const PRINTED_BY_NAME = 6;
+const keyName = (code: number): string => (code <= PRINTED_BY_NAME ? KEYS[code]!.name : `key${code}`);
 const keyOf = (code: number): Key => KEYS[code] ?? opaque(keyName(code));
 
 /** Cross-parameter rules: mandatory keys present (§8), alpn beside no-default-alpn (§7.1.1). */
