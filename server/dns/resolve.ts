@@ -103,8 +103,13 @@ export function resolve(index: ZoneLookup, q: Question): Resolution {
   for (let step = 0; ; step++) {
     visited.add(name);
     const cut = zone.cutAbove(name);
-    // The parent side of a cut is authoritative for DS only (RFC 4035 §2.4), which is not kept here.
-    if (cut === name && q.qtype === T.DS) return negative(RCODE.NOERROR, name, [T.NS]);
+    // The parent side of a cut is authoritative for the DS RRset there, and for nothing else (RFC 4035 §2.4).
+    if (cut === name && q.qtype === T.DS) {
+      const ds = zone.nodes.get(cut)!.get(T.DS);
+      if (!ds) return negative(RCODE.NOERROR, name, [T.NS]);
+      res.answer.push(ds);
+      return res;
+    }
     if (cut) {
       const ns = zone.nodes.get(cut)!.get(T.NS)!;
       res.aa = res.answer.length > 0;
