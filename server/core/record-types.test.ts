@@ -131,6 +131,11 @@ describe('record content per type', () => {
     expect(() => recordType('SOA')).toThrow(/must be one of A, AAAA/);
     expect(recordType('mx').type).toBe('MX');
     expect(RECORD_TYPE_BY_CODE.get(65)!.type).toBe('HTTPS');
+    expect(RECORD_TYPES.filter((t) => !t.allowedAtApex).map((t) => [t.type, t.apexRule])).toEqual([
+      ['CNAME', 'a CNAME record cannot stand at the zone apex (RFC 1034 §3.6.2)'],
+      ['NS', 'the NS set at the apex is managed by zonedeck'],
+      ['DS', 'a DS record belongs in the parent zone, at the delegation (RFC 4035 §2.4)'],
+    ]);
   });
 
   it('every type round-trips its example through split and join, one value per editor field', () => {

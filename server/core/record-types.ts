@@ -57,13 +57,14 @@ const H64 = 'E3B0C44298FC1C149AFBF4C8996FB92427AE41E4649B934CA495991B7852B855';
 const words = (c: string) => c.split(' ');
 const root = (host: string) => (host === '.' ? '' : host);
 
-function hostType(type: string, code: number, description: string, example: string, hint: string, allowedAtApex: boolean): RecordType {
+function hostType(type: string, code: number, description: string, example: string, hint: string, allowedAtApex: boolean, apexRule?: string): RecordType {
   return defineType({
     type,
     code,
     description,
     example,
     allowedAtApex,
+    apexRule,
     fields: [name({ name: 'target', label: 'Target', hint, placeholder: example })],
     wireData: (c) => c,
     target: ([t]) => t,
@@ -120,7 +121,7 @@ export const RECORD_TYPES: readonly RecordType[] = [
     fields: [ipv6({ name: 'address', label: 'IPv6 address', what: '', hint: 'Stored in canonical compressed form (RFC 5952)', placeholder: '2001:db8::1' })],
     wireData: (c) => c,
   }),
-  hostType('CNAME', 5, 'Alias to another name', 'target.example.com', 'Fully qualified name; nothing else may exist at this name', false),
+  hostType('CNAME', 5, 'Alias to another name', 'target.example.com', 'Fully qualified name; nothing else may exist at this name', false, 'a CNAME record cannot stand at the zone apex (RFC 1034 §3.6.2)'),
   defineType({
     type: 'MX',
     code: 15,
@@ -149,7 +150,7 @@ export const RECORD_TYPES: readonly RecordType[] = [
     readContent: (c) => [readTxtContent(c)],
     wireData: txtChunks,
   }),
-  hostType('NS', 2, 'Delegation to name servers', 'ns1.example.net', 'Name server host name; below the apex this delegates the name', false),
+  hostType('NS', 2, 'Delegation to name servers', 'ns1.example.net', 'Name server host name; below the apex this delegates the name', false, 'the NS set at the apex is managed by zonedeck'),
   defineType({
     type: 'SRV',
     code: 33,
@@ -186,6 +187,7 @@ export const RECORD_TYPES: readonly RecordType[] = [
     description: 'Delegation signer (the child zone’s key, at a delegation)',
     example: `12345 13 2 ${H64}`,
     allowedAtApex: false,
+    apexRule: 'a DS record belongs in the parent zone, at the delegation (RFC 4035 §2.4)',
     fields: [
       uint(16, { name: 'keytag', label: 'Key tag', hint: 'The key tag of the child’s DNSKEY', placeholder: '12345' }),
       uint(8, { name: 'algorithm', label: 'Algorithm', hint: '13 ECDSAP256SHA256, 8 RSASHA256, 15 ED25519', placeholder: '13' }, { names: DNSSEC_ALGORITHMS }),

@@ -48,6 +48,8 @@ export interface EditorField {
   label: string;
   hint: string;
   placeholder: string;
+  /** Long data (hex, base64, parameters): the editor gives it a whole row. */
+  wide?: boolean;
 }
 
 export interface Field<V = unknown> extends EditorField {

@@ -240,6 +240,7 @@ export function hex(meta: FieldMeta): Field<Uint8Array> {
     ...meta,
     what,
     rest: true,
+    wide: true,
     read(c) {
       const text = joined(c);
       if (!/^[0-9a-fA-F]*$/.test(text)) throw new RuleError(says(what, 'must be hex'));
@@ -286,6 +287,7 @@ export function base64(meta: FieldMeta): Field<Uint8Array> {
     ...meta,
     what,
     rest: true,
+    wide: true,
     read(c) {
       const v = base64Bytes(joined(c));
       if (!v) throw new RuleError(says(what, 'must be base64'));

@@ -91,6 +91,7 @@ export function locField(meta: FieldMeta): Field<Loc> {
   return {
     ...meta,
     what: 'location',
+    wide: true,
     rest: true,
     read(c) {
       const tokens = c.rest().map((t) => t.text);

@@ -20,6 +20,8 @@ export interface RecordType {
   fields: EditorField[];
   /** False where the type may not stand at the zone apex (RFC 1034 §3.6.2 for CNAME). */
   allowedAtApex: boolean;
+  /** Why not, when `allowedAtApex` is false: the message for the record_type field. */
+  apexRule?: string;
   /** Validates content and returns its canonical form; throws RuleError ("MX: preference must be …"). */
   normalize(content: string): string;
   /** Field values of canonical content, for the editor. */
@@ -53,6 +55,7 @@ export interface TypeSpec {
   example: string;
   fields: Field<any>[];
   allowedAtApex?: boolean;
+  apexRule?: string;
   /** The form named when content does not fit, e.g. "preference host" (default: the field names). */
   form?: string;
   /** Rules across fields; throws RuleError without the type prefix. */
@@ -136,8 +139,9 @@ export function defineType(spec: TypeSpec): RecordType {
     code: spec.code,
     description: spec.description,
     example: spec.example,
-    fields: fields.map(({ name, label, hint, placeholder }) => ({ name, label, hint, placeholder })),
+    fields: fields.map(({ name, label, hint, placeholder, wide }) => ({ name, label, hint, placeholder, ...(wide ? { wide } : {}) })),
     allowedAtApex: spec.allowedAtApex ?? true,
+    ...(spec.allowedAtApex === false ? { apexRule: spec.apexRule ?? `a ${type} record cannot stand at the zone apex` } : {}),
     normalize: guard((content: string) => contentText(parseContent(content))),
     split(content) {
       try {

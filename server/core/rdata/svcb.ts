@@ -210,6 +210,7 @@ export function svcParams(meta: FieldMeta): Field<SvcParams> {
   return {
     ...meta,
     what: 'parameters',
+    wide: true,
     rest: true,
     optional: true,
     read(c) {
