@@ -142,7 +142,7 @@ export function createChangeSets(store: Store, events: ZoneEvents, options: Chan
 
   async function write(tx: Repos, zone: DomainRow, edit: Edit, opts: WriteOptions) {
     const { draft } = edit;
-    draft.validate(edit.blame ?? crudBlame);
+    await draft.validate(edit.blame ?? crudBlame);
     const now = edit.now;
     const at = now.toISOString();
     const w = draft.writes(at);
