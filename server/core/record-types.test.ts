@@ -174,6 +174,20 @@ describe('record content per type', () => {
   });
 });
 
+describe('presentation text as dig prints it and PowerDNS sends it', () => {
+  it.each([
+    ['MX', '10 mail.example.com.', '10 mail.example.com'],
+    ['TXT', '"v=spf1 " "-all"', 'v=spf1 -all'],
+    ['TXT', '"caf\\195\\169 \\"q\\""', 'café "q"'],
+    ['SRV', '0 5 5060 sip', '0 5 5060 sip'],
+    ['CNAME', 'www', 'www.example.com', 'example.com'],
+    ['DS', '12345 13 2 E3B0C44298FC1C149AFBF4C8996FB92427AE41E4649B 934CA495991B7852B855', `12345 13 2 ${H64}`],
+  ])('%s %j', (type, text, content, origin?: string) => {
+    expect(recordType(type).fromText(text, origin)).toBe(content);
+    expect(recordType(type).fromText(recordType(type).zoneText(content))).toBe(content);
+  });
+});
+
 describe('wire form', () => {
   it.each([
     ['A', '192.0.2.1', 'c0000201'],
