@@ -7,7 +7,7 @@
 import { RuleError } from '../errors';
 import { ByteReader, ByteWriter, type MessageContext } from './bytes';
 import { Cursor, MissingToken, type EditorField, type Field, type ReadContext } from './field';
-import { hexBytes } from './fields';
+import { hexBytes } from './blob-fields';
 import { tokenize, type Token } from './presentation';
 
 export interface RecordType {
