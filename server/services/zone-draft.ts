@@ -167,7 +167,7 @@ export class ZoneDraft {
       if (name === APEX) {
         for (const type of types) {
           const def = RECORD_TYPE_BY_NAME.get(type);
-          if (def && !def.allowedAtApex && type !== 'NS') invalid[blame(name, type, 'apex-type')] = `a ${type} record cannot stand at the zone apex (RFC 1034 §3.6.2)`;
+          if (def && !def.allowedAtApex && type !== 'NS') invalid[blame(name, type, 'apex-type')] = def.apexRule ?? `a ${type} record cannot stand at the zone apex (RFC 1034 §3.6.2)`;
         }
         if (!this.system && this.nsChanged()) invalid[blame(name, 'NS', 'managed-ns')] = 'the NS set at the apex is managed by zonedeck';
       }
