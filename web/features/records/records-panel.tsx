@@ -1,7 +1,8 @@
 /**
  * The records section of the domain editor: filter by name and type, sort, and add, edit or
  * delete in place. Every change shows at once (optimistic) and is undone, with the server's
- * message on the form, if the server refuses it.
+ * message on the form, if the server refuses it; a refusal because the zone changed
+ * elsewhere (412) is reported to the editor, and the form keeps the draft for after Reload.
  */
 import { useMutationState } from '@tanstack/react-query';
 import { useCallback, useDeferredValue, useMemo, useState } from 'react';
@@ -13,6 +14,8 @@ import { formatNumber } from '../../lib/format';
 import { SelectField, TextField } from '../../ui/field';
 import { ErrorState, LoadingState } from '../../ui/states';
 import { useToast } from '../../ui/toast';
+import { useZoneConflict } from '../domains/zone-conflict';
+import { isStale } from '../domains/zone-serial';
 import { useAllIps } from '../ips/list-all-ips';
 import { nextTempId, useCreateRecord } from './create-record';
 import { useDeleteRecord } from './delete-record';
@@ -49,6 +52,7 @@ export function RecordsPanel({ domain }: { domain: Domain }) {
   const [editDraft, setEditDraft] = useState<Draft>(() => emptyDraft());
   const [editError, setEditError] = useState<ApiError | null>(null);
   const [armedId, setArmedId] = useState<number | null>(null);
+  const { conflict } = useZoneConflict();
 
   const create = useCreateRecord(zone);
   const update = useUpdateRecord(zone);
@@ -62,6 +66,8 @@ export function RecordsPanel({ domain }: { domain: Domain }) {
   const deferredName = useDeferredValue(nameFilter);
   const deferredType = useDeferredValue(typeFilter);
   const rows = useMemo(() => filterAndSort(records.data ?? [], deferredName, deferredType, sort), [records.data, deferredName, deferredType, sort]);
+  // Once the user has reloaded after a conflict, the 412 on a form no longer applies.
+  const current = (e: ApiError | null) => (e && isStale(e) && !conflict ? null : e);
 
   const setFilter = (key: 'name' | 'type', value: string) => {
     const next = new URLSearchParams(params);
@@ -117,7 +123,7 @@ export function RecordsPanel({ domain }: { domain: Domain }) {
           setEditDraft(draft);
           setEditError(asApiError(e));
           setEditingId(before.id);
-          toast('error', `Could not save ${before.fqdn}: ${e.message}`);
+          if (!isStale(e)) toast('error', `Could not save ${before.fqdn}: ${e.message}`);
         },
       },
     );
@@ -128,7 +134,9 @@ export function RecordsPanel({ domain }: { domain: Domain }) {
       setArmedId(null);
       del.mutate(r, {
         onSuccess: () => toast('success', `Deleted ${r.fqdn} ${r.record_type}`),
-        onError: (e) => toast('error', `Could not delete ${r.fqdn} ${r.record_type}: ${e.message}`),
+        onError: (e) => {
+          if (!isStale(e)) toast('error', `Could not delete ${r.fqdn} ${r.record_type}: ${e.message}`);
+        },
       });
     },
     [del, toast],
@@ -145,7 +153,7 @@ export function RecordsPanel({ domain }: { domain: Domain }) {
       records={records.data}
       ips={ips.data}
       editing={r}
-      serverError={editError}
+      serverError={current(editError)}
       onSubmit={submitEdit(r)}
       onCancel={() => {
         setEditingId(null);
@@ -186,7 +194,7 @@ export function RecordsPanel({ domain }: { domain: Domain }) {
             }}
             records={records.data}
             ips={ips.data}
-            serverError={addError}
+            serverError={current(addError)}
             onSubmit={submitAdd}
             onCancel={() => setAdding(false)}
             submitLabel="Add record"
