@@ -1,14 +1,17 @@
 /**
  * The domain editor: zone facts, SOA timers, DNSSEC and the records. Its writes carry the
- * zone's serial as If-Match, so a zone changed elsewhere is refused (412), not overwritten.
+ * zone's serial as If-Match; when one is refused because the zone changed elsewhere, the
+ * conflict banner says who changed it and offers to reload.
  */
 import { useState } from 'react';
 import { Link, useNavigate, useParams } from 'react-router-dom';
 import { DeleteDomainDialog } from '../../features/domains/delete-domain-dialog';
 import { DnssecSwitch } from '../../features/domains/dnssec-switch';
+import { DomainTabs } from '../../features/domains/domain-tabs';
 import { useDomain } from '../../features/domains/get-domain';
 import { SoaForm } from '../../features/domains/soa-form';
 import { ZoneConflictProvider } from '../../features/domains/zone-conflict';
+import { ConflictBanner } from '../../features/history/conflict-banner';
 import { RecordsPanel } from '../../features/records/records-panel';
 import { ApiError } from '../../lib/api-client';
 import { fullTime, timeAgo } from '../../lib/format';
@@ -76,6 +79,8 @@ export function Component() {
             Delete domain
           </button>
         </header>
+        <DomainTabs name={d.name} />
+        <ConflictBanner zone={d.name} />
 
         <div className="editor-grid">
           <section className="card" aria-labelledby="soa-title">
