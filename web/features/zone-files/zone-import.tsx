@@ -96,7 +96,7 @@ export function ZoneImport({ domain }: { domain: string }) {
             aria-describedby={preview.isError ? errorsId : undefined}
           />
         </div>
-        {preview.isError ? <ImportErrors id={errorsId} error={preview.error} outdated={outdated} onGoTo={goTo} /> : null}
+        {preview.isError ? <ImportErrors id={errorsId} error={preview.error} outdated={outdated} onGoTo={goTo} doing="preview" /> : null}
 
         <fieldset className="import-mode">
           <legend>What to do with the zone’s records</legend>
@@ -147,7 +147,7 @@ export function ZoneImport({ domain }: { domain: string }) {
         </section>
       ) : preview.isSuccess ? (
         <ImportPreview domain={domain} result={preview.data} mode={draft!.mode} refreshed={refreshed} applying={apply.isPending} onApply={runApply} onDiscard={discard} onGoTo={goTo}>
-          {apply.isError ? <ImportErrors error={apply.error} outdated={false} onGoTo={goTo} /> : null}
+          {apply.isError ? <ImportErrors error={apply.error} outdated={false} onGoTo={goTo} doing="apply" /> : null}
         </ImportPreview>
       ) : null}
     </>

@@ -20,7 +20,9 @@ type Props = Omit<TextareaHTMLAttributes<HTMLTextAreaElement>, 'value' | 'onChan
 export function ZoneTextBox({ value, onChange, errorLines, ref, ...textarea }: Props) {
   const area = useRef<HTMLTextAreaElement>(null);
   const gutter = useRef<HTMLDivElement>(null);
-  const runs = useMemo(() => gutterRuns(lineCount(value), errorLines), [value, errorLines]);
+  // Typing within a line keeps the count, and so the gutter, as it was.
+  const count = useMemo(() => lineCount(value), [value]);
+  const runs = useMemo(() => gutterRuns(count, errorLines), [count, errorLines]);
 
   useImperativeHandle(
     ref,
