@@ -26,7 +26,7 @@ export function createServices(store: Store, defaults: ZoneDefaults, events = ne
 
 export type Services = ReturnType<typeof createServices>;
 
-/** The services as configured: apex NS set from NAMESERVERS, the records-per-zone cap. */
-export function servicesFor(store: Store, config: Pick<Config, 'nameservers' | 'maxRecordsPerZone'>, events?: ZoneEvents): Services {
-  return createServices(store, { nameservers: config.nameservers, nsTtl: 3600, maxRecords: config.maxRecordsPerZone }, events);
+/** The services as configured: apex NS set from NAMESERVERS, the records-per-zone cap, the catalog zone's name. */
+export function servicesFor(store: Store, config: Pick<Config, 'nameservers' | 'maxRecordsPerZone' | 'catalogZone'>, events?: ZoneEvents): Services {
+  return createServices(store, { nameservers: config.nameservers, nsTtl: 3600, maxRecords: config.maxRecordsPerZone, catalogZone: config.catalogZone }, events);
 }
