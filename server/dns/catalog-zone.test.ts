@@ -108,3 +108,24 @@ describe('the catalog zone (RFC 9432)', () => {
     expect(await createServices(store, { ...defaults, catalogZone: 'example' }).zones.catalogClash()).toMatch(/is a hosted zone/);
   });
 });
+
+describe('messages from other nodes', () => {
+  it('reload the whole zone when the change named too many names to list', async () => {
+    const { zone } = await elsewhere.records.create(userId, 'one.example', { name: 'far', record_type: 'TXT', content: 'written elsewhere' });
+    expect(resolve(index, { qname: 'far.one.example', qtype: T.TXT }).rcode).toBe(RCODE.NXDOMAIN);
+    node.events.emit({ kind: 'zone-changed', domain: zone, names: [], keys: false, reload: true });
+    await sync.settled();
+    expect(resolve(index, { qname: 'far.one.example', qtype: T.TXT }).rcode).toBe(RCODE.NOERROR);
+    expect(index.get('one.example')!.domain.serial_number).toBe(zone.serial_number);
+  });
+
+  it('never bring back a zone already deleted when a late message about it arrives', async () => {
+    const gone = await node.zones.create(userId, { name: 'gone.example' });
+    await node.zones.remove(userId, 'gone.example');
+    await sync.settled();
+    node.events.emit({ kind: 'zone-changed', domain: gone, names: [], keys: false });
+    await sync.settled();
+    expect(index.get('gone.example')).toBeUndefined();
+    expect(Object.values(ptrs())).not.toContain('gone.example');
+  });
+});

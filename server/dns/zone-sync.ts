@@ -72,10 +72,14 @@ export async function syncZones(
       return;
     }
     if (!zone || zone.id !== domain.id) {
+      // A zone new to the index. Another node's message may come after this node already
+      // deleted the zone itself: load only what the store still holds, as it is now.
+      const stored = await store.domains.byId(domain.id);
+      if (!stored) return;
       // Load first: `hook?.(await load())` would skip the load when no hook is given.
-      const loaded = await load(domain);
+      const loaded = await load(stored);
       hooks.serialChanged?.(loaded);
-      hooks.zoneAdded?.(domain);
+      hooks.zoneAdded?.(stored);
       catalogChanged();
       return;
     }
