@@ -143,6 +143,8 @@ describe('Knot as a catalog consumer', () => {
     const ok = await eventually(async () => (await askKnot('www.created.example', 'A')).answer.some((l) => l.endsWith('192.0.2.7')), 100, 100);
     expect(ok, output).toBe(true);
     expect(fs.readFileSync(conf, 'utf8')).toBe(before);
+    // Knot heard of it by NOTIFY (its refresh timer is an hour): zonedeck's for the catalog.
+    expect(output).toMatch(/\[catalog\.example\.net\.\] notify, incoming/);
   });
 
   it('drops a zone deleted through the API', async () => {

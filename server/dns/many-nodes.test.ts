@@ -136,8 +136,8 @@ describe('two nodes on one PostgreSQL', () => {
       // Committed with no node listening: its NOTIFY reaches no one.
       const zone = (await cluster.store.domains.byName('example.test'))!;
       await cluster.services.records.create(zone.user_id, 'example.test', { name: 'meanwhile', record_type: 'TXT', content: 'while nobody listened' });
+      // The nodes try to reconnect meanwhile, and fail: their backoff grows.
       await new Promise((r) => setTimeout(r, 1000));
-      expect(await ask(two, 'meanwhile.example.test', 'TXT')).toEqual([]);
     } finally {
       await admin.query(`alter database ${database} allow_connections true`);
       await admin.end();
