@@ -30,7 +30,8 @@ export async function migrate(db: Kysely<any>, dialect: Dialect): Promise<void> 
   for (const [name, step] of Object.entries(STEPS)) {
     migrations[name] = { up: (d) => step.up(d, dialect) };
   }
-  const migrator = new Migrator({ db, provider: { getMigrations: async () => migrations } });
+  // Branches merged in any order may add migrations below one a database already ran: each is independent.
+  const migrator = new Migrator({ db, provider: { getMigrations: async () => migrations }, allowUnorderedMigrations: true });
   const { error, results } = await migrator.migrateToLatest();
   const failed = results?.find((r) => r.status === 'Error');
   if (error || failed) {
