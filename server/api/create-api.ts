@@ -38,7 +38,7 @@ const errorContent = { 'application/json': { schema: ErrorSchema } };
 const ERROR_TEXT: Record<number, string> = {
   400: 'Invalid input; `fields` names each bad field',
   401: 'Missing, unknown, revoked or expired token',
-  403: 'The resource is managed by the service',
+  403: "The resource is managed by the service, or the token's scope does not allow the request",
   404: 'No such resource for this user',
   408: 'Request body not received in time',
   409: 'Conflicts with existing data (duplicate, CNAME exclusivity, name taken)',

@@ -8,7 +8,9 @@ import { createApi } from './create-api';
 import { domainsApi } from './domains';
 import { ipsApi } from './ips';
 import { recordsApi } from './records';
+import { enforceScope } from './scope';
 import { tokensApi } from './tokens';
+import { tsigKeysApi } from './tsig-keys';
 
 export function publicApi(services: Services, config: Pick<Config, 'bodyLimitBytes' | 'bodyTimeoutMs' | 'rateLimitToken' | 'rateLimitAddress'>) {
   const api = createApi();
@@ -28,11 +30,13 @@ export function publicApi(services: Services, config: Pick<Config, 'bodyLimitByt
   });
   api.use('*', limitByAddress(config.rateLimitAddress));
   api.use('*', requireToken(services));
+  api.use('*', enforceScope(services));
   api.use('*', limitByToken(config.rateLimitToken));
   api.use('*', jsonBody({ limitBytes: config.bodyLimitBytes, timeoutMs: config.bodyTimeoutMs }));
   api.route('/', ipsApi(services));
   api.route('/', domainsApi(services));
   api.route('/', recordsApi(services));
   api.route('/', tokensApi(services));
+  api.route('/', tsigKeysApi(services));
   return api;
 }

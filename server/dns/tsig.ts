@@ -9,6 +9,7 @@
  * for the second and later messages of one answer, the timers only (§5.3.1).
  */
 import { createHmac, timingSafeEqual } from 'node:crypto';
+import type { TsigAlgorithmName } from '../core/tsig-rules';
 
 export const T_TSIG = 250;
 const CLASS_ANY = 255;
@@ -21,18 +22,15 @@ const RCODE_FORMERR = 1;
 const RCODE_NOTAUTH = 9;
 
 /** The algorithms we sign and verify with (RFC 8945 §6), by the names BIND and Knot use, and their hash. */
-export const TSIG_ALGORITHMS = {
+export const TSIG_ALGORITHMS: Record<TsigAlgorithmName, { hash: string; size: number }> = {
   'hmac-sha1': { hash: 'sha1', size: 20 },
   'hmac-sha224': { hash: 'sha224', size: 28 },
   'hmac-sha256': { hash: 'sha256', size: 32 },
   'hmac-sha384': { hash: 'sha384', size: 48 },
   'hmac-sha512': { hash: 'sha512', size: 64 },
-} as const;
+};
 
-export type TsigAlgorithm = keyof typeof TSIG_ALGORITHMS;
-export const DEFAULT_TSIG_ALGORITHM: TsigAlgorithm = 'hmac-sha256';
-
-export const isTsigAlgorithm = (name: string): name is TsigAlgorithm => Object.hasOwn(TSIG_ALGORITHMS, name);
+export type TsigAlgorithm = TsigAlgorithmName;
 
 export interface TsigKey {
   /** Lower case, no trailing dot. */

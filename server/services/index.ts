@@ -5,6 +5,7 @@ import { createAccounts } from './accounts';
 import { ZoneEvents } from './events';
 import { createIps } from './ips';
 import { createRecords } from './records';
+import { createTsigKeys } from './tsig-keys';
 import { createZones, type ZoneDefaults } from './zones';
 
 export function createServices(store: Store, defaults: ZoneDefaults, events = new ZoneEvents()) {
@@ -16,6 +17,7 @@ export function createServices(store: Store, defaults: ZoneDefaults, events = ne
     ips: createIps(store),
     zones,
     records: createRecords(store, events, zones, defaults.maxRecords),
+    tsigKeys: createTsigKeys(store),
   };
 }
 

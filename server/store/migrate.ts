@@ -7,6 +7,7 @@ import * as m0001 from './migrations/0001-initial';
 import * as m0002 from './migrations/0002-sessions';
 import * as m0003 from './migrations/0003-dnssec-keys';
 import * as m0004 from './migrations/0004-record-count';
+import * as m0007 from './migrations/0007-tsig-keys';
 
 export type Dialect = 'sqlite' | 'postgres';
 
@@ -17,6 +18,7 @@ const STEPS: Record<string, Step> = {
   '0002-sessions': m0002,
   '0003-dnssec-keys': m0003,
   '0004-record-count': m0004,
+  '0007-tsig-keys': m0007,
 };
 
 export async function migrate(db: Kysely<any>, dialect: Dialect): Promise<void> {
