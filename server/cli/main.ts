@@ -6,8 +6,10 @@ import { parseArgs } from 'node:util';
 import { ConfigError, loadConfig } from '../config';
 import { normalizeZoneName } from '../core/domain-name';
 import { ZonedeckError } from '../core/errors';
+import type { ScopeInput } from '../core/scope';
 import { servicesFor, type Services } from '../services';
 import { dnskeyText, dsText } from '../services/dnssec-keys';
+import { yArgument } from '../services/tsig-keys';
 import { openStore } from '../store/open';
 import type { DnssecPublicKey } from '../store/types';
 
@@ -15,7 +17,7 @@ const USAGE = `usage: npm run cli -- <command>
 
   users add <username> [--password <pw>]       create a user; prints the password
   users passwd <username> [--password <pw>]    set a new password; prints it
-  tokens create <username> [--label <text>] [--expires <days>]
+  tokens create <username> [--label <text>] [--expires <days>] [scope]
                                                mint an API token; printed once, alone on the last line
   tokens list <username>                       list a user's tokens (never the secrets)
   tokens revoke <token-id>                     revoke a token
@@ -26,7 +28,17 @@ const USAGE = `usage: npm run cli -- <command>
   dnssec show <zone>                           the zone's DS and DNSKEY records
   dnssec rollover <zone> [--finish]            CSK rollover: add a new key that signs beside the
                                                current one; --finish (once the parent has the new
-                                               DS and the old DS's TTL has passed) removes the old`;
+                                               DS and the old DS's TTL has passed) removes the old
+  tsig create <username> <key-name> [--algorithm <a>] [--secret <base64>] [scope]
+                                               make a TSIG key; prints <algorithm>:<key-name>:<secret>
+                                               alone on the last line (for nsupdate -y, dig -y)
+  tsig list <username>                         list a user's TSIG keys (never the secrets)
+  tsig revoke <key-name>                       revoke a TSIG key
+
+  [scope] limits a token or key (comma-separated lists; none: unrestricted):
+    --zones z1,z2  --names n1,n2  --types T1,T2  --read-only  --allowed-ips cidr1,cidr2
+    names are relative to their zone; "*" as the first or last label stands for one or more
+    labels, e.g. --names '_acme-challenge,_acme-challenge.*'`;
 
 class UsageError extends Error {}
 
@@ -52,9 +64,24 @@ export async function run(services: Services, argv: string[], out: Out): Promise
       expires: { type: 'string' },
       inactive: { type: 'boolean' },
       finish: { type: 'boolean' },
+      algorithm: { type: 'string' },
+      secret: { type: 'string' },
+      zones: { type: 'string' },
+      names: { type: 'string' },
+      types: { type: 'string' },
+      'read-only': { type: 'boolean' },
+      'allowed-ips': { type: 'string' },
       help: { type: 'boolean', short: 'h' },
     },
   });
+  const split = (s: string | undefined) => s?.split(',').map((x) => x.trim()).filter(Boolean);
+  const scope: ScopeInput = {
+    zones: split(values.zones),
+    names: split(values.names),
+    types: split(values.types),
+    read_only: values['read-only'],
+    allowed_ips: split(values['allowed-ips']),
+  };
   const [group, action, a, b] = positionals;
   if (values.help || !group) {
     out(USAGE);
@@ -77,7 +104,7 @@ export async function run(services: Services, argv: string[], out: Out): Promise
       const user = await accounts.userByName(need(a, '<username>'));
       const days = values.expires === undefined ? undefined : id(values.expires, '--expires');
       const expires = days === undefined ? null : new Date(Date.now() + days * 86400_000).toISOString();
-      const { row, token } = await accounts.createToken(user.id, values.label ?? '', expires);
+      const { row, token } = await accounts.createToken(user.id, values.label ?? '', expires, scope);
       out(`token ${row.id} for ${user.username}${row.label ? ` (${row.label})` : ''}${expires ? `, expires ${expires}` : ''}; shown only once:`);
       out(token);
       return;
@@ -85,7 +112,7 @@ export async function run(services: Services, argv: string[], out: Out): Promise
     case 'tokens list': {
       const user = await accounts.userByName(need(a, '<username>'));
       for (const t of await accounts.listTokens(user.id)) {
-        out(JSON.stringify({ id: t.id, label: t.label, created_at: t.created_at, last_used_at: t.last_used_at, expires_at: t.expires_at }));
+        out(JSON.stringify({ id: t.id, label: t.label, created_at: t.created_at, last_used_at: t.last_used_at, expires_at: t.expires_at, scope: t.scope }));
       }
       return;
     }
@@ -121,6 +148,23 @@ export async function run(services: Services, argv: string[], out: Out): Promise
         out(`Replace the DS at the registrar with the new one below; once the parent serves it and the old DS's TTL has passed, run: dnssec rollover ${zone.name} --finish`);
       }
       printKeys(zone.name, keys, out);
+      return;
+    }
+    case 'tsig create': {
+      const user = await accounts.userByName(need(a, '<username>'));
+      const key = await services.tsigKeys.create(user.id, { name: need(b, '<key-name>'), algorithm: values.algorithm, secret: values.secret, scope });
+      out(`TSIG key ${key.name} (${key.algorithm}) for ${user.username}, scope ${JSON.stringify(key.scope)}; the secret is shown only once:`);
+      out(yArgument(key));
+      return;
+    }
+    case 'tsig list': {
+      const user = await accounts.userByName(need(a, '<username>'));
+      for (const k of await services.tsigKeys.list(user.id)) out(JSON.stringify({ name: k.name, algorithm: k.algorithm, scope: k.scope, created_at: k.created_at }));
+      return;
+    }
+    case 'tsig revoke': {
+      const key = await services.tsigKeys.revoke(need(a, '<key-name>'));
+      out(`revoked TSIG key ${key.name}`);
       return;
     }
     default:
