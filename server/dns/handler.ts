@@ -2,15 +2,22 @@
  * From query bytes to response bytes, for both transports: the cache first, then parse,
  * resolve, sign (DO bit and a signed zone) and encode. Zone transfers (RFC 5936) go to the
  * AXFR module over TCP only.
+ * A message carrying a TSIG record (RFC 8945) is verified first and answered signed, every
+ * message of a transfer too; it never touches the answer cache, whose key admits no TSIG.
  * Nothing a client sends escapes as an exception: an internal failure is SERVFAIL.
  */
+import { allowsAddress, allowsWholeZone } from '../core/scope';
 import { AnswerCache, questionKey } from './answer-cache';
 import { axfrMessages } from './axfr';
 import { signResolution } from './dnssec/online';
+import type { DnsKey, KeyLookup } from './keyring';
 import { parseQuery, type Query } from './query';
 import { resolve } from './resolve';
 import { encodeResponse, errorResponse, responseLimit } from './response';
 import { CLASS_IN, RCODE, T } from './rrset';
+import { findTsig, signAnswer, signError, tsigSpace, verifyRequest, type TsigRecord } from './tsig';
+import { MAX_MESSAGE } from './writer';
+import type { Zone } from './zone';
 import type { ZoneIndex } from './zone-index';
 
 type Fast = ReturnType<typeof questionKey>;
@@ -18,7 +25,26 @@ type Fast = ReturnType<typeof questionKey>;
 export interface HandlerOptions {
   /** Whether a client address may transfer zones (AXFR_ALLOW). */
   transferAllowed(address: string): boolean;
+  /** TSIG keys by name; without them every signed message gets BADKEY. */
+  keys?: KeyLookup;
+  /** Seconds since 1970, for TSIG's time check (tests move it). */
+  clock?: () => number;
   onError?(err: unknown): void;
+}
+
+/** A verified TSIG request: the key, the request's record, and the octets its answer must leave free. */
+interface Signed {
+  key: DnsKey;
+  record: TsigRecord;
+  reserve: number;
+}
+
+/**
+ * Whether a verified key may transfer the zone from this address (DESIGN.md §13): a key of the
+ * zone's owner whose scope admits the whole zone and the client's network.
+ */
+export function keyMayTransfer(key: DnsKey, zone: Zone, address: string): boolean {
+  return key.userId === zone.domain.user_id && allowsWholeZone(key.scope, zone.name) && allowsAddress(key.scope, address);
 }
 
 export interface Handler {
@@ -31,20 +57,41 @@ export interface Handler {
 
 export function createHandler(index: ZoneIndex, options: HandlerOptions): Handler {
   const cache = new AnswerCache(index);
+  const keys: KeyLookup = options.keys ?? { get: () => undefined };
+  const clock = options.clock ?? (() => Math.floor(Date.now() / 1000));
 
-  function answer(msg: Buffer, tcp: boolean, address: string, fast: Fast): Buffer[] {
+  /** A message of a shape the cache does not take: one with a TSIG goes through verification. */
+  function uncached(msg: Buffer, tcp: boolean, address: string, fast: Fast): Buffer[] {
+    // Only a message with additional records can carry a TSIG; answers to answers are never sent.
+    if (fast || msg.length < 12 || (msg[10]! | msg[11]!) === 0 || msg[2]! & 0x80) return answer(msg, tcp, address, fast);
+    const rec = findTsig(msg);
+    if (rec === null) return answer(msg, tcp, address, fast);
+    // RFC 8945 §5.2: a TSIG that cannot be read, or is not the last record, is a format error.
+    if (rec === 'malformed') return [errorResponse(msg, RCODE.FORMERR)];
+    const v = verifyRequest(msg, rec, (name) => keys.get(name), clock);
+    if (!v.ok) {
+      if (v.rcode === RCODE.FORMERR) return [errorResponse(msg, RCODE.FORMERR, rec.questionEnd)];
+      // §5.3.2: BADKEY and BADSIG unsigned, BADTIME signed; NOTAUTH either way.
+      return [signError(errorResponse(msg, v.rcode, rec.questionEnd), v, clock)];
+    }
+    const out = answer(msg, tcp, address, null, { key: v.key, record: rec, reserve: tsigSpace(v.key.name, v.key.algorithm) });
+    return out.length > 0 ? signAnswer(out, v.key, rec, clock) : [];
+  }
+
+  function answer(msg: Buffer, tcp: boolean, address: string, fast: Fast, signed: Signed | null = null): Buffer[] {
     const parsed = parseQuery(msg);
     if (parsed.kind === 'drop') return [];
     if (parsed.kind === 'error') return [errorResponse(msg, parsed.rcode, parsed.questionEnd)];
     const q = parsed.query;
     const failure = check(q, tcp);
     if (failure !== null) return [errorResponse(msg, failure, q.questionEnd, q.edns !== null)];
-    if (q.qtype === T.AXFR || q.qtype === T.IXFR) return transfer(msg, q, tcp, address);
+    if (q.qtype === T.AXFR || q.qtype === T.IXFR) return transfer(msg, q, tcp, address, signed);
     let res = resolve(index, { qname: q.qname, qtype: q.qtype, tcp });
     // RFC 4035 §3.1: RRSIGs and NSECs only for a client that set DO.
     const signer = q.edns?.dnssecOk ? res.zone?.signer : null;
     if (signer) res = signResolution(res, q.qtype, signer);
-    const out = encodeResponse(msg, q, res, responseLimit(q, tcp));
+    // A signed answer leaves room for its TSIG RR: it is truncated (TC) before the TSIG is cut off.
+    const out = encodeResponse(msg, q, res, responseLimit(q, tcp) - (signed?.reserve ?? 0));
     // A signed answer is cached until its signatures are due for renewal.
     if (fast) cache.put(fast.key, out, res.zone, signer ? signer.window().renewAt : 0);
     return [out];
@@ -60,17 +107,19 @@ export function createHandler(index: ZoneIndex, options: HandlerOptions): Handle
     return null;
   }
 
-  function transfer(msg: Buffer, q: Query, tcp: boolean, address: string): Buffer[] {
+  function transfer(msg: Buffer, q: Query, tcp: boolean, address: string, signed: Signed | null): Buffer[] {
     const zone = index.get(q.qname);
     if (!zone) return [errorResponse(msg, index.find(q.qname) ? RCODE.NOTAUTH : RCODE.REFUSED, q.questionEnd, q.edns !== null)];
-    if (!options.transferAllowed(address)) return [errorResponse(msg, RCODE.REFUSED, q.questionEnd, q.edns !== null)];
+    // AXFR_ALLOW, or a TSIG key of the zone's owner from anywhere (DESIGN.md §13).
+    const allowed = options.transferAllowed(address) || (signed !== null && keyMayTransfer(signed.key, zone, address));
+    if (!allowed) return [errorResponse(msg, RCODE.REFUSED, q.questionEnd, q.edns !== null)];
     // RFC 1995 §2: an IXFR over UDP gets the SOA alone, telling the client to use TCP;
     // over TCP we send the whole zone in AXFR form, which RFC 1995 §4 allows.
     if (!tcp) {
       const res = { rcode: RCODE.NOERROR, aa: true, zone, answer: [zone.soa], authority: [], additional: [] };
-      return [encodeResponse(msg, q, res, responseLimit(q, false))];
+      return [encodeResponse(msg, q, res, responseLimit(q, false) - (signed?.reserve ?? 0))];
     }
-    return axfrMessages(msg, q, zone);
+    return axfrMessages(msg, q, zone, MAX_MESSAGE - (signed?.reserve ?? 0));
   }
 
   /** SERVFAIL for a query that broke something inside (and the error logged), never a crash. */
@@ -86,7 +135,7 @@ export function createHandler(index: ZoneIndex, options: HandlerOptions): Handle
         // The hot path: one key read from the packet, one map lookup, one copy.
         const fast = questionKey(msg, false);
         const hit = fast && cache.answer(msg, fast.key, fast.nameEnd);
-        return hit || (answer(msg, false, address, fast)[0] ?? null);
+        return hit || (uncached(msg, false, address, fast)[0] ?? null);
       } catch (err) {
         return failed(msg, err);
       }
@@ -95,7 +144,7 @@ export function createHandler(index: ZoneIndex, options: HandlerOptions): Handle
       try {
         const fast = questionKey(msg, true);
         const hit = fast && cache.answer(msg, fast.key, fast.nameEnd);
-        return hit ? [hit] : answer(msg, true, address, fast);
+        return hit ? [hit] : uncached(msg, true, address, fast);
       } catch (err) {
         const out = failed(msg, err);
         return out ? [out] : [];

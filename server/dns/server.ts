@@ -12,7 +12,8 @@ import { aclAllows, parseAcl } from './acl';
 import { createDelegationCheck } from './delegation';
 import { REFRESH_EVERY_MS, refreshSignedZones } from './dnssec/refresh';
 import { createHandler, type Handler } from './handler';
-import { Notifier, parseHostPort } from './notify';
+import { Keyring } from './keyring';
+import { Notifier } from './notify';
 import { listenTcp, type TcpListener } from './tcp';
 import { listenUdp } from './udp';
 import { ZoneIndex } from './zone-index';
@@ -59,9 +60,10 @@ function named<T>(variable: string, parse: () => T): T {
 export async function startDns(config: DnsConfig, store: Store, events: ZoneEvents, log: Logger): Promise<DnsServer | null> {
   if (config.dnsPort === null) return null;
   const onError = (err: unknown) => log.warn({ err }, 'dns error');
-  const secondaries = named('SECONDARIES', () => config.secondaries.map(parseHostPort));
   const acl = named('AXFR_ALLOW', () => parseAcl(config.axfrAllow));
-  const notifier = new Notifier(secondaries, { onError });
+  // TSIG keys are loaded before the first answer, then followed (keyring.ts).
+  const keys = await new Keyring(store, onError).start();
+  const notifier = new Notifier(config.secondaries, { keys, onError });
   const delegation = config.resolver ? createDelegationCheck(store, { resolver: config.resolver, nameservers: config.nameservers, onError }) : null;
   const index = new ZoneIndex();
   const sync = await syncZones(
@@ -75,7 +77,7 @@ export async function startDns(config: DnsConfig, store: Store, events: ZoneEven
       onError,
     },
   );
-  const handler = createHandler(index, { transferAllowed: (a) => aclAllows(acl, a), onError });
+  const handler = createHandler(index, { transferAllowed: (a) => aclAllows(acl, a), keys, onError });
   const { udp, tcp, port } = await bindBoth(config.dnsHost, config.dnsPort, handler, onError);
 
   const timer = delegation ? setInterval(() => void delegation.checkAll().catch(onError), DELEGATION_INTERVAL_MS) : null;
@@ -94,6 +96,7 @@ export async function startDns(config: DnsConfig, store: Store, events: ZoneEven
       if (timer) clearInterval(timer);
       clearInterval(refresh);
       sync.stop();
+      keys.stop();
       notifier.close();
       await new Promise<void>((resolve) => udp.close(() => resolve()));
       await tcp.close();

@@ -10,7 +10,7 @@ import net from 'node:net';
 import { promisify } from 'node:util';
 import packet from 'dns-packet';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { findTsig, signAnswer, signError, signRequest, TSIG_ALGORITHMS, TSIG_ERROR, verifyRequest, type TsigAlgorithm, type TsigKey, type TsigRecord } from './tsig';
+import { findTsig, signAnswer, signError, signRequest, TSIG_ALGORITHMS, TSIG_ERROR, verifyAnswer, verifyRequest, type TsigAlgorithm, type TsigKey, type TsigRecord } from './tsig';
 
 const run = promisify(execFile);
 /** How dig ("Couldn't verify signature", "Some TSIG could not be validated") and kdig ("failed to verify TSIG") report a bad MAC. */
@@ -263,5 +263,36 @@ describe.each(['dig', 'kdig'] as const)('BADTIME with %s', (tool) => {
     } finally {
       responder.clock = real;
     }
+  });
+});
+
+describe('verifyAnswer', () => {
+  const key = keyOf('hmac-sha384', 'chain.key');
+  const { message: request, mac } = signRequest(QUERY, key, () => T0);
+  const parts = [0, 1, 2].map((i) => Buffer.from(packet.encode({ id: 0x1234, type: 'response', answers: [{ name: `n${i}.example.com`, type: 'A', ttl: 1, data: '192.0.2.1' }] })));
+
+  it('accepts a chain we signed, and refuses one changed, reordered, or signed for another request', () => {
+    const signed = signAnswer(parts, key, record(request), () => T0);
+    expect(verifyAnswer(signed, key, mac, () => T0)).toBe(0);
+    expect(verifyAnswer([signed[1]!, signed[0]!, signed[2]!], key, mac, () => T0)).toBe(TSIG_ERROR.BADSIG);
+    const changed = signed.map((m) => Buffer.from(m));
+    changed[2]![20] ^= 1;
+    expect(verifyAnswer(changed, key, mac, () => T0)).toBe(TSIG_ERROR.BADSIG);
+    expect(verifyAnswer(signed, key, Buffer.alloc(48), () => T0)).toBe(TSIG_ERROR.BADSIG);
+    expect(verifyAnswer(signed, key, mac, () => T0 + 1000)).toBe(TSIG_ERROR.BADTIME);
+  });
+
+  it('lets unsigned messages sit between signed ones (§5.3.1), never last', () => {
+    // Messages 0 and 2 signed; message 1 unsigned, so the MAC of message 2 covers it whole.
+    const [m0, m2] = signAnswer([parts[0]!, parts[2]!], key, record(request), () => T0);
+    const mac0 = record(m0!).mac;
+    const timers = Buffer.from('00006553f100012c', 'hex');
+    const mac2 = createHmac('sha384', SECRET).update(Buffer.from([0, 48])).update(mac0).update(parts[1]!).update(parts[2]!).update(timers).digest();
+    const fixed = Buffer.from(m2!);
+    mac2.copy(fixed, fixed.length - 6 - 48);
+    expect(verifyAnswer([m0!, parts[1]!, fixed], key, mac, () => T0)).toBe(0);
+    expect(verifyAnswer([m0!, parts[1]!, m2!], key, mac, () => T0)).toBe(TSIG_ERROR.BADSIG);
+    expect(verifyAnswer([m0!, parts[1]!], key, mac, () => T0)).toBe(TSIG_ERROR.BADSIG);
+    expect(verifyAnswer([parts[0]!], key, mac, () => T0)).toBe(TSIG_ERROR.BADSIG);
   });
 });

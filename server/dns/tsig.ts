@@ -329,3 +329,36 @@ export function signError(response: Buffer, failed: Extract<Verification<TsigKey
   const mac = hmac(failed.key, [withLength(rec.mac), response, variables(f)]).subarray(0, rec.mac.length);
   return append(response, tsigRR({ ...f, mac, originalId: base.originalId }));
 }
+
+/**
+ * Verifies the messages of an answer to a request we signed with `key` (whose MAC was
+ * `requestMac`): the first signed over the request MAC with every variable, each later one over
+ * the MAC before it and the timers (§5.3.1). Up to 99 unsigned messages may come between signed
+ * ones; they count toward the next MAC, and the last message must be signed. Returns the TSIG
+ * error of the first message that fails (BADSIG, BADKEY, or the error the server sent), or 0.
+ */
+export function verifyAnswer(messages: Uint8Array[], key: TsigKey, requestMac: Buffer, clock: () => number = now): number {
+  let prior = requestMac;
+  let pending: Buffer[] = [];
+  let first = true;
+  for (const [i, msg] of messages.entries()) {
+    const rec = findTsig(msg);
+    if (rec === 'malformed') return TSIG_ERROR.BADSIG;
+    if (rec === null) {
+      if (first || pending.length >= 99 || i === messages.length - 1) return TSIG_ERROR.BADSIG;
+      pending.push(Buffer.from(msg));
+      continue;
+    }
+    if (rec.name !== key.name || rec.algorithm !== key.algorithm) return TSIG_ERROR.BADKEY;
+    if (rec.error !== 0) return rec.error;
+    if (rec.mac.length > TSIG_ALGORITHMS[key.algorithm].size || rec.mac.length < minMacLength(key.algorithm)) return TSIG_ERROR.BADSIG;
+    const tail = first ? variables(rec) : timers(rec.timeSigned, rec.fudge);
+    const expected = hmac(key, [withLength(prior), ...pending, unsignedPart(msg, rec), tail]).subarray(0, rec.mac.length);
+    if (!timingSafeEqual(expected, rec.mac)) return TSIG_ERROR.BADSIG;
+    if (Math.abs(clock() - rec.timeSigned) > rec.fudge) return TSIG_ERROR.BADTIME;
+    prior = rec.mac;
+    pending = [];
+    first = false;
+  }
+  return first ? TSIG_ERROR.BADSIG : 0;
+}
