@@ -3,6 +3,8 @@
  * (408), syntax and nesting depth (400). The parsed value is handed to the validators.
  */
 import type { MiddlewareHandler } from 'hono';
+import { Invalid } from '../core/errors';
+import { textProblem, textProblems } from '../core/text-rules';
 import { HttpError } from './errors';
 
 const MAX_DEPTH = 32;
@@ -72,7 +74,25 @@ export function jsonBody(opts: { limitBytes: number; timeoutMs: number }): Middl
       throw new HttpError(400, 'invalid_json', 'request body is not valid JSON (UTF-8)');
     }
     if (depth(value) > MAX_DEPTH) throw new HttpError(400, 'invalid_json', `request body is nested deeper than ${MAX_DEPTH} levels`);
+    // The one text rule (core/text-rules.ts), here at the edge for every field of every body.
+    const bad = textProblems(value);
+    if (Object.keys(bad).length > 0) throw new Invalid(bad);
     c.req.bodyCache.json = Promise.resolve(value);
     return next();
   };
 }
+
+/** The text rule for query strings: a control character in any parameter is a 400 naming it. */
+export const cleanQuery: MiddlewareHandler = async (c, next) => {
+  const url = c.req.url;
+  const q = url.indexOf('?');
+  if (q >= 0) {
+    const bad: Record<string, string> = {};
+    for (const [k, v] of new URLSearchParams(url.slice(q + 1))) {
+      const p = textProblem(v) ?? textProblem(k);
+      if (p) bad[k] = p;
+    }
+    if (Object.keys(bad).length > 0) throw new Invalid(bad);
+  }
+  return next();
+};

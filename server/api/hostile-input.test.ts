@@ -19,7 +19,7 @@ async function expectClean(res: Response): Promise<void> {
   }
 }
 
-const text = fc.oneof(fc.string(), fc.string({ unit: 'grapheme' }), fc.constantFrom('', '@', '*', '.', '..', '-', '_', 'xn--', 'a'.repeat(300), '\u0000', '💥.example'));
+const text = fc.oneof(fc.string(), fc.string({ unit: 'grapheme' }), fc.string({ unit: 'binary' }), fc.constantFrom('', '@', '*', '.', '..', '-', '_', 'xn--', 'a'.repeat(300), '\u0000', 'a\u0000b', '\ud800', 'x\udfff', '💥.example'));
 const ttlish = fc.oneof(fc.string(), fc.nat().map(String), fc.integer(), fc.constant(null), fc.constant('2147483648'));
 
 describe('hostile input', () => {
@@ -47,10 +47,39 @@ describe('hostile input', () => {
     await fc.assert(
       fc.asyncProperty(text, fc.string(), async (name, query) => {
         await expectClean(await t.request('POST', '/api/v1/domains', { body: { name } }));
-        await expectClean(await t.request('GET', `/api/v1/domains/${encodeURIComponent(name)}/records?${encodeURIComponent(query)}=${encodeURIComponent(name)}`));
-        await expectClean(await t.request('GET', `/api/v1/domains?page=${encodeURIComponent(query)}`));
+        // A URL cannot carry half a surrogate pair: encode what a client could send.
+        const [n, q] = [name.toWellFormed(), query.toWellFormed()];
+        await expectClean(await t.request('GET', `/api/v1/domains/${encodeURIComponent(n)}/records?${encodeURIComponent(q)}=${encodeURIComponent(n)}`));
+        await expectClean(await t.request('GET', `/api/v1/domains?page=${encodeURIComponent(q)}`));
+        await expectClean(await t.request('GET', `/api/v1/domains?search=${encodeURIComponent(n)}`));
       }),
       { numRuns: 100 },
+    );
+  });
+
+  it('NUL, control characters and unpaired surrogates in every field: a 400 naming it, nothing stored', async () => {
+    const hostile = fc.oneof(
+      fc.constantFrom('\u0000', 'a\u0000b', '\u0007', 'line\nbreak', '\u007f', '\ud800', 'x\udfff', '\udc00\ud800'),
+      fc.tuple(fc.string(), fc.constantFrom('\u0000', '\u001b', '\ud83d'), fc.string()).map(([a, b, c]) => `${a}${b}${c}`),
+    );
+    const routes: [string, string, string[]][] = [
+      ['POST', '/api/v1/domains', ['name']],
+      ['POST', '/api/v1/domains/fuzz.example/records', ['name', 'record_type', 'content', 'ttl']],
+      ['PUT', '/api/v1/domains/fuzz.example/records/1', ['name', 'record_type', 'content', 'ttl']],
+      ['POST', '/api/v1/tokens', ['label']],
+    ];
+    const valid: Record<string, string> = { name: 'ok.example', record_type: 'TXT', content: 'fine', ttl: '300', label: 'fine' };
+    await fc.assert(
+      fc.asyncProperty(fc.constantFrom(...routes), fc.nat(), hostile, async ([method, path, fields], i, bad) => {
+        const field = fields[i % fields.length]!;
+        const body = Object.fromEntries(fields.map((f) => [f, f === field ? bad : valid[f]]));
+        const before = await (await t.request('GET', '/api/v1/domains/fuzz.example/records?per_page=500')).json();
+        const res = await t.request(method, path, { body });
+        expect(res.status).toBe(400);
+        expect(Object.keys((await res.json()).error.fields)).toContain(field);
+        expect(await (await t.request('GET', '/api/v1/domains/fuzz.example/records?per_page=500')).json()).toEqual(before);
+      }),
+      { numRuns: 120 },
     );
   });
 

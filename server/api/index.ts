@@ -2,7 +2,7 @@
 import type { Config } from '../config';
 import type { Services } from '../services';
 import { requireToken } from './auth';
-import { jsonBody } from './body';
+import { cleanQuery, jsonBody } from './body';
 import { limitByAddress, limitByToken } from './rate-limit';
 import { createApi } from './create-api';
 import { domainsApi } from './domains';
@@ -32,6 +32,7 @@ export function publicApi(services: Services, config: Pick<Config, 'bodyLimitByt
   api.use('*', requireToken(services));
   api.use('*', enforceScope(services));
   api.use('*', limitByToken(config.rateLimitToken));
+  api.use('*', cleanQuery);
   api.use('*', jsonBody({ limitBytes: config.bodyLimitBytes, timeoutMs: config.bodyTimeoutMs }));
   api.route('/', ipsApi(services));
   api.route('/', domainsApi(services));

@@ -48,7 +48,8 @@ describe('POST /domains/:domain_name/records', () => {
   });
 
   it.each([
-    [{ record_type: 'A', content: '192.0.2.1', ttl: 300 }, { ttl: 'must be a string of digits, e.g. "3600"' }],
+    [{ record_type: 'A', content: '192.0.2.1', ttl: false }, { ttl: 'must be a whole number of seconds, e.g. "3600" or 3600' }],
+    [{ record_type: 'A', content: '192.0.2.1', ttl: 30.5 }, { ttl: 'must be a whole number of seconds between 0 and 2147483647' }],
     [{ record_type: 'A', content: '192.0.2.1', ttl: '-1' }, { ttl: 'must be a whole number of seconds between 0 and 2147483647' }],
     [{ record_type: 'A', content: '192.0.2.1', ttl: '2147483648' }, { ttl: 'must be a whole number of seconds between 0 and 2147483647' }],
     [{ record_type: 'A', content: '999.0.2.1' }, { content: expect.stringMatching(/0–255/) }],

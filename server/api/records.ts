@@ -88,28 +88,27 @@ export function recordsApi(services: Services) {
     .openapi(list, async (c) => {
       const q = c.req.valid('query');
       const p = pageParams(q);
-      const { zone, page } = await records.page(user(c), zoneParam(c.req.valid('param').domain_name), { name: q.name, record_type: q.record_type }, p.window);
+      const { zone, base, page } = await records.page(user(c), zoneParam(c.req.valid('param').domain_name), { name: q.name, record_type: q.record_type }, p.window);
       setPageHeaders(c, page.total, p);
-      return c.json(page.rows.map((r) => recordView(zone, r)), 200);
+      return c.json(page.rows.map((r) => recordView(zone, r, base)), 200);
     })
     .openapi(create, async (c) => {
-      const { zone, record } = await records.create(user(c), zoneParam(c.req.valid('param').domain_name), c.req.valid('json'));
-      return c.json(recordView(zone, record), 200);
+      const { zone, base, record } = await records.create(user(c), zoneParam(c.req.valid('param').domain_name), c.req.valid('json'));
+      return c.json(recordView(zone, record, base), 200);
     })
     .openapi(get, async (c) => {
       const { domain_name, id } = c.req.valid('param');
-      const { zone, record } = await records.get(user(c), zoneParam(domain_name), recordId(id));
-      return c.json(recordView(zone, record), 200);
+      const { zone, base, record } = await records.get(user(c), zoneParam(domain_name), recordId(id));
+      return c.json(recordView(zone, record, base), 200);
     })
     .openapi(update, async (c) => {
       const { domain_name, id } = c.req.valid('param');
-      const { zone, record } = await records.update(user(c), zoneParam(domain_name), recordId(id), c.req.valid('json'));
-      return c.json(recordView(zone, record), 200);
+      const { zone, base, record } = await records.update(user(c), zoneParam(domain_name), recordId(id), c.req.valid('json'));
+      return c.json(recordView(zone, record, base), 200);
     })
     .openapi(remove, async (c) => {
       const { domain_name, id } = c.req.valid('param');
-      const { zone, record } = await records.get(user(c), zoneParam(domain_name), recordId(id));
-      await records.remove(user(c), zone.name, record.id);
-      return c.json(recordView(zone, record), 200);
+      const { zone, base, record } = await records.remove(user(c), zoneParam(domain_name), recordId(id));
+      return c.json(recordView(zone, record, base), 200);
     });
 }

@@ -98,7 +98,14 @@ export const DomainUpdateSchema = z.strictObject(soaFields).openapi('DomainUpdat
 /** Fields a client may read but not write; naming them in a body is a 400 that says so. */
 export const READ_ONLY_FIELDS = new Set(['name', 'serial_number', 'created_at', 'updated_at', 'delegated', 'ds_records', 'dnskey_records', 'id', 'fqdn']);
 
-const ttl = text('a string of digits, e.g. "3600"').openapi({ pattern: '^[0-9]+$', example: '3600', description: `Seconds, 0–${MAX_TTL}, as a string; defaults to the RRset's TTL, else the zone's minimum_ttl` });
+/**
+ * TTL in seconds: a string of digits as SPEC.md says, or a JSON number as real clients send
+ * (DESIGN.md §3); both reach the services as the string, which they range-check.
+ */
+const ttl = z
+  .union([z.string(), z.number()], required('a whole number of seconds, e.g. "3600" or 3600'))
+  .transform((v) => (typeof v === 'number' ? String(v) : v))
+  .openapi({ type: ['string', 'integer'], pattern: '^[0-9]+$', example: '3600', description: `Seconds, 0–${MAX_TTL}, as a string of digits (a JSON number is accepted too; answers always carry a string); defaults to the RRset's TTL, else the zone's minimum_ttl` });
 
 export const RecordSchema = z
   .object({

@@ -1,5 +1,6 @@
 /** Stored rows as the API shows them (SPEC.md §2): exact field names and JSON types. */
-import { toFqdn } from '../core/domain-name';
+import { APEX, toFqdn } from '../core/domain-name';
+import { nameFromPlace } from '../services/zones';
 import { DIGEST_SHA256, dnskeyText, dsText } from '../services/dnssec-keys';
 import type { DnssecPublicKey, DomainRow, RecordRow } from '../store/types';
 
@@ -39,10 +40,11 @@ export function domainView(d: DomainRow, keys: readonly DnssecPublicKey[] = []) 
   };
 }
 
-export function recordView(zone: Pick<DomainRow, 'name'>, r: RecordRow) {
+/** A record as the API shows it; `name` is relative to `base`, the place it was asked for at. */
+export function recordView(zone: Pick<DomainRow, 'name'>, r: RecordRow, base = APEX) {
   return {
     id: r.id,
-    name: r.name,
+    name: nameFromPlace(r.name, base) ?? r.name,
     record_type: r.record_type,
     content: r.content,
     ttl: String(r.ttl),

@@ -6,6 +6,7 @@ import { Hono } from 'hono';
 import { bodyLimit } from 'hono/body-limit';
 import { clientAddress } from '../client-address';
 import { z } from 'zod';
+import { textProblem } from '../core/text-rules';
 import type { Services } from '../services';
 import { clearSessionCookie, readSessionCookie, writeSessionCookie } from './cookie';
 import { BffError } from './errors';
@@ -28,7 +29,7 @@ export interface SessionInfo {
   expires_at: string;
 }
 
-const SignIn = z.strictObject({ username: z.string().max(64), password: z.string().max(1024) });
+const SignIn = z.strictObject({ username: z.string().max(64).refine((s) => textProblem(s) === null), password: z.string().max(1024) });
 
 /** The one message for any failed sign-in: it does not tell which of the two was wrong. */
 export const WRONG_CREDENTIALS = 'Wrong username or password.';

@@ -4,7 +4,8 @@
  * Turning DNSSEC on creates the zone's CSK in that transaction and turning it off removes
  * its keys, so a zone is signed exactly when `dnssec_enabled` says so (issue 5).
  */
-import { isInZone, normalizeZoneName, APEX } from '../core/domain-name';
+import { isInZone, normalizeRecordName, normalizeZoneName, APEX } from '../core/domain-name';
+import { RuleError } from '../core/errors';
 import { Conflict, NotFound } from '../core/errors';
 import { nextSerial, SOA_DEFAULTS, SOA_FIELDS, soaErrors, type SoaField, type SoaTimers } from '../core/soa';
 import type { DnssecPublicKey, DomainRow, Page, Repos, Store, Window } from '../store/types';
@@ -29,6 +30,31 @@ export async function touchZone(tx: Repos, zone: DomainRow, now = new Date()): P
   return tx.domains.update(zone.id, { serial_number: nextSerial(zone.serial_number, now), updated_at: now.toISOString() });
 }
 
+/**
+ * Where a record request points: the user's zone and, inside it, the name the request was
+ * made at (`base`, relative to the zone; APEX when the request named the zone itself).
+ * ACME clients put the certificate's name in the path (`www.example.com` for a zone
+ * `example.com`), and the record names they send are relative to it (DESIGN.md §3).
+ */
+export interface Place {
+  zone: DomainRow;
+  base: string;
+}
+
+/** A record name given relative to a place, as stored (relative to the zone). */
+export function nameAtPlace(input: string, { zone, base }: Place): string {
+  if (base === APEX) return normalizeRecordName(input, zone.name);
+  const rel = normalizeRecordName(input, `${base}.${zone.name}`);
+  return rel === APEX ? base : `${rel}.${base}`;
+}
+
+/** A stored record name as seen from a place (null when it lies outside it). */
+export function nameFromPlace(name: string, base: string): string | null {
+  if (base === APEX) return name;
+  if (name === base) return APEX;
+  return name.endsWith(`.${base}`) ? name.slice(0, -(base.length + 1)) : null;
+}
+
 export function createZones(store: Store, events: ZoneEvents, defaults: ZoneDefaults) {
   /** The user's zone by name; another user's zone is NotFound exactly like a missing one. */
   async function owned(userId: number, name: string, repos: Repos = store): Promise<DomainRow> {
@@ -41,6 +67,37 @@ export function createZones(store: Store, events: ZoneEvents, defaults: ZoneDefa
     const zone = await repos.domains.byName(normalized);
     if (!zone || zone.user_id !== userId) throw new NotFound(`no domain named ${normalized}`);
     return zone;
+  }
+
+  /**
+   * The closest enclosing zone of the user for a name at or inside one of their zones
+   * (a leading `*.` of a wildcard certificate name is dropped). NotFound otherwise, also for
+   * another user's zone.
+   */
+  async function place(userId: number, raw: string, repos: Repos = store): Promise<Place> {
+    let name = raw.trim().toLowerCase();
+    if (name.endsWith('.')) name = name.slice(0, -1);
+    if (name.startsWith('*.')) name = name.slice(2);
+    const labels = name.split('.');
+    for (let i = 0; i + 2 <= labels.length; i++) {
+      const candidate = labels.slice(i).join('.');
+      let zoneName: string;
+      try {
+        zoneName = normalizeZoneName(candidate);
+      } catch {
+        continue;
+      }
+      const zone = await repos.domains.byName(zoneName);
+      if (!zone || zone.user_id !== userId) continue;
+      if (i === 0) return { zone, base: APEX };
+      try {
+        return { zone, base: normalizeRecordName(`${name}.`, zone.name) };
+      } catch (e) {
+        if (e instanceof RuleError) break;
+        throw e;
+      }
+    }
+    throw new NotFound(`no domain named ${raw}`);
   }
 
   function timers(check: FieldCheck, current: SoaTimers, patch: ZoneSettings): SoaTimers {
@@ -58,6 +115,7 @@ export function createZones(store: Store, events: ZoneEvents, defaults: ZoneDefa
 
   return {
     owned,
+    place,
 
     page: (userId: number, w: Window, search?: string): Promise<Page<DomainRow>> => store.domains.page(userId, w, search),
 

@@ -198,10 +198,14 @@ export function createRepos(db: Db, dialect: Dialect): Repos {
       page: async (domainId, filter, w) => {
         let q = db.selectFrom('records').where('domain_id', '=', domainId);
         if (filter.name !== undefined) q = q.where('name', '=', filter.name);
+        if (filter.below !== undefined) {
+          const below = filter.below;
+          q = q.where((eb) => eb.or([eb('name', '=', below), like('name', `%.${escapeLike(below)}`)]));
+        }
         if (filter.record_type !== undefined) q = q.where('record_type', '=', filter.record_type);
         const rows = await q.selectAll().orderBy('name').orderBy('record_type').orderBy('id').limit(w.limit).offset(w.offset).execute();
         // Unfiltered, the total is the count the triggers keep: no scan of a large zone per page.
-        const countAll = filter.name === undefined && filter.record_type === undefined
+        const countAll = filter.name === undefined && filter.record_type === undefined && filter.below === undefined
           ? () => recordCount(domainId)
           : () => count(q.select((e) => e.fn.countAll<number>().as('n')).executeTakeFirst());
         const total = await pageTotal(rows.length, w, countAll);

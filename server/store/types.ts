@@ -115,6 +115,8 @@ export interface Window {
 
 export interface RecordFilter {
   name?: string;
+  /** Only records at this relative name or below it. */
+  below?: string;
   record_type?: string;
 }
 
