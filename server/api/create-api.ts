@@ -48,7 +48,8 @@ const ERROR_TEXT: Record<number, string> = {
 
 /** The error responses of an operation, for the OpenAPI document. */
 export function errors(...codes: number[]) {
-  return Object.fromEntries([...codes, 401, 500].map((code) => [code, { description: ERROR_TEXT[code]!, content: errorContent }]));
+  // Any request may be outside its token's scope (client network, read-only): 403 everywhere.
+  return Object.fromEntries([...codes, 401, 403, 500].map((code) => [code, { description: ERROR_TEXT[code]!, content: errorContent }]));
 }
 
 export const json = <T extends z.ZodType>(schema: T) => ({ 'application/json': { schema } });
