@@ -15,6 +15,9 @@ import type {
   TokenCreatedSchema,
   TokenCreateSchema,
   TokenSchema,
+  TsigKeyCreatedSchema,
+  TsigKeyCreateSchema,
+  TsigKeySchema,
 } from '../../server/api/schemas';
 
 export type Ip = z.output<typeof IpSchema>;
@@ -27,6 +30,9 @@ export type RecordUpdate = z.input<typeof RecordUpdateSchema>;
 export type ApiToken = z.output<typeof TokenSchema>;
 export type ApiTokenCreated = z.output<typeof TokenCreatedSchema>;
 export type ApiTokenCreate = z.input<typeof TokenCreateSchema>;
+export type TsigKey = z.output<typeof TsigKeySchema>;
+export type TsigKeyCreated = z.output<typeof TsigKeyCreatedSchema>;
+export type TsigKeyCreate = z.input<typeof TsigKeyCreateSchema>;
 export type ErrorBody = z.output<typeof ErrorSchema>;
 
 export type { SessionInfo } from '../../server/bff/index';

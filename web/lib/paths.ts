@@ -7,6 +7,7 @@ export const routes = {
   domain: (name: string) => `/domains/${enc(name)}`,
   ips: '/ips',
   tokens: '/tokens',
+  tsigKeys: '/tsig-keys',
 };
 
 export const bff = {
@@ -21,6 +22,8 @@ export const bff = {
   record: (domain: string, id: number) => `/bff/api/domains/${enc(domain)}/records/${id}`,
   tokens: '/bff/api/tokens',
   token: (id: number) => `/bff/api/tokens/${id}`,
+  tsigKeys: '/bff/api/tsig-keys',
+  tsigKey: (name: string) => `/bff/api/tsig-keys/${enc(name)}`,
 };
 
 /** A post-sign-in destination from a `next` parameter, only if it is a path on this site. */
