@@ -62,6 +62,8 @@ const schema = z.object({
   LOG_LEVEL: z.enum(['trace', 'debug', 'info', 'warn', 'error', 'fatal', 'silent']).default('info'),
   BODY_LIMIT_BYTES: z.string().regex(/^[0-9]+$/).transform(Number).default(65536),
   BODY_TIMEOUT_MS: positiveMs.default(10000),
+  BULK_BODY_LIMIT_BYTES: z.string().regex(/^[0-9]+$/).transform(Number).default(32 * 1024 * 1024),
+  HISTORY_DAYS: z.string().regex(/^[1-9][0-9]{0,4}$/, 'must be a whole number of days, 1 or more').transform(Number).default(365),
   MAX_RECORDS_PER_ZONE: z.string().regex(/^[1-9][0-9]*$/, 'must be a whole number of 1 or more').transform(Number).default(200_000),
   RATE_LIMIT_TOKEN: rate.default({ perSecond: 50, burst: 500 }),
   RATE_LIMIT_ADDRESS: rate.default({ perSecond: 100, burst: 1000 }),
@@ -86,6 +88,10 @@ export type Config = {
   logLevel: string;
   bodyLimitBytes: number;
   bodyTimeoutMs: number;
+  /** Body limit of bulk writes: RRset PATCH and zone imports. */
+  bulkBodyLimitBytes: number;
+  /** Days a zone's change sets are kept. */
+  historyDays: number;
   maxRecordsPerZone: number;
   /** API rate limits (null: off). */
   rateLimitToken: { perSecond: number; burst: number } | null;
@@ -124,6 +130,8 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
     logLevel: e.LOG_LEVEL,
     bodyLimitBytes: e.BODY_LIMIT_BYTES,
     bodyTimeoutMs: e.BODY_TIMEOUT_MS,
+    bulkBodyLimitBytes: e.BULK_BODY_LIMIT_BYTES,
+    historyDays: e.HISTORY_DAYS,
     maxRecordsPerZone: e.MAX_RECORDS_PER_ZONE,
     rateLimitToken: e.RATE_LIMIT_TOKEN,
     rateLimitAddress: e.RATE_LIMIT_ADDRESS,

@@ -27,6 +27,11 @@ async function main(): Promise<void> {
     log.warn({ username: 'admin', password }, 'created the first user; this password is shown only once');
   }
 
+  // The zone history is kept HISTORY_DAYS days (DESIGN.md §10).
+  const prune = () => services.changes.prune(config.historyDays).catch((err: unknown) => log.error({ err }, 'pruning the zone history failed'));
+  void prune();
+  setInterval(prune, 3_600_000).unref();
+
   const dns = await startDnsThread(config, store, services.events, log);
   const app = buildApp({ services, config, log });
   const http = await startHttp(app.fetch, config);

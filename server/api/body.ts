@@ -55,18 +55,24 @@ async function readLimited(stream: ReadableStream<Uint8Array>, limit: number, ti
   return out;
 }
 
-export function jsonBody(opts: { limitBytes: number; timeoutMs: number }): MiddlewareHandler {
+/** Bulk writes (many RRsets at once, whole zones) may be larger than ordinary bodies. */
+const isBulk = (method: string, path: string) => method === 'PATCH' && path.endsWith('/rrsets');
+
+export function jsonBody(opts: { limitBytes: number; timeoutMs: number; bulkLimitBytes?: number }): MiddlewareHandler {
   const decoder = new TextDecoder('utf-8', { fatal: true });
   return async (c, next) => {
     const method = c.req.method;
     if (method !== 'POST' && method !== 'PUT' && method !== 'PATCH') return next();
+    // A revert's body (a comment) is optional: a bare POST is fine there.
+    if (c.req.path.endsWith('/revert') && !c.req.header('content-type') && !Number(c.req.header('content-length') ?? '0')) return next();
+    const limit = isBulk(method, c.req.path) ? (opts.bulkLimitBytes ?? opts.limitBytes) : opts.limitBytes;
     const declared = Number(c.req.header('content-length') ?? '0');
-    if (declared > opts.limitBytes) throw tooLarge(opts.limitBytes);
+    if (declared > limit) throw tooLarge(limit);
     const type = c.req.header('content-type') ?? '';
     if (!/^application\/([a-z0-9.+-]*\+)?json\s*(;|$)/i.test(type)) {
       throw new HttpError(400, 'invalid_json', 'send the request body as JSON with content-type: application/json');
     }
-    const bytes = c.req.raw.body ? await readLimited(c.req.raw.body, opts.limitBytes, opts.timeoutMs) : new Uint8Array(0);
+    const bytes = c.req.raw.body ? await readLimited(c.req.raw.body, limit, opts.timeoutMs) : new Uint8Array(0);
     let value: unknown;
     try {
       value = JSON.parse(decoder.decode(bytes));

@@ -41,7 +41,8 @@ const ERROR_TEXT: Record<number, string> = {
   403: "The resource is managed by the service, or the token's scope does not allow the request",
   404: 'No such resource for this user',
   408: 'Request body not received in time',
-  409: 'Conflicts with existing data (duplicate, CNAME exclusivity, name taken)',
+  409: 'Conflicts with existing data (duplicate, CNAME exclusivity, name taken, a revert whose records changed since)',
+  412: 'If-Match names a serial the zone is no longer at; nothing was changed',
   413: 'Request body too large',
   500: 'Internal error; carries a request id',
 };

@@ -7,7 +7,8 @@ import type { Services } from '../services';
 import type { DomainRow } from '../store/types';
 import { createApi, errors, json, security } from './create-api';
 import { pageHeaders, pageParams, pageQuery, setPageHeaders } from './pagination';
-import { DomainCreateSchema, DomainSchema, DomainUpdateSchema } from './schemas';
+import { ChangeSetSchema, DomainCreateSchema, DomainSchema, DomainUpdateSchema } from './schemas';
+import { etag, writeAnswer, writeHeaders, writeOptions, writeQuery } from './write-options';
 import { domainView } from './views';
 
 const nameParam = z.object({
@@ -50,7 +51,7 @@ const get = createRoute({
   tags,
   security,
   request: { params: nameParam },
-  responses: { 200: { description: 'The domain', content: json(DomainSchema) }, ...errors(404) },
+  responses: { 200: { description: 'The domain; its serial is the ETag for If-Match', headers: z.object({ ETag: z.string().openapi({ example: '"2026112301"' }) }), content: json(DomainSchema) }, ...errors(404) },
 });
 
 const update = createRoute({
@@ -59,8 +60,8 @@ const update = createRoute({
   summary: 'Update SOA timers and DNSSEC of a domain (only the fields sent)',
   tags,
   security,
-  request: { params: nameParam, body: { required: true, content: json(DomainUpdateSchema) } },
-  responses: { 200: { description: 'The updated domain', content: json(DomainSchema) }, ...errors(400, 404, 408, 413) },
+  request: { params: nameParam, query: z.object(writeQuery), headers: writeHeaders, body: { required: true, content: json(DomainUpdateSchema) } },
+  responses: { 200: { description: 'The updated domain (with ?dry_run=true: the change set that would be applied)', content: json(z.union([DomainSchema, ChangeSetSchema])) }, ...errors(400, 404, 408, 412, 413) },
 });
 
 const remove = createRoute({
@@ -69,8 +70,8 @@ const remove = createRoute({
   summary: 'Delete a domain and all its records',
   tags,
   security,
-  request: { params: nameParam },
-  responses: { 200: { description: 'The deleted domain', content: json(DomainSchema) }, ...errors(404) },
+  request: { params: nameParam, headers: writeHeaders },
+  responses: { 200: { description: 'The deleted domain', content: json(DomainSchema) }, ...errors(400, 404, 412) },
 });
 
 export function domainsApi(services: Services) {
@@ -89,23 +90,26 @@ export function domainsApi(services: Services) {
       );
     })
     .openapi(create, async (c) => {
-      const zone = await zones.create(c.get('principal').user.id, c.req.valid('json'));
+      const zone = await zones.create(c.get('principal').user.id, c.req.valid('json'), writeOptions(c));
       return c.json(await view(zone), 201);
     })
     .openapi(get, async (c) => {
       const zone = await zones.owned(c.get('principal').user.id, zoneParam(c.req.valid('param').name));
+      c.header('ETag', etag(zone.serial_number));
       return c.json(await view(zone), 200);
     })
     .openapi(update, async (c) => {
-      const zone = await zones.update(c.get('principal').user.id, zoneParam(c.req.valid('param').name), c.req.valid('json'));
-      return c.json(await view(zone), 200);
+      const opts = writeOptions(c);
+      const applied = await zones.update(c.get('principal').user.id, zoneParam(c.req.valid('param').name), c.req.valid('json'), opts);
+      const body = opts.dryRun ? null : await view(applied.zone);
+      return writeAnswer(c, opts, applied, () => body);
     })
     .openapi(remove, async (c) => {
       const userId = c.get('principal').user.id;
       const name = zoneParam(c.req.valid('param').name);
       const zone = await zones.owned(userId, name);
       const body = await view(zone);
-      await zones.remove(userId, name);
+      await zones.remove(userId, name, writeOptions(c).ifMatch);
       return c.json(body, 200);
     });
 }

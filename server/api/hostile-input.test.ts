@@ -48,7 +48,7 @@ describe('hostile input', () => {
       fc.asyncProperty(text, fc.string(), async (name, query) => {
         await expectClean(await t.request('POST', '/api/v1/domains', { body: { name } }));
         // A URL cannot carry half a surrogate pair: encode what a client could send.
-        const [n, q] = [name.toWellFormed(), query.toWellFormed()];
+        const [n, q] = [name, query].map((s) => Buffer.from(s, 'utf8').toString('utf8')) as [string, string];
         await expectClean(await t.request('GET', `/api/v1/domains/${encodeURIComponent(n)}/records?${encodeURIComponent(q)}=${encodeURIComponent(n)}`));
         await expectClean(await t.request('GET', `/api/v1/domains?page=${encodeURIComponent(q)}`));
         await expectClean(await t.request('GET', `/api/v1/domains?search=${encodeURIComponent(n)}`));

@@ -5,6 +5,7 @@ import { requireToken } from './auth';
 import { cleanQuery, jsonBody } from './body';
 import { limitByAddress, limitByToken } from './rate-limit';
 import { createApi } from './create-api';
+import { changesApi } from './changes';
 import { domainsApi } from './domains';
 import { ipsApi } from './ips';
 import { recordsApi } from './records';
@@ -12,7 +13,7 @@ import { enforceScope } from './scope';
 import { tokensApi } from './tokens';
 import { tsigKeysApi } from './tsig-keys';
 
-export function publicApi(services: Services, config: Pick<Config, 'bodyLimitBytes' | 'bodyTimeoutMs' | 'rateLimitToken' | 'rateLimitAddress'>) {
+export function publicApi(services: Services, config: Pick<Config, 'bodyLimitBytes' | 'bodyTimeoutMs' | 'bulkBodyLimitBytes' | 'rateLimitToken' | 'rateLimitAddress'>) {
   const api = createApi();
   api.openAPIRegistry.registerComponent('securitySchemes', 'bearer', { type: 'http', scheme: 'bearer', description: 'API token' });
   api.openAPIRegistry.registerComponent('securitySchemes', 'apikey', { type: 'apiKey', in: 'query', name: 'apikey', description: 'API token as a query parameter' });
@@ -33,10 +34,11 @@ export function publicApi(services: Services, config: Pick<Config, 'bodyLimitByt
   api.use('*', enforceScope(services));
   api.use('*', limitByToken(config.rateLimitToken));
   api.use('*', cleanQuery);
-  api.use('*', jsonBody({ limitBytes: config.bodyLimitBytes, timeoutMs: config.bodyTimeoutMs }));
+  api.use('*', jsonBody({ limitBytes: config.bodyLimitBytes, timeoutMs: config.bodyTimeoutMs, bulkLimitBytes: config.bulkBodyLimitBytes }));
   api.route('/', ipsApi(services));
   api.route('/', domainsApi(services));
   api.route('/', recordsApi(services));
+  api.route('/', changesApi(services));
   api.route('/', tokensApi(services));
   api.route('/', tsigKeysApi(services));
   return api;

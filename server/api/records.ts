@@ -3,26 +3,24 @@
  * filters, get, partial update, delete.
  */
 import { createRoute, z } from '@hono/zod-openapi';
-import { NotFound } from '../core/errors';
 import type { Services } from '../services';
 import { createApi, errors, json, security } from './create-api';
 import { zoneParam } from './domains';
 import { pageHeaders, pageParams, pageQuery, setPageHeaders } from './pagination';
-import { RecordCreateSchema, RecordSchema, RecordUpdateSchema } from './schemas';
+import { ChangeSetSchema, RecordCreateSchema, RecordSchema, RecordUpdateSchema } from './schemas';
+import { writeAnswer, writeHeaders, writeOptions, writeQuery } from './write-options';
 import { recordView } from './views';
+import { idParam, pathId } from './path-id';
 
 const tags = ['Records'];
 const zoneName = z.string().openapi({ param: { name: 'domain_name', in: 'path' }, example: 'example.com' });
 const zoneOnly = z.object({ domain_name: zoneName });
 const zoneAndId = z.object({
   domain_name: zoneName,
-  id: z.string().openapi({ param: { name: 'id', in: 'path' }, example: '42' }),
+  id: idParam,
 });
 
-function recordId(raw: string): number {
-  if (!/^[0-9]{1,15}$/.test(raw)) throw new NotFound(`no record with id ${raw}`);
-  return Number(raw);
-}
+const recordId = (raw: string) => pathId(raw, 'record');
 
 const list = createRoute({
   method: 'get',
@@ -47,8 +45,8 @@ const create = createRoute({
   summary: 'Create a record in a domain',
   tags,
   security,
-  request: { params: zoneOnly, body: { required: true, content: json(RecordCreateSchema) } },
-  responses: { 200: { description: 'The created record', content: json(RecordSchema) }, ...errors(400, 404, 408, 409, 413) },
+  request: { params: zoneOnly, query: z.object(writeQuery), headers: writeHeaders, body: { required: true, content: json(RecordCreateSchema) } },
+  responses: { 200: { description: 'The created record (with ?dry_run=true: the change set that would be applied)', content: json(z.union([RecordSchema, ChangeSetSchema])) }, ...errors(400, 404, 408, 409, 412, 413) },
 });
 
 const get = createRoute({
@@ -67,8 +65,8 @@ const update = createRoute({
   summary: "Update a record (only the fields sent); a ttl applies to the record's whole RRset",
   tags,
   security,
-  request: { params: zoneAndId, body: { required: true, content: json(RecordUpdateSchema) } },
-  responses: { 200: { description: 'The updated record', content: json(RecordSchema) }, ...errors(400, 403, 404, 408, 409, 413) },
+  request: { params: zoneAndId, query: z.object(writeQuery), headers: writeHeaders, body: { required: true, content: json(RecordUpdateSchema) } },
+  responses: { 200: { description: 'The updated record (with ?dry_run=true: the change set that would be applied)', content: json(z.union([RecordSchema, ChangeSetSchema])) }, ...errors(400, 403, 404, 408, 409, 412, 413) },
 });
 
 const remove = createRoute({
@@ -77,8 +75,8 @@ const remove = createRoute({
   summary: 'Delete a record',
   tags,
   security,
-  request: { params: zoneAndId },
-  responses: { 200: { description: 'The deleted record', content: json(RecordSchema) }, ...errors(403, 404) },
+  request: { params: zoneAndId, query: z.object(writeQuery), headers: writeHeaders },
+  responses: { 200: { description: 'The deleted record (with ?dry_run=true: the change set that would be applied)', content: json(z.union([RecordSchema, ChangeSetSchema])) }, ...errors(400, 403, 404, 412) },
 });
 
 export function recordsApi(services: Services) {
@@ -93,8 +91,9 @@ export function recordsApi(services: Services) {
       return c.json(page.rows.map((r) => recordView(zone, r, base)), 200);
     })
     .openapi(create, async (c) => {
-      const { zone, base, record } = await records.create(user(c), zoneParam(c.req.valid('param').domain_name), c.req.valid('json'));
-      return c.json(recordView(zone, record, base), 200);
+      const opts = writeOptions(c);
+      const applied = await records.create(user(c), zoneParam(c.req.valid('param').domain_name), c.req.valid('json'), opts);
+      return writeAnswer(c, opts, applied, ({ zone, result }) => recordView(zone, result.record, result.base));
     })
     .openapi(get, async (c) => {
       const { domain_name, id } = c.req.valid('param');
@@ -103,12 +102,14 @@ export function recordsApi(services: Services) {
     })
     .openapi(update, async (c) => {
       const { domain_name, id } = c.req.valid('param');
-      const { zone, base, record } = await records.update(user(c), zoneParam(domain_name), recordId(id), c.req.valid('json'));
-      return c.json(recordView(zone, record, base), 200);
+      const opts = writeOptions(c);
+      const applied = await records.update(user(c), zoneParam(domain_name), recordId(id), c.req.valid('json'), opts);
+      return writeAnswer(c, opts, applied, ({ zone, result }) => recordView(zone, result.record, result.base));
     })
     .openapi(remove, async (c) => {
       const { domain_name, id } = c.req.valid('param');
-      const { zone, base, record } = await records.remove(user(c), zoneParam(domain_name), recordId(id));
-      return c.json(recordView(zone, record, base), 200);
+      const opts = writeOptions(c);
+      const applied = await records.remove(user(c), zoneParam(domain_name), recordId(id), opts);
+      return writeAnswer(c, opts, applied, ({ zone, result }) => recordView(zone, result.record, result.base));
     });
 }

@@ -8,6 +8,7 @@ import { MAX_SCOPE_ENTRIES } from '../core/scope';
 import { LABEL_CONTROL_CHARS, MAX_TOKEN_DAYS, MAX_TOKEN_LABEL } from '../core/token-rules';
 import { TSIG_ALGORITHM_NAMES } from '../core/tsig-rules';
 import { MAX_TTL } from '../core/ttl';
+import { SOURCES } from '../services/change-sets';
 
 const required = (what: string) => ({
   error: (issue: { input?: unknown }) => (issue.input === undefined ? 'is required' : `must be ${what}`),
@@ -191,6 +192,55 @@ export const TokenCreateSchema = z
     scope: ScopeSchema.optional(),
   })
   .openapi('TokenCreate');
+
+const ChangeRecordSchema = z.object({
+  name: z.string().openapi({ example: 'www', description: 'Relative to the domain; "@" is the apex' }),
+  record_type: z.string().openapi({ example: 'A' }),
+  ttl: z.string().openapi({ example: '300' }),
+  content: z.string().openapi({ example: '192.0.2.1' }),
+});
+
+/** One change set of a zone's history (DESIGN.md §10). */
+export const ChangeSetSchema = z
+  .object({
+    id: z.number().int().nullable().openapi({ description: 'null for a dry run, or when the request changed nothing' }),
+    serial_before: z.number().int(),
+    serial_after: z.number().int(),
+    created_at: timestamp,
+    source: z.enum(SOURCES),
+    actor: z.object({
+      username: z.string(),
+      credential: z.string().openapi({ example: 'token:12', description: 'token:<id>, session, tsig:<key name>, cli or system' }),
+    }),
+    comment: z.string(),
+    added: z.array(ChangeRecordSchema),
+    removed: z.array(ChangeRecordSchema),
+    added_count: z.number().int().openapi({ description: 'Records added in all; a list shows at most 1,000 of each side, GET /changes/:id all of them' }),
+    removed_count: z.number().int(),
+    settings: z.record(z.string(), z.tuple([z.unknown(), z.unknown()])).openapi({ example: { minimum_ttl: [3600, 300] }, description: 'Zone settings changed: field → [old, new]' }),
+  })
+  .openapi('ChangeSet');
+
+export const CHANGETYPES = ['REPLACE', 'DELETE', 'ADD', 'REMOVE'] as const;
+
+export const RRsetChangeSchema = z
+  .strictObject({
+    name: recordFields.name.optional(),
+    record_type: recordFields.record_type,
+    ttl: ttl.optional(),
+    changetype: z.enum(CHANGETYPES, { error: `must be one of ${CHANGETYPES.join(', ')}` }),
+    records: z.array(text('the record data as text'), { error: 'must be a list of record contents' }).max(10_000, 'must hold at most 10,000 records').optional(),
+  })
+  .openapi('RRsetChange');
+
+export const RRsetPatchSchema = z
+  .strictObject({
+    rrsets: z.array(RRsetChangeSchema, { error: 'must be a list of RRset changes' }).min(1, 'must hold at least one RRset change').max(100_000, 'must hold at most 100,000 RRset changes'),
+    comment: text('a short text').max(500, 'must be at most 500 characters').optional(),
+  })
+  .openapi('RRsetPatch');
+
+export const RevertSchema = z.strictObject({ comment: text('a short text').max(500, 'must be at most 500 characters').optional() }).openapi('Revert');
 
 /** A TSIG key as its owner sees it: never the secret, which is shown once, at creation. */
 export const TsigKeySchema = z

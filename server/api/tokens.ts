@@ -3,12 +3,12 @@
  * revoke. A user sees and revokes only their own tokens; another user's id answers 404.
  */
 import { createRoute, z } from '@hono/zod-openapi';
-import { NotFound } from '../core/errors';
 import type { Services } from '../services';
 import type { TokenRow } from '../store/types';
 import { createApi, errors, json, security } from './create-api';
 import { pageHeaders, pageParams, pageQuery, setPageHeaders } from './pagination';
 import { TokenCreatedSchema, TokenCreateSchema, TokenSchema } from './schemas';
+import { pathId } from './path-id';
 
 const tags = ['Tokens'];
 const DAY_MS = 86_400_000;
@@ -16,10 +16,7 @@ const DAY_MS = 86_400_000;
 const idParam = z.object({ id: z.string().openapi({ param: { name: 'id', in: 'path' }, example: '7' }) });
 
 /** A path id that cannot name a token is simply not found, as in the records API. */
-function tokenId(raw: string): number {
-  if (!/^[0-9]{1,15}$/.test(raw)) throw new NotFound(`no token with id ${raw}`);
-  return Number(raw);
-}
+const tokenId = (raw: string) => pathId(raw, 'token');
 
 /** A token row as its owner may see it; `currentId` is the token of the request. */
 export function tokenView(t: TokenRow, currentId: number) {

@@ -4,13 +4,14 @@
  * headers pass through unchanged, so the SPA sees exactly what an API client sees.
  */
 import type { Context } from 'hono';
+import { DASHBOARD_HEADER, DASHBOARD_MARK } from '../dashboard-mark';
 import type { BffEnv } from './guard';
 import { signedOut } from './errors';
 import type { Sessions } from './sessions';
 
 export type ApiFetch = (req: Request) => Response | Promise<Response>;
 
-const PASSED_HEADERS = ['content-type', 'x-total-count', 'x-page', 'x-per-page', 'x-request-id', 'retry-after'];
+const PASSED_HEADERS = ['content-type', 'content-disposition', 'etag', 'x-total-count', 'x-page', 'x-per-page', 'x-request-id', 'retry-after'];
 
 export function forwarder(apiFetch: ApiFetch, sessions: Sessions, prefix = '/bff/api') {
   return async (c: Context<BffEnv>): Promise<Response> => {
@@ -20,8 +21,8 @@ export function forwarder(apiFetch: ApiFetch, sessions: Sessions, prefix = '/bff
     url.pathname = `/api/v1${rest}`;
     // The session's token is the only credential the API may see.
     url.searchParams.delete('apikey');
-    const headers = new Headers({ authorization: `Bearer ${session.token}`, accept: 'application/json', 'x-request-id': c.get('requestId') });
-    for (const h of ['content-type', 'content-length']) {
+    const headers = new Headers({ authorization: `Bearer ${session.token}`, accept: 'application/json', 'x-request-id': c.get('requestId'), [DASHBOARD_HEADER]: DASHBOARD_MARK });
+    for (const h of ['content-type', 'content-length', 'if-match']) {
       const v = c.req.header(h);
       if (v !== undefined) headers.set(h, v);
     }

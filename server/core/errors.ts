@@ -43,5 +43,11 @@ export class Forbidden extends ZonedeckError {
   readonly code = 'forbidden';
 }
 
+/** A write guarded by `If-Match` found the zone at another serial (RFC 9110 §13.1.1). */
+export class PreconditionFailed extends ZonedeckError {
+  readonly status = 412;
+  readonly code = 'precondition_failed';
+}
+
 /** A value that fails a rule of `core/`; callers attach the field name. */
 export class RuleError extends Error {}

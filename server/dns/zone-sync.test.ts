@@ -54,7 +54,7 @@ describe('zone sync', () => {
 
   it('applies this process’s changes from events, and reports each new serial', async () => {
     await nodeA.zones.create(userId, { name: 'example.test' });
-    const { record } = await nodeA.records.create(userId, 'example.test', { name: 'www', record_type: 'A', content: '192.0.2.1' });
+    const { record } = (await nodeA.records.create(userId, 'example.test', { name: 'www', record_type: 'A', content: '192.0.2.1' })).result;
     await sync.settled();
     expect(resolve(index, { qname: 'www.example.test', qtype: T.A }).answer[0]!.data).toEqual(['192.0.2.1']);
     await nodeA.records.remove(userId, 'example.test', record.id);

@@ -59,16 +59,16 @@ export async function syncZones(
       // Load first: `hook?.(await load())` would skip the load when no hook is given.
       const loaded = await load(domain);
       hooks.serialChanged?.(loaded);
-      if (change.kind === 'zone-upserted') hooks.zoneAdded?.(domain);
+      hooks.zoneAdded?.(domain);
       return;
     }
-    if (change.kind === 'records-changed') {
+    if (change.kind === 'zone-changed') {
       for (const name of change.names) zone.replaceName(name, await store.records.atName(zone.id, name));
     }
     // Events can arrive after a newer reload; never step a serial back.
     if (domain.serial_number >= zone.domain.serial_number) {
       zone.setDomain(domain);
-      if (change.kind === 'zone-upserted') await loadKeys(zone, domain);
+      if (change.kind === 'zone-changed' && change.keys) await loadKeys(zone, domain);
     }
     hooks.serialChanged?.(zone);
   }

@@ -5,10 +5,12 @@
 import type { DomainRow } from '../store/types';
 
 export type ZoneChange =
-  | { kind: 'zone-upserted'; domain: DomainRow }
   | { kind: 'zone-deleted'; domain: DomainRow }
-  /** Records at these relative names changed; the new serial is in `domain`. */
-  | { kind: 'records-changed'; domain: DomainRow; names: string[] };
+  /**
+   * One change set was applied: records at these relative names changed (maybe none), the
+   * zone row (serial, settings) is `domain`, and `keys` says whether its DNSSEC keys changed.
+   */
+  | { kind: 'zone-changed'; domain: DomainRow; names: string[]; keys: boolean };
 
 export type ZoneListener = (change: ZoneChange) => void;
 

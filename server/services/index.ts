@@ -4,19 +4,24 @@ import type { Store } from '../store/types';
 import { createAccounts } from './accounts';
 import { ZoneEvents } from './events';
 import { createIps } from './ips';
-import { createRecords } from './records';
+import { createChangeSets } from './change-sets';
+import { createRecords, DEFAULT_MAX_RECORDS } from './records';
+import { createRrsets } from './rrsets';
 import { createTsigKeys } from './tsig-keys';
 import { createZones, type ZoneDefaults } from './zones';
 
 export function createServices(store: Store, defaults: ZoneDefaults, events = new ZoneEvents()) {
-  const zones = createZones(store, events, defaults);
+  const changes = createChangeSets(store, events, { maxRecords: defaults.maxRecords ?? DEFAULT_MAX_RECORDS });
+  const zones = createZones(store, events, changes, defaults);
   return {
     store,
     events,
     accounts: createAccounts(store),
     ips: createIps(store),
+    changes,
     zones,
-    records: createRecords(store, events, zones, defaults.maxRecords),
+    records: createRecords(store, changes, zones),
+    rrsets: createRrsets(changes, zones),
     tsigKeys: createTsigKeys(store),
   };
 }

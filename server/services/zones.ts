@@ -6,10 +6,10 @@
  */
 import { isInZone, normalizeRecordName, normalizeZoneName, APEX } from '../core/domain-name';
 import { RuleError } from '../core/errors';
-import { Conflict, NotFound } from '../core/errors';
-import { nextSerial, SOA_DEFAULTS, SOA_FIELDS, soaErrors, type SoaField, type SoaTimers } from '../core/soa';
+import { Conflict, NotFound, PreconditionFailed } from '../core/errors';
+import { SOA_DEFAULTS, SOA_FIELDS, soaErrors, type SoaField, type SoaTimers } from '../core/soa';
 import type { DnssecPublicKey, DomainRow, Page, Repos, Store, Window } from '../store/types';
-import { newCsk } from './dnssec-keys';
+import { CLI_WRITE, type Applied, type ChangeSets, type WriteOptions } from './change-sets';
 import type { ZoneEvents } from './events';
 import { FieldCheck } from './rule-fields';
 
@@ -25,10 +25,6 @@ export interface ZoneDefaults {
   maxRecords?: number;
 }
 
-/** Bumps serial and updated_at of a zone inside the caller's transaction. */
-export async function touchZone(tx: Repos, zone: DomainRow, now = new Date()): Promise<DomainRow> {
-  return tx.domains.update(zone.id, { serial_number: nextSerial(zone.serial_number, now), updated_at: now.toISOString() });
-}
 
 /**
  * Where a record request points: the user's zone and, inside it, the name the request was
@@ -55,7 +51,7 @@ export function nameFromPlace(name: string, base: string): string | null {
   return name.endsWith(`.${base}`) ? name.slice(0, -(base.length + 1)) : null;
 }
 
-export function createZones(store: Store, events: ZoneEvents, defaults: ZoneDefaults) {
+export function createZones(store: Store, events: ZoneEvents, changes: ChangeSets, defaults: ZoneDefaults) {
   /** The user's zone by name; another user's zone is NotFound exactly like a missing one. */
   async function owned(userId: number, name: string, repos: Repos = store): Promise<DomainRow> {
     let normalized: string;
@@ -119,69 +115,53 @@ export function createZones(store: Store, events: ZoneEvents, defaults: ZoneDefa
 
     page: (userId: number, w: Window, search?: string): Promise<Page<DomainRow>> => store.domains.page(userId, w, search),
 
-    async create(userId: number, input: { name: string } & ZoneSettings): Promise<DomainRow> {
+    /**
+     * Creates a zone with SOA defaults and the apex NS set; its first change set (serial 0 to
+     * the first serial) records who created it, with the apex NS set and DNSSEC if asked for.
+     */
+    async create(userId: number, input: { name: string } & ZoneSettings, opts: WriteOptions = CLI_WRITE): Promise<DomainRow> {
       const check = new FieldCheck();
       const name = check.run('name', () => normalizeZoneName(input.name));
       const soa = timers(check, SOA_DEFAULTS, input);
       check.done();
-      const zone = await store.transaction(async (tx) => {
-        const existing = await tx.domains.byName(name!);
-        if (existing) {
-          throw new Conflict(`${name} already exists`, { name: existing.user_id === userId ? 'you already manage this domain' : 'is already managed by another account' });
-        }
-        const foreign = (await tx.domains.related(name!)).find((d) => d.user_id !== userId);
-        if (foreign) {
-          const how = isInZone(name!, foreign.name) ? 'lies inside' : 'contains';
-          throw new Conflict(`${name} ${how} ${foreign.name}, which another account manages`, { name: `${how} a domain managed by another account` });
-        }
-        const now = new Date();
-        const at = now.toISOString();
-        const row = await tx.domains.insert({
-          user_id: userId,
-          name: name!,
-          serial_number: nextSerial(0, now),
-          ...soa,
-          dnssec_enabled: input.dnssec_enabled ?? false,
-          delegated: false,
-          created_at: at,
-          updated_at: at,
-        });
-        for (const ns of defaults.nameservers) {
-          await tx.records.insert({ domain_id: row.id, name: APEX, record_type: 'NS', content: ns, ttl: defaults.nsTtl, created_at: at, updated_at: at });
-        }
-        if (row.dnssec_enabled) await tx.dnssecKeys.insert(newCsk(row.id, row.name, at));
-        return row;
-      });
-      events.emit({ kind: 'zone-upserted', domain: zone });
+      const { zone } = await changes.apply(
+        async (tx, now) => {
+          const existing = await tx.domains.byName(name!);
+          if (existing) {
+            throw new Conflict(`${name} already exists`, { name: existing.user_id === userId ? 'you already manage this domain' : 'is already managed by another account' });
+          }
+          const foreign = (await tx.domains.related(name!)).find((d) => d.user_id !== userId);
+          if (foreign) {
+            const how = isInZone(name!, foreign.name) ? 'lies inside' : 'contains';
+            throw new Conflict(`${name} ${how} ${foreign.name}, which another account manages`, { name: `${how} a domain managed by another account` });
+          }
+          const at = now.toISOString();
+          return tx.domains.insert({ user_id: userId, name: name!, serial_number: 0, ...soa, dnssec_enabled: false, delegated: false, created_at: at, updated_at: at });
+        },
+        { ...opts, dryRun: false, ifMatch: undefined, comment: opts.comment || 'zone created' },
+        async ({ draft, settings }) => {
+          draft.system = true;
+          await draft.load([APEX]);
+          draft.put(APEX, 'NS', defaults.nameservers.map((ns) => ({ content: ns, ttl: defaults.nsTtl })), defaults.nsTtl);
+          if (input.dnssec_enabled) settings.dnssec_enabled = true;
+        },
+      );
       return zone;
     },
 
-    /** Partial update of SOA timers and DNSSEC; a no-op patch changes nothing, not even the serial. */
-    async update(userId: number, name: string, patch: ZoneSettings): Promise<DomainRow> {
-      const result = await store.transaction(async (tx) => {
-        const zone = await tx.domains.lock((await owned(userId, name, tx)).id);
-        const check = new FieldCheck();
-        const soa = timers(check, zone, patch);
-        check.done();
-        const dnssec = patch.dnssec_enabled ?? zone.dnssec_enabled;
-        const changed = SOA_FIELDS.some((f) => soa[f] !== zone[f]) || dnssec !== zone.dnssec_enabled;
-        if (!changed) return { zone, changed };
-        const now = new Date();
-        const updated = await tx.domains.update(zone.id, {
-          ...soa,
-          dnssec_enabled: dnssec,
-          serial_number: nextSerial(zone.serial_number, now),
-          updated_at: now.toISOString(),
-        });
-        // Off removes every key; off→on makes a new one (an old key is never brought back).
-        if (dnssec !== zone.dnssec_enabled) {
-          await tx.dnssecKeys.deleteByDomain(zone.id);
-          if (dnssec) await tx.dnssecKeys.insert(newCsk(zone.id, zone.name, now.toISOString()));
-        }
-        return { zone: updated, changed };
-      });
-      if (result.changed) events.emit({ kind: 'zone-upserted', domain: result.zone });
-      return result.zone;
+    /** Partial update of SOA timers and DNSSEC, as one change set; a no-op patch changes nothing, not even the serial. */
+    async update(userId: number, name: string, patch: ZoneSettings, opts: WriteOptions = CLI_WRITE): Promise<Applied<void>> {
+      return changes.apply(
+        (tx) => owned(userId, name, tx),
+        opts,
+        ({ zone, settings }) => {
+          const check = new FieldCheck();
+          const soa = timers(check, zone, patch);
+          check.done();
+          Object.assign(settings, soa);
+          if (patch.dnssec_enabled !== undefined) settings.dnssec_enabled = patch.dnssec_enabled;
+        },
+      );
     },
 
     /** The public halves of these zones' DNSSEC keys, by domain id (none for unsigned zones). */
@@ -201,31 +181,34 @@ export function createZones(store: Store, events: ZoneEvents, defaults: ZoneDefa
      * command: `start` adds a second key that signs beside the first; once the parent's DS
      * names the new key and the old DS's TTL has passed, `finish` removes every older key.
      */
-    async rollover(name: string, step: 'start' | 'finish'): Promise<{ zone: DomainRow; keys: DnssecPublicKey[] }> {
-      const result = await store.transaction(async (tx) => {
-        const found = await tx.domains.byName(normalizeZoneName(name));
-        if (!found) throw new NotFound(`no domain named ${name}`);
-        const zone = await tx.domains.lock(found.id);
-        if (!zone.dnssec_enabled) throw new Conflict(`${zone.name} is not signed: turn DNSSEC on first`);
-        const keys = await tx.dnssecKeys.signingKeys(zone.id);
-        const now = new Date();
-        if (step === 'start') {
-          if (keys.length > 1) throw new Conflict(`${zone.name} is already rolling over: finish it first`);
-          await tx.dnssecKeys.insert(newCsk(zone.id, zone.name, now.toISOString()));
-        } else {
-          if (keys.length < 2) throw new Conflict(`${zone.name} has one key: start a rollover first`);
-          for (const k of keys.slice(0, -1)) await tx.dnssecKeys.delete(k.id);
-        }
-        const updated = await touchZone(tx, zone, now);
-        return { zone: updated, keys: await tx.dnssecKeys.publicKeys([zone.id]) };
-      });
-      events.emit({ kind: 'zone-upserted', domain: result.zone });
-      return result;
+    async rollover(name: string, step: 'start' | 'finish', opts: WriteOptions = CLI_WRITE): Promise<{ zone: DomainRow; keys: DnssecPublicKey[] }> {
+      const { zone, result } = await changes.apply(
+        async (tx) => {
+          const found = await tx.domains.byName(normalizeZoneName(name));
+          if (!found) throw new NotFound(`no domain named ${name}`);
+          return found;
+        },
+        opts,
+        async (edit) => {
+          const { zone, tx } = edit;
+          if (!zone.dnssec_enabled) throw new Conflict(`${zone.name} is not signed: turn DNSSEC on first`);
+          const keys = await tx.dnssecKeys.signingKeys(zone.id);
+          if (step === 'start' && keys.length > 1) throw new Conflict(`${zone.name} is already rolling over: finish it first`);
+          if (step === 'finish' && keys.length < 2) throw new Conflict(`${zone.name} has one key: start a rollover first`);
+          edit.keys = step === 'start' ? 'rollover-start' : 'rollover-finish';
+        },
+        (tx, z) => tx.dnssecKeys.publicKeys([z.id]),
+      );
+      return { zone, keys: result };
     },
 
-    async remove(userId: number, name: string): Promise<void> {
+    /** Deletes a zone with its records and history; `ifMatch` guards it like any write. */
+    async remove(userId: number, name: string, ifMatch?: number | '*'): Promise<void> {
       const zone = await store.transaction(async (tx) => {
-        const z = await owned(userId, name, tx);
+        const z = await tx.domains.lock((await owned(userId, name, tx)).id);
+        if (ifMatch !== undefined && ifMatch !== '*' && ifMatch !== z.serial_number) {
+          throw new PreconditionFailed(`${z.name} has changed: its serial is ${z.serial_number}, not ${ifMatch}`, { 'If-Match': `the zone is at serial ${z.serial_number}` });
+        }
         await tx.domains.delete(z.id);
         return z;
       });
@@ -235,4 +218,3 @@ export function createZones(store: Store, events: ZoneEvents, defaults: ZoneDefa
 }
 
 export type Zones = ReturnType<typeof createZones>;
-

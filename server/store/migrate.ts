@@ -7,6 +7,7 @@ import * as m0001 from './migrations/0001-initial';
 import * as m0002 from './migrations/0002-sessions';
 import * as m0003 from './migrations/0003-dnssec-keys';
 import * as m0004 from './migrations/0004-record-count';
+import * as m0005 from './migrations/0005-change-sets';
 import * as m0007 from './migrations/0007-tsig-keys';
 
 export type Dialect = 'sqlite' | 'postgres';
@@ -18,6 +19,7 @@ const STEPS: Record<string, Step> = {
   '0002-sessions': m0002,
   '0003-dnssec-keys': m0003,
   '0004-record-count': m0004,
+  '0005-change-sets': m0005,
   '0007-tsig-keys': m0007,
 };
 

@@ -7,14 +7,14 @@ import { sql, type Kysely, type Selectable } from 'kysely';
 import type { Database } from './schema';
 import type { Dialect } from './migrate';
 import { scopeFromJson, scopeToJson } from '../core/scope';
-import type { DnssecKeyRow, DnssecPublicKey, DomainRow, IpRow, RecordRow, Repos, TokenRow, TsigKeyRow, UserRow, Window } from './types';
+import type { ChangeEntryRow, ChangeSetRow, DnssecKeyRow, DnssecPublicKey, DomainRow, IpRow, RecordRow, Repos, TokenRow, TsigKeyRow, UserRow, Window } from './types';
 
 type Db = Kysely<Database>;
 
 const ipRow = (r: Selectable<Database['ips']>): IpRow => ({ ...r, active: Boolean(r.active) });
 const tokenRow = (r: Selectable<Database['tokens']>): TokenRow => ({ ...r, scope: scopeFromJson(r.scope) });
 const tsigKeyRow = (r: Selectable<Database['tsig_keys']>): TsigKeyRow => ({ ...r, algorithm: r.algorithm as TsigKeyRow['algorithm'], scope: scopeFromJson(r.scope) });
-const domainRow = ({ record_count: _count, ...r }: Selectable<Database['domains']>): DomainRow => ({
+const domainRow = ({ record_count: _count, change_count: _changes, ...r }: Selectable<Database['domains']>): DomainRow => ({
   ...r,
   serial_number: Number(r.serial_number),
   dnssec_enabled: Boolean(r.dnssec_enabled),
@@ -33,6 +33,19 @@ async function count(q: Promise<{ n: number | string | bigint } | undefined>): P
 }
 
 /** The total behind a page: known without a count when the page is a partial one. */
+const changeSetRow = (r: Selectable<Database['change_sets']>): ChangeSetRow => ({
+  ...r,
+  serial_before: Number(r.serial_before),
+  serial_after: Number(r.serial_after),
+});
+
+/** Rows per multi-row INSERT: well under SQLite's 32,766 bound parameters and PostgreSQL's 65,535. */
+const BATCH = 500;
+
+async function inBatches<T>(rows: readonly T[], write: (batch: T[]) => Promise<unknown>): Promise<void> {
+  for (let i = 0; i < rows.length; i += BATCH) await write(rows.slice(i, i + BATCH));
+}
+
 function pageTotal(got: number, w: Window, countAll: () => Promise<number>): Promise<number> {
   if (got > 0 && got < w.limit) return Promise.resolve(w.offset + got);
   if (got === 0 && w.offset === 0) return Promise.resolve(0);
@@ -217,17 +230,49 @@ export function createRepos(db: Db, dialect: Dialect): Repos {
         count(db.selectFrom('records').select((e) => e.fn.countAll<number>().as('n')).where('domain_id', '=', domainId).executeTakeFirst()),
       zoneCount: (domainId) => recordCount(domainId),
       update: async (id, patch) => (await db.updateTable('records').set(patch).where('id', '=', id).returningAll().executeTakeFirstOrThrow()) as RecordRow,
-      setRrsetTtl: async (domainId, name, type, ttl, at) => {
-        await db
-          .updateTable('records')
-          .set({ ttl, updated_at: at })
-          .where('domain_id', '=', domainId)
-          .where('name', '=', name)
-          .where('record_type', '=', type)
-          .where('ttl', '<>', ttl)
-          .execute();
-      },
       delete: async (id) => Number((await db.deleteFrom('records').where('id', '=', id).executeTakeFirst()).numDeletedRows) > 0,
+      insertMany: (rows) => inBatches(rows, (batch) => db.insertInto('records').values(batch).execute()),
+      deleteMany: (ids) => inBatches(ids, (batch) => db.deleteFrom('records').where('id', 'in', batch).execute()),
+    },
+    changes: {
+      insert: async (row, entries) => {
+        const cs = changeSetRow(await db.insertInto('change_sets').values(row).returningAll().executeTakeFirstOrThrow());
+        await inBatches(entries, (batch) => db.insertInto('change_set_records').values(batch.map((e) => ({ ...e, change_set_id: cs.id }))).execute());
+        return cs;
+      },
+      byId: async (domainId, id) => {
+        const r = await db.selectFrom('change_sets').selectAll().where('domain_id', '=', domainId).where('id', '=', id).executeTakeFirst();
+        return r && changeSetRow(r);
+      },
+      page: async (domainId, filter, w) => {
+        let q = db.selectFrom('change_sets').where('domain_id', '=', domainId);
+        if (filter.source !== undefined) q = q.where('source', '=', filter.source);
+        if (filter.username !== undefined) q = q.where('actor_username', '=', filter.username);
+        const rows = await q.selectAll().orderBy('id', 'desc').limit(w.limit).offset(w.offset).execute();
+        const unfiltered = filter.source === undefined && filter.username === undefined;
+        const countAll = unfiltered
+          ? async () => Number((await db.selectFrom('domains').select('change_count').where('id', '=', domainId).executeTakeFirst())?.change_count ?? 0)
+          : () => count(q.select((e) => e.fn.countAll<number>().as('n')).executeTakeFirst());
+        return { rows: rows.map(changeSetRow), total: await pageTotal(rows.length, w, countAll) };
+      },
+      entries: async (changeSetId, limit) => {
+        let q = db.selectFrom('change_set_records').select(['op', 'name', 'record_type', 'ttl', 'content']).where('change_set_id', '=', changeSetId).orderBy('op').orderBy('id');
+        if (limit !== undefined) q = q.limit(limit);
+        return (await q.execute()) as ChangeEntryRow[];
+      },
+      from: async (domainId, serial) => {
+        const first = await db
+          .selectFrom('change_sets')
+          .select('id')
+          .where('domain_id', '=', domainId)
+          .where('serial_before', '=', serial)
+          .orderBy('id', 'desc')
+          .executeTakeFirst();
+        if (!first) return [];
+        const rows = await db.selectFrom('change_sets').selectAll().where('domain_id', '=', domainId).where('id', '>=', first.id).orderBy('id').execute();
+        return rows.map(changeSetRow);
+      },
+      prune: async (at) => Number((await db.deleteFrom('change_sets').where('created_at', '<', at).executeTakeFirst()).numDeletedRows),
     },
   };
 }

@@ -30,6 +30,32 @@ export interface Database {
     updated_at: string;
     /** Kept by triggers (migration 0004). */
     record_count: Generated<number>;
+    /** Kept by triggers (migration 0005). */
+    change_count: Generated<number>;
+  };
+  change_sets: {
+    id: Generated<number>;
+    domain_id: number;
+    serial_before: number;
+    serial_after: number;
+    created_at: string;
+    source: string;
+    actor_username: string;
+    actor_credential: string;
+    comment: string;
+    /** JSON: {field: [old, new]}. */
+    settings: string;
+    added_count: number;
+    removed_count: number;
+  };
+  change_set_records: {
+    id: Generated<number>;
+    change_set_id: number;
+    op: number;
+    name: string;
+    record_type: string;
+    ttl: number;
+    content: string;
   };
   records: {
     id: Generated<number>;

@@ -72,6 +72,37 @@ export interface RecordRow {
   updated_at: string;
 }
 
+/** One change set of a zone's history (DESIGN.md §10); its records are ChangeEntryRows. */
+export interface ChangeSetRow {
+  id: number;
+  domain_id: number;
+  serial_before: number;
+  serial_after: number;
+  created_at: string;
+  source: string;
+  actor_username: string;
+  actor_credential: string;
+  comment: string;
+  /** JSON: {field: [old, new]}. */
+  settings: string;
+  added_count: number;
+  removed_count: number;
+}
+
+/** A record a change set added (op 1) or removed (op 0), as it was. */
+export interface ChangeEntryRow {
+  op: 0 | 1;
+  name: string;
+  record_type: string;
+  ttl: number;
+  content: string;
+}
+
+export interface ChangeFilter {
+  source?: string;
+  username?: string;
+}
+
 /** A zone's DNSSEC key without its secret half: everything the API may show. */
 export interface DnssecPublicKey {
   id: number;
@@ -208,9 +239,22 @@ export interface Repos {
     /** The zone's record count as the database keeps it: one row read, whatever the zone's size. */
     zoneCount(domainId: number): Promise<number>;
     update(id: number, patch: Partial<NewRow<RecordRow>>): Promise<RecordRow>;
-    /** Sets the TTL of a whole RRset (RFC 2181 §5.2). */
-    setRrsetTtl(domainId: number, name: string, type: string, ttl: number, at: string): Promise<void>;
     delete(id: number): Promise<boolean>;
+    /** Inserts many rows in few statements (imports, bulk changes). */
+    insertMany(rows: NewRow<RecordRow>[]): Promise<void>;
+    deleteMany(ids: number[]): Promise<void>;
+  };
+  changes: {
+    insert(row: NewRow<ChangeSetRow>, entries: readonly ChangeEntryRow[]): Promise<ChangeSetRow>;
+    byId(domainId: number, id: number): Promise<ChangeSetRow | undefined>;
+    /** A zone's change sets, newest first. */
+    page(domainId: number, filter: ChangeFilter, w: Window): Promise<Page<ChangeSetRow>>;
+    /** The records of a change set, added and removed, in the order they were written (at most `limit`). */
+    entries(changeSetId: number, limit?: number): Promise<ChangeEntryRow[]>;
+    /** The zone's change sets from the one whose serial_before is `serial` on, oldest first. */
+    from(domainId: number, serial: number): Promise<ChangeSetRow[]>;
+    /** Removes change sets created before `at`; returns how many. */
+    prune(at: string): Promise<number>;
   };
 }
 

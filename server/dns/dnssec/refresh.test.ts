@@ -30,7 +30,7 @@ describe('signature refresh for secondaries', () => {
     const bumped = await refreshSignedZones(t.services.store, t.services.events);
     expect(bumped.map((z) => z.name)).toEqual(['stale.example']);
     expect(bumped[0]!.serial_number).toBeGreaterThan(stale.serial_number);
-    expect(seen).toEqual([{ kind: 'zone-upserted', domain: bumped[0] }]);
+    expect(seen).toEqual([{ kind: 'zone-changed', domain: bumped[0], names: [], keys: false }]);
     const api = await (await t.request('GET', '/api/v1/domains/stale.example')).json();
     expect(api.serial_number).toBe(bumped[0]!.serial_number);
     // Done once: the zone is now fresh.

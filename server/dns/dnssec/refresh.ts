@@ -6,7 +6,7 @@
  * the usual NOTIFY and transfer follow. Run by every DNS server; the check is repeated
  * under the zone's lock, so several nodes sharing a database bump a zone once.
  */
-import { touchZone } from '../../services/zones';
+import { createChangeSets } from '../../services/change-sets';
 import type { ZoneEvents } from '../../services/events';
 import type { DomainRow, Store } from '../../store/types';
 
@@ -19,15 +19,16 @@ const due = (d: DomainRow, now: Date) => d.dnssec_enabled && Date.parse(d.update
 /** Bumps the serial of every signed zone unchanged for a week; returns the zones bumped. */
 export async function refreshSignedZones(store: Store, events: ZoneEvents, now = new Date()): Promise<DomainRow[]> {
   const bumped: DomainRow[] = [];
+  const changes = createChangeSets(store, events, { maxRecords: Infinity });
+  const actor = { username: 'zonedeck', credential: 'system' };
   for (const candidate of (await store.domains.all()).filter((d) => due(d, now))) {
-    const zone = await store.transaction(async (tx) => {
-      if (!(await tx.domains.byId(candidate.id))) return null;
-      const locked = await tx.domains.lock(candidate.id);
-      return due(locked, now) ? touchZone(tx, locked, now) : null;
-    });
-    if (!zone) continue;
-    bumped.push(zone);
-    events.emit({ kind: 'zone-upserted', domain: zone });
+    // A change set of its own (source `dnssec`), so the history explains every serial.
+    const { change, zone } = await changes
+      .apply(async (tx) => (await tx.domains.byId(candidate.id)) ?? Promise.reject(new Error('gone')), { source: 'dnssec', actor, comment: 'weekly re-signing: a new serial so secondaries fetch fresh signatures' }, (edit) => {
+        edit.touch = due(edit.zone, now);
+      })
+      .catch(() => ({ change: null, zone: null }));
+    if (change?.id && zone) bumped.push(zone);
   }
   return bumped;
 }

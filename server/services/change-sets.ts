@@ -1,0 +1,301 @@
+/**
+ * The one write path of zone data (DESIGN.md §10). Every change to a zone — a record, an
+ * RRset, SOA timers, DNSSEC, an import, an RFC 2136 update, a revert — is a change set
+ * applied here, in one transaction: lock the zone, check If-Match, let the caller edit a
+ * draft of the zone, validate the zone as it will be, write, bump the serial once, append the
+ * change set to the zone's history, and after the commit emit one zone event. A dry run does
+ * all of it and rolls back.
+ */
+import { APEX } from '../core/domain-name';
+import { Conflict, Forbidden, NotFound, PreconditionFailed } from '../core/errors';
+import { nextSerial, SOA_FIELDS } from '../core/soa';
+import type { ChangeEntryRow, ChangeFilter, ChangeSetRow, DomainRow, Page, Repos, Store, Window } from '../store/types';
+import { newCsk } from './dnssec-keys';
+import type { ZoneEvents } from './events';
+import { crudBlame, historyEntries, ZoneDraft, type Blame, type RecordData } from './zone-draft';
+
+export const SOURCES = ['api', 'dashboard', 'cli', 'rfc2136', 'import', 'revert', 'pdns', 'dnssec'] as const;
+export type Source = (typeof SOURCES)[number];
+
+/** Who makes a change: the user and the credential they used (`token:<id>`, `session`, `tsig:<key>`, `cli`). */
+export interface Actor {
+  username: string;
+  credential: string;
+  /** Whether the credential's scope lets it change this RRset (DESIGN.md §13); absent: unrestricted. */
+  allows?(zone: string, name: string, type: string): boolean;
+}
+
+/** What the admin CLI (and code acting for it) writes as: the zone owner, credential `cli`. */
+export const CLI_WRITE: WriteOptions = { source: 'cli', actor: { username: '', credential: 'cli' } };
+
+export interface WriteOptions {
+  source: Source;
+  actor: Actor;
+  comment?: string;
+  /** The serial the writer last saw (If-Match); '*' or absent: any. */
+  ifMatch?: number | '*';
+  dryRun?: boolean;
+}
+
+/** The zone settings a change set can change besides records. */
+export interface Settings {
+  refresh_interval: number;
+  retry_interval: number;
+  expire_interval: number;
+  minimum_ttl: number;
+  dnssec_enabled: boolean;
+}
+
+export const SETTING_FIELDS = [...SOA_FIELDS, 'dnssec_enabled'] as const;
+
+/** Key changes that are not a setting: a CSK rollover's two steps (RFC 6781 §4.1.2). */
+export type KeyStep = 'rollover-start' | 'rollover-finish';
+
+/** A change set as the API shows it (DESIGN.md §10). */
+export interface ChangeSet {
+  id: number | null;
+  serial_before: number;
+  serial_after: number;
+  created_at: string;
+  source: Source;
+  actor: { username: string; credential: string };
+  comment: string;
+  added: RecordData[];
+  removed: RecordData[];
+  settings: Record<string, [unknown, unknown]>;
+}
+
+/** What a builder gets: the draft of the zone, the settings to change, and the transaction. */
+export interface Edit {
+  draft: ZoneDraft;
+  zone: DomainRow;
+  tx: Repos;
+  settings: Partial<Settings>;
+  keys?: KeyStep;
+  /** The time of the change (serial date, updated_at, history). */
+  now: Date;
+  /** Bump the serial even though nothing else changes (re-signing). */
+  touch?: boolean;
+  /** Maps a broken rule at a name and type to the field the caller sent (record CRUD's fields by default). */
+  blame?: Blame;
+}
+
+export interface Applied<T> {
+  change: ChangeSet;
+  zone: DomainRow;
+  result: T;
+}
+
+class DryRun<T> extends Error {
+  constructor(readonly applied: Applied<T>) {
+    super('dry run');
+  }
+}
+
+export interface ChangeSetOptions {
+  /** Most records one zone may hold (MAX_RECORDS_PER_ZONE). */
+  maxRecords: number;
+}
+
+export function createChangeSets(store: Store, events: ZoneEvents, options: ChangeSetOptions) {
+  /**
+   * Applies one change set to the zone `locate` finds (inside the transaction). `build` edits
+   * `edit.draft` / `edit.settings`; `after` runs once the writes are done (e.g. to read back a
+   * new row). Returns the change set (id null for a dry run or a change that changes nothing).
+   */
+  async function apply<T = void>(
+    locate: (tx: Repos, now: Date) => Promise<DomainRow>,
+    opts: WriteOptions,
+    build: (edit: Edit) => Promise<void> | void,
+    after?: (tx: Repos, zone: DomainRow, change: ChangeSet) => Promise<T>,
+  ): Promise<Applied<T>> {
+    let applied: Applied<T> & { names: string[]; keys: boolean };
+    try {
+      applied = await store.transaction(async (tx) => {
+        const now = new Date();
+        const found = await locate(tx, now);
+        const zone = await tx.domains.lock(found.id);
+        // A change made for a user with no credential of theirs (the admin CLI) is theirs.
+        if (opts.actor.username === '') opts = { ...opts, actor: { ...opts.actor, username: (await tx.users.byId(zone.user_id))?.username ?? '' } };
+        if (opts.ifMatch !== undefined && opts.ifMatch !== '*' && opts.ifMatch !== zone.serial_number) {
+          throw new PreconditionFailed(`${zone.name} has changed: its serial is ${zone.serial_number}, not ${opts.ifMatch}; reload it and try again`, {
+            'If-Match': `the zone is at serial ${zone.serial_number}`,
+          });
+        }
+        const edit: Edit = { draft: new ZoneDraft(tx, zone), zone, tx, settings: {}, now };
+        await build(edit);
+        const out = await write(tx, zone, edit, opts);
+        const result = after ? await after(tx, out.zone, out.change) : (undefined as T);
+        const done = { ...out, result };
+        if (opts.dryRun) throw new DryRun(done);
+        return done;
+      });
+    } catch (e) {
+      if (e instanceof DryRun) return { change: { ...e.applied.change, id: null }, zone: e.applied.zone, result: e.applied.result };
+      throw e;
+    }
+    if (applied.change.id !== null) {
+      events.emit({ kind: 'zone-changed', domain: applied.zone, names: applied.names, keys: applied.keys });
+    }
+    return { change: applied.change, zone: applied.zone, result: applied.result };
+  }
+
+  async function write(tx: Repos, zone: DomainRow, edit: Edit, opts: WriteOptions) {
+    const { draft } = edit;
+    draft.validate(edit.blame ?? crudBlame);
+    const now = edit.now;
+    const at = now.toISOString();
+    const w = draft.writes(at);
+    const settings: Record<string, [unknown, unknown]> = {};
+    for (const f of SETTING_FIELDS) {
+      const v = edit.settings[f];
+      if (v !== undefined && v !== zone[f]) settings[f] = [zone[f], v];
+    }
+    let keysChanged = settings.dnssec_enabled !== undefined;
+    if (edit.keys) {
+      const before = (await tx.dnssecKeys.publicKeys([zone.id])).map((k) => k.key_tag);
+      settings.dnssec_keys = [before.join(' '), edit.keys === 'rollover-start' ? 'rollover started' : 'rollover finished'];
+      keysChanged = true;
+    }
+    const base = { serial_before: zone.serial_number, created_at: at, source: opts.source, actor: { username: opts.actor.username, credential: opts.actor.credential }, comment: opts.comment ?? '' };
+    if (w.added.length === 0 && w.removed.length === 0 && Object.keys(settings).length === 0 && !edit.touch) {
+      return { zone, change: { id: null, ...base, serial_after: zone.serial_number, added: [], removed: [], settings }, names: [], keys: false };
+    }
+    if (opts.actor.allows) {
+      const denied = [...w.added, ...w.removed].find((r) => !opts.actor.allows!(zone.name, r.name, r.record_type));
+      if (denied) throw new Forbidden(`this credential may not change ${denied.name} ${denied.record_type} in ${zone.name}`);
+    }
+    const growth = w.inserts.length - w.deletes.length;
+    if (growth > 0) {
+      const count = await tx.records.zoneCount(zone.id);
+      if (count + growth > options.maxRecords) {
+        const now = count >= options.maxRecords ? `already holds ${count} records` : `would hold ${count + growth} records`;
+        throw new Forbidden(`${zone.name} ${now}; ${options.maxRecords} is the most one zone may have (MAX_RECORDS_PER_ZONE)`);
+      }
+    }
+
+    // Deletes first, so that a CNAME may replace other data (and content move) within one change.
+    await tx.records.deleteMany(w.deletes);
+    for (const u of w.updates) await tx.records.update(u.id, u.patch);
+    await tx.records.insertMany(w.inserts);
+
+    const serial = nextSerial(zone.serial_number, now);
+    const patch: Partial<Settings> = {};
+    for (const f of SETTING_FIELDS) if (settings[f]) (patch as Record<string, unknown>)[f] = settings[f]![1];
+    const updated = await tx.domains.update(zone.id, { ...patch, serial_number: serial, updated_at: at });
+    // DNSSEC off removes every key; on makes a new one (an old key is never brought back).
+    if (settings.dnssec_enabled) {
+      await tx.dnssecKeys.deleteByDomain(zone.id);
+      if (updated.dnssec_enabled) await tx.dnssecKeys.insert(newCsk(zone.id, zone.name, at));
+    }
+    if (edit.keys === 'rollover-start') await tx.dnssecKeys.insert(newCsk(zone.id, zone.name, at));
+    if (edit.keys === 'rollover-finish') {
+      const keys = await tx.dnssecKeys.signingKeys(zone.id);
+      for (const k of keys.slice(0, -1)) await tx.dnssecKeys.delete(k.id);
+    }
+
+    const row = await tx.changes.insert(
+      {
+        domain_id: zone.id,
+        serial_before: zone.serial_number,
+        serial_after: serial,
+        created_at: at,
+        source: opts.source,
+        actor_username: opts.actor.username,
+        actor_credential: opts.actor.credential,
+        comment: opts.comment ?? '',
+        settings: JSON.stringify(settings),
+        added_count: w.added.length,
+        removed_count: w.removed.length,
+      },
+      historyEntries(w),
+    );
+    return { zone: updated, change: { ...base, id: row.id, serial_after: serial, added: w.added, removed: w.removed, settings }, names: w.names, keys: keysChanged };
+  }
+
+  return {
+    apply,
+
+    /** A zone's change sets, newest first; each with at most `limit` records of each side. */
+    async page(zone: DomainRow, filter: ChangeFilter, w: Window, limit = 1000): Promise<Page<ChangeSet & { added_count: number; removed_count: number }>> {
+      const page = await store.changes.page(zone.id, filter, w);
+      const rows = [];
+      for (const row of page.rows) rows.push(view(row, await store.changes.entries(row.id, limit * 2)));
+      return { rows, total: page.total };
+    },
+
+    async get(zone: DomainRow, id: number): Promise<ChangeSet & { added_count: number; removed_count: number }> {
+      const row = await store.changes.byId(zone.id, id);
+      if (!row) throw new NotFound(`no change ${id} in ${zone.name}`);
+      return view(row, await store.changes.entries(row.id));
+    },
+
+    /**
+     * Reverts a change set by applying its inverse as a new one (source `revert`). Refused
+     * with a 409 naming them when records or settings it touched have changed since.
+     */
+    revert(locate: (tx: Repos, now: Date) => Promise<DomainRow>, id: number, opts: Omit<WriteOptions, 'source'>) {
+      return apply(locate, { ...opts, source: 'revert', comment: opts.comment ?? `revert of change ${id}` }, async ({ draft, zone, tx, settings }) => {
+        const row = await tx.changes.byId(zone.id, id);
+        if (!row) throw new NotFound(`no change ${id} in ${zone.name}`);
+        if (row.serial_before === 0) throw new Conflict(`change ${id} created the zone; delete the zone instead`);
+        const cs = view(row, await tx.changes.entries(row.id));
+        if (cs.settings.dnssec_keys) throw new Conflict(`change ${id} was a DNSSEC key rollover, which cannot be reverted; use npm run cli -- dnssec rollover`);
+        await draft.load(new Set([...cs.added, ...cs.removed].map((r) => r.name)));
+        const key = (r: { name: string; record_type: string }) => `${r.name === APEX ? '@' : r.name} ${r.record_type}`;
+        const conflicts = new Map<string, string>();
+        const addedContent = new Set(cs.added.map((r) => `${key(r)} ${r.content}`));
+        for (const r of cs.added) {
+          if (!draft.rrset(r.name, r.record_type).some((e) => e.content === r.content && e.ttl === r.ttl)) {
+            conflicts.set(key(r), `${r.content} (TTL ${r.ttl}) is no longer there as change ${id} left it`);
+          }
+        }
+        for (const r of cs.removed) {
+          if (addedContent.has(`${key(r)} ${r.content}`)) continue;
+          if (draft.rrset(r.name, r.record_type).some((e) => e.content === r.content)) conflicts.set(key(r), `${r.content} has been added again since change ${id}`);
+        }
+        for (const [field, [, after]] of Object.entries(cs.settings)) {
+          if (zone[field as keyof Settings] !== after) conflicts.set(field, `is ${String(zone[field as keyof Settings])} now, not ${String(after)} as change ${id} left it`);
+        }
+        if (conflicts.size > 0) {
+          throw new Conflict(`change ${id} cannot be reverted: ${[...conflicts.keys()].join(', ')} changed since`, Object.fromEntries(conflicts));
+        }
+        // The inverse, RRset by RRset: what it added goes, what it removed comes back.
+        const sets = new Map<string, { name: string; type: string }>();
+        for (const r of [...cs.added, ...cs.removed]) sets.set(key(r), { name: r.name, type: r.record_type });
+        for (const { name, type } of sets.values()) {
+          const added = new Set(cs.added.filter((r) => r.name === name && r.record_type === type).map((r) => r.content));
+          const restored = cs.removed.filter((r) => r.name === name && r.record_type === type);
+          const kept = draft.rrset(name, type).filter((e) => !added.has(e.content));
+          const ttl = restored[0]?.ttl ?? kept[0]?.ttl ?? 0;
+          draft.put(name, type, [...kept, ...restored.map((r) => ({ content: r.content, ttl: r.ttl }))], ttl);
+        }
+        for (const [field, [before]] of Object.entries(cs.settings)) (settings as Record<string, unknown>)[field] = before;
+      });
+    },
+
+    /** Removes change sets older than `days` days; returns how many. */
+    prune: (days: number, now = new Date()) => store.changes.prune(new Date(now.getTime() - days * 86_400_000).toISOString()),
+  };
+}
+
+/** A stored change set with its records, as the API shows it. */
+export function view(row: ChangeSetRow, entries: readonly ChangeEntryRow[]): ChangeSet & { added_count: number; removed_count: number } {
+  const pick = (op: 0 | 1) => entries.filter((e) => e.op === op).map(({ name, record_type, ttl, content }) => ({ name, record_type, ttl, content }));
+  return {
+    id: row.id,
+    serial_before: row.serial_before,
+    serial_after: row.serial_after,
+    created_at: row.created_at,
+    source: row.source as Source,
+    actor: { username: row.actor_username, credential: row.actor_credential },
+    comment: row.comment,
+    added: pick(1),
+    removed: pick(0),
+    added_count: row.added_count,
+    removed_count: row.removed_count,
+    settings: JSON.parse(row.settings) as Record<string, [unknown, unknown]>,
+  };
+}
+
+export type ChangeSets = ReturnType<typeof createChangeSets>;

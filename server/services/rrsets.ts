@@ -1,0 +1,85 @@
+/**
+ * Atomic bulk changes of RRsets (DESIGN.md §10, PATCH /domains/:name/rrsets): REPLACE sets an
+ * RRset to exactly the records given (none: deletes it), DELETE removes it, ADD adds records
+ * and keeps the rest (duplicates skipped), REMOVE removes the ones listed. Every entry is
+ * checked first (errors keyed by position: `rrsets.1.records.0`); then all are applied in
+ * order to one draft of the zone, which must be valid as a whole, as one change set.
+ */
+import { APEX, normalizeRecordName } from '../core/domain-name';
+import { recordType } from '../core/record-types';
+import { parseTtl } from '../core/ttl';
+import type { Applied, ChangeSets, WriteOptions } from './change-sets';
+import { FieldCheck } from './rule-fields';
+import type { Blame, Entry } from './zone-draft';
+import type { Zones } from './zones';
+
+export type Changetype = 'REPLACE' | 'DELETE' | 'ADD' | 'REMOVE';
+
+export interface RRsetChange {
+  name?: string;
+  record_type: string;
+  ttl?: string;
+  changetype: Changetype;
+  records?: string[];
+}
+
+interface Resolved {
+  name: string;
+  type: string;
+  ttl?: number;
+  changetype: Changetype;
+  records: string[];
+}
+
+export function createRrsets(changes: ChangeSets, zones: Zones) {
+  /** Every entry validated and canonicalized, or one Invalid naming every bad position. */
+  function resolveAll(zoneName: string, list: readonly RRsetChange[]): Resolved[] {
+    const check = new FieldCheck();
+    const out = list.map((rs, i) => {
+      const at = `rrsets.${i}`;
+      const type = check.run(`${at}.record_type`, () => recordType(rs.record_type));
+      const name = check.run(`${at}.name`, () => normalizeRecordName(rs.name ?? '', zoneName));
+      const ttl = rs.ttl === undefined ? undefined : check.run(`${at}.ttl`, () => parseTtl(rs.ttl!));
+      if (type && name === APEX && !type.allowedAtApex) {
+        check.fail(`${at}.record_type`, type.type === 'NS' ? 'the NS set at the apex is managed by zonedeck' : `a ${type.type} record cannot stand at the zone apex (RFC 1034 §3.6.2)`);
+      }
+      const records = (rs.changetype === 'DELETE' ? [] : (rs.records ?? [])).map((c, j) => (type ? check.run(`${at}.records.${j}`, () => type.normalize(c)) : undefined));
+      if (rs.changetype === 'DELETE' && (rs.records?.length ?? 0) > 0) check.fail(`${at}.records`, 'must be empty for DELETE, which removes the whole RRset');
+      return { name: name!, type: type?.type ?? '', ttl, changetype: rs.changetype, records: records as string[] };
+    });
+    check.done();
+    return out;
+  }
+
+  return {
+    patch(userId: number, zoneName: string, list: readonly RRsetChange[], opts: WriteOptions): Promise<Applied<void>> {
+      return changes.apply(
+        (tx) => zones.owned(userId, zoneName, tx),
+        opts,
+        async (edit) => {
+          const { draft, zone } = edit;
+          const entries = resolveAll(zone.name, list);
+          await draft.load(new Set(entries.map((e) => e.name)));
+          for (const e of entries) {
+            const current = draft.rrset(e.name, e.type);
+            const ttl = e.ttl ?? current[0]?.ttl ?? zone.minimum_ttl;
+            const given: Entry[] = e.records.map((content) => ({ content, ttl }));
+            if (e.changetype === 'REPLACE') draft.put(e.name, e.type, given, ttl);
+            else if (e.changetype === 'DELETE') draft.put(e.name, e.type, [], ttl);
+            else if (e.changetype === 'ADD') draft.put(e.name, e.type, [...current, ...given], ttl);
+            else draft.put(e.name, e.type, current.filter((c) => !e.records.includes(c.content)), ttl);
+          }
+          // A rule broken at a name is blamed on the last entry that touched it (that type first).
+          const blame: Blame = (name, type) => {
+            const exact = entries.findLastIndex((e) => e.name === name && e.type === type);
+            const at = exact >= 0 ? exact : entries.findLastIndex((e) => e.name === name);
+            return at < 0 ? 'rrsets' : `rrsets.${at}`;
+          };
+          edit.blame = blame;
+        },
+      );
+    },
+  };
+}
+
+export type Rrsets = ReturnType<typeof createRrsets>;

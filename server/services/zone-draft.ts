@@ -1,0 +1,234 @@
+/**
+ * A zone as it will be after a change set: the records at the names the change touches,
+ * loaded from the store once and edited in memory, then checked as a whole (DESIGN.md §10:
+ * the §4 rules hold for the result, not for each step) and turned into the writes and the
+ * history entries that take the store there. Builders (record CRUD, RRset PATCH, imports,
+ * RFC 2136, reverts) only edit the draft; `change-sets.ts` validates and writes it.
+ */
+import { APEX, toFqdn } from '../core/domain-name';
+import { Conflict, Invalid } from '../core/errors';
+import { RECORD_TYPE_BY_NAME } from '../core/record-types';
+import type { ChangeEntryRow, DomainRow, NewRow, RecordRow, Repos } from '../store/types';
+
+/** One record as a change set sees it: relative name, type, TTL and canonical content. */
+export interface RecordData {
+  name: string;
+  record_type: string;
+  ttl: number;
+  content: string;
+}
+
+/** A record of the draft; `id` is the stored row it stays (updated in place, keeping its id). */
+export interface Entry {
+  content: string;
+  ttl: number;
+  id?: number;
+}
+
+/** Which rule a record broke, so a builder can name the field its caller sent. */
+export type Rule = 'cname-beside-data' | 'data-beside-cname' | 'apex-type' | 'managed-ns';
+
+export type Blame = (name: string, type: string, rule: Rule) => string;
+
+/** Record CRUD's fields: the type is to blame for a new CNAME, the name for data beside one. */
+export const crudBlame: Blame = (_name, _type, rule) => (rule === 'data-beside-cname' ? 'name' : 'record_type');
+
+export interface Writes {
+  deletes: number[];
+  inserts: NewRow<RecordRow>[];
+  updates: { id: number; patch: Partial<NewRow<RecordRow>> }[];
+  added: RecordData[];
+  removed: RecordData[];
+  /** Relative names whose records change. */
+  names: string[];
+}
+
+const isManagedNs = (name: string, type: string) => name === APEX && type === 'NS';
+
+export class ZoneDraft {
+  /** Rows as stored, by name, for every name loaded. */
+  private readonly stored = new Map<string, RecordRow[]>();
+  /** The records as they will be: name → type → entries. */
+  private readonly sets = new Map<string, Map<string, Entry[]>>();
+  private readonly touched = new Set<string>();
+  private all = false;
+  /** Whether the service's own sets (the apex NS) may change: zone creation only. */
+  system = false;
+
+  constructor(
+    private readonly tx: Repos,
+    readonly zone: DomainRow,
+  ) {}
+
+  /** Loads the records at these names (once each). */
+  async load(names: Iterable<string>): Promise<void> {
+    if (this.all) return;
+    for (const name of names) {
+      if (this.stored.has(name)) continue;
+      this.adopt(name, await this.tx.records.atName(this.zone.id, name));
+    }
+  }
+
+  /** Loads the whole zone (imports that replace it). */
+  async loadAll(): Promise<void> {
+    if (this.all) return;
+    const byName = new Map<string, RecordRow[]>();
+    for (const row of await this.tx.records.byDomain(this.zone.id)) {
+      const list = byName.get(row.name);
+      if (list) list.push(row);
+      else byName.set(row.name, [row]);
+    }
+    for (const [name, rows] of byName) if (!this.stored.has(name)) this.adopt(name, rows);
+    this.all = true;
+  }
+
+  private adopt(name: string, rows: RecordRow[]): void {
+    this.stored.set(name, rows);
+    const types = new Map<string, Entry[]>();
+    for (const r of rows) {
+      const e: Entry = { content: r.content, ttl: r.ttl, id: r.id };
+      const list = types.get(r.record_type);
+      if (list) list.push(e);
+      else types.set(r.record_type, [e]);
+    }
+    this.sets.set(name, types);
+  }
+
+  private node(name: string): Map<string, Entry[]> {
+    if (!this.stored.has(name)) {
+      if (!this.all) throw new Error(`zone draft: ${name} was not loaded`);
+      this.adopt(name, []);
+    }
+    return this.sets.get(name)!;
+  }
+
+  /** The RRset as it will be (a copy); the name must be loaded. */
+  rrset(name: string, type: string): Entry[] {
+    return [...(this.node(name).get(type) ?? [])];
+  }
+
+  /** The types at a name as they will be. */
+  types(name: string): string[] {
+    return [...this.node(name).entries()].filter(([, e]) => e.length > 0).map(([t]) => t);
+  }
+
+  /** Every loaded name (every name of the zone after loadAll). */
+  names(): string[] {
+    return [...this.sets.keys()];
+  }
+
+  /**
+   * Sets an RRset to exactly these entries (none: deletes it). One TTL per RRset (RFC 2181
+   * §5.2): `ttl` applies to every record of the set. Duplicate contents collapse into one.
+   */
+  put(name: string, type: string, entries: readonly Entry[], ttl: number): void {
+    const node = this.node(name);
+    // A record that stays keeps its row (and id), whoever rebuilt the set.
+    const current = new Map((node.get(type) ?? []).map((e) => [e.content, e.id]));
+    const seen = new Set<string>();
+    const out: Entry[] = [];
+    for (const e of entries) {
+      if (seen.has(e.content)) continue;
+      seen.add(e.content);
+      out.push({ content: e.content, ttl, id: e.id ?? current.get(e.content) });
+    }
+    if (out.length > 0) node.set(type, out);
+    else node.delete(type);
+    this.touched.add(name);
+  }
+
+  /**
+   * Checks the §4 rules on every name the change touches, as it will be: CNAME exclusivity
+   * (RFC 1034 §3.6.2, RFC 2181 §10.1), types allowed at the apex, the managed apex NS set.
+   */
+  validate(blame: Blame = crudBlame): void {
+    const invalid: Record<string, string> = {};
+    for (const name of this.touched) {
+      const label = toFqdn(name, this.zone.name);
+      const types = this.types(name);
+      const cname = this.node(name).get('CNAME') ?? [];
+      if (cname.length > 0 && (types.length > 1 || cname.length > 1)) {
+        const hadCname = (this.stored.get(name) ?? []).some((r) => r.record_type === 'CNAME');
+        const others = types.filter((t) => t !== 'CNAME');
+        if (hadCname && others.length > 0) {
+          throw new Conflict(`${label} is a CNAME; no other record can stand beside it`, {
+            [blame(name, others[0]!, 'data-beside-cname')]: `${label} has a CNAME record; no other record can stand beside it (RFC 1034 §3.6.2)`,
+          });
+        }
+        const what = others.length > 0 ? `${others.join(', ')} records exist` : 'a CNAME record already exists';
+        throw new Conflict(`${label}: ${what}; a CNAME excludes all other data at its name`, {
+          [blame(name, 'CNAME', 'cname-beside-data')]: `${what} at ${label}; a CNAME must be the only record at its name (RFC 1034 §3.6.2)`,
+        });
+      }
+      if (name !== APEX) continue;
+      for (const type of types) {
+        const def = RECORD_TYPE_BY_NAME.get(type);
+        if (def && !def.allowedAtApex && !(type === 'NS' && this.system)) {
+          if (type !== 'NS') invalid[blame(name, type, 'apex-type')] = `a ${type} record cannot stand at the zone apex (RFC 1034 §3.6.2)`;
+        }
+      }
+      if (!this.system && this.nsChanged()) {
+        invalid[blame(name, 'NS', 'managed-ns')] = 'the NS set at the apex is managed by zonedeck';
+      }
+    }
+    if (Object.keys(invalid).length > 0) throw new Invalid(invalid);
+  }
+
+  private nsChanged(): boolean {
+    const before = (this.stored.get(APEX) ?? []).filter((r) => isManagedNs(r.name, r.record_type));
+    const after = this.node(APEX).get('NS') ?? [];
+    if (before.length !== after.length) return true;
+    return before.some((r) => !after.some((e) => e.content === r.content && e.ttl === r.ttl));
+  }
+
+  /**
+   * The writes that take the store from what was loaded to the draft, and the history's view
+   * of them: every record removed or added (a TTL change is the old record removed and the
+   * new one added, as IXFR sees it).
+   */
+  writes(at: string): Writes {
+    const w: Writes = { deletes: [], inserts: [], updates: [], added: [], removed: [], names: [] };
+    const domainId = this.zone.id;
+    // Rows kept in place by id, wherever they moved to.
+    const kept = new Map<number, { name: string; type: string; entry: Entry }>();
+    for (const name of this.touched) {
+      for (const [type, entries] of this.sets.get(name)!) for (const e of entries) if (e.id !== undefined) kept.set(e.id, { name, type, entry: e });
+    }
+    const changedNames = new Set<string>();
+    for (const name of this.touched) {
+      const rows = this.stored.get(name) ?? [];
+      const node = this.sets.get(name)!;
+      for (const row of rows) {
+        const k = kept.get(row.id);
+        const data = { name: row.name, record_type: row.record_type, ttl: row.ttl, content: row.content };
+        if (!k) {
+          w.deletes.push(row.id);
+          w.removed.push(data);
+          changedNames.add(name);
+          continue;
+        }
+        const same = k.name === row.name && k.type === row.record_type && k.entry.content === row.content && k.entry.ttl === row.ttl;
+        if (same) continue;
+        w.updates.push({ id: row.id, patch: { name: k.name, record_type: k.type, content: k.entry.content, ttl: k.entry.ttl, updated_at: at } });
+        w.removed.push(data);
+        w.added.push({ name: k.name, record_type: k.type, ttl: k.entry.ttl, content: k.entry.content });
+        changedNames.add(name).add(k.name);
+      }
+      for (const [type, entries] of node) {
+        for (const e of entries) {
+          if (e.id !== undefined) continue;
+          w.inserts.push({ domain_id: domainId, name, record_type: type, content: e.content, ttl: e.ttl, created_at: at, updated_at: at });
+          w.added.push({ name, record_type: type, ttl: e.ttl, content: e.content });
+          changedNames.add(name);
+        }
+      }
+    }
+    w.names = [...changedNames];
+    return w;
+  }
+}
+
+/** Entries of the history for these records: removed first, as IXFR lists them (RFC 1995 §4). */
+export function historyEntries(w: Pick<Writes, 'added' | 'removed'>): ChangeEntryRow[] {
+  return [...w.removed.map((r) => ({ op: 0 as const, ...r })), ...w.added.map((r) => ({ op: 1 as const, ...r }))];
+}
