@@ -26,8 +26,14 @@ function* plainSets(zone: Zone): Generator<RRset> {
   }
 }
 
+/** One record of a transfer: its RRset's owner, type and TTL, and its data. */
+export interface TransferRecord {
+  set: Pick<RRset, 'name' | 'type' | 'ttl'>;
+  data: unknown;
+}
+
 /** The records of a transfer in order: SOA first and last. */
-function* records(zone: Zone): Generator<{ set: RRset; data: unknown }> {
+function* records(zone: Zone): Generator<TransferRecord> {
   const soa = zone.soa;
   yield { set: soa, data: soa.data[0] };
   for (const set of zone.signer ? signedZoneSets(zone, zone.signer) : plainSets(zone)) {
@@ -38,6 +44,15 @@ function* records(zone: Zone): Generator<{ set: RRset; data: unknown }> {
 
 /** `capacity`: the size of each message (less than 65535 when a TSIG RR is to follow). */
 export function axfrMessages(raw: Uint8Array, q: Query, zone: Zone, capacity = MAX_MESSAGE): Buffer[] {
+  return transferMessages(raw, q, records(zone), capacity);
+}
+
+/**
+ * Packs the records of a zone transfer (AXFR, or IXFR, RFC 1995 §4) into as many TCP messages
+ * as they need: the question in the first one only (RFC 5936 §2.2.1), AA on every one.
+ * `capacity` leaves room for a TSIG RR after each message when the transfer is signed.
+ */
+export function transferMessages(raw: Uint8Array, q: Query, items: Iterable<TransferRecord>, capacity = MAX_MESSAGE): Buffer[] {
   const messages: Buffer[] = [];
   const start = () => {
     const w = new MessageWriter(capacity);
@@ -52,7 +67,7 @@ export function axfrMessages(raw: Uint8Array, q: Query, zone: Zone, capacity = M
     messages.push(w.finish());
     count = 0;
   };
-  for (const { set, data } of records(zone)) {
+  for (const { set, data } of items) {
     const mark = w.mark();
     try {
       w.rr(set.name, set.type, set.ttl, data);

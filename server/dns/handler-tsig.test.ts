@@ -39,7 +39,7 @@ const tsigOf = (msg: Buffer) => findTsig(msg) as TsigRecord;
 const rcode = (msg: Buffer) => msg[3]! & 0x0f;
 
 describe('signed queries', () => {
-  it('are answered signed, verifiably, and kept out of the answer cache', () => {
+  it('are answered signed, verifiably, and kept out of the answer cache', async () => {
     const { handler } = setup();
     const k = KEYS[0]!;
     const { message, mac } = signed(query('www.example.com'), k);
@@ -57,7 +57,7 @@ describe('signed queries', () => {
     expect(tsigOf(again).mac).toHaveLength(32);
     // Over TCP too.
     const tcp = signed(query('mail.example.com'), k);
-    expect(verifyAnswer(handler.tcp(tcp.message, '192.0.2.9'), k, tcp.mac, () => NOW)).toBe(0);
+    expect(verifyAnswer(await handler.tcp(tcp.message, '192.0.2.9'), k, tcp.mac, () => NOW)).toBe(0);
   });
 
   it('are answered with TC, still signed, when the answer and its TSIG do not fit', () => {
@@ -110,21 +110,25 @@ describe('signed queries', () => {
 });
 
 describe('signed zone transfers', () => {
-  const axfr = (k: DnsKey, address = '198.51.100.7') => {
+  const axfr = async (k: DnsKey, address = '198.51.100.7', type = 'AXFR') => {
     const { handler } = setup();
-    const { message, mac } = signed(query('example.com', 'AXFR', false), k);
-    return { out: handler.tcp(message, address), mac };
+    const { message, mac } = signed(query('example.com', type, false), k);
+    return { out: await handler.tcp(message, address), mac };
   };
 
-  it('are allowed from any address with a key of the zone owner, every message signed', () => {
+  it('are allowed from any address with a key of the zone owner, every message signed', async () => {
     const k = KEYS[0]!;
-    const { out, mac } = axfr(k);
+    const { out, mac } = await axfr(k);
     expect(rcode(out[0]!)).toBe(0);
     expect(verifyAnswer(out, k, mac, () => NOW)).toBe(0);
     const records = out.flatMap((m) => packet.decode(m).answers!);
     expect(records[0]!.type).toBe('SOA');
     expect(records.at(-1)!.type).toBe('SOA');
     expect(records.length).toBeGreaterThan(20);
+    // IXFR too (answered here with the whole zone: this handler has no history).
+    const ixfr = await axfr(k, '198.51.100.7', 'IXFR');
+    expect(rcode(ixfr.out[0]!)).toBe(0);
+    expect(verifyAnswer(ixfr.out, k, ixfr.mac, () => NOW)).toBe(0);
   });
 
   it.each([
@@ -132,22 +136,22 @@ describe('signed zone transfers', () => {
     ['a key limited to names and types', 'acme.key'],
     ['a key for other zones', 'other-zone.key'],
     ['a key limited to other networks', 'lan.key'],
-  ])('are refused, signed, with %s', (_, name) => {
+  ])('are refused, signed, with %s', async (_, name) => {
     const k = KEYS.find((x) => x.name === name)!;
-    const { out, mac } = axfr(k);
+    const { out, mac } = await axfr(k);
     expect(out).toHaveLength(1);
     expect(rcode(out[0]!)).toBe(5);
     expect(verifyAnswer(out, k, mac, () => NOW)).toBe(0);
   });
 
-  it('stay allowed from AXFR_ALLOW addresses, whoever signs', () => {
+  it('stay allowed from AXFR_ALLOW addresses, whoever signs', async () => {
     const k = KEYS[1]!;
-    const { out, mac } = axfr(k, '127.0.0.1');
+    const { out, mac } = await axfr(k, '127.0.0.1');
     expect(rcode(out[0]!)).toBe(0);
     expect(verifyAnswer(out, k, mac, () => NOW)).toBe(0);
   });
 
-  it('of a zone too large for one message are split, each part under 65535 octets with its TSIG', () => {
+  it('of a zone too large for one message are split, each part under 65535 octets with its TSIG', async () => {
     const zone = exampleIndex().get('example.com')!;
     // Grow the zone until a transfer needs several messages.
     for (let i = 0; i < 400; i++) zone.replaceName(`t${i}`, [{ id: 10_000 + i, domain_id: 1, name: `t${i}`, record_type: 'TXT', content: 'z'.repeat(200), ttl: 60, created_at: '', updated_at: '' }]);
@@ -155,7 +159,7 @@ describe('signed zone transfers', () => {
     index.put(zone);
     const big = createHandler(index, { transferAllowed: () => false, keys: new Map([[KEYS[0]!.name, KEYS[0]!]]), clock: () => NOW });
     const { message, mac } = signed(query('example.com', 'AXFR', false), KEYS[0]!);
-    const out = big.tcp(message, '198.51.100.7');
+    const out = await big.tcp(message, '198.51.100.7');
     expect(out.length).toBeGreaterThan(1);
     for (const m of out) expect(m.length).toBeLessThanOrEqual(65535);
     expect(verifyAnswer(out, KEYS[0]!, mac, () => NOW)).toBe(0);

@@ -9,6 +9,7 @@
 import { allowsAddress, allowsWholeZone } from '../core/scope';
 import { AnswerCache, questionKey } from './answer-cache';
 import { axfrMessages } from './axfr';
+import { ixfrMessages, type HistoryReader, type IxfrMode } from './ixfr';
 import { signResolution } from './dnssec/online';
 import type { DnsKey, KeyLookup } from './keyring';
 import { parseQuery, type Query } from './query';
@@ -29,6 +30,10 @@ export interface HandlerOptions {
   keys?: KeyLookup;
   /** Seconds since 1970, for TSIG's time check (tests move it). */
   clock?: () => number;
+  /** The zones' history, for IXFR deltas (RFC 1995); without it IXFR gets the whole zone. */
+  history?: HistoryReader;
+  /** A zone transfer was answered (for the log). */
+  onTransfer?(info: { zone: string; type: 'AXFR' | 'IXFR'; client: string; from?: number; to: number; mode: IxfrMode | 'full' }): void;
   onError?(err: unknown): void;
 }
 
@@ -50,8 +55,8 @@ export function keyMayTransfer(key: DnsKey, zone: Zone, address: string): boolea
 export interface Handler {
   /** One UDP response, or null to stay silent. */
   udp(msg: Buffer, address: string): Buffer | null;
-  /** The TCP response messages (several for a zone transfer), or none. */
-  tcp(msg: Buffer, address: string): Buffer[];
+  /** The TCP response messages (several for a zone transfer), or none; a promise for an IXFR, which reads the history. */
+  tcp(msg: Buffer, address: string): Buffer[] | Promise<Buffer[]>;
   readonly cache: AnswerCache;
 }
 
@@ -61,7 +66,7 @@ export function createHandler(index: ZoneIndex, options: HandlerOptions): Handle
   const clock = options.clock ?? (() => Math.floor(Date.now() / 1000));
 
   /** A message of a shape the cache does not take: one with a TSIG goes through verification. */
-  function uncached(msg: Buffer, tcp: boolean, address: string, fast: Fast): Buffer[] {
+  function uncached(msg: Buffer, tcp: boolean, address: string, fast: Fast): Buffer[] | Promise<Buffer[]> {
     // Only a message with additional records can carry a TSIG; answers to answers are never sent.
     if (fast || msg.length < 12 || (msg[10]! | msg[11]!) === 0 || msg[2]! & 0x80) return answer(msg, tcp, address, fast);
     const rec = findTsig(msg);
@@ -75,10 +80,11 @@ export function createHandler(index: ZoneIndex, options: HandlerOptions): Handle
       return [signError(errorResponse(msg, v.rcode, rec.questionEnd), v, clock)];
     }
     const out = answer(msg, tcp, address, null, { key: v.key, record: rec, reserve: tsigSpace(v.key.name, v.key.algorithm) });
-    return out.length > 0 ? signAnswer(out, v.key, rec, clock) : [];
+    const sign = (messages: Buffer[]) => (messages.length > 0 ? signAnswer(messages, v.key, rec, clock) : []);
+    return out instanceof Promise ? out.then(sign) : sign(out);
   }
 
-  function answer(msg: Buffer, tcp: boolean, address: string, fast: Fast, signed: Signed | null = null): Buffer[] {
+  function answer(msg: Buffer, tcp: boolean, address: string, fast: Fast, signed: Signed | null = null): Buffer[] | Promise<Buffer[]> {
     const parsed = parseQuery(msg);
     if (parsed.kind === 'drop') return [];
     if (parsed.kind === 'error') return [errorResponse(msg, parsed.rcode, parsed.questionEnd)];
@@ -107,19 +113,33 @@ export function createHandler(index: ZoneIndex, options: HandlerOptions): Handle
     return null;
   }
 
-  function transfer(msg: Buffer, q: Query, tcp: boolean, address: string, signed: Signed | null): Buffer[] {
+  function transfer(msg: Buffer, q: Query, tcp: boolean, address: string, signed: Signed | null): Buffer[] | Promise<Buffer[]> {
     const zone = index.get(q.qname);
     if (!zone) return [errorResponse(msg, index.find(q.qname) ? RCODE.NOTAUTH : RCODE.REFUSED, q.questionEnd, q.edns !== null)];
     // AXFR_ALLOW, or a TSIG key of the zone's owner from anywhere (DESIGN.md §13).
     const allowed = options.transferAllowed(address) || (signed !== null && keyMayTransfer(signed.key, zone, address));
     if (!allowed) return [errorResponse(msg, RCODE.REFUSED, q.questionEnd, q.edns !== null)];
-    // RFC 1995 §2: an IXFR over UDP gets the SOA alone, telling the client to use TCP;
-    // over TCP we send the whole zone in AXFR form, which RFC 1995 §4 allows.
+    // RFC 1995 §2: an IXFR over UDP gets the SOA alone, telling the client to use TCP.
     if (!tcp) {
       const res = { rcode: RCODE.NOERROR, aa: true, zone, answer: [zone.soa], authority: [], additional: [] };
       return [encodeResponse(msg, q, res, responseLimit(q, false) - (signed?.reserve ?? 0))];
     }
-    return axfrMessages(msg, q, zone, MAX_MESSAGE - (signed?.reserve ?? 0));
+    const to = zone.domain.serial_number;
+    // A signed transfer leaves room for the TSIG RR after each message.
+    const capacity = MAX_MESSAGE - (signed?.reserve ?? 0);
+    if (q.qtype === T.IXFR) {
+      return ixfrMessages(msg, q, zone, options.history, capacity)
+        .catch((err: unknown) => {
+          options.onError?.(err);
+          return { mode: 'full' as const, messages: axfrMessages(msg, q, zone, capacity) };
+        })
+        .then(({ mode, messages }) => {
+          options.onTransfer?.({ zone: zone.name, type: 'IXFR', client: address, from: q.ixfrSerial, to, mode });
+          return messages;
+        });
+    }
+    options.onTransfer?.({ zone: zone.name, type: 'AXFR', client: address, to, mode: 'full' });
+    return axfrMessages(msg, q, zone, capacity);
   }
 
   /** SERVFAIL for a query that broke something inside (and the error logged), never a crash. */
@@ -135,7 +155,8 @@ export function createHandler(index: ZoneIndex, options: HandlerOptions): Handle
         // The hot path: one key read from the packet, one map lookup, one copy.
         const fast = questionKey(msg, false);
         const hit = fast && cache.answer(msg, fast.key, fast.nameEnd);
-        return hit || (uncached(msg, false, address, fast)[0] ?? null);
+        // Over UDP nothing is asynchronous: an IXFR there is answered with the SOA alone.
+        return hit || ((uncached(msg, false, address, fast) as Buffer[])[0] ?? null);
       } catch (err) {
         return failed(msg, err);
       }

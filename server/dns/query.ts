@@ -24,6 +24,8 @@ export interface Query {
   /** Where the question entry ends (after QCLASS). */
   questionEnd: number;
   edns: Edns | null;
+  /** The serial of the SOA in an IXFR query's authority section: the client's version (RFC 1995 §3). */
+  ixfrSerial?: number;
 }
 
 export type Parsed =
@@ -95,8 +97,9 @@ export function parseQuery(buf: Uint8Array): Parsed {
     // RFC 9824 §3.5: NXNAME only marks compact denial NSECs; asking for it is a format error.
     if (qtype === T.NXNAME) return { kind: 'error', rcode: RCODE.FORMERR, questionEnd };
     if (qtype >= 128 && qtype <= 254 && qtype !== T.IXFR && qtype !== T.AXFR) return { kind: 'error', rcode: RCODE.NOTIMP, questionEnd };
-    const edns = readEdns(buf, questionEnd, u16(buf, 6) + u16(buf, 8), u16(buf, 10));
+    const { edns, soaSerial } = readOthers(buf, questionEnd, u16(buf, 6) + u16(buf, 8), u16(buf, 10));
     const query: Query = { id: u16(buf, 0), opcode, qname: labels.join('.'), labels, qtype, qclass, questionEnd, edns };
+    if (qtype === T.IXFR && soaSerial !== undefined) query.ixfrSerial = soaSerial;
     return { kind: 'query', query };
   } catch (e) {
     if (e instanceof Malformed) return { kind: 'error', rcode: RCODE.FORMERR };
@@ -104,10 +107,14 @@ export function parseQuery(buf: Uint8Array): Parsed {
   }
 }
 
-/** Walks the answer/authority records (IXFR carries an SOA there) and finds the one OPT. */
-function readEdns(buf: Uint8Array, offset: number, before: number, additional: number): Edns | null {
+/**
+ * Walks the answer/authority records and finds the one OPT, and the serial of an SOA in the
+ * authority section (an IXFR query carries the client's SOA there, RFC 1995 §3).
+ */
+function readOthers(buf: Uint8Array, offset: number, before: number, additional: number): { edns: Edns | null; soaSerial?: number } {
   let pos = offset;
   let edns: Edns | null = null;
+  let soaSerial: number | undefined;
   for (let i = 0; i < before + additional; i++) {
     const nameAt = pos;
     pos = skipName(buf, pos);
@@ -120,7 +127,13 @@ function readEdns(buf: Uint8Array, offset: number, before: number, additional: n
       if (edns || i < before || buf[nameAt] !== 0) throw new Malformed();
       edns = { payload: u16(buf, pos + 2), version: buf[pos + 5]!, dnssecOk: (buf[pos + 6]! & 0x80) !== 0 };
     }
+    if (type === T.SOA && i < before && soaSerial === undefined) {
+      // MNAME and RNAME (maybe compressed), then SERIAL (RFC 1035 §3.3.13).
+      const at = skipName(buf, skipName(buf, pos + 10));
+      if (at + 4 > pos + 10 + rdlength) throw new Malformed();
+      soaSerial = ((buf[at]! << 24) | (buf[at + 1]! << 16) | (buf[at + 2]! << 8) | buf[at + 3]!) >>> 0;
+    }
     pos += 10 + rdlength;
   }
-  return edns;
+  return { edns, soaSerial };
 }

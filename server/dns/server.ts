@@ -77,7 +77,13 @@ export async function startDns(config: DnsConfig, store: Store, events: ZoneEven
       onError,
     },
   );
-  const handler = createHandler(index, { transferAllowed: (a) => aclAllows(acl, a), keys, onError });
+  const handler = createHandler(index, {
+    transferAllowed: (a) => aclAllows(acl, a),
+    keys,
+    history: { since: (id, serial) => store.changes.from(id, serial), entries: (id) => store.changes.entries(id) },
+    onTransfer: (info) => log.info(info, 'zone transfer'),
+    onError,
+  });
   const { udp, tcp, port } = await bindBoth(config.dnsHost, config.dnsPort, handler, onError);
 
   const timer = delegation ? setInterval(() => void delegation.checkAll().catch(onError), DELEGATION_INTERVAL_MS) : null;

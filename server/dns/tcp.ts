@@ -7,7 +7,8 @@
 import net from 'node:net';
 import { countDnsResponse } from '../metrics';
 
-export type TcpHandler = (msg: Buffer, address: string) => Buffer[];
+/** The answers to one message; a promise when they need the store (IXFR reads the history). */
+export type TcpHandler = (msg: Buffer, address: string) => Buffer[] | Promise<Buffer[]>;
 
 export interface TcpLimits {
   idleMs: number;
@@ -63,12 +64,27 @@ export function listenTcp(host: string, port: number, handle: TcpHandler, limits
     let need = 2;
     // Back-pressure: once the client stops reading our answers, we stop reading (and
     // answering) its queries until it has taken them; pipelined queries wait in `chunks`.
-    let blocked = false;
+    // An answer that needs the store holds the queries behind it too, so answers stay in order.
+    let full = false;
+    let waiting = false;
+    const blocked = () => full || waiting;
+    const send = (outs: Buffer[]) => {
+      for (const out of outs) {
+        countDnsResponse('tcp', out);
+        if (!socket.write(frame(out))) full = true;
+      }
+    };
+    const resume = () => {
+      if (blocked() || socket.destroyed) return;
+      need = 0;
+      socket.resume();
+      pump();
+    };
     const pump = () => {
       if (buffered < need) return;
       const all = chunks.length === 1 ? chunks[0]! : Buffer.concat(chunks, buffered);
       let at = 0;
-      while (!blocked && all.length - at >= 2) {
+      while (!blocked() && all.length - at >= 2) {
         const length = all.readUInt16BE(at);
         if (length === 0) {
           socket.destroy();
@@ -77,16 +93,26 @@ export function listenTcp(host: string, port: number, handle: TcpHandler, limits
         if (all.length - at < length + 2) break;
         const msg = all.subarray(at + 2, at + 2 + length);
         at += length + 2;
-        for (const out of handle(msg, address)) {
-          countDnsResponse('tcp', out);
-          if (!socket.write(frame(out))) blocked = true;
+        const outs = handle(msg, address);
+        if (Array.isArray(outs)) send(outs);
+        else {
+          waiting = true;
+          outs.then(
+            (list) => {
+              waiting = false;
+              if (socket.destroyed) return;
+              send(list);
+              resume();
+            },
+            () => socket.destroy(),
+          );
         }
       }
       const rest = all.subarray(at);
       chunks = rest.length > 0 ? [Buffer.from(rest)] : [];
       buffered = rest.length;
-      need = blocked ? Infinity : rest.length >= 2 ? rest.readUInt16BE(0) + 2 : 2;
-      if (blocked) socket.pause();
+      need = blocked() ? Infinity : rest.length >= 2 ? rest.readUInt16BE(0) + 2 : 2;
+      if (blocked()) socket.pause();
     };
     socket.on('data', (chunk: Buffer) => {
       chunks.push(chunk);
@@ -94,11 +120,9 @@ export function listenTcp(host: string, port: number, handle: TcpHandler, limits
       pump();
     });
     socket.on('drain', () => {
-      if (!blocked) return;
-      blocked = false;
-      need = 0;
-      socket.resume();
-      pump();
+      if (!full) return;
+      full = false;
+      resume();
     });
   });
 

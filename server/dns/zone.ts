@@ -129,6 +129,13 @@ export class Zone {
     this.gen++;
   }
 
+  /** How many records the zone holds (the SOA and DNSKEYs included): what an AXFR would send. */
+  recordCount(): number {
+    let n = 0;
+    for (const node of this.nodes.values()) for (const set of node.values()) n += set.data.length;
+    return n;
+  }
+
   /** Whether a name exists in the zone: it has data, or a name below it does. */
   exists(fqdn: string): boolean {
     return this.weight.has(fqdn);
