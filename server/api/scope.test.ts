@@ -97,3 +97,22 @@ describe('zones', () => {
     expect((await t.services.accounts.authenticate(alice))?.scope).toEqual({});
   });
 });
+
+describe('names and types', () => {
+  it('lets an ACME token write its TXT records and nothing else, each refused write changing nothing', async () => {
+    const token = await scoped({ zones: ['example.com'], names: ['_acme-challenge', '_acme-challenge.*'], types: ['TXT'] });
+    const post = (domain: string, body: object) => t.request('POST', `/api/v1/domains/${domain}/records`, { token, body });
+    expect((await post('example.com', { name: '_acme-challenge', record_type: 'TXT', content: 'apex-proof' })).status).toBe(200);
+    // The name given is relative to the domain in the path (DESIGN.md §3): _acme-challenge.www.
+    expect((await post('www.example.com', { name: '_acme-challenge', record_type: 'TXT', content: 'www-proof' })).status).toBe(200);
+    await expect403(await post('example.com', { name: 'www', record_type: 'TXT', content: 'x' }), /may not change www TXT/);
+    await expect403(await post('example.com', { name: '_acme-challenge', record_type: 'A', content: '192.0.2.1' }), /may not change _acme-challenge A/);
+    const patch = await t.request('PATCH', '/api/v1/domains/example.com/rrsets', {
+      token,
+      body: { rrsets: [{ name: '_acme-challenge', record_type: 'TXT', changetype: 'REPLACE', records: ['ok'] }, { name: 'mail', record_type: 'TXT', changetype: 'ADD', records: ['no'] }] },
+    });
+    expect(patch.status).toBe(403);
+    const records = await (await t.request('GET', '/api/v1/domains/example.com/records')).json();
+    expect(records.map((r: { name: string; content: string }) => `${r.name} ${r.content}`).filter((x: string) => !x.startsWith('@'))).toEqual(['_acme-challenge apex-proof', '_acme-challenge.www www-proof']);
+  });
+});

@@ -169,6 +169,16 @@ export function allows(scope: Scope, req: ScopeRequest): boolean {
   return true;
 }
 
+/**
+ * The record check of a change set for a credential with this scope (the change-set Actor's
+ * `allows`): whether it may change the RRset `name`/`type` of `zone`. Undefined when the scope
+ * does not limit record writes at all, so unrestricted writers pay nothing.
+ */
+export function recordGuard(scope: Scope): ((zone: string, name: string, type: string) => boolean) | undefined {
+  if (!scope.read_only && !scope.zones?.length && !scope.names?.length && !scope.types?.length) return undefined;
+  return (zone, name, type) => allows(scope, { zone, name, type, write: true });
+}
+
 /** The scope as stored (JSON text), and back. A stored value that is not an object throws: a credential never fails open. */
 export const scopeToJson = (scope: Scope): string => JSON.stringify(scope);
 export function scopeFromJson(text: string | null | undefined): Scope {
