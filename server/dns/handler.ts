@@ -4,6 +4,7 @@
  * AXFR module over TCP only.
  * A message carrying a TSIG record (RFC 8945) is verified first and answered signed, every
  * message of a transfer too; it never touches the answer cache, whose key admits no TSIG.
+ * An UPDATE (RFC 2136) must be signed: it is parsed here and applied by `options.update`.
  * Nothing a client sends escapes as an exception: an internal failure is SERVFAIL.
  */
 import { allowsAddress, allowsWholeZone } from '../core/scope';
@@ -20,6 +21,8 @@ import { findTsig, signAnswer, signError, tsigSpace, verifyRequest, type TsigRec
 import { MAX_MESSAGE } from './writer';
 import type { Zone } from './zone';
 import type { ZoneIndex } from './zone-index';
+import type { UpdateRequest } from '../services/dynamic-updates';
+import { OPCODE_UPDATE, parseUpdate } from './update-message';
 
 type Fast = ReturnType<typeof questionKey>;
 
@@ -30,6 +33,8 @@ export interface HandlerOptions {
   keys?: KeyLookup;
   /** Seconds since 1970, for TSIG's time check (tests move it). */
   clock?: () => number;
+  /** Applies a verified RFC 2136 update and answers its RCODE; without it UPDATE is NOTIMP. */
+  update?(req: UpdateRequest): Promise<number>;
   /** The zones' history, for IXFR deltas (RFC 1995); without it IXFR gets the whole zone. */
   history?: HistoryReader;
   /** A zone transfer was answered (for the log). */
@@ -53,8 +58,11 @@ export function keyMayTransfer(key: DnsKey, zone: Zone, address: string): boolea
 }
 
 export interface Handler {
-  /** One UDP response, or null to stay silent. */
-  udp(msg: Buffer, address: string): Buffer | null;
+  /**
+   * One UDP response, or null to stay silent. An answer that takes a write (UPDATE) comes later,
+   * through `later`; without it such a message goes unanswered.
+   */
+  udp(msg: Buffer, address: string, later?: (out: Buffer | null) => void): Buffer | null;
   /** The TCP response messages (several for a zone transfer), or none; a promise for an IXFR, which reads the history. */
   tcp(msg: Buffer, address: string): Buffer[] | Promise<Buffer[]>;
   readonly cache: AnswerCache;
@@ -67,10 +75,12 @@ export function createHandler(index: ZoneIndex, options: HandlerOptions): Handle
 
   /** A message of a shape the cache does not take: one with a TSIG goes through verification. */
   function uncached(msg: Buffer, tcp: boolean, address: string, fast: Fast): Buffer[] | Promise<Buffer[]> {
+    const update = !fast && msg.length >= 12 && !(msg[2]! & 0x80) && ((msg[2]! >> 3) & 0x0f) === OPCODE_UPDATE;
     // Only a message with additional records can carry a TSIG; answers to answers are never sent.
-    if (fast || msg.length < 12 || (msg[10]! | msg[11]!) === 0 || msg[2]! & 0x80) return answer(msg, tcp, address, fast);
-    const rec = findTsig(msg);
-    if (rec === null) return answer(msg, tcp, address, fast);
+    if (!update && (fast || msg.length < 12 || (msg[10]! | msg[11]!) === 0 || msg[2]! & 0x80)) return answer(msg, tcp, address, fast);
+    const rec = (msg[10]! | msg[11]!) === 0 ? null : findTsig(msg);
+    // DESIGN.md §13: an unsigned UPDATE is refused.
+    if (rec === null) return update ? [errorResponse(msg, RCODE.REFUSED, parseUpdate(msg).zoneEnd)] : answer(msg, tcp, address, fast);
     // RFC 8945 §5.2: a TSIG that cannot be read, or is not the last record, is a format error.
     if (rec === 'malformed') return [errorResponse(msg, RCODE.FORMERR)];
     const v = verifyRequest(msg, rec, (name) => keys.get(name), clock);
@@ -79,7 +89,8 @@ export function createHandler(index: ZoneIndex, options: HandlerOptions): Handle
       // §5.3.2: BADKEY and BADSIG unsigned, BADTIME signed; NOTAUTH either way.
       return [signError(errorResponse(msg, v.rcode, rec.questionEnd), v, clock)];
     }
-    const out = answer(msg, tcp, address, null, { key: v.key, record: rec, reserve: tsigSpace(v.key.name, v.key.algorithm) });
+    const signed = { key: v.key, record: rec, reserve: tsigSpace(v.key.name, v.key.algorithm) };
+    const out = update ? dynamicUpdate(msg, signed, address) : answer(msg, tcp, address, null, signed);
     const sign = (messages: Buffer[]) => (messages.length > 0 ? signAnswer(messages, v.key, rec, clock) : []);
     return out instanceof Promise ? out.then(sign) : sign(out);
   }
@@ -101,6 +112,20 @@ export function createHandler(index: ZoneIndex, options: HandlerOptions): Handle
     // A signed answer is cached until its signatures are due for renewal.
     if (fast) cache.put(fast.key, out, res.zone, signer ? signer.window().renewAt : 0);
     return [out];
+  }
+
+  /** A verified UPDATE: parsed here (FORMERR, NOTZONE…), applied by the services, answered with its RCODE and the zone section. */
+  function dynamicUpdate(msg: Buffer, signed: Signed, address: string): Buffer[] | Promise<Buffer[]> {
+    const p = parseUpdate(msg);
+    if (p.kind === 'error') return [errorResponse(msg, p.rcode, p.zoneEnd)];
+    if (!options.update) return [errorResponse(msg, RCODE.NOTIMP, p.zoneEnd)];
+    return options
+      .update({ zone: p.zone, prerequisites: p.prerequisites, updates: p.updates, key: signed.key.name, address })
+      .catch((err: unknown) => {
+        options.onError?.(err);
+        return RCODE.SERVFAIL as number;
+      })
+      .then((rcode) => [errorResponse(msg, rcode, p.zoneEnd)]);
   }
 
   /** The RCODE for a query that cannot be answered normally, or null. */
@@ -150,13 +175,22 @@ export function createHandler(index: ZoneIndex, options: HandlerOptions): Handle
 
   return {
     cache,
-    udp(msg, address) {
+    udp(msg, address, later) {
       try {
         // The hot path: one key read from the packet, one map lookup, one copy.
         const fast = questionKey(msg, false);
         const hit = fast && cache.answer(msg, fast.key, fast.nameEnd);
-        // Over UDP nothing is asynchronous: an IXFR there is answered with the SOA alone.
-        return hit || ((uncached(msg, false, address, fast) as Buffer[])[0] ?? null);
+        if (hit) return hit;
+        // Only an UPDATE waits (for its write); an IXFR over UDP is answered with the SOA alone.
+        const out = uncached(msg, false, address, fast);
+        if (out instanceof Promise) {
+          out.then(
+            (o) => later?.(o[0] ?? null),
+            (err: unknown) => later?.(failed(msg, err)),
+          );
+          return null;
+        }
+        return out[0] ?? null;
       } catch (err) {
         return failed(msg, err);
       }

@@ -6,6 +6,7 @@
 import type dgram from 'node:dgram';
 import type { Config } from '../config';
 import type { Logger } from '../log';
+import type { UpdateRequest } from '../services/dynamic-updates';
 import type { ZoneEvents } from '../services/events';
 import type { Store } from '../store/types';
 import { aclAllows, parseAcl } from './acl';
@@ -57,7 +58,8 @@ function named<T>(variable: string, parse: () => T): T {
   }
 }
 
-export async function startDns(config: DnsConfig, store: Store, events: ZoneEvents, log: Logger): Promise<DnsServer | null> {
+/** `update` applies a verified RFC 2136 update (the main thread's services); without it UPDATE answers NOTIMP. */
+export async function startDns(config: DnsConfig, store: Store, events: ZoneEvents, log: Logger, update?: (req: UpdateRequest) => Promise<number>): Promise<DnsServer | null> {
   if (config.dnsPort === null) return null;
   const onError = (err: unknown) => log.warn({ err }, 'dns error');
   const acl = named('AXFR_ALLOW', () => parseAcl(config.axfrAllow));
@@ -80,6 +82,7 @@ export async function startDns(config: DnsConfig, store: Store, events: ZoneEven
   const handler = createHandler(index, {
     transferAllowed: (a) => aclAllows(acl, a),
     keys,
+    update,
     history: { since: (id, serial) => store.changes.from(id, serial), entries: (id) => store.changes.entries(id) },
     onTransfer: (info) => log.info(info, 'zone transfer'),
     onError,

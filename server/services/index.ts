@@ -5,6 +5,7 @@ import { createAccounts } from './accounts';
 import { ZoneEvents } from './events';
 import { createIps } from './ips';
 import { createChangeSets } from './change-sets';
+import { createDynamicUpdates } from './dynamic-updates';
 import { createRecords, DEFAULT_MAX_RECORDS } from './records';
 import { createRrsets } from './rrsets';
 import { createTsigKeys } from './tsig-keys';
@@ -23,6 +24,7 @@ export function createServices(store: Store, defaults: ZoneDefaults, events = ne
     records: createRecords(store, changes, zones),
     rrsets: createRrsets(changes, zones),
     tsigKeys: createTsigKeys(store),
+    updates: createDynamicUpdates(store, changes),
   };
 }
 
