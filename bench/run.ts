@@ -8,6 +8,7 @@ const BENCHES: Bench[] = [
   { name: 'DNS', file: './dns.ts', fn: 'benchDns' },
   { name: 'Dashboard', file: './web.ts', fn: 'benchWeb' },
   { name: 'Load', file: './load.ts', fn: 'benchLoad' },
+  { name: 'Updates', file: './update.ts', fn: 'benchUpdates' },
 ];
 
 const only = process.argv.slice(2);
