@@ -134,6 +134,23 @@ describe('UPDATE in the handler', () => {
     expect(verifyAnswer(tcp, key, signed.mac, () => NOW)).toBe(0);
   });
 
+  it('answers every signed mutation of an update without throwing, asking the services only for well-formed ones', async () => {
+    const { handler, seen } = setup();
+    const valid = update('example.com', [{ name: 'www.example.com', type: 'A', data: '192.0.2.1' }], [{ name: 'a.example.com', type: 'TXT', ttl: 60, data: ['x'] }]);
+    await fc.assert(
+      fc.asyncProperty(fc.array(fc.tuple(fc.integer({ min: 12, max: valid.length - 1 }), fc.integer({ min: 0, max: 255 })), { minLength: 1, maxLength: 6 }), async (flips) => {
+        const mutated = Buffer.from(valid);
+        for (const [at, v] of flips) mutated[at] = v;
+        // Signed after the change, so the mutation reaches the parser behind a valid MAC.
+        const out = await udp(handler, signRequest(mutated, key, () => NOW).message);
+        expect(out).not.toBeNull();
+        expect([0, 1, 5, 9, 10]).toContain(rcodeOf(out!));
+      }),
+      { numRuns: 300 },
+    );
+    for (const req of seen) expect(req.zone).toMatch(/^[^\s]*$/);
+  });
+
   it('answers format errors and bad signatures itself', async () => {
     const { handler, seen } = setup();
     const outside = signRequest(update('example.com', [], [{ name: 'x.example.org', type: 'A', ttl: 60, data: '192.0.2.1' }]), key, () => NOW);
