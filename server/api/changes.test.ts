@@ -63,6 +63,15 @@ describe('the history', () => {
     expect((await bad.json()).error.fields).toHaveProperty('source');
   });
 
+  it('shows at most 1,000 records of each side in a list, and all of them in the change set', async () => {
+    const records = Array.from({ length: 1200 }, (_, i) => `10.0.${i >> 8}.${i & 255}`);
+    const cs = await json(patch([{ name: 'many', record_type: 'A', changetype: 'REPLACE', records }]));
+    const [listed] = await history();
+    expect(listed).toMatchObject({ id: cs.id, added_count: 1200, removed_count: 0 });
+    expect(listed.added).toHaveLength(1000);
+    expect((await json(t.request('GET', `${Z}/changes/${cs.id}`))).added).toHaveLength(1200);
+  });
+
   it('is pruned after HISTORY_DAYS', async () => {
     await t.request('POST', `${Z}/records`, { body: { name: 'a', record_type: 'A', content: '192.0.2.1' } });
     expect(await t.services.changes.prune(365)).toBe(0);

@@ -2,12 +2,13 @@
  * The authoritative resolver: a pure function from a question and the zone index to the
  * RRsets of a response (RFC 1034 §4.3.2), with no sockets and no bytes. It covers exact
  * matches, CNAME chasing inside the zone (RFC 1034 §3.6.2, RFC 6604 for the final RCODE),
- * referrals with glue at zone cuts, wildcards (RFC 4592), empty non-terminals, negative
- * answers with the SOA (RFC 2308 §2–3) and minimal ANY (RFC 8482). DNSSEC signing
- * (dnssec/online.ts) works on the returned RRsets before they are encoded; `denial` tells
- * it what a negative answer must prove.
+ * referrals with glue at zone cuts, DNAME substitution (RFC 6672), wildcards (RFC 4592),
+ * empty non-terminals, negative answers with the SOA (RFC 2308 §2–3) and minimal ANY
+ * (RFC 8482). DNSSEC signing (dnssec/online.ts) works on the returned RRsets before they
+ * are encoded; `denial` tells it what a negative answer must prove.
  */
 import { isInZone } from '../core/domain-name';
+import { wireLength } from './dnssec/canonical';
 import { RCODE, T, withOwner, type RRset } from './rrset';
 import type { Node, Zone } from './zone';
 import type { ZoneLookup } from './zone-index';
@@ -103,14 +104,38 @@ export function resolve(index: ZoneLookup, q: Question): Resolution {
   for (let step = 0; ; step++) {
     visited.add(name);
     const cut = zone.cutAbove(name);
-    // The parent side of a cut is authoritative for DS only (RFC 4035 §2.4), which is not kept here.
-    if (cut === name && q.qtype === T.DS) return negative(RCODE.NOERROR, name, [T.NS]);
+    // The parent side of a cut is authoritative for the DS RRset there, and for nothing else (RFC 4035 §2.4).
+    if (cut === name && q.qtype === T.DS) {
+      const ds = zone.nodes.get(cut)!.get(T.DS);
+      if (!ds) return negative(RCODE.NOERROR, name, [T.NS]);
+      res.answer.push(ds);
+      return res;
+    }
     if (cut) {
       const ns = zone.nodes.get(cut)!.get(T.NS)!;
       res.aa = res.answer.length > 0;
       res.authority.push(ns);
       res.additional.push(...addresses(zone, [ns], true));
       return res;
+    }
+
+    // RFC 6672 §3.2: below a DNAME, the DNAME and a CNAME synthesized from it answer, and
+    // the lookup goes on at the new name like a CNAME's (§3.1: the client follows it out of the zone).
+    const dname = zone.dnameAbove(name);
+    if (dname) {
+      const set = zone.nodes.get(dname)!.get(T.DNAME)!;
+      const target = zone.dnames.get(dname)!;
+      const synthesized = `${name.slice(0, name.length - dname.length - 1)}.${target}`;
+      res.answer.push(set);
+      // §2.2: a substitution that would exceed 255 octets is YXDOMAIN.
+      if (wireLength(synthesized) > 255) {
+        res.rcode = RCODE.YXDOMAIN;
+        return res;
+      }
+      res.answer.push({ name, type: T.CNAME, ttl: set.ttl, data: [synthesized] });
+      if (!isInZone(synthesized, zone.name) || visited.has(synthesized) || step + 1 >= MAX_CHAIN) return res;
+      name = synthesized;
+      continue;
     }
 
     // A wildcard's RRsets are answered under the asked name (RFC 4592 §3.3.1), like the rest.

@@ -15,6 +15,7 @@ export const T = {
   TXT: 16,
   AAAA: 28,
   SRV: 33,
+  DNAME: 39,
   OPT: 41,
   DS: 43,
   RRSIG: 46,
@@ -34,7 +35,7 @@ export const T = {
 export const CLASS_IN = 1;
 
 /** Response codes (RFC 1035 §4.1.1, RFC 2136 §2.2, RFC 6891 §9). */
-export const RCODE = { NOERROR: 0, FORMERR: 1, SERVFAIL: 2, NXDOMAIN: 3, NOTIMP: 4, REFUSED: 5, NOTAUTH: 9, BADVERS: 16 } as const;
+export const RCODE = { NOERROR: 0, FORMERR: 1, SERVFAIL: 2, NXDOMAIN: 3, NOTIMP: 4, REFUSED: 5, YXDOMAIN: 6, NOTAUTH: 9, BADVERS: 16 } as const;
 
 export interface SoaData {
   mname: string;

@@ -44,6 +44,7 @@ describe('parseUpdate', () => {
         { name: '_acme-challenge.www.example.com', type: 'TXT', ttl: 120, data: ['part one ', 'and two'] },
         { name: 'example.com', type: 'MX', ttl: 300, data: { preference: 10, exchange: 'MX.Example.NET' } },
         { name: 'v6.example.com', type: 'AAAA', ttl: 300, data: '2001:DB8:0:0::1' },
+        { name: 'bin.example.com', type: 'TXT', ttl: 60, data: [Buffer.from([0x00, 0xff])] },
       ],
     );
     expect(parseUpdate(msg)).toEqual({
@@ -55,6 +56,8 @@ describe('parseUpdate', () => {
         { name: '_acme-challenge.www', type: 'TXT', cls: 'zone', ttl: 120, content: 'part one and two' },
         { name: '@', type: 'MX', cls: 'zone', ttl: 300, content: '10 mx.example.net' },
         { name: 'v6', type: 'AAAA', cls: 'zone', ttl: 300, content: '2001:db8::1' },
+        // Octets that are not text are kept, in the registry's \DDD form.
+        { name: 'bin', type: 'TXT', cls: 'zone', ttl: 60, content: '\\000\\255' },
       ],
     });
     expect(parseUpdate(bare('example.com', 'prereq', 'www.example.com', 255, 254))).toMatchObject({ prerequisites: [{ name: 'www', type: 'ANY', cls: 'none', content: null }] });
@@ -70,7 +73,7 @@ describe('parseUpdate', () => {
     ['a prerequisite with a TTL', update('example.com', [{ name: 'www.example.com', type: 'A', ttl: 5, data: '192.0.2.1' }], []), 1],
     ['an add of a meta type', bare('example.com', 'update', 'www.example.com', 252, 1), 1],
     ['a zone section that is not SOA', Buffer.from(packet.encode({ id: 1, type: 'query', opcode: 'UPDATE', flags: 5 << 11, questions: [{ name: 'example.com', type: 'A', class: 'IN' }] } as unknown as packet.Packet)), 1],
-    ['TXT that is not text we can hold', update('example.com', [], [{ name: 'x.example.com', type: 'TXT', ttl: 60, data: [Buffer.from([0x00, 0xff])] }]), 5],
+    ['an AAAA record of five octets', bare('example.com', 'update', 'x.example.com', 28, 1, Buffer.from([1, 2, 3, 4, 5])), 1],
   ])('answers %s with its RCODE', (_, msg, rcode) => {
     expect(parseUpdate(msg)).toMatchObject({ kind: 'error', rcode });
   });

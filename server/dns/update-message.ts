@@ -6,8 +6,7 @@
  */
 import packet from 'dns-packet';
 import { APEX, normalizeRecordName } from '../core/domain-name';
-import { RECORD_TYPE_BY_NAME, RECORD_TYPES } from '../core/record-types';
-import { textProblem } from '../core/text-rules';
+import { RECORD_TYPE_BY_CODE, RECORD_TYPE_BY_NAME } from '../core/record-types';
 import { UPDATE_RCODE, type UpdateRR } from '../services/dynamic-updates';
 import { CLASS_IN } from './rrset';
 
@@ -30,61 +29,31 @@ class Fail extends Error {
   }
 }
 
-const BY_CODE = new Map(RECORD_TYPES.map((t) => [t.code, t]));
-const typeName = (code: number) => (code === TYPE_ANY ? 'ANY' : code === TYPE_SOA ? 'SOA' : (BY_CODE.get(code)?.type ?? `TYPE${code}`));
+const typeName = (code: number) => (code === TYPE_ANY ? 'ANY' : code === TYPE_SOA ? 'SOA' : (RECORD_TYPE_BY_CODE.get(code)?.type ?? `TYPE${code}`));
 
-/** dns-packet's per-type codecs and name codec, which its type declarations leave out. */
-type Decoder = ((b: Buffer, o: number) => unknown) & { bytes: number };
-const codecs = packet as unknown as { record(type: string): { decode: Decoder }; name: { decode: ((b: Buffer, o: number) => string) & { bytes: number } } };
+/** dns-packet's name codec (compression pointers followed), which its type declarations leave out. */
+const names = packet as unknown as { name: { decode: ((b: Buffer, o: number) => string) & { bytes: number } } };
 
-const quoted = (v: string) => `"${v.replace(/["\\]/g, (m) => `\\${m}`)}"`;
-const utf8 = new TextDecoder('utf-8', { fatal: true });
-
-/** Rdata decoded by dns-packet (names decompressed against the whole message) in presentation form. */
-const PRESENT: Record<string, (d: any) => string> = {
-  A: (d: string) => d,
-  AAAA: (d: string) => d,
-  CNAME: (d: string) => d,
-  NS: (d: string) => d,
-  PTR: (d: string) => d,
-  MX: (d: { preference: number; exchange: string }) => `${d.preference} ${d.exchange || '.'}`,
-  SRV: (d: { priority: number; weight: number; port: number; target: string }) => `${d.priority} ${d.weight} ${d.port} ${d.target || '.'}`,
-  CAA: (d: { flags: number; tag: string; value: string }) => `${d.flags} ${d.tag} ${quoted(d.value)}`,
-  // TXT content is the text itself (the character-strings joined); it must be text we can store.
-  TXT: (d: Buffer[]) => {
-    const text = utf8.decode(Buffer.concat(d));
-    if (textProblem(text)) throw new Fail(UPDATE_RCODE.REFUSED);
-    return text;
-  },
-};
-
-/** The canonical content of one RR's rdata, or null for a type we cannot hold. `at` points at RDLENGTH. */
+/**
+ * The canonical content of one RR's rdata (the registry reads every type it holds, names
+ * compressed against the whole message), or null for a type the registry does not hold.
+ * `at` points at RDLENGTH. Rdata the registry cannot read is a format error (§3.4.1.3).
+ */
 function content(msg: Buffer, type: string, at: number, rdlength: number): string | null {
-  const present = PRESENT[type];
   const def = RECORD_TYPE_BY_NAME.get(type);
-  if (!present || !def) return null;
-  let data: unknown;
+  if (!def) return null;
   try {
-    const codec = codecs.record(type);
-    data = codec.decode(msg, at);
-    if (codec.decode.bytes !== rdlength + 2) throw new Fail(UPDATE_RCODE.FORMERR);
-  } catch (e) {
-    throw e instanceof Fail ? e : new Fail(UPDATE_RCODE.FORMERR);
-  }
-  try {
-    return def.normalize(present(data));
-  } catch (e) {
-    if (e instanceof Fail) throw e;
-    // Rdata the §4 rules refuse (e.g. a TXT over 4000 octets): the whole update is refused.
-    throw new Fail(UPDATE_RCODE.REFUSED);
+    return def.fromWire(msg.subarray(at + 2, at + 2 + rdlength), { message: msg, offset: at + 2 });
+  } catch {
+    throw new Fail(UPDATE_RCODE.FORMERR);
   }
 }
 
 /** A name of the message (compression allowed), lower case, no trailing dot, and where it ends. */
 function readName(msg: Buffer, at: number): { name: string; end: number } {
   try {
-    const name = codecs.name.decode(msg, at).toLowerCase();
-    return { name: name === '.' ? '' : name, end: at + codecs.name.decode.bytes };
+    const name = names.name.decode(msg, at).toLowerCase();
+    return { name: name === '.' ? '' : name, end: at + names.name.decode.bytes };
   } catch {
     throw new Fail(UPDATE_RCODE.FORMERR);
   }

@@ -48,6 +48,8 @@ export class Zone {
   signer: ZoneSigner | null = null;
   /** Owner names below the apex that hold an NS set: zone cuts (RFC 1034 §4.2.1). */
   readonly cuts = new Set<string>();
+  /** Owner names that hold a DNAME, with its target (RFC 6672). */
+  readonly dnames = new Map<string, string>();
   /** For each existing name, how many names with data lie at or below it. */
   private readonly weight = new Map<string, number>();
 
@@ -108,6 +110,9 @@ export class Zone {
     }
     if (rel !== APEX && node.has(T.NS)) this.cuts.add(fqdn);
     else this.cuts.delete(fqdn);
+    const dname = rows.find((r) => r.record_type === 'DNAME');
+    if (dname) this.dnames.set(fqdn, dname.content);
+    else this.dnames.delete(fqdn);
     this.gen++;
   }
 
@@ -150,6 +155,20 @@ export class Zone {
     let found: string | undefined;
     for (let n = fqdn; n.length > this.name.length; n = n.slice(n.indexOf('.') + 1)) {
       if (this.cuts.has(n)) found = n;
+    }
+    return found;
+  }
+
+  /**
+   * The highest owner of a DNAME strictly above `fqdn`, whose redirection applies to it
+   * (RFC 6672 §3.2), or undefined.
+   */
+  dnameAbove(fqdn: string): string | undefined {
+    if (this.dnames.size === 0) return undefined;
+    let found: string | undefined;
+    for (let n = fqdn; n.length > this.name.length; ) {
+      n = n.slice(n.indexOf('.') + 1);
+      if (this.dnames.has(n)) found = n;
     }
     return found;
   }

@@ -226,6 +226,7 @@ export function createRepos(db: Db, dialect: Dialect): Repos {
       },
       atName: (domainId, name) => db.selectFrom('records').selectAll().where('domain_id', '=', domainId).where('name', '=', name).orderBy('id').execute(),
       byDomain: (domainId) => db.selectFrom('records').selectAll().where('domain_id', '=', domainId).orderBy('id').execute(),
+      slice: (domainId, afterId, limit) => db.selectFrom('records').selectAll().where('domain_id', '=', domainId).where('id', '>', afterId).orderBy('id').limit(limit).execute(),
       countByDomain: (domainId) =>
         count(db.selectFrom('records').select((e) => e.fn.countAll<number>().as('n')).where('domain_id', '=', domainId).executeTakeFirst()),
       zoneCount: (domainId) => recordCount(domainId),
@@ -255,10 +256,26 @@ export function createRepos(db: Db, dialect: Dialect): Repos {
           : () => count(q.select((e) => e.fn.countAll<number>().as('n')).executeTakeFirst());
         return { rows: rows.map(changeSetRow), total: await pageTotal(rows.length, w, countAll) };
       },
-      entries: async (changeSetId, limit) => {
-        let q = db.selectFrom('change_set_records').select(['op', 'name', 'record_type', 'ttl', 'content']).where('change_set_id', '=', changeSetId).orderBy('op').orderBy('id');
+      entries: async (changeSetId, limit, op) => {
+        let q = db.selectFrom('change_set_records').select(['op', 'name', 'record_type', 'ttl', 'content']).where('change_set_id', '=', changeSetId);
+        if (op !== undefined) q = q.where('op', '=', op);
+        q = q.orderBy('op').orderBy('id');
         if (limit !== undefined) q = q.limit(limit);
         return (await q.execute()) as ChangeEntryRow[];
+      },
+      entriesOf: async (ids) => {
+        const out = new Map<number, ChangeEntryRow[]>(ids.map((id) => [id, []]));
+        if (ids.length === 0) return out;
+        const rows = await db
+          .selectFrom('change_set_records')
+          .select(['change_set_id', 'op', 'name', 'record_type', 'ttl', 'content'])
+          .where('change_set_id', 'in', ids)
+          .orderBy('change_set_id')
+          .orderBy('op')
+          .orderBy('id')
+          .execute();
+        for (const { change_set_id, ...e } of rows) out.get(change_set_id)!.push(e as ChangeEntryRow);
+        return out;
       },
       from: async (domainId, serial) => {
         const first = await db

@@ -235,6 +235,8 @@ export interface Repos {
     page(domainId: number, filter: RecordFilter, w: Window): Promise<Page<RecordRow>>;
     atName(domainId: number, name: string): Promise<RecordRow[]>;
     byDomain(domainId: number): Promise<RecordRow[]>;
+    /** The zone's records with an id above `afterId`, by id, at most `limit` (to read a big zone in slices). */
+    slice(domainId: number, afterId: number, limit: number): Promise<RecordRow[]>;
     countByDomain(domainId: number): Promise<number>;
     /** The zone's record count as the database keeps it: one row read, whatever the zone's size. */
     zoneCount(domainId: number): Promise<number>;
@@ -249,8 +251,10 @@ export interface Repos {
     byId(domainId: number, id: number): Promise<ChangeSetRow | undefined>;
     /** A zone's change sets, newest first. */
     page(domainId: number, filter: ChangeFilter, w: Window): Promise<Page<ChangeSetRow>>;
-    /** The records of a change set, added and removed, in the order they were written (at most `limit`). */
-    entries(changeSetId: number, limit?: number): Promise<ChangeEntryRow[]>;
+    /** The records of a change set, removed then added, in the order they were written (at most `limit` of one side when `op` is given). */
+    entries(changeSetId: number, limit?: number, op?: 0 | 1): Promise<ChangeEntryRow[]>;
+    /** The records of several change sets at once, by change set id. */
+    entriesOf(changeSetIds: number[]): Promise<Map<number, ChangeEntryRow[]>>;
     /** The zone's change sets from the one whose serial_before is `serial` on, oldest first. */
     from(domainId: number, serial: number): Promise<ChangeSetRow[]>;
     /** Removes change sets created before `at`; returns how many. */

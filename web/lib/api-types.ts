@@ -4,6 +4,7 @@
  */
 import type { z } from 'zod';
 import type {
+  ChangeSetSchema,
   DomainCreateSchema,
   DomainSchema,
   DomainUpdateSchema,
@@ -12,6 +13,9 @@ import type {
   RecordCreateSchema,
   RecordSchema,
   RecordUpdateSchema,
+  RevertSchema,
+  RRsetChangeSchema,
+  RRsetPatchSchema,
   TokenCreatedSchema,
   TokenCreateSchema,
   TokenSchema,
@@ -34,6 +38,12 @@ export type TsigKey = z.output<typeof TsigKeySchema>;
 export type TsigKeyCreated = z.output<typeof TsigKeyCreatedSchema>;
 export type TsigKeyCreate = z.input<typeof TsigKeyCreateSchema>;
 export type ErrorBody = z.output<typeof ErrorSchema>;
+export type ChangeSet = z.output<typeof ChangeSetSchema>;
+export type ChangeRecord = ChangeSet['added'][number];
+export type ChangeSource = ChangeSet['source'];
+export type RRsetChange = z.input<typeof RRsetChangeSchema>;
+export type RRsetPatch = z.input<typeof RRsetPatchSchema>;
+export type Revert = z.input<typeof RevertSchema>;
 
 export type { SessionInfo } from '../../server/bff/index';
 export type { IpUsage, IpUsageRecord } from '../../server/bff/ip-usage';

@@ -4,7 +4,8 @@
  * - every RRset of the answer section gets its RRSIG (§3.1.1);
  * - a negative answer gets the SOA's RRSIG and one compact-denial NSEC with its RRSIG
  *   (RFC 9824), and NXDOMAIN becomes NOERROR, as §3.2 of that RFC says;
- * - a referral gets the NSEC of the cut proving it has no DS (§3.1.4), unsigned NS and glue.
+ * - a referral gets the cut's signed DS RRset, or else the NSEC proving it has none (§3.1.4),
+ *   unsigned NS and glue.
  * Wildcard answers are signed under the asked name, as if the name existed (what the online
  * signers of Cloudflare and Route 53 do): the RRSIG's Labels field equals the owner's, so a
  * validator needs no proof that no closer name exists (RFC 4035 §5.3.4 applies only when
@@ -28,9 +29,15 @@ export function signResolution(res: Resolution, qtype: number, signer: ZoneSigne
   for (const set of res.authority) {
     if (set.type === T.SOA) authority.push(set, signer.sign(set));
     else if (set.type === T.NS) {
-      // A referral: the cut has no DS, so the child is unsigned as far as we know.
-      const nsec = compactNsec(set.name, [T.NS], nsecTtl);
-      authority.push(set, nsec, signer.signByContent(nsec));
+      const ds = zone.nodes.get(set.name)?.get(T.DS);
+      if (ds) {
+        // RFC 4035 §3.1.4: a referral to a signed child carries its DS RRset, signed.
+        authority.push(set, ds, signer.sign(ds));
+      } else {
+        // A referral: the cut has no DS, so the child is unsigned as far as we know.
+        const nsec = compactNsec(set.name, [T.NS], nsecTtl);
+        authority.push(set, nsec, signer.signByContent(nsec));
+      }
     } else authority.push(set);
   }
 

@@ -18,13 +18,30 @@ describe('checkDraft', () => {
     const { errors, record } = checkDraft(d, domain);
     expect(record).toBeUndefined();
     expect(Object.keys(errors).sort()).toEqual(['content', 'name', 'ttl']);
-    expect(errors.content).toBe('must be an IPv6 address such as 2001:db8::1');
+    expect(errors.content).toBe('AAAA: must be an IPv6 address such as 2001:db8::1');
     expect(errors.ttl).toMatch(/whole number of seconds/);
   });
 
   it('refuses a CNAME at the apex and requires content', () => {
     expect(checkDraft({ ...emptyDraft('CNAME'), name: '@', values: ['x.example.net'] }, domain).errors.record_type).toMatch(/cannot stand at the zone apex/);
     expect(checkDraft(emptyDraft('A'), domain).errors.content).toBe('is required');
+  });
+});
+
+describe('the new record types in the form', () => {
+  it('joins TLSA, HTTPS and NAPTR fields into canonical content, and names what is wrong', () => {
+    const tlsa = { ...emptyDraft('TLSA'), name: '_443._tcp.www', values: ['3', '1', '1', 'e3b0c44298fc1c149afbf4c8996fb92427ae41e4649b934ca495991b7852b855'] };
+    expect(checkDraft(tlsa, domain).record?.content).toBe('3 1 1 E3B0C44298FC1C149AFBF4C8996FB92427AE41E4649B934CA495991B7852B855');
+    expect(checkDraft({ ...tlsa, values: ['3', '1', '1', 'xyz'] }, domain).errors.content).toBe('TLSA: certificate association data must be hex');
+    const https = { ...emptyDraft('HTTPS'), name: '@', values: ['1', '.', 'port=443 alpn=h2,h3'] };
+    expect(checkDraft(https, domain).record?.content).toBe('1 . alpn="h2,h3" port=443');
+    const naptr = { ...emptyDraft('NAPTR'), name: 'sip', values: ['100', '10', 'u', 'E2U+sip', '!^.*$!sip:info@example.com!', '.'] };
+    expect(checkDraft(naptr, domain).record?.content).toBe('100 10 "u" "E2U+sip" "!^.*$!sip:info@example.com!" .');
+    expect(draftOf(rec({ record_type: 'NAPTR', content: '100 10 "u" "E2U+sip" "!^.*$!sip:info@example.com!" .' })).values).toEqual(naptr.values);
+  });
+
+  it('refuses a DS at the apex: it belongs in the parent zone', () => {
+    expect(checkDraft({ ...emptyDraft('DS'), name: '@', values: ['1', '13', '2', 'AB'.repeat(32)] }, domain).errors.record_type).toBe('a DS record belongs in the parent zone, at the delegation (RFC 4035 §2.4)');
   });
 });
 

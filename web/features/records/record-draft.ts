@@ -55,9 +55,7 @@ export function checkDraft(d: Draft, domain: Domain): Checked {
   } catch (e) {
     errors.name = (e as Error).message;
   }
-  if (name === APEX && !t.allowedAtApex) {
-    errors.record_type = t.type === 'NS' ? 'the NS set at the apex is managed by zonedeck' : `a ${t.type} record cannot stand at the zone apex (RFC 1034 §3.6.2)`;
-  }
+  if (name === APEX && !t.allowedAtApex) errors.record_type = t.apexRule!;
   if (t.fields.length > 1 && d.values.every((v) => v.trim() === '')) errors.content = 'is required';
   else if (t.fields.length === 1 && d.values[0]!.trim() === '' && t.type !== 'TXT') errors.content = 'is required';
   else {

@@ -113,7 +113,7 @@ export function RecordForm({ domain, draft, onDraft, records, ips, editing, serv
             error={i === t.fields.length - 1 ? err('content') : undefined}
             warning={isAddress && advice ? adviceText(advice) : undefined}
             hint={(isAddress && advice ? adviceHint(advice) : undefined) ?? f.hint}
-            className={t.fields.length === 1 ? 'f-content' : `f-part f-${f.name}`}
+            className={t.fields.length === 1 ? 'f-content' : `f-part f-${f.name}${f.wide ? ' f-wide' : ''}`}
           />
         ))}
         {isAddress && suggestions.length ? (

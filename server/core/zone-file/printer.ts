@@ -1,0 +1,60 @@
+/**
+ * Writes a zone as an RFC 1035 master file that named-checkzone, Knot and NSD read:
+ * `$ORIGIN`, `$TTL`, the SOA, the apex NS set, then every record in canonical name order
+ * (RFC 4034 §6.1), each with its TTL and class; names in rdata absolute with the trailing dot,
+ * character-strings quoted with everything outside printable ASCII as `\DDD`. The output
+ * depends only on the records, never on their order, so printing is stable.
+ */
+import { APEX } from '../domain-name';
+import { RECORD_TYPE_BY_NAME } from '../record-types';
+
+export interface PrintableSoa {
+  mname: string;
+  rname: string;
+  serial: number;
+  refresh: number;
+  retry: number;
+  expire: number;
+  minimum: number;
+  /** TTL of the SOA record (default: minimum, as RFC 2308 §4 has negative answers use). */
+  ttl?: number;
+}
+
+export interface PrintableRecord {
+  /** Relative to the zone, '@' for the apex. */
+  name: string;
+  record_type: string;
+  ttl: number;
+  content: string;
+}
+
+const dotted = (name: string): string => (name === '.' || name === '' ? '.' : `${name.replace(/\.$/, '')}.`);
+
+/** Sorts names as RFC 4034 §6.1 orders them: by labels right to left; the apex first. */
+function nameKey(name: string): string {
+  return name === APEX ? '' : name.split('.').reverse().join('\u0000');
+}
+
+export function printZoneFile(origin: string, soa: PrintableSoa, records: readonly PrintableRecord[]): string {
+  const zone = origin.replace(/\.$/, '').toLowerCase();
+  const rows = records.map((r) => {
+    const type = RECORD_TYPE_BY_NAME.get(r.record_type);
+    if (!type) throw new Error(`printZoneFile: ${r.record_type} is not a record type of the registry`);
+    return { key: nameKey(r.name), rank: r.record_type === 'NS' && r.name === APEX ? 0 : 1, r, rdata: type.zoneText(r.content) };
+  });
+  rows.sort(
+    (a, b) =>
+      (a.key < b.key ? -1 : a.key > b.key ? 1 : 0) ||
+      a.rank - b.rank ||
+      (a.r.record_type < b.r.record_type ? -1 : a.r.record_type > b.r.record_type ? 1 : 0) ||
+      (a.rdata < b.rdata ? -1 : a.rdata > b.rdata ? 1 : 0),
+  );
+  const soaTtl = soa.ttl ?? soa.minimum;
+  const lines = [
+    `$ORIGIN ${dotted(zone)}`,
+    `$TTL ${soa.minimum}`,
+    `@\t${soaTtl}\tIN\tSOA\t${dotted(soa.mname)} ${dotted(soa.rname)} ${soa.serial} ${soa.refresh} ${soa.retry} ${soa.expire} ${soa.minimum}`,
+  ];
+  for (const { r, rdata } of rows) lines.push(`${r.name}\t${r.ttl}\tIN\t${r.record_type}\t${rdata}`);
+  return `${lines.join('\n')}\n`;
+}

@@ -1,0 +1,75 @@
+/**
+ * The rules that hold across the records of a zone, not within one record: CNAME at the apex
+ * and beside other data (RFC 1034 §3.6.2, RFC 2181 §10.1), DNAME one per name, with nothing
+ * below it and no NS beside it off the apex (RFC 6672 §2.4), DS only at a delegation
+ * (RFC 4035 §2.4). Pure: the change-set function checks the zone as it will be with it, and
+ * each violation points at the record that breaks the rule (an import maps it to its line).
+ */
+import { APEX } from './domain-name';
+
+export interface RuleRecord {
+  /** Relative to the zone, '@' for the apex. */
+  name: string;
+  record_type: string;
+}
+
+export interface ZoneRuleViolation<R extends RuleRecord = RuleRecord> {
+  /** The record that breaks the rule. */
+  record: R;
+  /** Which field is to blame, for the API's error body. */
+  field: 'name' | 'record_type';
+  message: string;
+}
+
+const fqdnOf = (name: string, zone: string) => (name === APEX ? zone : `${name}.${zone}`);
+
+/** Every violation among `records`, the zone's records as they will be. */
+export function zoneRuleViolations<R extends RuleRecord>(zone: string, records: readonly R[]): ZoneRuleViolation<R>[] {
+  const byName = new Map<string, R[]>();
+  for (const r of records) {
+    const list = byName.get(r.name);
+    if (list) list.push(r);
+    else byName.set(r.name, [r]);
+  }
+  const dnames = new Set<string>();
+  for (const [name, rs] of byName) if (rs.some((r) => r.record_type === 'DNAME')) dnames.add(name);
+
+  const out: ZoneRuleViolation<R>[] = [];
+  const fail = (record: R, field: ZoneRuleViolation['field'], message: string) => out.push({ record, field, message });
+
+  for (const [name, rs] of byName) {
+    const label = fqdnOf(name, zone);
+    const types = new Set(rs.map((r) => r.record_type));
+    const first = (type: string) => rs.find((r) => r.record_type === type)!;
+    const count = (type: string) => rs.filter((r) => r.record_type === type).length;
+
+    if (types.has('CNAME')) {
+      if (name === APEX) fail(first('CNAME'), 'record_type', 'a CNAME record cannot stand at the zone apex (RFC 1034 §3.6.2)');
+      const other = rs.find((r) => r.record_type !== 'CNAME');
+      if (other) fail(other, 'name', `${label} has a CNAME record; no other record can stand beside it (RFC 1034 §3.6.2)`);
+      if (count('CNAME') > 1) fail(rs.filter((r) => r.record_type === 'CNAME')[1]!, 'record_type', `${label} can have only one CNAME record (RFC 2181 §10.1)`);
+    }
+    if (count('DNAME') > 1) fail(rs.filter((r) => r.record_type === 'DNAME')[1]!, 'record_type', `${label} can have only one DNAME record (RFC 6672 §2.4)`);
+    if (types.has('DNAME') && types.has('NS') && name !== APEX) {
+      fail(first('DNAME'), 'record_type', `a DNAME cannot stand beside the NS records of a delegation at ${label} (RFC 6672 §2.4)`);
+    }
+    if (types.has('DS') && (name === APEX || !types.has('NS'))) {
+      fail(
+        first('DS'),
+        'record_type',
+        name === APEX ? 'a DS record belongs in the parent zone, at the delegation (RFC 4035 §2.4)' : `a DS record stands only at a delegation: ${label} has no NS records (RFC 4035 §2.4)`,
+      );
+    }
+    if (dnames.size > 0 && name !== APEX) {
+      const labels = name.split('.');
+      for (let i = 1; i <= labels.length; i++) {
+        const above = i === labels.length ? APEX : labels.slice(i).join('.');
+        if (dnames.has(above)) {
+          fail(rs[0]!, 'name', `${label} is below the DNAME at ${fqdnOf(above, zone)}; nothing may exist below a DNAME (RFC 6672 §2.4)`);
+          break;
+        }
+      }
+    }
+  }
+  return out;
+}

@@ -1,0 +1,68 @@
+/**
+ * The TXT escape migration on both databases: raw text rows become escaped content that
+ * stands for the same octets, other types and already-plain text are left alone.
+ */
+import Database from 'better-sqlite3';
+import { Kysely, PostgresDialect, SqliteDialect, sql } from 'kysely';
+import pg from 'pg';
+import { describe, expect, it } from 'vitest';
+import { txtChunks } from '../../core/record-types';
+import { createPostgresDatabase } from '../../testing/postgres-database';
+import { migrate, type Dialect } from '../migrate';
+import { escapeRawTxt, up } from './0006-txt-escapes';
+
+const raw = ['v=spf1 -all', 'C:\\path\\file', 'tab\there', 'line\nbreak', 'del\x7f', 'café ünïcode', '"quoted"', 'ends in \\'];
+
+async function check(db: Kysely<any>, dialect: Dialect) {
+  await migrate(db, dialect);
+  const now = '2024-01-01T00:00:00.000Z';
+  await sql`insert into users (username, password_hash, created_at) values ('u', 'x', ${now})`.execute(db);
+  await sql`insert into domains (user_id, name, serial_number, refresh_interval, retry_interval, expire_interval, minimum_ttl, created_at, updated_at)
+            values (1, 'example.com', 1, 1, 1, 1, 1, ${now}, ${now})`.execute(db);
+  for (const [i, content] of raw.entries()) {
+    await sql`insert into records (domain_id, name, record_type, content, ttl, created_at, updated_at) values (1, ${`t${i}`}, 'TXT', ${content}, 1, ${now}, ${now})`.execute(db);
+  }
+  await sql`insert into records (domain_id, name, record_type, content, ttl, created_at, updated_at) values (1, 'caa', 'CAA', '0 issue "a\\b"', 1, ${now}, ${now})`.execute(db);
+  await up(db, dialect);
+  const { rows } = await sql<{ name: string; record_type: string; content: string }>`select name, record_type, content from records order by id`.execute(db);
+  expect(rows.map((r) => r.content)).toEqual([
+    'v=spf1 -all',
+    'C:\\\\path\\\\file',
+    'tab\\009here',
+    'line\\010break',
+    'del\\127',
+    'café ünïcode',
+    '"quoted"',
+    'ends in \\\\',
+    '0 issue "a\\b"',
+  ]);
+  // Each row still means the octets of its old raw text.
+  rows.slice(0, raw.length).forEach((r, i) => expect(Buffer.concat(txtChunks(r.content)).toString('utf8')).toBe(raw[i]));
+}
+
+describe('0006-txt-escapes', () => {
+  it('escapes backslashes and control characters only', () => {
+    expect(escapeRawTxt('a\\b\x00c\x1fd\x7fe é "f"')).toBe('a\\\\b\\000c\\031d\\127e é "f"');
+  });
+
+  it('rewrites old TXT rows on SQLite', async () => {
+    const db = new Kysely<any>({ dialect: new SqliteDialect({ database: new Database(':memory:') }) });
+    try {
+      await check(db, 'sqlite');
+    } finally {
+      await db.destroy();
+    }
+  });
+
+  const pgUrl = process.env.TEST_DATABASE_URL ?? process.env.ZONEDECK_TEST_POSTGRES;
+  it.skipIf(!pgUrl)('rewrites old TXT rows on PostgreSQL (TEST_DATABASE_URL)', async () => {
+    const { url, drop } = await createPostgresDatabase(pgUrl!);
+    const db = new Kysely<any>({ dialect: new PostgresDialect({ pool: new pg.Pool({ connectionString: url }) }) });
+    try {
+      await check(db, 'postgres');
+    } finally {
+      await db.destroy();
+      await drop();
+    }
+  });
+});
