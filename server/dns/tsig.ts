@@ -117,35 +117,65 @@ export function signError(response: Buffer, failed: Extract<Verification<TsigKey
   return append(response, tsigRR({ ...f, mac, originalId: base.originalId }));
 }
 
+/** The names of the TSIG errors, for messages. */
+export const TSIG_ERROR_NAMES: Record<number, string> = { 16: 'BADSIG', 17: 'BADKEY', 18: 'BADTIME', 22: 'BADTRUNC' };
+
 /**
- * Verifies the messages of an answer to a request we signed with `key` (whose MAC was
- * `requestMac`): the first signed over the request MAC with every variable, each later one over
- * the MAC before it and the timers (§5.3.1). Up to 99 unsigned messages may come between signed
- * ones; they count toward the next MAC, and the last message must be signed. Returns the TSIG
- * error of the first message that fails (BADSIG, BADKEY, or the error the server sent), or 0.
+ * Verifies, message by message as they arrive, the answer to a request we signed with `key`
+ * (whose MAC was `requestMac`): the first signed over the request MAC with every variable,
+ * each later one over the MAC before it and the timers (§5.3.1). Up to 99 unsigned messages may
+ * come between signed ones; they count toward the next MAC. `push` returns the TSIG error of a
+ * message that fails (BADSIG, BADKEY, BADTIME, or the error the server sent), else 0;
+ * `finish` the error when the answer did not end signed.
  */
-export function verifyAnswer(messages: Uint8Array[], key: TsigKey, requestMac: Buffer, clock: () => number = now): number {
-  let prior = requestMac;
-  let pending: Buffer[] = [];
-  let first = true;
-  for (const [i, msg] of messages.entries()) {
+export class AnswerVerifier {
+  private prior: Buffer;
+  private pending: Buffer[] = [];
+  private first = true;
+
+  constructor(
+    private readonly key: TsigKey,
+    requestMac: Buffer,
+    private readonly clock: () => number = now,
+  ) {
+    this.prior = requestMac;
+  }
+
+  push(msg: Uint8Array): number {
     const rec = findTsig(msg);
     if (rec === 'malformed') return TSIG_ERROR.BADSIG;
     if (rec === null) {
-      if (first || pending.length >= 99 || i === messages.length - 1) return TSIG_ERROR.BADSIG;
-      pending.push(Buffer.from(msg));
-      continue;
+      // The first message must be signed (§5.3.1); past 99 unsigned in a row, give up.
+      if (this.first || this.pending.length >= 99) return TSIG_ERROR.BADSIG;
+      this.pending.push(Buffer.from(msg));
+      return 0;
     }
+    const { key } = this;
     if (rec.name !== key.name || rec.algorithm !== key.algorithm) return TSIG_ERROR.BADKEY;
     if (rec.error !== 0) return rec.error;
     if (rec.mac.length > TSIG_ALGORITHMS[key.algorithm].size || rec.mac.length < minMacLength(key.algorithm)) return TSIG_ERROR.BADSIG;
-    const tail = first ? variables(rec) : timers(rec.timeSigned, rec.fudge);
-    const expected = hmac(key, [withLength(prior), ...pending, unsignedPart(msg, rec), tail]).subarray(0, rec.mac.length);
+    const tail = this.first ? variables(rec) : timers(rec.timeSigned, rec.fudge);
+    const expected = hmac(key, [withLength(this.prior), ...this.pending, unsignedPart(msg, rec), tail]).subarray(0, rec.mac.length);
     if (!timingSafeEqual(expected, rec.mac)) return TSIG_ERROR.BADSIG;
-    if (Math.abs(clock() - rec.timeSigned) > rec.fudge) return TSIG_ERROR.BADTIME;
-    prior = rec.mac;
-    pending = [];
-    first = false;
+    if (Math.abs(this.clock() - rec.timeSigned) > rec.fudge) return TSIG_ERROR.BADTIME;
+    this.prior = rec.mac;
+    this.pending = [];
+    this.first = false;
+    return 0;
   }
-  return first ? TSIG_ERROR.BADSIG : 0;
+
+  /** 0 when the answer so far ends with a verified signed message (the last one must be signed). */
+  finish(): number {
+    return this.first || this.pending.length > 0 ? TSIG_ERROR.BADSIG : 0;
+  }
+}
+
+/** Verifies a whole answer at once (see AnswerVerifier): the first TSIG error, or 0. */
+export function verifyAnswer(messages: Uint8Array[], key: TsigKey, requestMac: Buffer, clock: () => number = now): number {
+  const v = new AnswerVerifier(key, requestMac, clock);
+  for (const m of messages) {
+    const err = v.push(m);
+    if (err) return err;
+  }
+  return v.finish();
 }
