@@ -3,6 +3,7 @@ import { Conflict, Invalid, NotFound } from '../core/errors';
 import { normalizeScope, type Scope, type ScopeInput } from '../core/scope';
 import { LABEL_CONTROL_CHARS, MAX_TOKEN_LABEL } from '../core/token-rules';
 import type { Page, Store, TokenRow, UserRow, Window } from '../store/types';
+import { ReadCache } from './read-cache';
 import { FieldCheck } from './rule-fields';
 import { DUMMY_HASH, hashPassword, hashToken, newPassword, newToken, sameDigest, verifyPassword } from './secrets';
 
@@ -22,6 +23,8 @@ export interface Principal {
 
 export function createAccounts(store: Store) {
   const touched = new Map<number, number>();
+  /** Tokens with their users by hash: the lookup every API request makes. */
+  const tokens = new ReadCache<{ token: TokenRow; user: UserRow } | null>(store);
 
   async function userByName(username: string): Promise<UserRow> {
     const user = await store.users.byUsername(username.toLowerCase());
@@ -86,7 +89,7 @@ export function createAccounts(store: Store) {
     /** The user and token a presented secret belongs to, or null when unknown, revoked or expired. */
     async authenticate(secret: string): Promise<Principal | null> {
       const hash = hashToken(secret);
-      const found = await store.tokens.withUser(hash);
+      const found = await tokens.get(hash, async () => (await store.tokens.withUser(hash)) ?? null);
       if (!found || !sameDigest(found.token.token_hash, hash)) return null;
       const { token, user } = found;
       const now = Date.now();
@@ -104,14 +107,19 @@ export function createAccounts(store: Store) {
     pageTokens: (userId: number, w: Window): Promise<Page<TokenRow>> => store.tokens.page(userId, w),
 
     async revokeToken(id: number): Promise<void> {
-      if (!(await store.tokens.delete(id))) throw new NotFound(`no token with id ${id}`);
+      const deleted = await store.tokens.delete(id);
+      // After the delete: a lookup that raced with it cannot leave the token cached.
+      tokens.invalidate();
+      if (!deleted) throw new NotFound(`no token with id ${id}`);
       touched.delete(id);
     },
 
     /** Revokes one of the user's own tokens and returns it; another user's token is NotFound, exactly as a missing one. */
     async revokeOwnToken(userId: number, id: number): Promise<TokenRow> {
       const row = await store.tokens.byId(id);
-      if (!row || row.user_id !== userId || !(await store.tokens.delete(id))) throw new NotFound(`no token with id ${id}`);
+      const deleted = row !== undefined && row.user_id === userId && (await store.tokens.delete(id));
+      tokens.invalidate();
+      if (!row || !deleted) throw new NotFound(`no token with id ${id}`);
       touched.delete(id);
       return row;
     },

@@ -2,6 +2,7 @@
 import { parseIpRange, type IpRange } from '../core/ip-range';
 import { Conflict, Invalid, NotFound, RuleError } from '../core/errors';
 import type { IpRow, Page, Store, Window } from '../store/types';
+import { ReadCache } from './read-cache';
 
 export type IpView = IpRange & { id: number; active: boolean };
 
@@ -26,11 +27,14 @@ export function ipView(row: IpRow): IpView {
 }
 
 export function createIps(store: Store) {
+  /** Pages of a user's IPs: read on every GET /ips, written only by an administrator. */
+  const pages = new ReadCache<Page<IpView>>(store);
   return {
-    async page(userId: number, w: Window): Promise<Page<IpView>> {
-      const page = await store.ips.page(userId, w);
-      return { rows: page.rows.map(ipView), total: page.total };
-    },
+    page: (userId: number, w: Window): Promise<Page<IpView>> =>
+      pages.get(`${userId}/${w.offset}/${w.limit}`, async () => {
+        const page = await store.ips.page(userId, w);
+        return { rows: page.rows.map(ipView), total: page.total };
+      }),
 
     async all(userId: number): Promise<IpView[]> {
       return (await store.ips.listByUser(userId)).map(ipView);
@@ -44,16 +48,21 @@ export function createIps(store: Store) {
         if (e instanceof RuleError) throw Invalid.field('address', e.message);
         throw e;
       }
-      return store.transaction(async (tx) => {
+      const added = await store.transaction(async (tx) => {
         if (await tx.ips.find(userId, range.address, range.cidr)) {
           throw new Conflict(`${range.address}/${range.cidr} is already registered`, { address: 'is already registered' });
         }
         return ipView(await tx.ips.insert({ user_id: userId, address: range.address, cidr: range.cidr, active, created_at: new Date().toISOString() }));
       });
+      // After the commit: a page read while it ran cannot stay cached.
+      pages.invalidate();
+      return added;
     },
 
     async remove(id: number): Promise<void> {
-      if (!(await store.ips.delete(id))) throw new NotFound(`no IP record with id ${id}`);
+      const deleted = await store.ips.delete(id);
+      pages.invalidate();
+      if (!deleted) throw new NotFound(`no IP record with id ${id}`);
     },
   };
 }

@@ -121,6 +121,8 @@ export async function openSqliteStore(file: string): Promise<Store> {
     kind: 'sqlite',
     ...repos,
     transaction: groupCommit(db),
+    // SQLite's data_version changes when another connection commits (not for this one's own writes).
+    version: () => raw.pragma('data_version', { simple: true }) as number,
     ping: async () => {
       await sql`select 1`.execute(db);
       return true;

@@ -317,6 +317,11 @@ export interface Repos {
 
 export interface Store extends Repos {
   readonly kind: 'sqlite' | 'postgres';
+  /**
+   * A number that changes whenever another connection (another thread or process) has committed
+   * a change; unset where the store cannot tell (PostgreSQL), and then nothing may be cached.
+   */
+  version?(): number;
   /** Runs `fn` in one write transaction: all of it is stored, or none. */
   transaction<T>(fn: (tx: Repos) => Promise<T>): Promise<T>;
   /** Token buckets shared by every node (PostgreSQL); absent on SQLite, where the API keeps its own in memory. */
