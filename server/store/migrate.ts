@@ -9,6 +9,7 @@ import * as m0003 from './migrations/0003-dnssec-keys';
 import * as m0004 from './migrations/0004-record-count';
 import * as m0005 from './migrations/0005-change-sets';
 import * as m0006 from './migrations/0006-txt-escapes';
+import * as m0009 from './migrations/0009-dnssec-disabled-at';
 
 export type Dialect = 'sqlite' | 'postgres';
 
@@ -21,6 +22,7 @@ const STEPS: Record<string, Step> = {
   '0004-record-count': m0004,
   '0005-change-sets': m0005,
   '0006-txt-escapes': m0006,
+  '0009-dnssec-disabled-at': m0009,
 };
 
 export async function migrate(db: Kysely<any>, dialect: Dialect): Promise<void> {
