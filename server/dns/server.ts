@@ -9,6 +9,7 @@ import type { Logger } from '../log';
 import type { ZoneEvents } from '../services/events';
 import type { Store } from '../store/types';
 import { aclAllows, parseAcl } from './acl';
+import { AliasResolver } from './alias';
 import { createDelegationCheck } from './delegation';
 import { REFRESH_EVERY_MS, refreshSignedZones } from './dnssec/refresh';
 import { createHandler, type Handler } from './handler';
@@ -64,11 +65,16 @@ export async function startDns(config: DnsConfig, store: Store, events: ZoneEven
   const notifier = new Notifier(secondaries, { onError });
   const delegation = config.resolver ? createDelegationCheck(store, { resolver: config.resolver, nameservers: config.nameservers, onError }) : null;
   const index = new ZoneIndex();
+  const aliases = new AliasResolver({
+    resolver: config.resolver ? named('RESOLVER', () => parseHostPort(config.resolver!)) : null,
+    isCurrent: (zone) => index.get(zone.name) === zone,
+    onFailure: (target, type, reason, serving) => log.warn({ target, type, reason, serving }, 'ALIAS target lookup failed'),
+  });
   const sync = await syncZones(
     store,
     events,
     index,
-    { primary: config.nameservers[0]!, hostmaster: config.hostmaster },
+    { primary: config.nameservers[0]!, hostmaster: config.hostmaster, aliases },
     {
       serialChanged: (zone) => notifier.notify(zone.soa),
       zoneAdded: (domain) => void delegation?.check(domain.id).catch(onError),
@@ -99,6 +105,7 @@ export async function startDns(config: DnsConfig, store: Store, events: ZoneEven
       if (timer) clearInterval(timer);
       clearInterval(refresh);
       sync.stop();
+      aliases.close();
       notifier.close();
       await new Promise<void>((resolve) => udp.close(() => resolve()));
       await tcp.close();

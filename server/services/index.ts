@@ -11,7 +11,7 @@ import { createZoneFiles } from './zone-files';
 import { createZones, type ZoneDefaults } from './zones';
 
 export function createServices(store: Store, defaults: ZoneDefaults, events = new ZoneEvents()) {
-  const changes = createChangeSets(store, events, { maxRecords: defaults.maxRecords ?? DEFAULT_MAX_RECORDS });
+  const changes = createChangeSets(store, events, { maxRecords: defaults.maxRecords ?? DEFAULT_MAX_RECORDS, aliasResolver: defaults.resolver !== undefined });
   const zones = createZones(store, events, changes, defaults);
   return {
     store,
@@ -28,7 +28,7 @@ export function createServices(store: Store, defaults: ZoneDefaults, events = ne
 
 export type Services = ReturnType<typeof createServices>;
 
-/** The services as configured: apex NS set from NAMESERVERS, the records-per-zone cap. */
-export function servicesFor(store: Store, config: Pick<Config, 'nameservers' | 'hostmaster' | 'maxRecordsPerZone'>, events?: ZoneEvents): Services {
-  return createServices(store, { nameservers: config.nameservers, hostmaster: config.hostmaster, nsTtl: 3600, maxRecords: config.maxRecordsPerZone }, events);
+/** The services as configured: apex NS set from NAMESERVERS, the records-per-zone cap, ALIAS only with a RESOLVER. */
+export function servicesFor(store: Store, config: Pick<Config, 'nameservers' | 'hostmaster' | 'maxRecordsPerZone' | 'resolver'>, events?: ZoneEvents): Services {
+  return createServices(store, { nameservers: config.nameservers, hostmaster: config.hostmaster, nsTtl: 3600, maxRecords: config.maxRecordsPerZone, resolver: config.resolver }, events);
 }

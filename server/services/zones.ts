@@ -25,6 +25,8 @@ export interface ZoneDefaults {
   nsTtl: number;
   /** Most records one zone may hold (MAX_RECORDS_PER_ZONE). */
   maxRecords?: number;
+  /** RESOLVER (host:port), through which the DNS server resolves ALIAS targets; without it ALIAS is refused. */
+  resolver?: string;
 }
 
 
