@@ -12,6 +12,7 @@ import type {
   RecordCreateSchema,
   RecordSchema,
   RecordUpdateSchema,
+  RRsetPatchSchema,
   TokenCreatedSchema,
   TokenCreateSchema,
   TokenSchema,
@@ -24,6 +25,7 @@ export type DomainUpdate = z.input<typeof DomainUpdateSchema>;
 export type DnsRecord = z.output<typeof RecordSchema>;
 export type RecordCreate = z.input<typeof RecordCreateSchema>;
 export type RecordUpdate = z.input<typeof RecordUpdateSchema>;
+export type RRsetPatch = z.input<typeof RRsetPatchSchema>;
 export type ApiToken = z.output<typeof TokenSchema>;
 export type ApiTokenCreated = z.output<typeof TokenCreatedSchema>;
 export type ApiTokenCreate = z.input<typeof TokenCreateSchema>;

@@ -19,6 +19,7 @@ export const bff = {
   domain: (name: string) => `/bff/api/domains/${enc(name)}`,
   records: (domain: string) => `/bff/api/domains/${enc(domain)}/records`,
   record: (domain: string, id: number) => `/bff/api/domains/${enc(domain)}/records/${id}`,
+  rrsets: (domain: string) => `/bff/api/domains/${enc(domain)}/rrsets`,
   tokens: '/bff/api/tokens',
   token: (id: number) => `/bff/api/tokens/${id}`,
 };

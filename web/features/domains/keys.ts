@@ -9,4 +9,6 @@ export const domainKeys = {
   list: (search: string, page: number) => ['domains', 'list', { search, page }] as const,
   detail: (name: string) => ['domains', name] as const,
   records: (name: string) => ['domains', name, 'records'] as const,
+  /** The delegation of a zone in its parent, when the user holds the parent here too. */
+  parentDelegation: (name: string) => ['domains', name, 'parent-delegation'] as const,
 };
