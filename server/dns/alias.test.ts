@@ -25,8 +25,10 @@ function setup(answers: Answers, opts: { ttl?: number } = {}) {
   let now = 1_000_000;
   const asked: string[] = [];
   const index = new ZoneIndex();
+  const changed: string[] = [];
   const aliases = new AliasResolver({
     resolver: { host: '127.0.0.1', port: 53 },
+    onChange: (z) => changed.push(z.name),
     isCurrent: (z) => index.get(z.name) === z,
     clock: () => now,
     floorTtl: 30,
@@ -48,7 +50,7 @@ function setup(answers: Answers, opts: { ttl?: number } = {}) {
   const settle = () => new Promise((r) => setTimeout(r, 0));
   // Refreshes are timers; the tests call the due one directly.
   const refresh = (target: string, type: 'A' | 'AAAA') => (aliases as unknown as { refresh(t: string, c: number, y: string): Promise<void> }).refresh(target, type === 'A' ? T.A : T.AAAA, type);
-  return { index, aliases, load, ask, settle, refresh, asked, advance: (ms: number) => (now += ms) };
+  return { index, aliases, load, ask, settle, refresh, asked, changed, advance: (ms: number) => (now += ms) };
 }
 
 const ok = (addresses: string[], ttl = 300): Lookup => ({ kind: 'answer', addresses, ttl });
@@ -96,10 +98,12 @@ describe('ALIAS answers at the apex', () => {
     const timers = (s.aliases as unknown as { targets: Map<string, Map<number, { timer: { _idleTimeout: number }; expiresAt: number }>> }).targets.get('lb.example.net')!;
     expect(timers.get(T.A)!.timer._idleTimeout).toBe(22_500);
     expect(timers.get(T.AAAA)!.timer._idleTimeout).toBe(2_700_000);
-    // A changed address shows after the refresh.
+    // A changed address shows after the refresh, and is news for the secondaries (a new serial).
+    expect(s.changed).toEqual([]);
     answers['lb.example.net A'] = ok(['192.0.2.9'], 60);
     await s.refresh('lb.example.net', 'A');
     expect(s.ask(T.A).answer[0]).toMatchObject({ ttl: 60, data: ['192.0.2.9'] });
+    expect(s.changed).toEqual(['example.com']);
   });
 
   it('keep the same RRset object while the addresses stay, so its signature and cached answers hold', async () => {

@@ -35,6 +35,8 @@ export interface AliasOptions {
   staleMs?: number;
   lookup?(resolver: Secondary, name: string, type: 'A' | 'AAAA'): Promise<Lookup>;
   clock?(): number;
+  /** A zone's addresses changed from one known set to another (not on a first lookup): time for a new serial. */
+  onChange?(zone: Zone): void;
   /** A target could not be looked up (for the log, once per streak of failures and again when stale addresses run out). */
   onFailure?(target: string, type: 'A' | 'AAAA', reason: string, serving: boolean): void;
 }
@@ -130,10 +132,14 @@ export class AliasResolver implements AliasWatcher {
   private apply(zone: Zone, code: number, e: Entry): void {
     const now = this.now();
     if (e.addresses === null || now > e.expiresAt + this.staleMs) return zone.setAliasAddresses(code, 'unavailable');
-    if (e.addresses.length === 0) return zone.setAliasAddresses(code, 'none');
-    const ttl = now > e.expiresAt ? STALE_TTL : Math.min(e.ttl, zone.alias!.ttl);
-    const set: RRset = { name: zone.name, type: code, ttl, data: e.addresses };
-    zone.setAliasAddresses(code, set);
+    const before = zone.aliasUnavailable(code) ? null : (zone.nodes.get(zone.name)?.get(code)?.data ?? []).join(' ');
+    if (e.addresses.length === 0) zone.setAliasAddresses(code, 'none');
+    else {
+      const ttl = now > e.expiresAt ? STALE_TTL : Math.min(e.ttl, zone.alias!.ttl);
+      const set: RRset = { name: zone.name, type: code, ttl, data: e.addresses };
+      zone.setAliasAddresses(code, set);
+    }
+    if (before !== null && before !== e.addresses.join(' ')) this.options.onChange?.(zone);
   }
 
   private schedule(target: string, code: number, type: 'A' | 'AAAA', e: Entry, ms: number): void {

@@ -123,7 +123,7 @@ function fromHistoryAlone(zone: Zone): boolean {
  * the delete form's end, an ALIAS added or removed (with the addresses it stood for).
  */
 function changesServiceData({ row, entries }: HistoryStep): boolean {
-  if (row.source === 'dnssec' || entries.some((e) => RECORD_TYPE_BY_NAME.get(e.record_type)?.synthetic)) return true;
+  if (row.source === 'dnssec' || row.source === 'alias' || entries.some((e) => RECORD_TYPE_BY_NAME.get(e.record_type)?.synthetic)) return true;
   const settings = JSON.parse(row.settings) as Record<string, unknown>;
   return settings.dnssec_enabled !== undefined || settings.dnssec_keys !== undefined;
 }

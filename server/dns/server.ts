@@ -10,6 +10,7 @@ import type { ZoneEvents } from '../services/events';
 import type { Store } from '../store/types';
 import { aclAllows, parseAcl } from './acl';
 import { AliasResolver } from './alias';
+import { createAliasSerials } from './alias-serial';
 import { createDelegationCheck } from './delegation';
 import { REFRESH_EVERY_MS, refreshSignedZones } from './dnssec/refresh';
 import { createHandler, type Handler } from './handler';
@@ -65,10 +66,13 @@ export async function startDns(config: DnsConfig, store: Store, events: ZoneEven
   const notifier = new Notifier(secondaries, { onError });
   const delegation = config.resolver ? createDelegationCheck(store, { resolver: config.resolver, nameservers: config.nameservers, onError }) : null;
   const index = new ZoneIndex();
+  // With secondaries to tell, new ALIAS addresses get a new serial (and so a NOTIFY and a transfer).
+  const aliasSerials = secondaries.length > 0 ? createAliasSerials(store, events, { onError }) : null;
   const aliases = new AliasResolver({
     resolver: config.resolver ? named('RESOLVER', () => parseHostPort(config.resolver!)) : null,
     isCurrent: (zone) => index.get(zone.name) === zone,
     onFailure: (target, type, reason, serving) => log.warn({ target, type, reason, serving }, 'ALIAS target lookup failed'),
+    onChange: (zone) => aliasSerials?.changed(zone.id),
   });
   const sync = await syncZones(
     store,
@@ -106,6 +110,7 @@ export async function startDns(config: DnsConfig, store: Store, events: ZoneEven
       clearInterval(refresh);
       sync.stop();
       aliases.close();
+      aliasSerials?.close();
       notifier.close();
       await new Promise<void>((resolve) => udp.close(() => resolve()));
       await tcp.close();

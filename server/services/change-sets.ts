@@ -14,7 +14,7 @@ import { newCsk } from './dnssec-keys';
 import type { ZoneEvents } from './events';
 import { crudBlame, historyEntries, ZoneDraft, type Blame, type RecordData } from './zone-draft';
 
-export const SOURCES = ['api', 'dashboard', 'cli', 'rfc2136', 'import', 'revert', 'pdns', 'dnssec'] as const;
+export const SOURCES = ['api', 'dashboard', 'cli', 'rfc2136', 'import', 'revert', 'pdns', 'dnssec', 'alias'] as const;
 export type Source = (typeof SOURCES)[number];
 
 /** Who makes a change: the user and the credential they used (`token:<id>`, `session`, `tsig:<key>`, `cli`). */
