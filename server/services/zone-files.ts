@@ -8,7 +8,7 @@
 import { APEX } from '../core/domain-name';
 import { Conflict, Invalid } from '../core/errors';
 import { SOA_BOUNDS, SOA_FIELDS, soaErrors, type SoaField, type SoaTimers } from '../core/soa';
-import { parseZoneFile, printZoneFile, zoneFileInvalid, type ZoneFileIgnored, type ZoneFileRecord } from '../core/zone-file';
+import { parseZoneFile, printZoneFile, zoneFileInvalid, type ZoneFileIgnored, type ZoneFileRecord, type ZoneFileSoa } from '../core/zone-file';
 import type { DomainRow, Repos, Store } from '../store/types';
 import type { Applied, ChangeSets, Edit, WriteOptions } from './change-sets';
 import type { Blame } from './zone-draft';
@@ -85,10 +85,15 @@ export function fileBuilder(text: string, mode: 'replace' | 'merge') {
       const parsed = parseZoneFile(text, edit.zone.name, { defaultTtl: edit.zone.minimum_ttl });
       if (parsed.errors.length > 0) throw zoneFileInvalid(parsed.errors);
       ignored = parsed.ignored;
-      if (parsed.soa) Object.assign(edit.settings, soaSettings(edit.zone, parsed.soa));
-      edit.blame = await applyFile(edit, parsed.records, mode);
+      await recordsBuild(edit, parsed, mode);
     },
   };
+}
+
+/** Applies records read from a file or a transfer (and their SOA timers) to the draft. */
+export async function recordsBuild(edit: Edit, zone: { records: readonly ZoneFileRecord[]; soa?: ZoneFileSoa }, mode: 'replace' | 'merge'): Promise<void> {
+  if (zone.soa) Object.assign(edit.settings, soaSettings(edit.zone, zone.soa));
+  edit.blame = await applyFile(edit, zone.records, mode);
 }
 
 /** Every problem with a file is a problem on one of its lines: 400, as for a parse error. */
@@ -108,8 +113,14 @@ export function createZoneFiles(store: Store, changes: ChangeSets, identity: Zon
     return asFileErrors(() => changes.apply(locate, { ...opts, source: 'import' }, (edit) => file.build(edit), async () => ({ ignored: file.ignored() })));
   }
 
+  /** Imports records already read (a zone transfer) into the zone `locate` finds, as one change set. */
+  function importRecords(locate: (tx: Repos, now: Date) => Promise<DomainRow>, zone: { records: readonly ZoneFileRecord[]; soa?: ZoneFileSoa }, mode: 'replace' | 'merge', opts: WriteOptions) {
+    return asFileErrors(() => changes.apply(locate, { ...opts, source: 'import' }, (edit) => recordsBuild(edit, zone, mode)));
+  }
+
   return {
     importInto,
+    importRecords,
 
     /** The zone as a master file: $ORIGIN, $TTL, SOA, the apex NS set and every record; no DNSSEC records. */
     async export(zone: DomainRow): Promise<string> {

@@ -5,6 +5,7 @@
 import { createBrowserRouter, Navigate } from 'react-router-dom';
 import { domainQuery } from '../features/domains/get-domain';
 import { domainsQuery } from '../features/domains/list-domains';
+import { changesQuery, filterOfParams } from '../features/history/list-changes';
 import { recordsQuery } from '../features/records/list-records';
 import { tokensQuery } from '../features/tokens/list-tokens';
 import { queryClient } from '../lib/query-client';
@@ -43,6 +44,19 @@ export const router = createBrowserRouter([
           prefetch(queryClient.prefetchQuery(domainQuery(params.name!)));
           return prefetch(queryClient.prefetchQuery(recordsQuery(params.name!)));
         },
+      },
+      {
+        path: 'domains/:name/history',
+        lazy: () => import('./pages/domain-history-page'),
+        loader: ({ params, request }) => {
+          prefetch(queryClient.prefetchQuery(domainQuery(params.name!)));
+          return prefetch(queryClient.prefetchQuery(changesQuery(params.name!, filterOfParams(new URL(request.url).searchParams))));
+        },
+      },
+      {
+        path: 'domains/:name/import',
+        lazy: () => import('./pages/domain-import-page'),
+        loader: ({ params }) => prefetch(queryClient.prefetchQuery(domainQuery(params.name!))),
       },
       { path: 'ips', lazy: () => import('./pages/ips-page') },
       { path: 'tokens', lazy: () => import('./pages/tokens-page'), loader: ({ request }) => prefetch(queryClient.prefetchQuery(tokensQuery(Math.max(1, Number(new URL(request.url).searchParams.get('page')) || 1)))) },
