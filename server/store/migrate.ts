@@ -30,7 +30,9 @@ export async function migrate(db: Kysely<any>, dialect: Dialect): Promise<void> 
   for (const [name, step] of Object.entries(STEPS)) {
     migrations[name] = { up: (d) => step.up(d, dialect) };
   }
-  const migrator = new Migrator({ db, provider: { getMigrations: async () => migrations } });
+  // Numbers are reserved per branch and land in any order (0009 may be applied before 0007):
+  // each migration stands alone, so a database that ran a later one still takes an earlier one.
+  const migrator = new Migrator({ db, provider: { getMigrations: async () => migrations }, allowUnorderedMigrations: true });
   const { error, results } = await migrator.migrateToLatest();
   const failed = results?.find((r) => r.status === 'Error');
   if (error || failed) {

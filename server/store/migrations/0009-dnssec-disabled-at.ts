@@ -9,6 +9,11 @@ import type { Dialect } from '../migrate';
 
 export async function up(db: Kysely<unknown>, _dialect: Dialect): Promise<void> {
   await db.schema.alterTable('domains').addColumn('dnssec_disabled_at', 'text').execute();
+  await backfill(db);
+}
+
+/** Unsigned zones: the time of the last change set that turned DNSSEC off, if the history has one. */
+export async function backfill(db: Kysely<unknown>): Promise<void> {
   await sql`update domains set dnssec_disabled_at = (
               select max(created_at) from change_sets
               where change_sets.domain_id = domains.id and change_sets.settings like ${'%"dnssec_enabled":[true,false]%'})
