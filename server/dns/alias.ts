@@ -11,7 +11,7 @@
  * - a target without addresses of a type (NXDOMAIN, NODATA: an IPv4-only CDN asked for AAAA)
  *   is NODATA at the apex: that is the truth, and resolvers cache it as the target's SOA says;
  * - a resolver that does not answer (timeout, SERVFAIL) keeps the last addresses served, for up
- *   to a day with a 30-second TTL (serve-stale, RFC 8767 §4–5), retried every few seconds; with
+ *   to a day with a 30-second TTL (serve-stale, RFC 8767 §4), retried every few seconds; with
  *   nothing to serve the apex answers SERVFAIL, which resolvers retry soon and route around
  *   (to a secondary holding the last transfer), where a NODATA would be cached for the SOA minimum.
  */
@@ -44,7 +44,7 @@ export interface AliasOptions {
 /** How long a freshly watched zone may take to be loaded into the index. */
 const GRACE_MS = 60_000;
 
-/** RFC 8767 §5: the TTL of data served past its expiry. */
+/** RFC 8767 §4: the TTL of data served past its expiry (30 seconds recommended). */
 export const STALE_TTL = 30;
 
 const TYPES = [
