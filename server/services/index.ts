@@ -28,7 +28,7 @@ export function createServices(store: Store, defaults: ZoneDefaults, events = ne
 
 export type Services = ReturnType<typeof createServices>;
 
-/** The services as configured: apex NS set from NAMESERVERS, the records-per-zone cap, ALIAS only with a RESOLVER. */
-export function servicesFor(store: Store, config: Pick<Config, 'nameservers' | 'hostmaster' | 'maxRecordsPerZone' | 'resolver'>, events?: ZoneEvents): Services {
-  return createServices(store, { nameservers: config.nameservers, hostmaster: config.hostmaster, nsTtl: 3600, maxRecords: config.maxRecordsPerZone, resolver: config.resolver }, events);
+/** The services as configured: apex NS set from NAMESERVERS, the records-per-zone cap, the catalog zone's name, ALIAS only with a RESOLVER. */
+export function servicesFor(store: Store, config: Pick<Config, 'nameservers' | 'hostmaster' | 'maxRecordsPerZone' | 'catalogZone' | 'resolver'>, events?: ZoneEvents): Services {
+  return createServices(store, { nameservers: config.nameservers, hostmaster: config.hostmaster, nsTtl: 3600, maxRecords: config.maxRecordsPerZone, catalogZone: config.catalogZone, resolver: config.resolver }, events);
 }
