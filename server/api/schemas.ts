@@ -6,7 +6,7 @@ import { z } from '@hono/zod-openapi';
 import { SOA_BOUNDS, type SoaField } from '../core/soa';
 import { MAX_SCOPE_ENTRIES } from '../core/scope';
 import { LABEL_CONTROL_CHARS, MAX_TOKEN_DAYS, MAX_TOKEN_LABEL } from '../core/token-rules';
-import { RECORD_TYPES } from '../core/record-types';
+import { WRITABLE_TYPES } from '../core/record-types';
 import { TSIG_ALGORITHM_NAMES } from '../core/tsig-rules';
 import { MAX_TTL } from '../core/ttl';
 import { SOURCES } from '../services/change-sets';
@@ -128,7 +128,7 @@ export const RecordSchema = z
 
 const recordFields = {
   name: text('a name relative to the domain, or "@"').openapi({ example: 'www' }),
-  record_type: text('a record type such as A').openapi({ example: 'A', enum: RECORD_TYPES.map((t) => t.type) }),
+  record_type: text('a record type such as A').openapi({ example: 'A', enum: WRITABLE_TYPES.map((t) => t.type) }),
   content: text('the record data as text').openapi({ example: '192.0.2.1' }),
   ttl,
 };

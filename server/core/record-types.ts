@@ -72,6 +72,7 @@ function svcbLike(type: string, code: number, description: string, example: stri
   });
 }
 
+/** The DNS types of the registry (DESIGN.md §12), each served on the wire as itself. */
 export const RECORD_TYPES: readonly RecordType[] = [
   defineType({
     type: 'A',
@@ -257,13 +258,32 @@ export const RECORD_TYPES: readonly RecordType[] = [
   }),
 ];
 
-export const RECORD_TYPE_BY_NAME: ReadonlyMap<string, RecordType> = new Map(RECORD_TYPES.map((t) => [t.type, t]));
-export const RECORD_TYPE_BY_CODE: ReadonlyMap<number, RecordType> = new Map(RECORD_TYPES.map((t) => [t.code, t]));
+/**
+ * ALIAS at the apex (CNAME flattening, DESIGN.md §12): not a DNS type but an instruction to the
+ * server, which answers A and AAAA queries at the apex with the target's current addresses
+ * (dns/alias.ts). Its code is PowerDNS's (65401, private use, RFC 6895 §3.1), so zone files
+ * written as RFC 3597 generic records and PowerDNS's own transfers carry it both ways.
+ */
+export const ALIAS_TYPE: RecordType = defineType({
+  type: 'ALIAS',
+  code: 65401,
+  description: 'Apex alias (CNAME flattening): the apex answers the target’s addresses',
+  example: 'lb.example.net',
+  fields: [name({ name: 'target', label: 'Target', hint: 'Only at the apex (@): A and AAAA queries there get this name’s current addresses', placeholder: 'lb.example.net' })],
+  wireData: (c) => c,
+  synthetic: true,
+});
+
+/** Every type a user writes: the DNS types above and ALIAS. */
+export const WRITABLE_TYPES: readonly RecordType[] = [...RECORD_TYPES, ALIAS_TYPE];
+
+export const RECORD_TYPE_BY_NAME: ReadonlyMap<string, RecordType> = new Map(WRITABLE_TYPES.map((t) => [t.type, t]));
+export const RECORD_TYPE_BY_CODE: ReadonlyMap<number, RecordType> = new Map(WRITABLE_TYPES.map((t) => [t.code, t]));
 
 /** The registry entry for a type name (case-insensitive); throws RuleError for an unknown one. */
 export function recordType(name: string): RecordType {
   const t = RECORD_TYPE_BY_NAME.get(name.trim().toUpperCase());
-  if (!t) throw new RuleError(`must be one of ${RECORD_TYPES.map((r) => r.type).join(', ')}`);
+  if (!t) throw new RuleError(`must be one of ${WRITABLE_TYPES.map((r) => r.type).join(', ')}`);
   return t;
 }
 

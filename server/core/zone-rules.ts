@@ -4,6 +4,8 @@
  * below it and no NS beside it off the apex (RFC 6672 §2.4), DS only at a delegation
  * (RFC 4035 §2.4). Pure: the change-set function checks the zone as it will be with it, and
  * each violation points at the record that breaks the rule (an import maps it to its line).
+ * ALIAS (CNAME flattening, no RFC) follows what Route 53 and PowerDNS do: only at the apex,
+ * one per zone, and no A or AAAA beside it, since those are its target's.
  */
 import { APEX } from './domain-name';
 
@@ -48,6 +50,15 @@ export function zoneRuleViolations<R extends RuleRecord>(zone: string, records: 
       const other = rs.find((r) => r.record_type !== 'CNAME');
       if (other) fail(other, 'name', `${label} has a CNAME record; no other record can stand beside it (RFC 1034 §3.6.2)`);
       if (count('CNAME') > 1) fail(rs.filter((r) => r.record_type === 'CNAME')[1]!, 'record_type', `${label} can have only one CNAME record (RFC 2181 §10.1)`);
+    }
+    if (types.has('ALIAS')) {
+      const alias = first('ALIAS');
+      // ALIAS is CNAME flattening: below the apex a CNAME does the same job within the RFCs.
+      if (name !== APEX) fail(alias, 'name', `an ALIAS record stands only at the zone apex; at ${label} use a CNAME (ALIAS exists because RFC 1034 §3.6.2 forbids a CNAME at the apex)`);
+      if (count('ALIAS') > 1) fail(rs.filter((r) => r.record_type === 'ALIAS')[1]!, 'record_type', `${label} can have only one ALIAS record: the apex answers the addresses of one target`);
+      if (types.has('A') || types.has('AAAA')) {
+        fail(alias, 'record_type', `${label} has an ALIAS record, whose target's addresses are the A and AAAA answers there; no A or AAAA record can stand beside it`);
+      }
     }
     if (count('DNAME') > 1) fail(rs.filter((r) => r.record_type === 'DNAME')[1]!, 'record_type', `${label} can have only one DNAME record (RFC 6672 §2.4)`);
     if (types.has('DNAME') && types.has('NS') && name !== APEX) {

@@ -67,6 +67,28 @@ describe('DNAME', () => {
     expect(out.answers!.map((a) => a.type)).toEqual(['DNAME', 'RRSIG', 'CNAME', 'RRSIG']);
   });
 
+  it('substitutes as the examples of RFC 6672 §2.2 do: whole labels only, the owner itself never', () => {
+    const zone = new Zone(
+      domainRow('example.com'),
+      [row(1, '@', 'NS', 'ns1.zonedeck.test'), row(1, 'b', 'DNAME', 'example.net', 600), row(1, 'ab', 'A', '192.0.2.5'), row(1, 'x.y', 'DNAME', 'y.example.com', 600)],
+      IDENTITY,
+    );
+    const idx = new ZoneIndex();
+    idx.put(zone);
+    const cname = (qname: string) => resolve(idx, { qname, qtype: T.A }).answer.find((a) => a.type === T.CNAME)?.data[0];
+    // QNAME a.b.example.com, DNAME b.example.com -> example.net: a.example.net (and deeper names keep their labels).
+    expect(cname('a.b.example.com')).toBe('a.example.net');
+    expect(cname('c.a.b.example.com')).toBe('c.a.example.net');
+    // "ab.example.com" does not end in the label "b": no match, its own data answers.
+    expect(show(resolve(idx, { qname: 'ab.example.com', qtype: T.A }).answer)).toEqual(['ab.example.com 1 192.0.2.5']);
+    // The owner is not redirected (§2.3).
+    expect(cname('b.example.com')).toBeUndefined();
+    // a.x.y.example.com under x.y.example.com -> y.example.com: a.y.example.com, looked up on in the zone (NXDOMAIN there).
+    const inZone = resolve(idx, { qname: 'a.x.y.example.com', qtype: T.A });
+    expect(inZone.answer.find((a) => a.type === T.CNAME)?.data[0]).toBe('a.y.example.com');
+    expect(inZone.rcode).toBe(RCODE.NXDOMAIN);
+  });
+
   it('reaches a client as DNAME then CNAME', () => {
     const handler = createHandler(index(), { transferAllowed: () => false });
     const out = packet.decode(handler.udp(packet.encode({ id: 1, type: 'query', questions: [{ name: 'a.old.example.com', type: 'A', class: 'IN' }] }), '127.0.0.1')!);

@@ -4,13 +4,16 @@
  * N the SOA before it, the records it removed, the SOA after it and the records it added, and
  * the current SOA again (§4). A client already current gets the SOA alone (§2). When the
  * history does not reach back to N without a gap, when the deltas would be larger than the
- * zone, or for a signed zone (whose RRSIG and NSEC changes the history does not hold), the
- * answer is the whole zone in AXFR form, which §4 allows and every secondary accepts.
+ * zone, or for a zone holding data the history does not (a signed zone's RRSIGs and NSECs, the
+ * CDS/CDNSKEY delete form, an ALIAS's resolved addresses), and across a change that turned
+ * DNSSEC on or off, the answer is the whole zone in AXFR form, which §4 allows and every
+ * secondary accepts.
  */
 import { APEX, toFqdn } from '../core/domain-name';
 import { RECORD_TYPE_BY_NAME } from '../core/record-types';
 import type { ChangeEntryRow, ChangeSetRow } from '../store/types';
 import { axfrMessages, transferMessages, type TransferRecord } from './axfr';
+import { CDNSKEY, CDS } from './dnssec/cds';
 import type { Query } from './query';
 import { MAX_MESSAGE } from './writer';
 import { T, type SoaData } from './rrset';
@@ -86,7 +89,7 @@ function* ixfrRecords(zone: Zone, steps: readonly HistoryStep[]): Generator<Tran
   const soa = (data: SoaData): TransferRecord => ({ set: { name: zone.name, type: T.SOA, ttl: data.minimum }, data });
   const record = (e: ChangeEntryRow): TransferRecord | null => {
     const type = RECORD_TYPE_BY_NAME.get(e.record_type);
-    if (!type) return null;
+    if (!type || type.synthetic) return null;
     return { set: { name: toFqdn(e.name === '' ? APEX : e.name, zone.name), type: type.code, ttl: e.ttl }, data: type.wireData(e.content) };
   };
   function* side(entries: readonly ChangeEntryRow[], op: 0 | 1): Generator<TransferRecord> {
@@ -106,6 +109,26 @@ function* ixfrRecords(zone: Zone, steps: readonly HistoryStep[]): Generator<Tran
   yield soa(soas.at(-1)!);
 }
 
+/**
+ * Whether the zone is exactly its record rows and SOA, which the history describes. Not so for a
+ * signed zone (RRSIGs, NSECs, DNSKEY, CDS), one publishing the CDS/CDNSKEY delete form, or one
+ * with an apex ALIAS, whose A and AAAA are resolved, not stored.
+ */
+function fromHistoryAlone(zone: Zone): boolean {
+  const apex = zone.nodes.get(zone.name);
+  return !zone.signer && !zone.alias && !apex?.has(CDS) && !apex?.has(CDNSKEY);
+}
+
+/**
+ * A change set that added or removed data the history does not list: DNSSEC on or off, keys,
+ * the delete form's end, an ALIAS added or removed (with the addresses it stood for).
+ */
+function changesServiceData({ row, entries }: HistoryStep): boolean {
+  if (row.source === 'dnssec' || row.source === 'alias' || entries.some((e) => RECORD_TYPE_BY_NAME.get(e.record_type)?.synthetic)) return true;
+  const settings = JSON.parse(row.settings) as Record<string, unknown>;
+  return settings.dnssec_enabled !== undefined || settings.dnssec_keys !== undefined;
+}
+
 /** How an IXFR was answered, for the log: deltas, the SOA alone, or the whole zone. */
 export type IxfrMode = 'incremental' | 'current' | 'full';
 
@@ -118,9 +141,9 @@ export async function ixfrMessages(raw: Uint8Array, q: Query, zone: Zone, histor
     return { mode: 'current', messages: transferMessages(raw, q, [{ set: { name: zone.name, type: T.SOA, ttl: zone.soa.ttl }, data: zone.soa.data[0] }], capacity) };
   }
   const full = () => ({ mode: 'full' as const, messages: axfrMessages(raw, q, zone, capacity) });
-  if (from === undefined || !history || zone.signer) return full();
+  if (from === undefined || !history || !fromHistoryAlone(zone)) return full();
   const steps = await stepsSince(history, zone, from);
   // The zone may have moved on while the history was read: then the deltas no longer end at its SOA.
-  if (!steps || zone.domain.serial_number !== current) return full();
+  if (!steps || zone.domain.serial_number !== current || steps.some(changesServiceData)) return full();
   return { mode: 'incremental', messages: transferMessages(raw, q, ixfrRecords(zone, steps), capacity) };
 }

@@ -3,9 +3,10 @@
  * RRsets of a response (RFC 1034 §4.3.2), with no sockets and no bytes. It covers exact
  * matches, CNAME chasing inside the zone (RFC 1034 §3.6.2, RFC 6604 for the final RCODE),
  * referrals with glue at zone cuts, DNAME substitution (RFC 6672), wildcards (RFC 4592),
- * empty non-terminals, negative answers with the SOA (RFC 2308 §2–3) and minimal ANY
- * (RFC 8482). DNSSEC signing (dnssec/online.ts) works on the returned RRsets before they
- * are encoded; `denial` tells it what a negative answer must prove.
+ * empty non-terminals, negative answers with the SOA (RFC 2308 §2–3), minimal ANY (RFC 8482)
+ * and SERVFAIL for an apex ALIAS whose addresses cannot be had. DNSSEC signing
+ * (dnssec/online.ts) works on the returned RRsets before they are encoded; `denial` tells it
+ * what a negative answer must prove.
  */
 import { isInZone } from '../core/domain-name';
 import { wireLength } from './dnssec/canonical';
@@ -166,6 +167,9 @@ export function resolve(index: ZoneLookup, q: Question): Resolution {
     }
 
     const set = node.get(q.qtype);
+    // An apex ALIAS whose target's addresses cannot be had now (dns/alias.ts): SERVFAIL, which
+    // resolvers retry within minutes (RFC 2308 §7.1), not a NODATA they would keep for the SOA minimum.
+    if (!set && name === zone.name && zone.aliasUnavailable(q.qtype)) return { ...res, rcode: RCODE.SERVFAIL, answer: [], authority: [], additional: [] };
     if (!set) return negative(RCODE.NOERROR, name, [...node.keys()]);
     res.answer.push(withOwner(set, name));
     res.additional.push(...addresses(zone, [set], false));

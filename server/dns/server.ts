@@ -10,11 +10,13 @@ import type { UpdateRequest } from '../services/dynamic-updates';
 import type { ZoneEvents } from '../services/events';
 import type { Store } from '../store/types';
 import { aclAllows, parseAcl } from './acl';
+import { AliasResolver } from './alias';
+import { createAliasSerials } from './alias-serial';
 import { createDelegationCheck } from './delegation';
 import { REFRESH_EVERY_MS, refreshSignedZones } from './dnssec/refresh';
 import { createHandler, type Handler } from './handler';
 import { Keyring } from './keyring';
-import { Notifier } from './notify';
+import { Notifier, parseHostPort } from './notify';
 import { listenTcp, type TcpListener } from './tcp';
 import { listenUdp } from './udp';
 import { ZoneIndex } from './zone-index';
@@ -68,11 +70,19 @@ export async function startDns(config: DnsConfig, store: Store, events: ZoneEven
   const notifier = new Notifier(config.secondaries, { keys, onError });
   const delegation = config.resolver ? createDelegationCheck(store, { resolver: config.resolver, nameservers: config.nameservers, onError }) : null;
   const index = new ZoneIndex();
+  // With secondaries to tell, new ALIAS addresses get a new serial (and so a NOTIFY and a transfer).
+  const aliasSerials = config.secondaries.length > 0 ? createAliasSerials(store, events, { onError }) : null;
+  const aliases = new AliasResolver({
+    resolver: config.resolver ? named('RESOLVER', () => parseHostPort(config.resolver!)) : null,
+    isCurrent: (zone) => index.get(zone.name) === zone,
+    onFailure: (target, type, reason, serving) => log.warn({ target, type, reason, serving }, 'ALIAS target lookup failed'),
+    onChange: (zone) => aliasSerials?.changed(zone.id),
+  });
   const sync = await syncZones(
     store,
     events,
     index,
-    { primary: config.nameservers[0]!, hostmaster: config.hostmaster },
+    { primary: config.nameservers[0]!, hostmaster: config.hostmaster, aliases },
     {
       serialChanged: (zone) => notifier.notify(zone.soa),
       zoneAdded: (domain) => void delegation?.check(domain.id).catch(onError),
@@ -108,6 +118,8 @@ export async function startDns(config: DnsConfig, store: Store, events: ZoneEven
       clearInterval(refresh);
       sync.stop();
       keys.stop();
+      aliases.close();
+      aliasSerials?.close();
       notifier.close();
       await new Promise<void>((resolve) => udp.close(() => resolve()));
       await tcp.close();

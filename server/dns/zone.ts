@@ -8,6 +8,7 @@
 import { APEX, toFqdn } from '../core/domain-name';
 import { RECORD_TYPE_BY_NAME } from '../core/record-types';
 import type { DomainRow, RecordRow } from '../store/types';
+import { CDNSKEY, CDS, cdsRRsets, deleteRRsets, deleteSignalEnd } from './dnssec/cds';
 import { dnskeyRRset, type SigningKey } from './dnssec/keys';
 import { ZoneSigner } from './dnssec/sign';
 import { T, type RRset, type SoaData } from './rrset';
@@ -17,16 +18,27 @@ export interface ZoneIdentity {
   primary: string;
   /** SOA RNAME: the hostmaster mailbox as a domain name. */
   hostmaster: string;
+  /** Resolves apex ALIAS targets and hands the zone their addresses (dns/alias.ts); none: every ALIAS is unavailable. */
+  aliases?: AliasWatcher;
 }
+
+/** Told whenever a zone's apex ALIAS target is set, changed or removed. */
+export interface AliasWatcher {
+  watch(zone: Zone): void;
+}
+
+/** The apex sets the service makes itself, never from record rows: a reload of the apex keeps them. */
+const SERVICE_TYPES = [T.SOA, T.DNSKEY, CDS, CDNSKEY];
+const ADDRESS_TYPES = [T.A, T.AAAA];
 
 export type Node = Map<number, RRset>;
 
-/** Groups rows at one owner into RRsets; types outside the registry are skipped. */
+/** Groups rows at one owner into RRsets; types outside the registry, and ALIAS (not a type on the wire), are skipped. */
 function rrsetsOf(fqdn: string, rows: readonly RecordRow[]): Node {
   const node: Node = new Map();
   for (const row of rows) {
     const type = RECORD_TYPE_BY_NAME.get(row.record_type);
-    if (!type) continue;
+    if (!type || type.synthetic) continue;
     const set = node.get(type.code);
     const data = type.wireData(row.content);
     if (set) {
@@ -52,6 +64,10 @@ export class Zone {
   readonly dnames = new Map<string, string>();
   /** For each existing name, how many names with data lie at or below it. */
   private readonly weight = new Map<string, number>();
+  /** The apex ALIAS (CNAME flattening): its target and record TTL, or null. */
+  alias: { target: string; ttl: number } | null = null;
+  /** Address types the ALIAS target could not be resolved for (nothing usable yet): answered SERVFAIL. */
+  private readonly aliasUnavailableTypes = new Set<number>(ADDRESS_TYPES);
 
   constructor(domain: DomainRow, records: readonly RecordRow[], private readonly identity: ZoneIdentity) {
     this.name = domain.name;
@@ -90,7 +106,22 @@ export class Zone {
       this.adjust(this.name, 1);
     }
     apex.set(T.SOA, { name: this.name, type: T.SOA, ttl: domain.minimum_ttl, data: [data] });
+    if (!this.signer) this.setDeleteSignal(apex);
     this.gen++;
+  }
+
+  /**
+   * The CDS/CDNSKEY delete form (RFC 8078 §4) on an unsigned zone while it is due (dnssec/cds.ts),
+   * kept as the same objects while it stays, so answer and signature caches hold.
+   */
+  private setDeleteSignal(apex: Node, now = Date.now()): void {
+    const end = deleteSignalEnd(this.domain);
+    if (end !== null && now < end) {
+      if (!apex.has(CDS)) for (const set of deleteRRsets(this.name)) apex.set(set.type, set);
+    } else {
+      apex.delete(CDS);
+      apex.delete(CDNSKEY);
+    }
   }
 
   /** Replaces every record at a relative name with `rows` (all rows now stored there). */
@@ -98,9 +129,11 @@ export class Zone {
     const fqdn = toFqdn(rel, this.name);
     const before = this.nodes.get(fqdn);
     const node = rrsetsOf(fqdn, rows);
-    // The SOA and DNSKEY sets are the service's own, not rows: they stay.
-    if (rel === APEX && before?.has(T.SOA)) node.set(T.SOA, before.get(T.SOA)!);
-    if (rel === APEX && before?.has(T.DNSKEY)) node.set(T.DNSKEY, before.get(T.DNSKEY)!);
+    if (rel === APEX) {
+      // The SOA, DNSKEY, CDS and CDNSKEY sets are the service's own, not rows: they stay.
+      for (const t of SERVICE_TYPES) if (before?.has(t)) node.set(t, before.get(t)!);
+    }
+    const aliasChanged = rel === APEX && this.replaceAlias(rows, before, node);
     if (node.size > 0) {
       this.nodes.set(fqdn, node);
       if (!before) this.adjust(fqdn, 1);
@@ -114,11 +147,52 @@ export class Zone {
     if (dname) this.dnames.set(fqdn, dname.content);
     else this.dnames.delete(fqdn);
     this.gen++;
+    if (aliasChanged && this.alias) this.identity.aliases?.watch(this);
   }
 
   /**
-   * Signs the zone with these keys from now on (publishing them as the apex DNSKEY set), or
-   * stops signing with none. The same keys again change nothing, so signatures stay cached.
+   * The apex ALIAS from the apex rows: a new or changed target drops the addresses of the old
+   * one and asks the watcher for the new one's; the same target keeps its addresses.
+   */
+  private replaceAlias(rows: readonly RecordRow[], before: Node | undefined, node: Node): boolean {
+    const row = rows.find((r) => r.record_type === 'ALIAS');
+    const next = row ? { target: row.content, ttl: row.ttl } : null;
+    if (next && this.alias?.target === next.target && this.alias.ttl === next.ttl) {
+      for (const t of ADDRESS_TYPES) if (before?.has(t)) node.set(t, before.get(t)!);
+      return false;
+    }
+    if (!next && !this.alias) return false;
+    this.alias = next;
+    for (const t of ADDRESS_TYPES) this.aliasUnavailableTypes.add(t);
+    return true;
+  }
+
+  /**
+   * The addresses of the ALIAS target for one type (A or AAAA), synthesized at the apex:
+   * an RRset, `none` when the target has none (NODATA), or `unavailable` when they could not
+   * be had (SERVFAIL). A new RRset object is signed afresh; the same one keeps its signature.
+   */
+  setAliasAddresses(type: number, addresses: RRset | 'none' | 'unavailable'): void {
+    const apex = this.nodes.get(this.name);
+    if (!this.alias || !apex) return;
+    const before = apex.get(type);
+    const same = typeof addresses === 'object' && before?.ttl === addresses.ttl && before.data.join(' ') === addresses.data.join(' ');
+    if (addresses === 'unavailable' || addresses === 'none') apex.delete(type);
+    else if (!same) apex.set(type, addresses);
+    if (addresses === 'unavailable') this.aliasUnavailableTypes.add(type);
+    else this.aliasUnavailableTypes.delete(type);
+    if (before !== apex.get(type) || addresses === 'unavailable') this.gen++;
+  }
+
+  /** Whether a query for `qtype` at the apex must fail (SERVFAIL): an ALIAS whose addresses are not to be had. */
+  aliasUnavailable(qtype: number): boolean {
+    return this.alias !== null && this.aliasUnavailableTypes.has(qtype);
+  }
+
+  /**
+   * Signs the zone with these keys from now on (publishing them as the apex DNSKEY set and,
+   * for the parent, as CDS and CDNSKEY: RFC 7344 §4), or stops signing with none. The same
+   * keys again change nothing, so signatures stay cached.
    */
   setKeys(keys: readonly SigningKey[]): void {
     const ids = keys.map((k) => k.id).join(',');
@@ -127,9 +201,13 @@ export class Zone {
     if (keys.length === 0) {
       this.signer = null;
       apex.delete(T.DNSKEY);
+      apex.delete(CDS);
+      apex.delete(CDNSKEY);
+      this.setDeleteSignal(apex);
     } else {
       this.signer = new ZoneSigner(this.name, keys);
       apex.set(T.DNSKEY, dnskeyRRset(this.name, keys));
+      for (const set of cdsRRsets(this.name, keys)) apex.set(set.type, set);
     }
     this.gen++;
   }

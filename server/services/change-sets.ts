@@ -15,7 +15,7 @@ import type { ZoneEvents } from './events';
 import { publishZoneChange } from './zone-messages';
 import { crudBlame, historyEntries, ZoneDraft, type Blame, type RecordData } from './zone-draft';
 
-export const SOURCES = ['api', 'dashboard', 'cli', 'rfc2136', 'import', 'revert', 'pdns', 'dnssec'] as const;
+export const SOURCES = ['api', 'dashboard', 'cli', 'rfc2136', 'import', 'revert', 'pdns', 'dnssec', 'alias'] as const;
 export type Source = (typeof SOURCES)[number];
 
 /** Who makes a change: the user and the credential they used (`token:<id>`, `session`, `tsig:<key>`, `cli`). */
@@ -96,6 +96,8 @@ class DryRun<T> extends Error {
 export interface ChangeSetOptions {
   /** Most records one zone may hold (MAX_RECORDS_PER_ZONE). */
   maxRecords: number;
+  /** Whether RESOLVER is set, so that the DNS server can resolve ALIAS targets (else a new ALIAS is refused). */
+  aliasResolver?: boolean;
 }
 
 export function createChangeSets(store: Store, events: ZoneEvents, options: ChangeSetOptions) {
@@ -123,7 +125,7 @@ export function createChangeSets(store: Store, events: ZoneEvents, options: Chan
             'If-Match': `the zone is at serial ${zone.serial_number}`,
           });
         }
-        const edit: Edit = { draft: new ZoneDraft(tx, zone), zone, tx, settings: {}, now };
+        const edit: Edit = { draft: new ZoneDraft(tx, zone, { aliasResolver: options.aliasResolver ?? false }), zone, tx, settings: {}, now };
         await build(edit);
         const out = await write(tx, zone, edit, opts);
         const result = after ? await after(tx, out.zone, out.change) : (undefined as T);
@@ -186,7 +188,9 @@ export function createChangeSets(store: Store, events: ZoneEvents, options: Chan
     const serial = nextSerial(zone.serial_number, now);
     const patch: Partial<Settings> = {};
     for (const f of SETTING_FIELDS) if (settings[f]) (patch as Record<string, unknown>)[f] = settings[f]![1];
-    const updated = await tx.domains.update(zone.id, { ...patch, serial_number: serial, updated_at: at });
+    // The DNS server publishes the CDS/CDNSKEY delete form for a while after DNSSEC goes off (RFC 8078 §4).
+    const disabled = settings.dnssec_enabled ? { dnssec_disabled_at: patch.dnssec_enabled ? null : at } : {};
+    const updated = await tx.domains.update(zone.id, { ...patch, ...disabled, serial_number: serial, updated_at: at });
     // DNSSEC off removes every key; on makes a new one (an old key is never brought back).
     if (settings.dnssec_enabled) {
       await tx.dnssecKeys.deleteByDomain(zone.id);

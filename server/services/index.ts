@@ -13,7 +13,7 @@ import { createZoneFiles } from './zone-files';
 import { createZones, type ZoneDefaults } from './zones';
 
 export function createServices(store: Store, defaults: ZoneDefaults, events = new ZoneEvents()) {
-  const changes = createChangeSets(store, events, { maxRecords: defaults.maxRecords ?? DEFAULT_MAX_RECORDS });
+  const changes = createChangeSets(store, events, { maxRecords: defaults.maxRecords ?? DEFAULT_MAX_RECORDS, aliasResolver: defaults.resolver !== undefined });
   const zones = createZones(store, events, changes, defaults);
   return {
     store,
@@ -32,7 +32,7 @@ export function createServices(store: Store, defaults: ZoneDefaults, events = ne
 
 export type Services = ReturnType<typeof createServices>;
 
-/** The services as configured: apex NS set from NAMESERVERS, the records-per-zone cap, the catalog zone's name. */
-export function servicesFor(store: Store, config: Pick<Config, 'nameservers' | 'hostmaster' | 'maxRecordsPerZone' | 'catalogZone'>, events?: ZoneEvents): Services {
-  return createServices(store, { nameservers: config.nameservers, hostmaster: config.hostmaster, nsTtl: 3600, maxRecords: config.maxRecordsPerZone, catalogZone: config.catalogZone }, events);
+/** The services as configured: apex NS set from NAMESERVERS, the records-per-zone cap, the catalog zone's name, ALIAS only with a RESOLVER. */
+export function servicesFor(store: Store, config: Pick<Config, 'nameservers' | 'hostmaster' | 'maxRecordsPerZone' | 'catalogZone' | 'resolver'>, events?: ZoneEvents): Services {
+  return createServices(store, { nameservers: config.nameservers, hostmaster: config.hostmaster, nsTtl: 3600, maxRecords: config.maxRecordsPerZone, catalogZone: config.catalogZone, resolver: config.resolver }, events);
 }

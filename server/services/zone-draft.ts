@@ -60,6 +60,7 @@ export class ZoneDraft {
   constructor(
     private readonly tx: Repos,
     readonly zone: DomainRow,
+    private readonly options: { aliasResolver?: boolean } = {},
   ) {}
 
   /** Loads the records at these names (once each). */
@@ -170,6 +171,10 @@ export class ZoneDraft {
           if (def && !def.allowedAtApex && type !== 'NS') invalid[blame(name, type, 'apex-type')] = def.apexRule ?? `a ${type} record cannot stand at the zone apex (RFC 1034 §3.6.2)`;
         }
         if (!this.system && this.nsChanged()) invalid[blame(name, 'NS', 'managed-ns')] = 'the NS set at the apex is managed by zonedeck';
+      }
+      // A new ALIAS the DNS server could never resolve would leave the apex without addresses: refuse it now.
+      if (!this.options.aliasResolver && types.includes('ALIAS') && !(this.stored.get(name) ?? []).some((r) => r.record_type === 'ALIAS')) {
+        invalid[blame(name, 'ALIAS', 'zone-rule', 'record_type')] = 'ALIAS needs a resolver to look its target up: the operator must set RESOLVER (host:port of a recursive resolver)';
       }
     }
     for (const v of await this.zoneRules()) invalid[blame(v.record.name, v.record.record_type, 'zone-rule', v.field)] ??= v.message;

@@ -28,6 +28,8 @@ export interface ZoneDefaults {
   maxRecords?: number;
   /** The catalog zone's name (CATALOG_ZONE): zonedeck's own, so no user may create it or a zone inside it. */
   catalogZone?: string;
+  /** RESOLVER (host:port), through which the DNS server resolves ALIAS targets; without it ALIAS is refused. */
+  resolver?: string;
 }
 
 

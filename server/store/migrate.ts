@@ -11,6 +11,7 @@ import * as m0005 from './migrations/0005-change-sets';
 import * as m0006 from './migrations/0006-txt-escapes';
 import * as m0007 from './migrations/0007-tsig-keys';
 import * as m0008 from './migrations/0008-many-nodes';
+import * as m0009 from './migrations/0009-dnssec-disabled-at';
 
 export type Dialect = 'sqlite' | 'postgres';
 
@@ -25,6 +26,7 @@ const STEPS: Record<string, Step> = {
   '0006-txt-escapes': m0006,
   '0007-tsig-keys': m0007,
   '0008-many-nodes': m0008,
+  '0009-dnssec-disabled-at': m0009,
 };
 
 export async function migrate(db: Kysely<any>, dialect: Dialect): Promise<void> {

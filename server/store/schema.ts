@@ -32,6 +32,8 @@ export interface Database {
     record_count: Generated<number>;
     /** Kept by triggers (migration 0005). */
     change_count: Generated<number>;
+    /** When DNSSEC was last turned off (migration 0009); null while signed or never signed. */
+    dnssec_disabled_at: string | null;
   };
   change_sets: {
     id: Generated<number>;

@@ -59,6 +59,11 @@ export interface DomainRow {
   delegated: boolean;
   created_at: string;
   updated_at: string;
+  /**
+   * When DNSSEC was last turned off (null while signed, or never signed): the DNS server
+   * publishes the CDS/CDNSKEY delete form for a while after it (RFC 8078 §4).
+   */
+  dnssec_disabled_at?: string | null;
 }
 
 export interface RecordRow {

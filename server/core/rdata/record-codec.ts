@@ -52,6 +52,11 @@ export interface RecordType {
   wireData(content: string): unknown;
   /** The host name this record points at, for CNAME chasing and additional data. */
   target?(content: string): string | null;
+  /**
+   * Not a type on the wire: the DNS server derives other records from it (ALIAS: the apex
+   * A and AAAA). Zone files carry it in RFC 3597 generic form under its private-use code.
+   */
+  synthetic?: boolean;
 }
 
 export interface TypeSpec {
@@ -74,6 +79,7 @@ export interface TypeSpec {
    */
   wireData?(content: string): unknown;
   target?(values: any[]): string | null;
+  synthetic?: boolean;
 }
 
 export function defineType(spec: TypeSpec): RecordType {
@@ -167,6 +173,7 @@ export function defineType(spec: TypeSpec): RecordType {
     }),
     wireData: spec.wireData ?? guard((content: string) => encode(parseContent(content))),
     ...(spec.target ? { target: (content: string) => spec.target!(parseContent(content)) } : {}),
+    ...(spec.synthetic ? { synthetic: true } : {}),
   };
   return self;
 }

@@ -40,7 +40,16 @@ export function printZoneFile(origin: string, soa: PrintableSoa, records: readon
   const rows = records.map((r) => {
     const type = RECORD_TYPE_BY_NAME.get(r.record_type);
     if (!type) throw new Error(`printZoneFile: ${r.record_type} is not a record type of the registry`);
-    return { key: nameKey(r.name), rank: r.record_type === 'NS' && r.name === APEX ? 0 : 1, r, rdata: type.zoneText(r.content) };
+    // ALIAS is no type BIND, Knot or NSD know: it goes out in RFC 3597 generic form under its
+    // code (which our parser, like PowerDNS's, reads back), after a comment saying what it is.
+    if (type.synthetic) {
+      const wire = type.toWire(r.content);
+      const hex = Array.from(wire, (b) => b.toString(16).padStart(2, '0')).join('');
+      const rdata = `\\# ${wire.length} ${hex.toUpperCase()}`;
+      const note = `; ${r.record_type} ${type.zoneText(r.content)} (the apex A and AAAA are this name's addresses, resolved by zonedeck)`;
+      return { key: nameKey(r.name), rank: 1, r, rdata, typeText: `TYPE${type.code}`, note };
+    }
+    return { key: nameKey(r.name), rank: r.record_type === 'NS' && r.name === APEX ? 0 : 1, r, rdata: type.zoneText(r.content), typeText: r.record_type, note: '' };
   });
   rows.sort(
     (a, b) =>
@@ -55,6 +64,9 @@ export function printZoneFile(origin: string, soa: PrintableSoa, records: readon
     `$TTL ${soa.minimum}`,
     `@\t${soaTtl}\tIN\tSOA\t${dotted(soa.mname)} ${dotted(soa.rname)} ${soa.serial} ${soa.refresh} ${soa.retry} ${soa.expire} ${soa.minimum}`,
   ];
-  for (const { r, rdata } of rows) lines.push(`${r.name}\t${r.ttl}\tIN\t${r.record_type}\t${rdata}`);
+  for (const { r, rdata, typeText, note } of rows) {
+    if (note) lines.push(note);
+    lines.push(`${r.name}\t${r.ttl}\tIN\t${typeText}\t${rdata}`);
+  }
   return `${lines.join('\n')}\n`;
 }

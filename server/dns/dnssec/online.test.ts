@@ -91,8 +91,8 @@ describe('signed answers (DO bit)', () => {
     expect(r.authorities.find((a) => a.type === 'NSEC')!.data.rrtypes).toEqual(['A', 'AAAA', 'RRSIG', 'NSEC']);
     // An empty non-terminal has nothing but the NSEC and its signature.
     expect(ask({ name: 'b.c.example.com', type: 'TXT' }).authorities.find((a) => a.type === 'NSEC')!.data.rrtypes).toEqual(['RRSIG', 'NSEC']);
-    // The apex lists its own DNSKEY.
-    expect(ask({ name: 'example.com', type: 'TXT' }).authorities.find((a) => a.type === 'NSEC')!.data.rrtypes).toEqual(['A', 'NS', 'SOA', 'MX', 'RRSIG', 'NSEC', 'DNSKEY']);
+    // The apex lists its own DNSKEY, and the CDS and CDNSKEY made from it (RFC 7344).
+    expect(ask({ name: 'example.com', type: 'TXT' }).authorities.find((a) => a.type === 'NSEC')!.data.rrtypes).toEqual(['A', 'NS', 'SOA', 'MX', 'RRSIG', 'NSEC', 'DNSKEY', 'CDS', 'CDNSKEY']);
   });
 
   it('sign a wildcard answer under the asked name, so it needs no proof', () => {

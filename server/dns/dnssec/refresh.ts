@@ -3,28 +3,50 @@
  * but a secondary serves the signatures of its last transfer until the serial changes, and
  * those expire 13–14 days after it (sign.ts). A signed zone whose serial has not changed for
  * a week therefore gets a new one (as BIND and Knot bump the serial when they re-sign), and
- * the usual NOTIFY and transfer follow. Run by every DNS server; the check is repeated
+ * the usual NOTIFY and transfer follow. Likewise a zone whose CDS/CDNSKEY delete form has been
+ * published its time gets a serial without it. Run by every DNS server; the check is repeated
  * under the zone's lock, so several nodes sharing a database bump a zone once.
  */
 import { createChangeSets } from '../../services/change-sets';
 import type { ZoneEvents } from '../../services/events';
 import type { DomainRow, Store } from '../../store/types';
+import { DELETE_SIGNAL_MS, deleteSignalEnd } from './cds';
 
 export const RESIGN_AFTER_MS = 7 * 86_400_000;
 /** How often zones are checked; well under the week, so a bump is never far late. */
 export const REFRESH_EVERY_MS = 3_600_000;
 
-const due = (d: DomainRow, now: Date) => d.dnssec_enabled && Date.parse(d.updated_at) <= now.getTime() - RESIGN_AFTER_MS;
+const resign = (d: DomainRow, now: Date) => d.dnssec_enabled && Date.parse(d.updated_at) <= now.getTime() - RESIGN_AFTER_MS;
 
-/** Bumps the serial of every signed zone unchanged for a week; returns the zones bumped. */
+/**
+ * The CDS/CDNSKEY delete form's time is up (dnssec/cds.ts) and the zone has not changed since:
+ * a new serial takes it out of the zone here, on the other nodes and at the secondaries.
+ */
+const withdraw = (d: DomainRow, now: Date) => {
+  const end = deleteSignalEnd(d);
+  return end !== null && end <= now.getTime() && Date.parse(d.updated_at) < end;
+};
+
+const COMMENTS = {
+  resign: 'weekly re-signing: a new serial so secondaries fetch fresh signatures',
+  withdraw: `the CDS/CDNSKEY delete signal (RFC 8078 §4) is withdrawn ${DELETE_SIGNAL_MS / 86_400_000} days after DNSSEC was turned off`,
+};
+
+/**
+ * Bumps the serial of every signed zone unchanged for a week, and of every zone whose delete
+ * signal has run its time; returns the zones bumped.
+ */
 export async function refreshSignedZones(store: Store, events: ZoneEvents, now = new Date()): Promise<DomainRow[]> {
   const bumped: DomainRow[] = [];
   const changes = createChangeSets(store, events, { maxRecords: Infinity });
   const actor = { username: 'zonedeck', credential: 'system' };
-  for (const candidate of (await store.domains.all()).filter((d) => due(d, now))) {
+  for (const candidate of await store.domains.all()) {
+    const why = resign(candidate, now) ? 'resign' : withdraw(candidate, now) ? 'withdraw' : null;
+    if (!why) continue;
+    const due = why === 'resign' ? resign : withdraw;
     // A change set of its own (source `dnssec`), so the history explains every serial.
     const { change, zone } = await changes
-      .apply(async (tx) => (await tx.domains.byId(candidate.id)) ?? Promise.reject(new Error('gone')), { source: 'dnssec', actor, comment: 'weekly re-signing: a new serial so secondaries fetch fresh signatures' }, (edit) => {
+      .apply(async (tx) => (await tx.domains.byId(candidate.id)) ?? Promise.reject(new Error('gone')), { source: 'dnssec', actor, comment: COMMENTS[why] }, (edit) => {
         edit.touch = due(edit.zone, now);
       })
       .catch(() => ({ change: null, zone: null }));

@@ -2,9 +2,11 @@
  * The DS record(s) to hand to the registrar, each field with a copy button (registrars ask
  * for the whole record or for key tag, algorithm, digest type and digest separately), and
  * the DNSKEY for registries that take a key instead. Two records appear during a rollover.
+ * When the parent zone is hosted here too, one click publishes the DS there (parent-ds.tsx).
  */
 import type { Domain } from '../../lib/api-types';
 import { useToast } from '../../ui/toast';
+import { ParentDs } from './parent-ds';
 
 const ALGORITHMS: Record<number, string> = { 13: 'ECDSA P-256 with SHA-256' };
 const DIGESTS: Record<number, string> = { 2: 'SHA-256' };
@@ -65,6 +67,7 @@ export function DsRecords({ domain }: { domain: Domain }) {
           </dl>
         </section>
       ))}
+      <ParentDs domain={domain} />
     </div>
   );
 }

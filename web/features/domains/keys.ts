@@ -14,4 +14,6 @@ export const domainKeys = {
   changes: (name: string, filter: { source: string; username: string; page: number; perPage: number }) => ['domains', name, 'history', 'list', filter] as const,
   change: (name: string, id: number) => ['domains', name, 'history', 'change', id] as const,
   revertPreview: (name: string, id: number) => ['domains', name, 'history', 'revert-preview', id] as const,
+  /** The delegation of a zone in its parent, when the user holds the parent here too. */
+  parentDelegation: (name: string) => ['domains', name, 'parent-delegation'] as const,
 };

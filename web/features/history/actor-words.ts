@@ -32,7 +32,8 @@ export const SOURCE_LABELS: Record<ChangeSource, string> = {
   rfc2136: 'Dynamic update (RFC 2136)',
   import: 'Zone file import',
   pdns: 'PowerDNS-compatible API',
-  dnssec: 'DNSSEC re-signing',
+  dnssec: 'DNSSEC upkeep',
+  alias: 'ALIAS addresses',
 };
 
 const VIA: Record<ChangeSource, string> = {
@@ -43,7 +44,8 @@ const VIA: Record<ChangeSource, string> = {
   rfc2136: 'by a dynamic update (RFC 2136)',
   import: 'by importing a zone file',
   pdns: 'via the PowerDNS-compatible API',
-  dnssec: 'by re-signing it (DNSSEC)',
+  dnssec: 'for DNSSEC (re-signing, or withdrawing the CDS delete signal)',
+  alias: 'because its ALIAS target’s addresses changed',
 };
 
 export const sourceLabel = (s: string) => SOURCE_LABELS[s as ChangeSource] ?? s;

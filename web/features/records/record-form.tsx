@@ -4,7 +4,7 @@
  * registered IPs and warns when an address lies outside them or only in inactive ones.
  */
 import { useId, useMemo, useRef, useState, type FormEvent, type KeyboardEvent } from 'react';
-import { RECORD_TYPES } from '../../../server/core/record-types';
+import { WRITABLE_TYPES } from '../../../server/core/record-types';
 import type { ApiError } from '../../lib/api-client';
 import type { DnsRecord, Domain, Ip } from '../../lib/api-types';
 import { formatDuration } from '../../lib/format';
@@ -92,7 +92,7 @@ export function RecordForm({ domain, draft, onDraft, records, ips, editing, serv
           hint={t.description}
           className={`f-type${err('record_type') ? ' field-invalid' : ''}`}
         >
-          {RECORD_TYPES.map((rt) => (
+          {WRITABLE_TYPES.map((rt) => (
             <option key={rt.type} value={rt.type}>
               {rt.type}
             </option>

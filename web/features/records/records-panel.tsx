@@ -8,7 +8,7 @@
 import { useMutationState } from '@tanstack/react-query';
 import { useCallback, useDeferredValue, useMemo, useState } from 'react';
 import { useSearchParams } from 'react-router-dom';
-import { RECORD_TYPES } from '../../../server/core/record-types';
+import { WRITABLE_TYPES } from '../../../server/core/record-types';
 import { ApiError } from '../../lib/api-client';
 import type { DnsRecord, Domain } from '../../lib/api-types';
 import { formatNumber } from '../../lib/format';
@@ -219,7 +219,7 @@ export function RecordsPanel({ domain }: { domain: Domain }) {
         <TextField label="Filter by name" type="search" value={nameFilter} placeholder="www, _dmarc, @" spellCheck={false} onChange={(e) => setFilter('name', e.target.value)} className="grow" />
         <SelectField label="Type" value={typeFilter} onChange={(e) => setFilter('type', e.target.value)}>
           <option value="">All types</option>
-          {RECORD_TYPES.map((t) => (
+          {WRITABLE_TYPES.map((t) => (
             <option key={t.type} value={t.type}>
               {t.type}
             </option>

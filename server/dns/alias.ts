@@ -1,0 +1,188 @@
+/**
+ * ALIAS at the apex (CNAME flattening, DESIGN.md §12): the DNS server looks each target's A and
+ * AAAA up through `RESOLVER` and hands every zone aliasing it the addresses, which the zone
+ * keeps as apex RRsets (zone.ts), so answers, online signing and transfers treat them as any
+ * other data. One cache entry per target and type, whatever the number of zones using it:
+ *
+ * - kept for the target's TTL, held between a floor (a 5-second CDN TTL would otherwise have
+ *   us ask every few seconds) and a cap (a day-long TTL would hide a change for a day);
+ * - refreshed ahead of expiry (at 3/4 of it), so answers never wait for the resolver;
+ * - served with the lesser of that TTL and the ALIAS record's own;
+ * - a target without addresses of a type (NXDOMAIN, NODATA: an IPv4-only CDN asked for AAAA)
+ *   is NODATA at the apex: that is the truth, and resolvers cache it as the target's SOA says;
+ * - a resolver that does not answer (timeout, SERVFAIL) keeps the last addresses served, for up
+ *   to a day with a 30-second TTL (serve-stale, RFC 8767 §4), retried every few seconds; with
+ *   nothing to serve the apex answers SERVFAIL, which resolvers retry soon and route around
+ *   (to a secondary holding the last transfer), where a NODATA would be cached for the SOA minimum.
+ */
+import { type RRset } from './rrset';
+import { T } from './rrset';
+import { lookupAddresses, type Lookup } from './alias-lookup';
+import type { Secondary } from './notify';
+import type { AliasWatcher, Zone } from './zone';
+
+export interface AliasOptions {
+  /** RESOLVER; null: every ALIAS is unavailable (the API refuses new ones without it). */
+  resolver: Secondary | null;
+  /** Whether a zone object is still the one the server answers from (reloads replace zones). */
+  isCurrent(zone: Zone): boolean;
+  /** Seconds: the least and most a target's addresses are kept (defaults 30 and 3600). */
+  floorTtl?: number;
+  capTtl?: number;
+  /** Milliseconds between attempts while the resolver fails (default 5000). */
+  retryMs?: number;
+  /** How long past expiry the last addresses are still served while the resolver fails (default a day). */
+  staleMs?: number;
+  lookup?(resolver: Secondary, name: string, type: 'A' | 'AAAA'): Promise<Lookup>;
+  clock?(): number;
+  /** A zone's addresses changed from one known set to another (not on a first lookup): time for a new serial. */
+  onChange?(zone: Zone): void;
+  /** A target could not be looked up (for the log, once per streak of failures and again when stale addresses run out). */
+  onFailure?(target: string, type: 'A' | 'AAAA', reason: string, serving: boolean): void;
+}
+
+/** How long a freshly watched zone may take to be loaded into the index. */
+const GRACE_MS = 60_000;
+
+/** RFC 8767 §4: the TTL of data served past its expiry (30 seconds recommended). */
+export const STALE_TTL = 30;
+
+const TYPES = [
+  [T.A, 'A'],
+  [T.AAAA, 'AAAA'],
+] as const;
+
+interface Entry {
+  /** Sorted addresses of the last answer (empty: the target has none of this type); null before any answer. */
+  addresses: string[] | null;
+  /** Clamped TTL of the last answer, seconds. */
+  ttl: number;
+  expiresAt: number;
+  busy: boolean;
+  /** Whether the last attempt failed, and whether stale addresses were still served then: the log hears of changes only. */
+  failing?: { serving: boolean };
+  timer?: NodeJS.Timeout;
+}
+
+export class AliasResolver implements AliasWatcher {
+  /** The zones with an ALIAS, by zone name: the object last watched (reloads replace it) and when. */
+  private readonly zones = new Map<string, { zone: Zone; at: number }>();
+  /** By target, then by type code. */
+  private readonly targets = new Map<string, Map<number, Entry>>();
+  private closed = false;
+  private readonly floor: number;
+  private readonly cap: number;
+  private readonly retryMs: number;
+  private readonly staleMs: number;
+  private readonly now: () => number;
+
+  constructor(private readonly options: AliasOptions) {
+    this.floor = options.floorTtl ?? 30;
+    this.cap = options.capTtl ?? 3600;
+    this.retryMs = options.retryMs ?? 5000;
+    this.staleMs = options.staleMs ?? 86_400_000;
+    this.now = options.clock ?? Date.now;
+  }
+
+  /** A zone's ALIAS was set or changed: hand it what is known now, and look the target up if needed. */
+  watch(zone: Zone): void {
+    if (this.closed || !zone.alias) return;
+    this.zones.set(zone.name, { zone, at: this.now() });
+    const target = zone.alias.target;
+    let entries = this.targets.get(target);
+    if (!entries) {
+      entries = new Map();
+      this.targets.set(target, entries);
+    }
+    for (const [code, type] of TYPES) {
+      let e = entries.get(code);
+      if (!e) {
+        e = { addresses: null, ttl: 0, expiresAt: 0, busy: false };
+        entries.set(code, e);
+        void this.refresh(target, code, type);
+      }
+      this.apply(zone, code, e);
+    }
+  }
+
+  /** Stops every refresh (server shutdown). */
+  close(): void {
+    this.closed = true;
+    for (const entries of this.targets.values()) for (const e of entries.values()) clearTimeout(e.timer);
+    this.targets.clear();
+    this.zones.clear();
+  }
+
+  /**
+   * The zones answering from `target`; zones gone from the server or pointing elsewhere are
+   * forgotten. A zone is watched while it is being loaded, before the server answers from it,
+   * so only one watched a while ago is judged by whether the server still uses it.
+   */
+  private users(target: string): Zone[] {
+    const out: Zone[] = [];
+    const settled = this.now() - GRACE_MS;
+    for (const [name, { zone, at }] of this.zones) {
+      if (!zone.alias || (at < settled && !this.options.isCurrent(zone))) this.zones.delete(name);
+      else if (zone.alias.target === target) out.push(zone);
+    }
+    return out;
+  }
+
+  /** What a zone serves for one type from an entry: addresses, NODATA, or SERVFAIL. */
+  private apply(zone: Zone, code: number, e: Entry): void {
+    const now = this.now();
+    if (e.addresses === null || now > e.expiresAt + this.staleMs) return zone.setAliasAddresses(code, 'unavailable');
+    const before = zone.aliasUnavailable(code) ? null : (zone.nodes.get(zone.name)?.get(code)?.data ?? []).join(' ');
+    if (e.addresses.length === 0) zone.setAliasAddresses(code, 'none');
+    else {
+      const ttl = now > e.expiresAt ? STALE_TTL : Math.min(e.ttl, zone.alias!.ttl);
+      const set: RRset = { name: zone.name, type: code, ttl, data: e.addresses };
+      zone.setAliasAddresses(code, set);
+    }
+    if (before !== null && before !== e.addresses.join(' ')) this.options.onChange?.(zone);
+  }
+
+  private schedule(target: string, code: number, type: 'A' | 'AAAA', e: Entry, ms: number): void {
+    clearTimeout(e.timer);
+    e.timer = setTimeout(() => void this.refresh(target, code, type), ms);
+    e.timer.unref();
+  }
+
+  private async refresh(target: string, code: number, type: 'A' | 'AAAA'): Promise<void> {
+    const e = this.targets.get(target)?.get(code);
+    if (!e || e.busy || this.closed) return;
+    if (this.users(target).length === 0) {
+      // No zone aliases this target any more: forget it.
+      for (const x of this.targets.get(target)!.values()) clearTimeout(x.timer);
+      this.targets.delete(target);
+      return;
+    }
+    e.busy = true;
+    let result: Lookup;
+    try {
+      result = this.options.resolver
+        ? await (this.options.lookup ?? lookupAddresses)(this.options.resolver, target, type)
+        : { kind: 'failed', reason: 'RESOLVER is not set' };
+    } catch (err) {
+      result = { kind: 'failed', reason: err instanceof Error ? err.message : String(err) };
+    } finally {
+      e.busy = false;
+    }
+    if (this.closed || this.targets.get(target)?.get(code) !== e) return;
+    if (result.kind === 'answer') {
+      e.addresses = result.addresses;
+      e.ttl = Math.min(this.cap, Math.max(this.floor, result.ttl));
+      e.expiresAt = this.now() + e.ttl * 1000;
+      // Ahead of expiry, so the next answer is there before this one runs out.
+      this.schedule(target, code, type, e, e.ttl * 750);
+      e.failing = undefined;
+    } else {
+      const serving = e.addresses !== null && this.now() <= e.expiresAt + this.staleMs;
+      if (e.failing?.serving !== serving) this.options.onFailure?.(target, type, result.reason, serving);
+      e.failing = { serving };
+      // Without a resolver nothing will change: no point asking again.
+      if (this.options.resolver) this.schedule(target, code, type, e, this.retryMs);
+    }
+    for (const zone of this.users(target)) this.apply(zone, code, e);
+  }
+}

@@ -1,0 +1,55 @@
+/**
+ * What a child zone tells its parent in band (RFC 7344, RFC 8078): CDS and CDNSKEY at the apex
+ * of a signed zone, one of each per active key (both keys during a rollover), so parents that
+ * scan their children's apexes (.ch, .se, .cz and others) keep the DS current; and, for a while
+ * after DNSSEC is turned off, the delete form (RFC 8078 §4) asking the parent to remove the DS.
+ * These RRsets are the service's own: no record row makes them and zone exports leave them out.
+ */
+import { dsDigest, DIGEST_SHA256 } from '../../services/dnssec-keys';
+import type { DomainRow } from '../../store/types';
+import { type RRset } from '../rrset';
+import { DNSKEY_TTL, type SigningKey } from './keys';
+
+export const CDS = 59;
+export const CDNSKEY = 60;
+
+/**
+ * How long the delete form stays after DNSSEC is turned off: 7 days is the longest scan
+ * cycle of the registries that act on CDS/CDNSKEY (.cz, .cr check for 7 days before acting;
+ * .ch, .li, .se, .nu for 72 hours), so every scanning parent sees it more than once.
+ */
+export const DELETE_SIGNAL_MS = 7 * 86_400_000;
+
+/** CDS rdata (RFC 7344 §3.1, the DS format of RFC 4034 §5.1): key tag, algorithm, SHA-256 digest. */
+function cdsRdata(zone: string, key: SigningKey): Buffer {
+  const head = Buffer.alloc(4);
+  head.writeUInt16BE(key.tag, 0);
+  head[2] = key.algorithm;
+  head[3] = DIGEST_SHA256;
+  return Buffer.concat([head, Buffer.from(dsDigest(zone, key.dnskey), 'hex')]);
+}
+
+/** The CDS and CDNSKEY RRsets of a signed zone: one record per key, TTL as the DNSKEY set's. */
+export function cdsRRsets(zone: string, keys: readonly SigningKey[]): RRset[] {
+  return [
+    { name: zone, type: CDS, ttl: DNSKEY_TTL, data: keys.map((k) => cdsRdata(zone, k)) },
+    { name: zone, type: CDNSKEY, ttl: DNSKEY_TTL, data: keys.map((k) => k.dnskey) },
+  ];
+}
+
+/**
+ * The delete form (RFC 8078 §4): `CDS 0 0 0 00` and `CDNSKEY 0 3 0 AA==`, algorithm 0 meaning
+ * "remove every DS". A one-octet digest and key, as the RFC writes them and BIND and Knot publish.
+ */
+export function deleteRRsets(zone: string): RRset[] {
+  return [
+    { name: zone, type: CDS, ttl: DNSKEY_TTL, data: [Buffer.from([0, 0, 0, 0, 0])] },
+    { name: zone, type: CDNSKEY, ttl: DNSKEY_TTL, data: [Buffer.from([0, 0, 3, 0, 0])] },
+  ];
+}
+
+/** When the delete form stops being published, or null when it is not due at all (signed, or never signed). */
+export function deleteSignalEnd(domain: Pick<DomainRow, 'dnssec_enabled' | 'dnssec_disabled_at'>): number | null {
+  if (domain.dnssec_enabled || !domain.dnssec_disabled_at) return null;
+  return Date.parse(domain.dnssec_disabled_at) + DELETE_SIGNAL_MS;
+}
