@@ -7,7 +7,7 @@
  */
 import type { MiddlewareHandler } from 'hono';
 import { Invalid } from '../core/errors';
-import { textProblems } from '../core/text-rules';
+import { textProblem, textProblems } from '../core/text-rules';
 import { PdnsError } from './errors';
 
 export interface BodyLimits {
@@ -56,6 +56,19 @@ async function readAll(stream: ReadableStream<Uint8Array>, limit: number, timeou
   return Buffer.concat(chunks);
 }
 
+/** A zone file (POST …/zones `zone`) is text of many lines: tabs and line breaks are its own. */
+const isZoneFileBody = (v: unknown): v is { zone: string } => typeof v === 'object' && v !== null && typeof (v as { zone?: unknown }).zone === 'string';
+
+function withoutZoneFile(value: unknown): unknown {
+  if (!isZoneFileBody(value)) return value;
+  const { zone: _, ...rest } = value;
+  return rest;
+}
+
+function zoneFileProblem(value: unknown): string | null {
+  return isZoneFileBody(value) ? textProblem(value.zone.replace(/[\t\r\n]/g, ' ')) : null;
+}
+
 /** Reads the JSON body of a write into `c.req.json()`; `{}` when there is none. */
 export function pdnsBody(limits: BodyLimits): MiddlewareHandler {
   const decoder = new TextDecoder('utf-8', { fatal: true });
@@ -74,7 +87,9 @@ export function pdnsBody(limits: BodyLimits): MiddlewareHandler {
       throw new PdnsError(400, 'the request body is not valid JSON (UTF-8)');
     }
     if (depth(value) > MAX_DEPTH) throw new PdnsError(400, `the request body is nested deeper than ${MAX_DEPTH} levels`);
-    const bad = textProblems(value);
+    const bad = textProblems(withoutZoneFile(value));
+    const zone = zoneFileProblem(value);
+    if (zone) bad.zone = zone;
     if (Object.keys(bad).length > 0) throw new Invalid(bad);
     c.req.bodyCache.json = Promise.resolve(value);
     return next();
