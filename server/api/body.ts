@@ -56,7 +56,9 @@ async function readLimited(stream: ReadableStream<Uint8Array>, limit: number, ti
 }
 
 /** Bulk writes (many RRsets at once, whole zones) may be larger than ordinary bodies. */
-const isBulk = (method: string, path: string) => method === 'PATCH' && path.endsWith('/rrsets');
+const isBulk = (method: string, path: string) => (method === 'PATCH' && path.endsWith('/rrsets')) || (method === 'POST' && (path.endsWith('/zone') || path.endsWith('/domains')));
+/** A zone import takes the master file itself (DESIGN.md §11). */
+const isZoneFile = (method: string, path: string, type: string) => method === 'POST' && path.endsWith('/zone') && /^text\/(dns|plain)\s*(;|$)/i.test(type);
 
 export function jsonBody(opts: { limitBytes: number; timeoutMs: number; bulkLimitBytes?: number }): MiddlewareHandler {
   const decoder = new TextDecoder('utf-8', { fatal: true });
@@ -69,6 +71,17 @@ export function jsonBody(opts: { limitBytes: number; timeoutMs: number; bulkLimi
     const declared = Number(c.req.header('content-length') ?? '0');
     if (declared > limit) throw tooLarge(limit);
     const type = c.req.header('content-type') ?? '';
+    if (isZoneFile(method, c.req.path, type)) {
+      const bytes = c.req.raw.body ? await readLimited(c.req.raw.body, limit, opts.timeoutMs) : new Uint8Array(0);
+      let text: string;
+      try {
+        text = decoder.decode(bytes);
+      } catch {
+        throw new Invalid({ body: 'the zone file must be UTF-8 text; write other octets as \\DDD (RFC 1035 §5.1)' });
+      }
+      (c.req.bodyCache as Record<string, unknown>).text = Promise.resolve(text);
+      return next();
+    }
     if (!/^application\/([a-z0-9.+-]*\+)?json\s*(;|$)/i.test(type)) {
       throw new HttpError(400, 'invalid_json', 'send the request body as JSON with content-type: application/json');
     }

@@ -8,6 +8,7 @@ import type { DomainRow } from '../store/types';
 import { createApi, errors, json, security } from './create-api';
 import { pageHeaders, pageParams, pageQuery, setPageHeaders } from './pagination';
 import { ChangeSetSchema, DomainCreateSchema, DomainSchema, DomainUpdateSchema } from './schemas';
+import { asFileErrors, fileBuilder } from '../services/zone-files';
 import { etag, writeAnswer, writeHeaders, writeOptions, writeQuery } from './write-options';
 import { domainView } from './views';
 
@@ -90,7 +91,9 @@ export function domainsApi(services: Services) {
       );
     })
     .openapi(create, async (c) => {
-      const zone = await zones.create(c.get('principal').user.id, c.req.valid('json'), writeOptions(c));
+      const { zone_file, ...input } = c.req.valid('json');
+      const file = zone_file === undefined ? undefined : fileBuilder(zone_file, 'merge');
+      const zone = await asFileErrors(() => zones.create(c.get('principal').user.id, input, writeOptions(c), file?.build));
       return c.json(await view(zone), 201);
     })
     .openapi(get, async (c) => {

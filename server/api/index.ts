@@ -6,6 +6,7 @@ import { cleanQuery, jsonBody } from './body';
 import { limitByAddress, limitByToken } from './rate-limit';
 import { createApi } from './create-api';
 import { changesApi } from './changes';
+import { zoneFilesApi } from './zone-files';
 import { domainsApi } from './domains';
 import { ipsApi } from './ips';
 import { recordsApi } from './records';
@@ -36,6 +37,7 @@ export function publicApi(services: Services, config: Pick<Config, 'bodyLimitByt
   api.route('/', domainsApi(services));
   api.route('/', recordsApi(services));
   api.route('/', changesApi(services));
+  api.route('/', zoneFilesApi(services));
   api.route('/', tokensApi(services));
   return api;
 }

@@ -5,6 +5,7 @@
 import { z } from '@hono/zod-openapi';
 import { SOA_BOUNDS, type SoaField } from '../core/soa';
 import { LABEL_CONTROL_CHARS, MAX_TOKEN_DAYS, MAX_TOKEN_LABEL } from '../core/token-rules';
+import { RECORD_TYPES } from '../core/record-types';
 import { MAX_TTL } from '../core/ttl';
 import { SOURCES } from '../services/change-sets';
 
@@ -89,7 +90,13 @@ const soaFields = {
 };
 
 export const DomainCreateSchema = z
-  .strictObject({ name: text('a domain name').openapi({ example: 'example.com' }), ...soaFields })
+  .strictObject({
+    name: text('a domain name').openapi({ example: 'example.com' }),
+    ...soaFields,
+    zone_file: text('the text of a master file (RFC 1035 §5)')
+      .optional()
+      .openapi({ description: "Creates the zone from this master file in one step: its records and its SOA timers; its serial and apex NS set are ignored", example: '$TTL 3600\nwww IN A 192.0.2.1\n' }),
+  })
   .openapi('DomainCreate');
 
 export const DomainUpdateSchema = z.strictObject(soaFields).openapi('DomainUpdate');
@@ -119,7 +126,7 @@ export const RecordSchema = z
 
 const recordFields = {
   name: text('a name relative to the domain, or "@"').openapi({ example: 'www' }),
-  record_type: text('a record type such as A').openapi({ example: 'A', enum: ['A', 'AAAA', 'CNAME', 'MX', 'TXT', 'NS', 'SRV', 'CAA', 'PTR'] }),
+  record_type: text('a record type such as A').openapi({ example: 'A', enum: RECORD_TYPES.map((t) => t.type) }),
   content: text('the record data as text').openapi({ example: '192.0.2.1' }),
   ttl,
 };
@@ -219,3 +226,12 @@ export const RRsetPatchSchema = z
   .openapi('RRsetPatch');
 
 export const RevertSchema = z.strictObject({ comment: text('a short text').max(500, 'must be at most 500 characters').optional() }).openapi('Revert');
+
+export const ZoneImportResultSchema = z
+  .object({
+    change: ChangeSetSchema,
+    ignored: z
+      .array(z.object({ line: z.number().int(), name: z.string(), record_type: z.string(), reason: z.string() }))
+      .openapi({ description: 'What the file held that the zone does not take (DNSSEC records, the apex NS set), by line' }),
+  })
+  .openapi('ZoneImportResult');

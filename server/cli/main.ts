@@ -2,14 +2,17 @@
  * The admin CLI (DESIGN.md §5). Same DATA_DIR / DATABASE_URL as the server; it writes
  * through the same services, so the running server sees every change at once.
  */
+import { readFileSync } from 'node:fs';
 import { parseArgs } from 'node:util';
 import { ConfigError, loadConfig } from '../config';
 import { normalizeZoneName } from '../core/domain-name';
 import { ZonedeckError } from '../core/errors';
 import { servicesFor, type Services } from '../services';
+import { CLI_WRITE } from '../services/change-sets';
+import { TransferError, transferZone } from '../dns/axfr-client';
+import type { DnssecPublicKey, Repos } from '../store/types';
 import { dnskeyText, dsText } from '../services/dnssec-keys';
 import { openStore } from '../store/open';
-import type { DnssecPublicKey } from '../store/types';
 
 const USAGE = `usage: npm run cli -- <command>
 
@@ -26,7 +29,13 @@ const USAGE = `usage: npm run cli -- <command>
   dnssec show <zone>                           the zone's DS and DNSKEY records
   dnssec rollover <zone> [--finish]            CSK rollover: add a new key that signs beside the
                                                current one; --finish (once the parent has the new
-                                               DS and the old DS's TTL has passed) removes the old`;
+                                               DS and the old DS's TTL has passed) removes the old
+  zones export <zone>                          print the zone as an RFC 1035 master file
+  zones import <username> <zone> <file|-> [--merge] [--dry-run]
+                                               replace (or --merge: add to) the zone's records with
+                                               the file's, as one change set; creates the zone if missing
+  zones transfer <username> <zone> <host:port> [--tsig alg:name:secret] [--merge] [--dry-run]
+                                               pull the zone by AXFR from the primary it is on today`;
 
 class UsageError extends Error {}
 
@@ -52,10 +61,13 @@ export async function run(services: Services, argv: string[], out: Out): Promise
       expires: { type: 'string' },
       inactive: { type: 'boolean' },
       finish: { type: 'boolean' },
+      merge: { type: 'boolean' },
+      'dry-run': { type: 'boolean' },
+      tsig: { type: 'string' },
       help: { type: 'boolean', short: 'h' },
     },
   });
-  const [group, action, a, b] = positionals;
+  const [group, action, a, b, c] = positionals;
   if (values.help || !group) {
     out(USAGE);
     return;
@@ -123,9 +135,47 @@ export async function run(services: Services, argv: string[], out: Out): Promise
       printKeys(zone.name, keys, out);
       return;
     }
+    case 'zones export': {
+      const zone = await services.store.domains.byName(normalizeZoneName(need(a, '<zone>')));
+      if (!zone) throw new UsageError(`no domain named ${a}`);
+      process.stdout.write(await services.zoneFiles.export(zone));
+      return;
+    }
+    case 'zones import':
+    case 'zones transfer': {
+      const user = await accounts.userByName(need(a, '<username>'));
+      const zoneName = normalizeZoneName(need(b, '<zone>'));
+      const source = need(c, action === 'import' ? '<file|->' : '<host:port>');
+      const opts = { ...CLI_WRITE, dryRun: values['dry-run'] ?? false };
+      const mode = values.merge ? 'merge' : 'replace';
+      // Read (or transfer) first, so a file that cannot be read creates no zone.
+      const transferred = action === 'transfer' ? await pull(source, zoneName, values.tsig) : undefined;
+      const text = action === 'import' ? (source === '-' ? readFileSync(0, 'utf8') : readFileSync(source, 'utf8')) : undefined;
+      if (!(await services.store.domains.byName(zoneName)) && !opts.dryRun) {
+        await services.zones.create(user.id, { name: zoneName });
+        out(`created ${zoneName} for ${user.username}`);
+      }
+      const locate = (tx: Repos) => services.zones.owned(user.id, zoneName, tx);
+      const { change, result } = transferred
+        ? await services.zoneFiles.importRecords(locate, transferred, mode, opts).then((r) => ({ ...r, result: { ignored: transferred.ignored } }))
+        : await services.zoneFiles.importInto(locate, text!, mode, opts);
+      const verb = opts.dryRun ? 'would' : change.id === null ? 'no change:' : `change ${change.id}:`;
+      out(`${zoneName}: ${verb} ${opts.dryRun ? 'add' : 'added'} ${change.added.length} and ${opts.dryRun ? 'remove' : 'removed'} ${change.removed.length} records (serial ${change.serial_before} -> ${change.serial_after})`);
+      for (const [field, [before, after]] of Object.entries(change.settings)) out(`  ${field}: ${String(before)} -> ${String(after)}`);
+      for (const i of result.ignored) out(`  ignored ${action === 'import' ? 'line' : 'record'} ${i.line}: ${i.name} ${i.record_type}: ${i.reason}`);
+      return;
+    }
     default:
       throw new UsageError(`unknown command "${positionals.join(' ')}"`);
   }
+}
+
+/** Transfers a zone from `host:port` (IPv6 as `[addr]:port`) by AXFR. */
+async function pull(hostPort: string, zone: string, tsig: string | undefined) {
+  const m = /^\[?([^\]]+?)\]?:([0-9]{1,5})$/.exec(hostPort);
+  if (!m) throw new UsageError(`<host:port> must look like 192.0.2.1:53 or [2001:db8::1]:53, not ${hostPort}`);
+  if (tsig !== undefined) throw new UsageError('--tsig needs TSIG support, which this build does not have yet');
+  return transferZone(m[1]!, Number(m[2]), zone);
 }
 
 /** A zone's DS and DNSKEY records, one per line, as the API shows them. */
@@ -149,6 +199,14 @@ async function main(): Promise<number> {
       return 2;
     }
     if (e instanceof ZonedeckError || e instanceof ConfigError) {
+      process.stderr.write(`error: ${e.message}\n`);
+      // Every bad field (or line of a zone file) on its own line.
+      if (e instanceof ZonedeckError && e.fields && Object.keys(e.fields).length > 1) {
+        for (const [field, message] of Object.entries(e.fields)) process.stderr.write(`  ${field}: ${message}\n`);
+      }
+      return 1;
+    }
+    if (e instanceof TransferError) {
       process.stderr.write(`error: ${e.message}\n`);
       return 1;
     }

@@ -174,6 +174,20 @@ describe('record content per type', () => {
   });
 });
 
+describe('presentation text as dig prints it and PowerDNS sends it', () => {
+  it.each([
+    ['MX', '10 mail.example.com.', '10 mail.example.com'],
+    ['TXT', '"v=spf1 " "-all"', 'v=spf1 -all'],
+    ['TXT', '"caf\\195\\169 \\"q\\""', 'café "q"'],
+    ['SRV', '0 5 5060 sip', '0 5 5060 sip'],
+    ['CNAME', 'www', 'www.example.com', 'example.com'],
+    ['DS', '12345 13 2 E3B0C44298FC1C149AFBF4C8996FB92427AE41E4649B 934CA495991B7852B855', `12345 13 2 ${H64}`],
+  ])('%s %j', (type, text, content, origin?: string) => {
+    expect(recordType(type).fromText(text, origin)).toBe(content);
+    expect(recordType(type).fromText(recordType(type).zoneText(content))).toBe(content);
+  });
+});
+
 describe('wire form', () => {
   it.each([
     ['A', '192.0.2.1', 'c0000201'],
@@ -239,4 +253,55 @@ describe('every type, property-based', () => {
       );
     });
   }
+});
+
+describe('hostile input, property-based', () => {
+  const junk = fc.oneof(
+    fc.string({ unit: 'binary', maxLength: 80 }),
+    fc.array(fc.constantFrom('\\', '"', ' ', '1', '0', '.', 'a', '=', ',', '#', '\\#', 'm', 'N', 'E', '-', ';', '(', 'é', '\u0000'), { maxLength: 30 }).map((a) => a.join('')),
+    anyRecordMutated(),
+  );
+  function anyRecordMutated() {
+    return fc.tuple(fc.constantFrom(...Object.keys(CONTENT)), fc.nat(), fc.string({ maxLength: 3 })).chain(([type, at, insert]) =>
+      CONTENT[type]!.map((c) => {
+        const i = at % (c.length + 1);
+        return c.slice(0, i) + insert + c.slice(i + 1);
+      }),
+    );
+  }
+
+  it('normalize either refuses with a RuleError naming the type or gives a fixed point', () => {
+    fc.assert(
+      fc.property(fc.constantFrom(...RECORD_TYPES), junk, (t, input) => {
+        let canonical: string;
+        try {
+          canonical = t.normalize(input);
+        } catch (e) {
+          expect((e as Error).constructor.name).toBe('RuleError');
+          expect((e as Error).message.startsWith(`${t.type}: `)).toBe(true);
+          return;
+        }
+        expect(t.normalize(canonical)).toBe(canonical);
+        expect(t.fromWire(t.toWire(canonical))).toBe(canonical);
+      }),
+      { numRuns: 3000 },
+    );
+  });
+
+  it('fromWire either refuses with a RuleError or gives canonical content that encodes back', () => {
+    fc.assert(
+      fc.property(fc.constantFrom(...RECORD_TYPES), fc.uint8Array({ maxLength: 60 }), (t, rdata) => {
+        let content: string;
+        try {
+          content = t.fromWire(rdata);
+        } catch (e) {
+          expect((e as Error).constructor.name).toBe('RuleError');
+          return;
+        }
+        expect(t.normalize(content)).toBe(content);
+        expect(t.fromWire(t.toWire(content))).toBe(content);
+      }),
+      { numRuns: 3000 },
+    );
+  });
 });

@@ -1,55 +1,23 @@
 /**
  * The one registry of record types (DESIGN.md §12). Each entry is a list of typed rdata
- * fields (rdata/fields.ts) from which follow: validation and canonical `content` (the form
+ * fields (rdata/*-fields.ts, svcb.ts, loc.ts, txt.ts) from which follow: validation and canonical `content` (the form
  * dig prints, names absolute without the trailing dot), the master-file text, the wire form
  * both ways, and the editor's fields and hints. Adding a type is adding one entry here.
  */
 import { RuleError } from './errors';
-import { defineType, type RecordType } from './rdata/record-codec';
-import { base64, caaTag, charString, hex, ipv4, ipv6, name, restString, uint } from './rdata/fields';
+import { base64, hex } from './rdata/blob-fields';
+import { ipv4, ipv6, name, uint } from './rdata/fields';
+import { CERT_TYPES, DNSSEC_ALGORITHMS, DS_DIGESTS, digestLength, SSHFP_DIGESTS, TLSA_DIGESTS } from './rdata/iana-numbers';
 import { locField } from './rdata/loc';
+import { tokenOctets } from './rdata/presentation';
+import { defineType, type RecordType } from './rdata/record-codec';
+import { caaTag, charString, restString } from './rdata/string-fields';
 import { noParams, svcParams, type SvcParams } from './rdata/svcb';
 import { readTxtContent, splitStrings, txtField } from './rdata/txt';
-import { tokenOctets } from './rdata/presentation';
 
 export type { RecordType } from './rdata/record-codec';
 export type { EditorField as RecordField } from './rdata/field';
 export { MAX_TXT_OCTETS } from './rdata/txt';
-
-/** DNSSEC algorithm mnemonics as BIND prints them (IANA DNS Security Algorithm Numbers). */
-const DNSSEC_ALGORITHMS: Record<number, string> = {
-  1: 'RSAMD5',
-  2: 'DH',
-  3: 'DSA',
-  5: 'RSASHA1',
-  6: 'NSEC3DSA',
-  7: 'NSEC3RSASHA1',
-  8: 'RSASHA256',
-  10: 'RSASHA512',
-  12: 'ECCGOST',
-  13: 'ECDSAP256SHA256',
-  14: 'ECDSAP384SHA384',
-  15: 'ED25519',
-  16: 'ED448',
-  252: 'INDIRECT',
-  253: 'PRIVATEDNS',
-  254: 'PRIVATEOID',
-};
-
-/** Certificate types (RFC 4398 §2.1). */
-const CERT_TYPES: Record<number, string> = { 1: 'PKIX', 2: 'SPKI', 3: 'PGP', 4: 'IPKIX', 5: 'ISPKI', 6: 'IPGP', 7: 'ACPKIX', 8: 'IACPKIX', 253: 'URI', 254: 'OID' };
-
-/** Digest lengths by digest type: DS (RFC 4034 §5.1.4, RFC 4509, RFC 5933, RFC 6605), SSHFP (RFC 4255, RFC 6594), TLSA/SMIMEA (RFC 6698 §2.1.3). */
-const DS_DIGESTS: Record<number, [number, string]> = { 1: [20, 'SHA-1'], 2: [32, 'SHA-256'], 3: [32, 'GOST R 34.11-94'], 4: [48, 'SHA-384'] };
-const SSHFP_DIGESTS: Record<number, [number, string]> = { 1: [20, 'SHA-1'], 2: [32, 'SHA-256'] };
-const TLSA_DIGESTS: Record<number, [number, string]> = { 1: [32, 'SHA2-256'], 2: [64, 'SHA2-512'] };
-
-function digestLength(table: Record<number, [number, string]>, what: string, kind: string, type: number, data: Uint8Array): void {
-  const known = table[type];
-  if (known && data.length !== known[0]) {
-    throw new RuleError(`${what} must be ${known[0]} octets (${known[0] * 2} hex digits) for ${kind} ${type} (${known[1]})`);
-  }
-}
 
 const H64 = 'E3B0C44298FC1C149AFBF4C8996FB92427AE41E4649B934CA495991B7852B855';
 

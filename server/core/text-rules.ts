@@ -6,14 +6,19 @@
  * in its presentation form, `\DDD` (RFC 1035 §5.1), which is carried losslessly.
  */
 const CONTROL = /[\u0000-\u001f\u007f]/;
+/** Text that is a file (a zone file in JSON) may hold its line breaks and tabs. */
+const CONTROL_IN_FILE = /[\u0000-\u0008\u000b\u000c\u000e-\u001f\u007f]/;
+
+/** Fields whose value is the text of a file: tabs and line breaks allowed there. */
+export const FILE_FIELDS: ReadonlySet<string> = new Set(['zone_file']);
 const LONE_SURROGATE = /[\ud800-\udbff](?![\udc00-\udfff])|(?<![\ud800-\udbff])[\udc00-\udfff]/;
 
 export const CONTROL_MESSAGE = 'must not contain control characters (U+0000–U+001F, U+007F); in TXT content write such an octet as \\DDD, e.g. \\009 for a tab';
 export const SURROGATE_MESSAGE = 'must be valid Unicode text (it holds an unpaired surrogate)';
 
 /** What is wrong with a text under the rule, or null when it may be stored. */
-export function textProblem(s: string): string | null {
-  if (CONTROL.test(s)) return CONTROL_MESSAGE;
+export function textProblem(s: string, file = false): string | null {
+  if ((file ? CONTROL_IN_FILE : CONTROL).test(s)) return CONTROL_MESSAGE;
   if (LONE_SURROGATE.test(s)) return SURROGATE_MESSAGE;
   return null;
 }
@@ -28,7 +33,7 @@ export function textProblems(value: unknown, max = 20): Record<string, string> {
   const walk = (v: unknown, path: string): void => {
     if (n >= max) return;
     if (typeof v === 'string') {
-      const p = textProblem(v);
+      const p = textProblem(v, FILE_FIELDS.has(path));
       if (p) {
         out[path || 'body'] = p;
         n++;

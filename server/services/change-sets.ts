@@ -142,7 +142,7 @@ export function createChangeSets(store: Store, events: ZoneEvents, options: Chan
 
   async function write(tx: Repos, zone: DomainRow, edit: Edit, opts: WriteOptions) {
     const { draft } = edit;
-    draft.validate(edit.blame ?? crudBlame);
+    await draft.validate(edit.blame ?? crudBlame);
     const now = edit.now;
     const at = now.toISOString();
     const w = draft.writes(at);
@@ -250,18 +250,20 @@ export function createChangeSets(store: Store, events: ZoneEvents, options: Chan
         await draft.load(new Set([...cs.added, ...cs.removed].map((r) => r.name)));
         const key = (r: { name: string; record_type: string }) => `${r.name === APEX ? '@' : r.name} ${r.record_type}`;
         const conflicts = new Map<string, string>();
+        // Every reason per RRset, not just the last one.
+        const note = (k: string, why: string) => conflicts.set(k, conflicts.has(k) ? `${conflicts.get(k)}; ${why}` : why);
         const addedContent = new Set(cs.added.map((r) => `${key(r)} ${r.content}`));
         for (const r of cs.added) {
           if (!draft.rrset(r.name, r.record_type).some((e) => e.content === r.content && e.ttl === r.ttl)) {
-            conflicts.set(key(r), `${r.content} (TTL ${r.ttl}) is no longer there as change ${id} left it`);
+            note(key(r), `${r.content} (TTL ${r.ttl}) is no longer there as change ${id} left it`);
           }
         }
         for (const r of cs.removed) {
           if (addedContent.has(`${key(r)} ${r.content}`)) continue;
-          if (draft.rrset(r.name, r.record_type).some((e) => e.content === r.content)) conflicts.set(key(r), `${r.content} has been added again since change ${id}`);
+          if (draft.rrset(r.name, r.record_type).some((e) => e.content === r.content)) note(key(r), `${r.content} has been added again since change ${id}`);
         }
         for (const [field, [, after]] of Object.entries(cs.settings)) {
-          if (zone[field as keyof Settings] !== after) conflicts.set(field, `is ${String(zone[field as keyof Settings])} now, not ${String(after)} as change ${id} left it`);
+          if (zone[field as keyof Settings] !== after) note(field, `is ${String(zone[field as keyof Settings])} now, not ${String(after)} as change ${id} left it`);
         }
         if (conflicts.size > 0) {
           throw new Conflict(`change ${id} cannot be reverted: ${[...conflicts.keys()].join(', ')} changed since`, Object.fromEntries(conflicts));

@@ -7,6 +7,7 @@ import { createIps } from './ips';
 import { createChangeSets } from './change-sets';
 import { createRecords, DEFAULT_MAX_RECORDS } from './records';
 import { createRrsets } from './rrsets';
+import { createZoneFiles } from './zone-files';
 import { createZones, type ZoneDefaults } from './zones';
 
 export function createServices(store: Store, defaults: ZoneDefaults, events = new ZoneEvents()) {
@@ -21,12 +22,13 @@ export function createServices(store: Store, defaults: ZoneDefaults, events = ne
     zones,
     records: createRecords(store, changes, zones),
     rrsets: createRrsets(changes, zones),
+    zoneFiles: createZoneFiles(store, changes, { primary: defaults.nameservers[0]!, hostmaster: defaults.hostmaster ?? 'hostmaster.zonedeck.test' }),
   };
 }
 
 export type Services = ReturnType<typeof createServices>;
 
 /** The services as configured: apex NS set from NAMESERVERS, the records-per-zone cap. */
-export function servicesFor(store: Store, config: Pick<Config, 'nameservers' | 'maxRecordsPerZone'>, events?: ZoneEvents): Services {
-  return createServices(store, { nameservers: config.nameservers, nsTtl: 3600, maxRecords: config.maxRecordsPerZone }, events);
+export function servicesFor(store: Store, config: Pick<Config, 'nameservers' | 'hostmaster' | 'maxRecordsPerZone'>, events?: ZoneEvents): Services {
+  return createServices(store, { nameservers: config.nameservers, hostmaster: config.hostmaster, nsTtl: 3600, maxRecords: config.maxRecordsPerZone }, events);
 }

@@ -46,7 +46,7 @@ export function createRecords(store: Store, changes: ChangeSets, zones: Zones) {
     const content = type ? check.run('content', () => type.normalize(input.content)) : undefined;
     const ttl = input.ttl === undefined ? undefined : check.run('ttl', () => parseTtl(input.ttl!));
     if (type && name === APEX && !type.allowedAtApex) {
-      check.fail('record_type', type.type === 'NS' ? MANAGED : `a ${type.type} record cannot stand at the zone apex (RFC 1034 §3.6.2)`);
+      check.fail('record_type', type.type === 'NS' ? MANAGED : (type.apexRule ?? `a ${type.type} record cannot stand at the zone apex (RFC 1034 §3.6.2)`));
     }
     check.done();
     return { name: name!, record_type: type!.type, content: content!, ttl };

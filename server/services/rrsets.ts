@@ -41,7 +41,7 @@ export function createRrsets(changes: ChangeSets, zones: Zones) {
       const name = check.run(`${at}.name`, () => normalizeRecordName(rs.name ?? '', zoneName));
       const ttl = rs.ttl === undefined ? undefined : check.run(`${at}.ttl`, () => parseTtl(rs.ttl!));
       if (type && name === APEX && !type.allowedAtApex) {
-        check.fail(`${at}.record_type`, type.type === 'NS' ? 'the NS set at the apex is managed by zonedeck' : `a ${type.type} record cannot stand at the zone apex (RFC 1034 §3.6.2)`);
+        check.fail(`${at}.record_type`, type.type === 'NS' ? 'the NS set at the apex is managed by zonedeck' : (type.apexRule ?? `a ${type.type} record cannot stand at the zone apex (RFC 1034 §3.6.2)`));
       }
       const records = (rs.changetype === 'DELETE' ? [] : (rs.records ?? [])).map((c, j) => (type ? check.run(`${at}.records.${j}`, () => type.normalize(c)) : undefined));
       if (rs.changetype === 'DELETE' && (rs.records?.length ?? 0) > 0) check.fail(`${at}.records`, 'must be empty for DELETE, which removes the whole RRset');

@@ -8,6 +8,7 @@
 import { APEX, toFqdn } from '../core/domain-name';
 import { Conflict, Invalid } from '../core/errors';
 import { RECORD_TYPE_BY_NAME } from '../core/record-types';
+import { zoneRuleViolations } from '../core/zone-rules';
 import type { ChangeEntryRow, DomainRow, NewRow, RecordRow, Repos } from '../store/types';
 
 /** One record as a change set sees it: relative name, type, TTL and canonical content. */
@@ -26,12 +27,13 @@ export interface Entry {
 }
 
 /** Which rule a record broke, so a builder can name the field its caller sent. */
-export type Rule = 'cname-beside-data' | 'data-beside-cname' | 'apex-type' | 'managed-ns';
+export type Rule = 'cname-beside-data' | 'data-beside-cname' | 'apex-type' | 'managed-ns' | 'zone-rule';
 
-export type Blame = (name: string, type: string, rule: Rule) => string;
+/** The field to blame for a broken rule; `field` is the rule's own suggestion (name or record_type). */
+export type Blame = (name: string, type: string, rule: Rule, field?: 'name' | 'record_type') => string;
 
 /** Record CRUD's fields: the type is to blame for a new CNAME, the name for data beside one. */
-export const crudBlame: Blame = (_name, _type, rule) => (rule === 'data-beside-cname' ? 'name' : 'record_type');
+export const crudBlame: Blame = (_name, _type, rule, field) => field ?? (rule === 'data-beside-cname' ? 'name' : 'record_type');
 
 export interface Writes {
   deletes: number[];
@@ -138,10 +140,12 @@ export class ZoneDraft {
   }
 
   /**
-   * Checks the §4 rules on every name the change touches, as it will be: CNAME exclusivity
-   * (RFC 1034 §3.6.2, RFC 2181 §10.1), types allowed at the apex, the managed apex NS set.
+   * Checks the §4 and §12 rules on every name the change touches, as it will be: CNAME
+   * exclusivity (RFC 1034 §3.6.2, RFC 2181 §10.1), types allowed at the apex, the managed
+   * apex NS set, DS only at a delegation (RFC 4035 §2.4), one DNAME per name, none beside a
+   * delegation and nothing below one (RFC 6672 §2.4).
    */
-  validate(blame: Blame = crudBlame): void {
+  async validate(blame: Blame = crudBlame): Promise<void> {
     const invalid: Record<string, string> = {};
     for (const name of this.touched) {
       const label = toFqdn(name, this.zone.name);
@@ -160,18 +164,41 @@ export class ZoneDraft {
           [blame(name, 'CNAME', 'cname-beside-data')]: `${what} at ${label}; a CNAME must be the only record at its name (RFC 1034 §3.6.2)`,
         });
       }
-      if (name !== APEX) continue;
-      for (const type of types) {
-        const def = RECORD_TYPE_BY_NAME.get(type);
-        if (def && !def.allowedAtApex && !(type === 'NS' && this.system)) {
-          if (type !== 'NS') invalid[blame(name, type, 'apex-type')] = `a ${type} record cannot stand at the zone apex (RFC 1034 §3.6.2)`;
+      if (name === APEX) {
+        for (const type of types) {
+          const def = RECORD_TYPE_BY_NAME.get(type);
+          if (def && !def.allowedAtApex && type !== 'NS') invalid[blame(name, type, 'apex-type')] = def.apexRule ?? `a ${type} record cannot stand at the zone apex (RFC 1034 §3.6.2)`;
         }
-      }
-      if (!this.system && this.nsChanged()) {
-        invalid[blame(name, 'NS', 'managed-ns')] = 'the NS set at the apex is managed by zonedeck';
+        if (!this.system && this.nsChanged()) invalid[blame(name, 'NS', 'managed-ns')] = 'the NS set at the apex is managed by zonedeck';
       }
     }
+    for (const v of await this.zoneRules()) invalid[blame(v.record.name, v.record.record_type, 'zone-rule', v.field)] ??= v.message;
     if (Object.keys(invalid).length > 0) throw new Invalid(invalid);
+  }
+
+  /**
+   * The cross-record rules of core/zone-rules.ts (DS, DNAME) on the touched names, their
+   * ancestors (a DNAME above) and, under a new DNAME, whatever lies below it.
+   */
+  private async zoneRules() {
+    const changed = [...this.touched].filter((n) => this.types(n).length > 0 || this.stored.get(n)?.length);
+    if (changed.length === 0) return [];
+    const ancestors = new Set<string>();
+    for (const name of changed) {
+      const labels = name === APEX ? [] : name.split('.');
+      for (let i = 1; i <= labels.length; i++) ancestors.add(i === labels.length ? APEX : labels.slice(i).join('.'));
+    }
+    await this.load(ancestors);
+    const names = new Set([...changed, ...ancestors]);
+    for (const name of changed) {
+      if (name === APEX || !this.types(name).includes('DNAME')) continue;
+      // Names below a new DNAME, as they are stored (the draft knows those it loaded).
+      const below = await this.tx.records.page(this.zone.id, { below: name }, { offset: 0, limit: 20 });
+      await this.load(below.rows.map((r) => r.name).filter((n) => n !== name));
+      for (const n of this.names()) if (n.endsWith(`.${name}`)) names.add(n);
+    }
+    const records = [...names].flatMap((name) => this.types(name).flatMap((record_type) => this.rrset(name, record_type).map(() => ({ name, record_type }))));
+    return zoneRuleViolations(this.zone.name, records).filter((v) => v.record.record_type !== 'CNAME' && !(v.field === 'name' && this.types(v.record.name).includes('CNAME')));
   }
 
   private nsChanged(): boolean {

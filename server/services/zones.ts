@@ -9,7 +9,7 @@ import { RuleError } from '../core/errors';
 import { Conflict, NotFound, PreconditionFailed } from '../core/errors';
 import { SOA_DEFAULTS, SOA_FIELDS, soaErrors, type SoaField, type SoaTimers } from '../core/soa';
 import type { DnssecPublicKey, DomainRow, Page, Repos, Store, Window } from '../store/types';
-import { CLI_WRITE, type Applied, type ChangeSets, type WriteOptions } from './change-sets';
+import { CLI_WRITE, type Applied, type ChangeSets, type Edit, type WriteOptions } from './change-sets';
 import type { ZoneEvents } from './events';
 import { FieldCheck } from './rule-fields';
 
@@ -19,6 +19,8 @@ export interface ZoneSettings extends Partial<SoaTimers> {
 
 export interface ZoneDefaults {
   nameservers: string[];
+  /** SOA RNAME (HOSTMASTER). */
+  hostmaster?: string;
   /** TTL of the apex NS set the service manages. */
   nsTtl: number;
   /** Most records one zone may hold (MAX_RECORDS_PER_ZONE). */
@@ -119,7 +121,7 @@ export function createZones(store: Store, events: ZoneEvents, changes: ChangeSet
      * Creates a zone with SOA defaults and the apex NS set; its first change set (serial 0 to
      * the first serial) records who created it, with the apex NS set and DNSSEC if asked for.
      */
-    async create(userId: number, input: { name: string } & ZoneSettings, opts: WriteOptions = CLI_WRITE): Promise<DomainRow> {
+    async create(userId: number, input: { name: string } & ZoneSettings, opts: WriteOptions = CLI_WRITE, more?: (edit: Edit) => Promise<void>): Promise<DomainRow> {
       const check = new FieldCheck();
       const name = check.run('name', () => normalizeZoneName(input.name));
       const soa = timers(check, SOA_DEFAULTS, input);
@@ -139,11 +141,14 @@ export function createZones(store: Store, events: ZoneEvents, changes: ChangeSet
           return tx.domains.insert({ user_id: userId, name: name!, serial_number: 0, ...soa, dnssec_enabled: false, delegated: false, created_at: at, updated_at: at });
         },
         { ...opts, dryRun: false, ifMatch: undefined, comment: opts.comment || 'zone created' },
-        async ({ draft, settings }) => {
+        async (edit) => {
+          const { draft, settings } = edit;
           draft.system = true;
           await draft.load([APEX]);
           draft.put(APEX, 'NS', defaults.nameservers.map((ns) => ({ content: ns, ttl: defaults.nsTtl })), defaults.nsTtl);
           if (input.dnssec_enabled) settings.dnssec_enabled = true;
+          // More of the first change set: a zone file's records, for a zone created from one.
+          if (more) await more(edit);
         },
       );
       return zone;

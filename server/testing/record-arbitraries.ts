@@ -5,7 +5,7 @@
  */
 import fc from 'fast-check';
 import ipaddr from 'ipaddr.js';
-import { base64Text, hexText } from '../core/rdata/fields';
+import { base64Text, hexText } from '../core/rdata/blob-fields';
 import { quoteOctets } from '../core/rdata/presentation';
 import { txtText } from '../core/rdata/txt';
 import { RECORD_TYPES } from '../core/record-types';

@@ -5,6 +5,7 @@
 import { createBrowserRouter, Navigate } from 'react-router-dom';
 import { domainQuery } from '../features/domains/get-domain';
 import { domainsQuery } from '../features/domains/list-domains';
+import { changesQuery, filterOfParams } from '../features/history/list-changes';
 import { recordsQuery } from '../features/records/list-records';
 import { tokensQuery } from '../features/tokens/list-tokens';
 import { queryClient } from '../lib/query-client';
@@ -42,6 +43,14 @@ export const router = createBrowserRouter([
         loader: ({ params }) => {
           prefetch(queryClient.prefetchQuery(domainQuery(params.name!)));
           return prefetch(queryClient.prefetchQuery(recordsQuery(params.name!)));
+        },
+      },
+      {
+        path: 'domains/:name/history',
+        lazy: () => import('./pages/domain-history-page'),
+        loader: ({ params, request }) => {
+          prefetch(queryClient.prefetchQuery(domainQuery(params.name!)));
+          return prefetch(queryClient.prefetchQuery(changesQuery(params.name!, filterOfParams(new URL(request.url).searchParams))));
         },
       },
       { path: 'ips', lazy: () => import('./pages/ips-page') },

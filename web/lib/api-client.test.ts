@@ -1,5 +1,5 @@
 import { afterEach, describe, expect, it, vi } from 'vitest';
-import { ApiError, handleSignedOut, request, requestAll, requestPage, setCsrfToken } from './api-client';
+import { ApiError, handleSignedOut, request, requestAll, requestPage, requestWrite, serialOfEtag, setCsrfToken } from './api-client';
 
 const json = (body: unknown, status = 200, headers: Record<string, string> = {}) => new Response(JSON.stringify(body), { status, headers: { 'content-type': 'application/json', ...headers } });
 
@@ -52,5 +52,28 @@ describe('the api client', () => {
   it('says so when the server cannot be reached', async () => {
     vi.stubGlobal('fetch', vi.fn(async () => Promise.reject(new TypeError('failed'))));
     await expect(request('GET', '/x')).rejects.toMatchObject({ status: 0, code: 'network' });
+  });
+
+  it('sends If-Match with the serial a write was made against and reads the new serial from the ETag', async () => {
+    const fetch = vi.fn(async () => json({ id: 1 }, 200, { etag: '"2026112305"' }));
+    vi.stubGlobal('fetch', fetch);
+    const w = await requestWrite<{ id: number }>('PUT', '/bff/api/domains/x/records/1', { body: {}, ifMatch: 2026112304 });
+    expect(w).toEqual({ data: { id: 1 }, serial: 2026112305 });
+    const [, init] = (fetch.mock.calls as unknown as Array<[string, RequestInit]>)[0]!;
+    expect((init.headers as Record<string, string>)['if-match']).toBe('"2026112304"');
+  });
+
+  it('keeps the 412 of a stale write as an ApiError with the serial the zone is at', async () => {
+    const body = { error: { status: 412, code: 'precondition_failed', message: 'x.test has changed', fields: { 'If-Match': 'the zone is at serial 9' } } };
+    vi.stubGlobal('fetch', vi.fn(async () => json(body, 412)));
+    await expect(requestWrite('DELETE', '/bff/api/domains/x/records/1', { ifMatch: 8 })).rejects.toMatchObject({ status: 412, code: 'precondition_failed', fields: { 'If-Match': 'the zone is at serial 9' } });
+  });
+
+  it('reads a serial from strong, weak and bare entity tags only', () => {
+    expect(serialOfEtag('"42"')).toBe(42);
+    expect(serialOfEtag('W/"42"')).toBe(42);
+    expect(serialOfEtag('42')).toBe(42);
+    expect(serialOfEtag(null)).toBeUndefined();
+    expect(serialOfEtag('"abc"')).toBeUndefined();
   });
 });

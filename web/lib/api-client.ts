@@ -52,10 +52,19 @@ function withQuery(path: string, query?: Query): string {
   return s ? `${path}?${s}` : path;
 }
 
-async function send(method: string, path: string, opts: { body?: unknown; query?: Query; signal?: AbortSignal } = {}): Promise<Response> {
+export interface RequestOptions {
+  body?: unknown;
+  query?: Query;
+  signal?: AbortSignal;
+  /** The zone serial a write was made against: sent as If-Match, so a stale write is refused (412). */
+  ifMatch?: number;
+}
+
+async function send(method: string, path: string, opts: RequestOptions = {}): Promise<Response> {
   const headers: Record<string, string> = { accept: 'application/json' };
   if (opts.body !== undefined) headers['content-type'] = 'application/json';
   if (method !== 'GET' && csrfToken) headers['x-csrf-token'] = csrfToken;
+  if (opts.ifMatch !== undefined) headers['if-match'] = `"${opts.ifMatch}"`;
   let res: Response;
   try {
     res = await fetch(withQuery(path, opts.query), {
@@ -82,10 +91,28 @@ async function send(method: string, path: string, opts: { body?: unknown; query?
   return Promise.reject(err);
 }
 
-export async function request<T>(method: string, path: string, opts: { body?: unknown; query?: Query; signal?: AbortSignal } = {}): Promise<T> {
+export async function request<T>(method: string, path: string, opts: RequestOptions = {}): Promise<T> {
   const res = await send(method, path, opts);
   if (res.status === 204) return undefined as T;
   return (await res.json()) as T;
+}
+
+/** A zone write's answer and the zone's serial after it (its ETag), for the next If-Match. */
+export interface Written<T> {
+  data: T;
+  serial: number | undefined;
+}
+
+/** `"2026112301"` (or `W/"…"`) → 2026112301. */
+export function serialOfEtag(etag: string | null): number | undefined {
+  const m = etag ? /^(?:W\/)?"?([0-9]{1,12})"?$/.exec(etag.trim()) : null;
+  return m ? Number(m[1]) : undefined;
+}
+
+export async function requestWrite<T>(method: string, path: string, opts: RequestOptions = {}): Promise<Written<T>> {
+  const res = await send(method, path, opts);
+  const serial = serialOfEtag(res.headers.get('etag'));
+  return { data: res.status === 204 ? (undefined as T) : ((await res.json()) as T), serial };
 }
 
 /** One page of a list, with the totals from the X-Total-Count, X-Page and X-Per-Page headers. */

@@ -4,6 +4,7 @@
  */
 import type { z } from 'zod';
 import type {
+  ChangeSetSchema,
   DomainCreateSchema,
   DomainSchema,
   DomainUpdateSchema,
@@ -12,6 +13,9 @@ import type {
   RecordCreateSchema,
   RecordSchema,
   RecordUpdateSchema,
+  RevertSchema,
+  RRsetChangeSchema,
+  RRsetPatchSchema,
   TokenCreatedSchema,
   TokenCreateSchema,
   TokenSchema,
@@ -28,6 +32,12 @@ export type ApiToken = z.output<typeof TokenSchema>;
 export type ApiTokenCreated = z.output<typeof TokenCreatedSchema>;
 export type ApiTokenCreate = z.input<typeof TokenCreateSchema>;
 export type ErrorBody = z.output<typeof ErrorSchema>;
+export type ChangeSet = z.output<typeof ChangeSetSchema>;
+export type ChangeRecord = ChangeSet['added'][number];
+export type ChangeSource = ChangeSet['source'];
+export type RRsetChange = z.input<typeof RRsetChangeSchema>;
+export type RRsetPatch = z.input<typeof RRsetPatchSchema>;
+export type Revert = z.input<typeof RevertSchema>;
 
 export type { SessionInfo } from '../../server/bff/index';
 export type { IpUsage, IpUsageRecord } from '../../server/bff/ip-usage';

@@ -35,6 +35,16 @@ export function timeAgo(iso: string, now = Date.now()): string {
   return new Date(iso).toLocaleDateString('en', { year: 'numeric', month: 'short', day: 'numeric' });
 }
 
+/** "just now", "12 s ago", "3 min ago", then as timeAgo: for "who changed this just now", where seconds matter. */
+export function preciseAgo(iso: string, now = Date.now()): string {
+  const secs = Math.round((now - Date.parse(iso)) / 1000);
+  if (secs < 0) return timeAgo(iso, now);
+  if (secs < 5) return 'just now';
+  if (secs < 60) return `${secs} s ago`;
+  if (secs < 3600) return `${Math.floor(secs / 60)} min ago`;
+  return timeAgo(iso, now);
+}
+
 export function fullTime(iso: string): string {
   return new Date(iso).toLocaleString('en', { dateStyle: 'medium', timeStyle: 'short' });
 }

@@ -5,6 +5,7 @@ export const routes = {
   signIn: '/sign-in',
   domains: '/domains',
   domain: (name: string) => `/domains/${enc(name)}`,
+  history: (name: string) => `/domains/${enc(name)}/history`,
   ips: '/ips',
   tokens: '/tokens',
 };
@@ -19,6 +20,10 @@ export const bff = {
   domain: (name: string) => `/bff/api/domains/${enc(name)}`,
   records: (domain: string) => `/bff/api/domains/${enc(domain)}/records`,
   record: (domain: string, id: number) => `/bff/api/domains/${enc(domain)}/records/${id}`,
+  rrsets: (domain: string) => `/bff/api/domains/${enc(domain)}/rrsets`,
+  changes: (domain: string) => `/bff/api/domains/${enc(domain)}/changes`,
+  change: (domain: string, id: number) => `/bff/api/domains/${enc(domain)}/changes/${id}`,
+  revert: (domain: string, id: number) => `/bff/api/domains/${enc(domain)}/changes/${id}/revert`,
   tokens: '/bff/api/tokens',
   token: (id: number) => `/bff/api/tokens/${id}`,
 };

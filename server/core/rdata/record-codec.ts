@@ -7,7 +7,7 @@
 import { RuleError } from '../errors';
 import { ByteReader, ByteWriter, type MessageContext } from './bytes';
 import { Cursor, MissingToken, type EditorField, type Field, type ReadContext } from './field';
-import { hexBytes } from './fields';
+import { hexBytes } from './blob-fields';
 import { tokenize, type Token } from './presentation';
 
 export interface RecordType {
@@ -37,6 +37,12 @@ export interface RecordType {
   fromWire(rdata: Uint8Array, context?: MessageContext): string;
   /** Canonical content of master-file rdata tokens, relative names against `origin` ('' root). */
   fromTokens(tokens: readonly Token[], origin: string): string;
+  /**
+   * Canonical content of rdata in presentation form on one line, as dig prints it and the
+   * PowerDNS API sends it (names with the trailing dot, TXT quoted); names without the dot
+   * are relative to `origin` (default: the root, so absolute).
+   */
+  fromText(text: string, origin?: string): string;
   /** Master-file rdata of canonical content: absolute names with a trailing dot, ASCII only. */
   zoneText(content: string): string;
   /**
@@ -155,6 +161,7 @@ export function defineType(spec: TypeSpec): RecordType {
     toWire: guard((content: string) => encode(parseContent(content))),
     fromWire: guard((rdata: Uint8Array, context?: MessageContext) => contentText(decode(rdata, context))),
     fromTokens: guard((tokens: readonly Token[], origin: string) => contentText(readTokens(tokens, { origin }))),
+    fromText: guard((text: string, origin = '') => contentText(readTokens(tokenize(text), { origin }))),
     zoneText: guard((content: string) => {
       return present(parseContent(content), true);
     }),

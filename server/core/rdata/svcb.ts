@@ -9,7 +9,8 @@
 import { RuleError } from '../errors';
 import { canonicalIpv4, canonicalIpv6 } from '../ip-range';
 import type { Field, FieldMeta } from './field';
-import { addressBytes, addressText, base64Bytes, base64Text } from './fields';
+import { base64Bytes, base64Text } from './blob-fields';
+import { addressBytes, addressText } from './fields';
 import { octetsText, quoteOctets, tokenOctets } from './presentation';
 
 export type SvcParams = Map<number, Uint8Array>;

@@ -1,5 +1,6 @@
 import fs from 'node:fs';
 import path from 'node:path';
+import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
 import { Invalid } from '../errors';
 import { parseZoneFile, parseZoneFileOrThrow, type ZoneFileRecord } from './parser';
@@ -188,6 +189,12 @@ describe('errors, each with its line', () => {
     ]);
   });
 
+  it('stops past maxRecords', () => {
+    const parsed = parse('$GENERATE 1-10 h$ A 192.0.2.$\nlater A 192.0.2.1\n', { maxRecords: 5 });
+    expect(parsed.records).toHaveLength(5);
+    expect(parsed.errors).toEqual([{ line: 1, message: 'the file holds more than 5 records' }]);
+  });
+
   it('stops after maxErrors', () => {
     const parsed = parse('x A nope\n'.repeat(10), { maxErrors: 3 });
     expect(parsed.errors.map((e) => e.line)).toEqual([1, 2, 3, 4]);
@@ -225,5 +232,21 @@ describe('big files', () => {
     expect(parsed.errors).toEqual([]);
     expect(parsed.records).toHaveLength(100_000);
     expect(ms).toBeLessThan(15_000); // about 1 s on a laptop core; generous for a shared CI machine
+  });
+});
+
+describe('hostile files, property-based', () => {
+  const lines = fixture('source.zone').split('\n');
+  const piece = fc.oneof(fc.constantFrom(...lines), fc.string({ unit: 'binary', maxLength: 40 }), fc.constantFrom('(', ')', '"', '\\', '$ORIGIN', '$TTL', '$GENERATE 1-2', ' ', '\t', '@', ';', '\\# 2 00'));
+  it('never throws: every problem is an error with its line', () => {
+    fc.assert(
+      fc.property(fc.array(fc.array(piece, { maxLength: 6 }).map((p) => p.join(' ')), { maxLength: 30 }), (ls) => {
+        const text = ls.join('\n');
+        const parsed = parse(text);
+        for (const e of parsed.errors) expect(e.line).toBeGreaterThanOrEqual(1);
+        for (const r of parsed.records) expect(r.content).toBe(r.record_type === 'TXT' ? r.content : r.content.trim());
+      }),
+      { numRuns: 500 },
+    );
   });
 });

@@ -64,6 +64,8 @@ export interface ParseOptions {
   maxErrors?: number;
   /** Keep apex NS records among the records instead of listing them as ignored. */
   keepApexNs?: boolean;
+  /** Reading stops with an error past this many records ($GENERATE makes many from one line). Default 1,000,000. */
+  maxRecords?: number;
 }
 
 /** Made by zonedeck when it signs (RFC 4034, 5155, 7344, 8976): ignored, not refused. */
@@ -94,6 +96,8 @@ const fqdnText = (name: string): string => (name === '.' ? '.' : name.replace(/\
 export function parseZoneFile(text: string, origin: string, opts: ParseOptions = {}): ParsedZoneFile {
   const zone = origin.replace(/\.$/, '').toLowerCase();
   const maxErrors = opts.maxErrors ?? 100;
+  const maxRecords = opts.maxRecords ?? 1_000_000;
+  let tooMany = false;
   const out: ParsedZoneFile = { records: [], ignored: [], errors: [] };
   const seen = new Map<string, number>();
   let current = zone; // $ORIGIN, absolute without the dot ('' for the root)
@@ -185,6 +189,10 @@ export function parseZoneFile(text: string, origin: string, opts: ParseOptions =
       return;
     }
     seen.set(key, line);
+    if (out.records.length >= maxRecords) {
+      tooMany = true;
+      throw new RuleError(`the file holds more than ${maxRecords} records`);
+    }
     out.records.push({ name, record_type: type, ttl: effective, content, line });
   }
 
@@ -235,6 +243,7 @@ export function parseZoneFile(text: string, origin: string, opts: ParseOptions =
     } catch (e) {
       if (!(e instanceof RuleError)) throw e;
       fail(entry.line, e.message);
+      if (tooMany) break;
     }
   }
   return out;

@@ -1,10 +1,17 @@
-/** The domain editor: zone facts, SOA timers, DNSSEC and the records. */
+/**
+ * The domain editor: zone facts, SOA timers, DNSSEC and the records. Its writes carry the
+ * zone's serial as If-Match; when one is refused because the zone changed elsewhere, the
+ * conflict banner says who changed it and offers to reload.
+ */
 import { useState } from 'react';
 import { Link, useNavigate, useParams } from 'react-router-dom';
 import { DeleteDomainDialog } from '../../features/domains/delete-domain-dialog';
 import { DnssecSwitch } from '../../features/domains/dnssec-switch';
+import { DomainTabs } from '../../features/domains/domain-tabs';
 import { useDomain } from '../../features/domains/get-domain';
 import { SoaForm } from '../../features/domains/soa-form';
+import { ZoneConflictProvider } from '../../features/domains/zone-conflict';
+import { ConflictBanner } from '../../features/history/conflict-banner';
 import { RecordsPanel } from '../../features/records/records-panel';
 import { ApiError } from '../../lib/api-client';
 import { fullTime, timeAgo } from '../../lib/format';
@@ -33,58 +40,62 @@ export function Component() {
   }
   const d = q.data;
   return (
-    <div className="page">
-      <nav aria-label="Breadcrumb" className="breadcrumb">
-        <Link to={routes.domains}>Domains</Link> <span aria-hidden="true">/</span> <span aria-current="page">{d.name}</span>
-      </nav>
-      <header className="page-header">
-        <div>
-          <h1 className="mono-title">{d.name}</h1>
-          <dl className="facts">
-            <div>
-              <dt>Serial</dt>
-              <dd className="mono" data-testid="serial">
-                {d.serial_number}
-              </dd>
-            </div>
-            <div>
-              <dt>Delegation</dt>
-              <dd>{d.delegated ? <Badge tone="success">Delegated</Badge> : <Badge tone="warning">Not delegated</Badge>}</dd>
-            </div>
-            <div>
-              <dt>Updated</dt>
-              <dd>
-                <time dateTime={d.updated_at} title={fullTime(d.updated_at)}>
-                  {timeAgo(d.updated_at)}
-                </time>
-              </dd>
-            </div>
-            <div>
-              <dt>Created</dt>
-              <dd>
-                <time dateTime={d.created_at}>{fullTime(d.created_at)}</time>
-              </dd>
-            </div>
-          </dl>
+    <ZoneConflictProvider zone={d.name} key={d.name}>
+      <div className="page">
+        <nav aria-label="Breadcrumb" className="breadcrumb">
+          <Link to={routes.domains}>Domains</Link> <span aria-hidden="true">/</span> <span aria-current="page">{d.name}</span>
+        </nav>
+        <header className="page-header">
+          <div>
+            <h1 className="mono-title">{d.name}</h1>
+            <dl className="facts">
+              <div>
+                <dt>Serial</dt>
+                <dd className="mono" data-testid="serial">
+                  {d.serial_number}
+                </dd>
+              </div>
+              <div>
+                <dt>Delegation</dt>
+                <dd>{d.delegated ? <Badge tone="success">Delegated</Badge> : <Badge tone="warning">Not delegated</Badge>}</dd>
+              </div>
+              <div>
+                <dt>Updated</dt>
+                <dd>
+                  <time dateTime={d.updated_at} title={fullTime(d.updated_at)}>
+                    {timeAgo(d.updated_at)}
+                  </time>
+                </dd>
+              </div>
+              <div>
+                <dt>Created</dt>
+                <dd>
+                  <time dateTime={d.created_at}>{fullTime(d.created_at)}</time>
+                </dd>
+              </div>
+            </dl>
+          </div>
+          <button type="button" className="btn btn-ghost-danger" onClick={() => setDeleting(true)}>
+            Delete domain
+          </button>
+        </header>
+        <DomainTabs name={d.name} />
+        <ConflictBanner zone={d.name} />
+
+        <div className="editor-grid">
+          <section className="card" aria-labelledby="soa-title">
+            <h2 id="soa-title">SOA settings</h2>
+            <SoaForm domain={d} />
+          </section>
+          <section className="card" aria-labelledby="dnssec-title">
+            <h2 id="dnssec-title">DNSSEC</h2>
+            <DnssecSwitch domain={d} />
+          </section>
         </div>
-        <button type="button" className="btn btn-ghost-danger" onClick={() => setDeleting(true)}>
-          Delete domain
-        </button>
-      </header>
 
-      <div className="editor-grid">
-        <section className="card" aria-labelledby="soa-title">
-          <h2 id="soa-title">SOA settings</h2>
-          <SoaForm domain={d} />
-        </section>
-        <section className="card" aria-labelledby="dnssec-title">
-          <h2 id="dnssec-title">DNSSEC</h2>
-          <DnssecSwitch domain={d} />
-        </section>
+        <RecordsPanel domain={d} />
+        <DeleteDomainDialog name={deleting ? d.name : null} onClose={() => setDeleting(false)} onDeleted={() => navigate(routes.domains)} />
       </div>
-
-      <RecordsPanel domain={d} />
-      <DeleteDomainDialog name={deleting ? d.name : null} onClose={() => setDeleting(false)} onDeleted={() => navigate(routes.domains)} />
-    </div>
+    </ZoneConflictProvider>
   );
 }

@@ -10,6 +10,7 @@ import { Dialog } from '../../ui/dialog';
 import { useToast } from '../../ui/toast';
 import { DsRecords } from './ds-records';
 import { useUpdateDomain } from './update-domain';
+import { isStale } from './zone-serial';
 
 export function DnssecSwitch({ domain }: { domain: Domain }) {
   const update = useUpdateDomain(domain.name, { optimistic: true });
@@ -21,7 +22,10 @@ export function DnssecSwitch({ domain }: { domain: Domain }) {
       { dnssec_enabled: enable },
       {
         onSuccess: (d) => toast('success', d.dnssec_enabled ? 'DNSSEC enabled: the zone is signed online' : 'DNSSEC disabled'),
-        onError: (e) => toast('error', `Could not change DNSSEC: ${e.message}`),
+        // A stale editor (412) is explained by the conflict banner instead.
+        onError: (e) => {
+          if (!isStale(e)) toast('error', `Could not change DNSSEC: ${e.message}`);
+        },
       },
     );
   const toggle = () => (on ? setConfirming(true) : change(true));

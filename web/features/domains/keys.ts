@@ -1,6 +1,7 @@
 /**
- * Query keys of domain data. `['domains', name]` is one zone and `['domains', name, 'records']`
- * its records, so a change to a zone can refresh exactly its own data. Lists live under
+ * Query keys of domain data. `['domains', name]` is one zone, `['domains', name, 'records']`
+ * its records and `['domains', name, 'history']` its change sets, so a change to a zone can
+ * refresh exactly its own data, or all of it by the prefix. Lists live under
  * `['domains', 'list']`; no zone can be called "list" (zone names have two labels or more).
  */
 export const domainKeys = {
@@ -9,4 +10,8 @@ export const domainKeys = {
   list: (search: string, page: number) => ['domains', 'list', { search, page }] as const,
   detail: (name: string) => ['domains', name] as const,
   records: (name: string) => ['domains', name, 'records'] as const,
+  history: (name: string) => ['domains', name, 'history'] as const,
+  changes: (name: string, filter: { source: string; username: string; page: number; perPage: number }) => ['domains', name, 'history', 'list', filter] as const,
+  change: (name: string, id: number) => ['domains', name, 'history', 'change', id] as const,
+  revertPreview: (name: string, id: number) => ['domains', name, 'history', 'revert-preview', id] as const,
 };

@@ -35,9 +35,14 @@ export function SoaForm({ domain }: { domain: Domain }) {
   const saved = useMemo(() => fromDomain(domain), [domain]);
   const changed = useMemo(() => new Set(SOA_FIELDS.filter((f) => values[f].trim() !== saved[f])), [values, saved]);
 
-  // A newer zone from the server (another tab, the API) replaces an untouched form.
+  // A newer zone from the server (a reload after a conflict, another tab) replaces every field
+  // the user has not changed, so saving afterwards sends only their own edits back.
+  const lastSaved = useRef(saved);
   useEffect(() => {
-    if (changed.size === 0) setValues(saved);
+    const prev = lastSaved.current;
+    if (prev === saved) return;
+    lastSaved.current = saved;
+    setValues((v) => Object.fromEntries(SOA_FIELDS.map((f) => [f, v[f].trim() === prev[f] ? saved[f] : v[f]])) as Values);
   }, [saved]);
 
   const local = useMemo(() => {

@@ -1,17 +1,25 @@
-/** SOA timers and DNSSEC of a zone; the DNSSEC switch shows its new state at once and rolls back on error. */
+/**
+ * SOA timers and DNSSEC of a zone, sent with the serial the editor loaded as If-Match (a zone
+ * changed elsewhere meanwhile answers 412 and keeps its values). The DNSSEC switch shows its
+ * new state at once and rolls back on any error.
+ */
 import { useMutation, useQueryClient } from '@tanstack/react-query';
-import { request } from '../../lib/api-client';
+import { requestWrite } from '../../lib/api-client';
 import type { Domain, DomainUpdate } from '../../lib/api-types';
 import { bff } from '../../lib/paths';
 import { domainKeys } from './keys';
+import { useZoneConflict } from './zone-conflict';
+import { guardedWrite, zoneScope } from './zone-serial';
 
-export const updateDomain = (name: string, patch: DomainUpdate) => request<Domain>('PUT', bff.domain(name), { body: patch });
+export const updateDomain = (name: string, patch: DomainUpdate, ifMatch?: number) => requestWrite<Domain>('PUT', bff.domain(name), { body: patch, ifMatch });
 
 export function useUpdateDomain(name: string, opts: { optimistic?: boolean } = {}) {
   const qc = useQueryClient();
   const key = domainKeys.detail(name);
+  const { report } = useZoneConflict();
   return useMutation({
-    mutationFn: (patch: DomainUpdate) => updateDomain(name, patch),
+    scope: zoneScope(name),
+    mutationFn: (patch: DomainUpdate) => guardedWrite(qc, name, (ifMatch) => updateDomain(name, patch, ifMatch)),
     onMutate: async (patch) => {
       if (!opts.optimistic) return undefined;
       await qc.cancelQueries({ queryKey: key, exact: true });
@@ -19,12 +27,16 @@ export function useUpdateDomain(name: string, opts: { optimistic?: boolean } = {
       if (before) qc.setQueryData<Domain>(key, { ...before, ...patch });
       return { before };
     },
-    onError: (_e, _patch, ctx) => {
-      if (ctx?.before) qc.setQueryData(key, ctx.before);
+    onError: (e, patch, ctx) => {
+      // Only the fields this write changed: the serial may have moved on meanwhile.
+      const before = ctx?.before;
+      if (before) qc.setQueryData<Domain>(key, (d) => (d ? { ...d, ...Object.fromEntries(Object.keys(patch).map((k) => [k, before[k as keyof Domain]])) } : d));
+      report(e);
     },
     onSuccess: (domain) => {
       qc.setQueryData(key, domain);
       void qc.invalidateQueries({ queryKey: domainKeys.lists });
+      void qc.invalidateQueries({ queryKey: domainKeys.history(name) });
     },
   });
 }

@@ -1,23 +1,33 @@
-/** Deletes a record: the row goes at once and comes back, with the server's message, if the delete fails. */
+/**
+ * Deletes a record: the row goes at once and comes back, with the server's message, if the
+ * delete fails (a stale If-Match included).
+ */
 import { useMutation, useQueryClient } from '@tanstack/react-query';
-import { request } from '../../lib/api-client';
+import { requestWrite } from '../../lib/api-client';
 import type { DnsRecord } from '../../lib/api-types';
 import { bff } from '../../lib/paths';
 import { domainKeys } from '../domains/keys';
+import { useZoneConflict } from '../domains/zone-conflict';
+import { guardedWrite, zoneScope } from '../domains/zone-serial';
 import { afterRecordChange, patchRecords, recordMutationKey, remove } from './record-cache';
 
-export const deleteRecord = (domain: string, id: number) => request<DnsRecord>('DELETE', bff.record(domain, id));
+export const deleteRecord = (domain: string, id: number, ifMatch?: number) => requestWrite<DnsRecord>('DELETE', bff.record(domain, id), { ifMatch });
 
 export function useDeleteRecord(domain: string) {
   const qc = useQueryClient();
+  const { report } = useZoneConflict();
   return useMutation({
     mutationKey: recordMutationKey(domain),
-    mutationFn: (rec: DnsRecord) => deleteRecord(domain, rec.id),
+    scope: zoneScope(domain),
+    mutationFn: (rec: DnsRecord) => guardedWrite(qc, domain, (ifMatch) => deleteRecord(domain, rec.id, ifMatch)),
     onMutate: async (rec) => {
       await qc.cancelQueries({ queryKey: domainKeys.records(domain) });
       patchRecords(qc, domain, remove(rec.id));
     },
-    onError: (_e, rec) => patchRecords(qc, domain, (list) => (list.some((r) => r.id === rec.id) ? list : [...list, rec])),
+    onError: (e, rec) => {
+      patchRecords(qc, domain, (list) => (list.some((r) => r.id === rec.id) ? list : [...list, rec]));
+      report(e);
+    },
     onSettled: (_r, _e, rec) => afterRecordChange(qc, domain, [rec.record_type]),
   });
 }

@@ -30,11 +30,14 @@ export const upsert = (rec: DnsRecord, replaces = rec.id) => (list: DnsRecord[])
 
 export const remove = (id: number) => (list: DnsRecord[]) => list.filter((r) => r.id !== id);
 
-/** What else a record change makes stale: the zone's serial, the domain lists, IP usage for addresses. */
+/**
+ * What else a record change makes stale: the zone's history, the domain lists, IP usage for
+ * addresses. Not the zone itself: its serial came with the write's answer (zone-serial.ts).
+ */
 export function afterRecordChange(qc: QueryClient, domain: string, types: string[]): void {
   // A change made while the list was still loading cancelled that load: load it again.
   if (!qc.getQueryData(domainKeys.records(domain))) void qc.invalidateQueries({ queryKey: domainKeys.records(domain), exact: true });
-  void qc.invalidateQueries({ queryKey: domainKeys.detail(domain), exact: true });
+  void qc.invalidateQueries({ queryKey: domainKeys.history(domain) });
   void qc.invalidateQueries({ queryKey: domainKeys.lists });
   if (types.some((t) => t === 'A' || t === 'AAAA')) void qc.invalidateQueries({ queryKey: ipKeys.usage });
 }

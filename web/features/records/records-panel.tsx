@@ -1,7 +1,9 @@
 /**
  * The records section of the domain editor: filter by name and type, sort, and add, edit or
- * delete in place. Every change shows at once (optimistic) and is undone, with the server's
- * message on the form, if the server refuses it.
+ * delete in place, or select several and delete them as one change set. Every change shows at
+ * once (optimistic) and is undone, with the server's message on the form, if the server
+ * refuses it; a refusal because the zone changed elsewhere (412) is told by the conflict
+ * banner, and the form keeps the draft for after Reload.
  */
 import { useMutationState } from '@tanstack/react-query';
 import { useCallback, useDeferredValue, useMemo, useState } from 'react';
@@ -13,14 +15,18 @@ import { formatNumber } from '../../lib/format';
 import { SelectField, TextField } from '../../ui/field';
 import { ErrorState, LoadingState } from '../../ui/states';
 import { useToast } from '../../ui/toast';
+import { useZoneConflict } from '../domains/zone-conflict';
+import { isStale } from '../domains/zone-serial';
 import { useAllIps } from '../ips/list-all-ips';
 import { nextTempId, useCreateRecord } from './create-record';
 import { useDeleteRecord } from './delete-record';
+import { BulkDeleteBar } from './bulk-delete-bar';
 import { useRecords } from './list-records';
 import { recordMutationKey } from './record-cache';
 import { draftOf, emptyDraft, optimisticRecord, type Checked, type Draft } from './record-draft';
 import { RecordForm } from './record-form';
 import { filterAndSort, type Sort, type SortKey } from './record-order';
+import { selectAllState, selectedRecords, withAllShown } from './record-selection';
 import { RecordsTable } from './records-table';
 import { useUpdateRecord } from './update-record';
 
@@ -49,6 +55,8 @@ export function RecordsPanel({ domain }: { domain: Domain }) {
   const [editDraft, setEditDraft] = useState<Draft>(() => emptyDraft());
   const [editError, setEditError] = useState<ApiError | null>(null);
   const [armedId, setArmedId] = useState<number | null>(null);
+  const [selected, setSelected] = useState<ReadonlySet<number>>(() => new Set());
+  const { conflict } = useZoneConflict();
 
   const create = useCreateRecord(zone);
   const update = useUpdateRecord(zone);
@@ -62,6 +70,17 @@ export function RecordsPanel({ domain }: { domain: Domain }) {
   const deferredName = useDeferredValue(nameFilter);
   const deferredType = useDeferredValue(typeFilter);
   const rows = useMemo(() => filterAndSort(records.data ?? [], deferredName, deferredType, sort), [records.data, deferredName, deferredType, sort]);
+  const chosen = useMemo(() => selectedRecords(records.data ?? [], selected), [records.data, selected]);
+  const chosenHidden = useMemo(() => {
+    const shown = new Set(rows.map((r) => r.id));
+    return chosen.filter((r) => !shown.has(r.id)).length;
+  }, [rows, chosen]);
+  const allShown = useMemo(() => selectAllState(rows, selected), [rows, selected]);
+  const onSelect = useCallback((id: number, on: boolean) => setSelected((s) => (on ? new Set(s).add(id) : new Set([...s].filter((x) => x !== id)))), []);
+  const onSelectAllShown = useCallback((on: boolean) => setSelected((s) => withAllShown(rows, s, on)), [rows]);
+  const clearSelection = useCallback(() => setSelected(new Set()), []);
+  // Once the user has reloaded after a conflict, the 412 on a form no longer applies.
+  const current = (e: ApiError | null) => (e && isStale(e) && !conflict ? null : e);
 
   const setFilter = (key: 'name' | 'type', value: string) => {
     const next = new URLSearchParams(params);
@@ -117,7 +136,7 @@ export function RecordsPanel({ domain }: { domain: Domain }) {
           setEditDraft(draft);
           setEditError(asApiError(e));
           setEditingId(before.id);
-          toast('error', `Could not save ${before.fqdn}: ${e.message}`);
+          if (!isStale(e)) toast('error', `Could not save ${before.fqdn}: ${e.message}`);
         },
       },
     );
@@ -128,7 +147,9 @@ export function RecordsPanel({ domain }: { domain: Domain }) {
       setArmedId(null);
       del.mutate(r, {
         onSuccess: () => toast('success', `Deleted ${r.fqdn} ${r.record_type}`),
-        onError: (e) => toast('error', `Could not delete ${r.fqdn} ${r.record_type}: ${e.message}`),
+        onError: (e) => {
+          if (!isStale(e)) toast('error', `Could not delete ${r.fqdn} ${r.record_type}: ${e.message}`);
+        },
       });
     },
     [del, toast],
@@ -145,7 +166,7 @@ export function RecordsPanel({ domain }: { domain: Domain }) {
       records={records.data}
       ips={ips.data}
       editing={r}
-      serverError={editError}
+      serverError={current(editError)}
       onSubmit={submitEdit(r)}
       onCancel={() => {
         setEditingId(null);
@@ -186,7 +207,7 @@ export function RecordsPanel({ domain }: { domain: Domain }) {
             }}
             records={records.data}
             ips={ips.data}
-            serverError={addError}
+            serverError={current(addError)}
             onSubmit={submitAdd}
             onCancel={() => setAdding(false)}
             submitLabel="Add record"
@@ -211,6 +232,8 @@ export function RecordsPanel({ domain }: { domain: Domain }) {
         ) : null}
       </form>
 
+      <BulkDeleteBar zone={zone} chosen={chosen} hidden={chosenHidden} onClear={clearSelection} />
+
       {records.isPending ? (
         <LoadingState label="Loading records…" />
       ) : records.isError ? (
@@ -230,6 +253,10 @@ export function RecordsPanel({ domain }: { domain: Domain }) {
           renderEditor={renderEditor}
           onEdit={startEdit}
           onDelete={onDelete}
+          selected={selected}
+          allShown={allShown}
+          onSelect={onSelect}
+          onSelectAllShown={onSelectAllShown}
         />
       )}
     </section>

@@ -1,7 +1,8 @@
 /**
  * The records of a zone as a virtualized table: only the rows in view are in the DOM, so
  * 10,000 records scroll and filter smoothly. A row turns into the record form to edit it
- * in place; deleting asks for a second click on the same row.
+ * in place; deleting asks for a second click on the same row. A checkbox per row (and one
+ * for all shown rows) chooses records to delete together.
  */
 import { useVirtualizer } from '@tanstack/react-virtual';
 import { memo, useRef, type ReactNode } from 'react';
@@ -10,6 +11,7 @@ import { formatDuration } from '../../lib/format';
 import { Badge } from '../../ui/badge';
 import { adviceText, ipAdvice } from '../ips/ip-advice';
 import type { Sort, SortKey } from './record-order';
+import { isManaged, isSelectable, type SelectAll } from './record-selection';
 
 const COLUMNS: Array<{ key: SortKey; label: string }> = [
   { key: 'name', label: 'Name' },
@@ -18,24 +20,29 @@ const COLUMNS: Array<{ key: SortKey; label: string }> = [
   { key: 'ttl', label: 'TTL' },
 ];
 
-const isManaged = (r: DnsRecord) => r.name === '@' && r.record_type === 'NS';
-
 interface RowProps {
   r: DnsRecord;
   domain: string;
   ips: readonly Ip[] | undefined;
   pending: boolean;
   armed: boolean;
+  selected: boolean;
   onEdit: (r: DnsRecord) => void;
   onArm: (id: number | null) => void;
   onDelete: (r: DnsRecord) => void;
+  onSelect: (id: number, on: boolean) => void;
 }
 
-const RecordRow = memo(function RecordRow({ r, domain, ips, pending, armed, onEdit, onArm, onDelete }: RowProps) {
+const RecordRow = memo(function RecordRow({ r, domain, ips, pending, armed, selected, onEdit, onArm, onDelete, onSelect }: RowProps) {
   const advice = r.record_type === 'A' || r.record_type === 'AAAA' ? adviceText(ipAdvice(r.content, ips, r.record_type)) : undefined;
   const label = `${r.fqdn} ${r.record_type}`;
   return (
     <>
+      <div role="cell" className="c-select">
+        {isManaged(r) ? null : (
+          <input type="checkbox" checked={selected && !pending} disabled={pending} onChange={(e) => onSelect(r.id, e.target.checked)} aria-label={`Select ${label} ${r.content}`} />
+        )}
+      </div>
       <div role="cell" className="c-name">
         <span className="strong">{r.name}</span>
         {r.name !== '@' ? <span className="muted">.{domain}</span> : <span className="muted small"> (apex)</span>}
@@ -102,9 +109,15 @@ export interface RecordsTableProps {
   renderEditor: (r: DnsRecord) => ReactNode;
   onEdit: (r: DnsRecord) => void;
   onDelete: (r: DnsRecord) => void;
+  selected: ReadonlySet<number>;
+  /** The "select all shown" box's state over `rows`. */
+  allShown: SelectAll;
+  onSelect: (id: number, on: boolean) => void;
+  onSelectAllShown: (on: boolean) => void;
 }
 
-export function RecordsTable({ domain, rows, total, ips, sort, onSort, pendingIds, armedId, onArm, editingId, renderEditor, onEdit, onDelete }: RecordsTableProps) {
+export function RecordsTable(props: RecordsTableProps) {
+  const { domain, rows, total, ips, sort, onSort, pendingIds, armedId, onArm, editingId, renderEditor, onEdit, onDelete, selected, allShown, onSelect, onSelectAllShown } = props;
   const scrollRef = useRef<HTMLDivElement>(null);
   const virtualizer = useVirtualizer({
     count: rows.length,
@@ -118,6 +131,18 @@ export function RecordsTable({ domain, rows, total, ips, sort, onSort, pendingId
     <div role="table" className="records-table" aria-label={`Records of ${domain.name}`} aria-rowcount={rows.length + 1}>
       <div role="rowgroup" className="records-head">
         <div role="row" className="record-row" aria-rowindex={1}>
+          <div role="columnheader" className="c-select">
+            <input
+              type="checkbox"
+              ref={(el) => {
+                if (el) el.indeterminate = allShown === 'some';
+              }}
+              checked={allShown === 'all'}
+              disabled={!rows.some(isSelectable)}
+              onChange={(e) => onSelectAllShown(e.target.checked)}
+              aria-label="Select all shown records"
+            />
+          </div>
           {COLUMNS.map((c) => (
             <div role="columnheader" key={c.key} className={`c-${c.key === 'record_type' ? 'type' : c.key}`} aria-sort={sort.key === c.key ? (sort.dir === 1 ? 'ascending' : 'descending') : 'none'}>
               <button type="button" className="sort-button" onClick={() => onSort(c.key)}>
@@ -146,7 +171,7 @@ export function RecordsTable({ domain, rows, total, ips, sort, onSort, pendingId
                 data-index={v.index}
                 role="row"
                 aria-rowindex={v.index + 2}
-                className={`record-row${editing ? ' editing' : ''}${pendingIds.has(r.id) || r.id < 0 ? ' pending' : ''}${v.index % 2 ? ' odd' : ''}`}
+                className={`record-row${editing ? ' editing' : ''}${pendingIds.has(r.id) || r.id < 0 ? ' pending' : ''}${selected.has(r.id) ? ' selected' : ''}${v.index % 2 ? ' odd' : ''}`}
                 style={{ transform: `translateY(${v.start}px)` }}
               >
                 {editing ? (
@@ -154,7 +179,18 @@ export function RecordsTable({ domain, rows, total, ips, sort, onSort, pendingId
                     {renderEditor(r)}
                   </div>
                 ) : (
-                  <RecordRow r={r} domain={domain.name} ips={ips} pending={pendingIds.has(r.id) || r.id < 0} armed={armedId === r.id} onEdit={onEdit} onArm={onArm} onDelete={onDelete} />
+                  <RecordRow
+                    r={r}
+                    domain={domain.name}
+                    ips={ips}
+                    pending={pendingIds.has(r.id) || r.id < 0}
+                    armed={armedId === r.id}
+                    selected={selected.has(r.id)}
+                    onEdit={onEdit}
+                    onArm={onArm}
+                    onDelete={onDelete}
+                    onSelect={onSelect}
+                  />
                 )}
               </div>
             );

@@ -1,0 +1,67 @@
+/**
+ * Zones in and out as master files (DESIGN.md §11): `GET /domains/:name/zone` downloads the
+ * zone (`text/dns`); `POST /domains/:name/zone` with a master file replaces the zone's records
+ * with the file's (`?mode=merge` adds to them), as one change set.
+ */
+import { createRoute, z } from '@hono/zod-openapi';
+import type { Services } from '../services';
+import { createApi, errors, json, security } from './create-api';
+import { zoneParam } from './domains';
+import { ZoneImportResultSchema } from './schemas';
+import { changeView, etag, writeHeaders, writeOptions, writeQuery } from './write-options';
+
+const tags = ['Zone files'];
+const zoneOnly = z.object({ name: z.string().openapi({ param: { name: 'name', in: 'path' }, example: 'example.com' }) });
+const zoneText = z.string().openapi({ example: '$ORIGIN example.com.\n$TTL 3600\n@ 3600 IN SOA ns1.zonedeck.test. hostmaster.zonedeck.test. 2026112301 10800 3600 1209600 3600\n' });
+
+const exportRoute = createRoute({
+  method: 'get',
+  path: '/domains/{name}/zone',
+  summary: 'The zone as an RFC 1035 master file',
+  description: '$ORIGIN, $TTL, the SOA, the apex NS set and every record; DNSSEC records are left out (zonedeck signs online). named-checkzone accepts it.',
+  tags,
+  security,
+  request: { params: zoneOnly },
+  responses: { 200: { description: 'The master file', content: { 'text/dns': { schema: zoneText } } }, ...errors(404) },
+});
+
+const importRoute = createRoute({
+  method: 'post',
+  path: '/domains/{name}/zone',
+  summary: "Replace the zone's records with a master file's (or add them with ?mode=merge), as one change set",
+  description:
+    'Send the file as the body with Content-Type text/dns (or text/plain). $ORIGIN, $TTL, relative names, @, blank owners, parentheses, comments, quoted strings and \\DDD escapes are understood; $INCLUDE is refused. ' +
+    "The file's SOA timers become the zone's; its serial is ignored; the apex NS set stays the service's. Any error: 400 with fields keyed `line <n>`, nothing applied.",
+  tags,
+  security,
+  request: {
+    params: zoneOnly,
+    query: z.object({ ...writeQuery, mode: z.enum(['replace', 'merge'], { error: 'must be replace or merge' }).optional().openapi({ description: 'replace (default): the zone holds exactly the file\'s records; merge: the file\'s records are added' }) }),
+    headers: writeHeaders,
+    body: { required: true, content: { 'text/dns': { schema: zoneText }, 'text/plain': { schema: zoneText } } },
+  },
+  responses: { 200: { description: 'The change set (id null for a dry run) and what the file held that was not taken', content: json(ZoneImportResultSchema) }, ...errors(400, 403, 404, 408, 409, 412, 413) },
+});
+
+export function zoneFilesApi(services: Services) {
+  const { zones, zoneFiles } = services;
+  const user = (c: { get(k: 'principal'): { user: { id: number } } }) => c.get('principal').user.id;
+  return createApi()
+    .openapi(exportRoute, async (c) => {
+      const zone = await zones.owned(user(c), zoneParam(c.req.valid('param').name));
+      const text = await zoneFiles.export(zone);
+      return c.body(text, 200, {
+        'Content-Type': 'text/dns; charset=utf-8',
+        'Content-Disposition': `attachment; filename="${zone.name}.zone"`,
+        ETag: etag(zone.serial_number),
+      }) as never;
+    })
+    .openapi(importRoute, async (c) => {
+      const name = zoneParam(c.req.valid('param').name);
+      const opts = writeOptions(c);
+      const text = await c.req.text();
+      const applied = await zoneFiles.importInto((tx) => zones.owned(user(c), name, tx), text, c.req.valid('query').mode ?? 'replace', opts);
+      c.header('ETag', etag(opts.dryRun ? applied.change.serial_before : applied.zone.serial_number));
+      return c.json({ change: changeView(applied.change), ignored: applied.result.ignored }, 200);
+    });
+}

@@ -1,0 +1,145 @@
+/**
+ * Zones in and out as RFC 1035 master files (DESIGN.md §11). An import is one change set
+ * (source `import`): it replaces the zone's records with the file's (or, merging, adds them),
+ * takes the file's SOA timers as the zone's fields (its serial is ignored: the zone's own
+ * keeps rising) and leaves the apex NS set to the service. Every problem answers 400 with
+ * `fields` keyed `line <n>`, and nothing is applied.
+ */
+import { APEX } from '../core/domain-name';
+import { Conflict, Invalid } from '../core/errors';
+import { SOA_BOUNDS, SOA_FIELDS, soaErrors, type SoaField, type SoaTimers } from '../core/soa';
+import { parseZoneFile, printZoneFile, zoneFileInvalid, type ZoneFileIgnored, type ZoneFileRecord, type ZoneFileSoa } from '../core/zone-file';
+import type { DomainRow, Repos, Store } from '../store/types';
+import type { Applied, ChangeSets, Edit, WriteOptions } from './change-sets';
+import type { Blame } from './zone-draft';
+
+export interface ZoneIdentity {
+  /** SOA MNAME: the first of NAMESERVERS. */
+  primary: string;
+  /** SOA RNAME. */
+  hostmaster: string;
+}
+
+export interface ImportResult {
+  /** What the file held that the zone does not take, by line (DNSSEC records, the apex NS set, …). */
+  ignored: ZoneFileIgnored[];
+}
+
+const key = (name: string, type: string) => `${name} ${type}`;
+
+/** Applies a parsed file to the draft: replacing every record of the zone, or adding to them. */
+async function applyFile(edit: Edit, records: readonly ZoneFileRecord[], mode: 'replace' | 'merge'): Promise<Blame> {
+  const { draft } = edit;
+  const sets = new Map<string, { name: string; type: string; line: number; ttl: number; contents: string[] }>();
+  for (const r of records) {
+    const k = key(r.name, r.record_type);
+    const set = sets.get(k);
+    // One TTL per RRset (RFC 2181 §5.2): a file that disagrees with itself gets the lowest.
+    if (set) {
+      set.contents.push(r.content);
+      set.ttl = Math.min(set.ttl, r.ttl);
+    } else sets.set(k, { name: r.name, type: r.record_type, line: r.line, ttl: r.ttl, contents: [r.content] });
+  }
+  if (mode === 'replace') {
+    await draft.loadAll();
+    for (const name of draft.names()) {
+      for (const type of draft.types(name)) {
+        if (name === APEX && type === 'NS') continue;
+        if (!sets.has(key(name, type))) draft.put(name, type, [], 0);
+      }
+    }
+  } else {
+    await draft.load(new Set(records.map((r) => r.name)));
+  }
+  for (const set of sets.values()) {
+    const entries = set.contents.map((content) => ({ content, ttl: set.ttl }));
+    draft.put(set.name, set.type, mode === 'merge' ? [...draft.rrset(set.name, set.type), ...entries] : entries, set.ttl);
+  }
+  // A broken rule is blamed on the line of the RRset that breaks it.
+  return (name, type) => {
+    const set = sets.get(key(name, type)) ?? [...sets.values()].find((s) => s.name === name);
+    return set ? `line ${set.line}` : `${name === APEX ? '@' : name} ${type}`;
+  };
+}
+
+/** The file's SOA timers as zone settings, each checked against the bounds of DESIGN.md §3. */
+function soaSettings(zone: DomainRow, soa: { refresh: number; retry: number; expire: number; minimum: number; line: number }): Partial<SoaTimers> {
+  const timers: SoaTimers = { refresh_interval: soa.refresh, retry_interval: soa.retry, expire_interval: soa.expire, minimum_ttl: soa.minimum };
+  const errors = soaErrors(timers, new Set(SOA_FIELDS.filter((f) => timers[f] !== zone[f])));
+  const bad = Object.entries(errors) as [SoaField, string][];
+  if (bad.length > 0) {
+    throw new Invalid({ [`line ${soa.line}`]: bad.map(([f, m]) => `SOA ${SOA_BOUNDS[f].label.toLowerCase()} (${f}) ${timers[f]}: ${m}`).join('; ') });
+  }
+  return timers;
+}
+
+/**
+ * A change-set builder that applies a master file to the zone being edited; `ignored` holds,
+ * once it ran, what the file had that the zone does not take.
+ */
+export function fileBuilder(text: string, mode: 'replace' | 'merge') {
+  let ignored: ZoneFileIgnored[] = [];
+  return {
+    ignored: () => ignored,
+    async build(edit: Edit): Promise<void> {
+      const parsed = parseZoneFile(text, edit.zone.name, { defaultTtl: edit.zone.minimum_ttl });
+      if (parsed.errors.length > 0) throw zoneFileInvalid(parsed.errors);
+      ignored = parsed.ignored;
+      await recordsBuild(edit, parsed, mode);
+    },
+  };
+}
+
+/** Applies records read from a file or a transfer (and their SOA timers) to the draft. */
+export async function recordsBuild(edit: Edit, zone: { records: readonly ZoneFileRecord[]; soa?: ZoneFileSoa }, mode: 'replace' | 'merge'): Promise<void> {
+  if (zone.soa) Object.assign(edit.settings, soaSettings(edit.zone, zone.soa));
+  edit.blame = await applyFile(edit, zone.records, mode);
+}
+
+/** Every problem with a file is a problem on one of its lines: 400, as for a parse error. */
+export async function asFileErrors<T>(run: () => Promise<T>): Promise<T> {
+  try {
+    return await run();
+  } catch (e) {
+    if (e instanceof Conflict && e.fields && Object.keys(e.fields).every((k) => k.startsWith('line '))) throw new Invalid(e.fields, e.message);
+    throw e;
+  }
+}
+
+export function createZoneFiles(store: Store, changes: ChangeSets, identity: ZoneIdentity) {
+  /** Imports `text` into the zone `locate` finds, as one change set (source `import`). */
+  function importInto(locate: (tx: Repos, now: Date) => Promise<DomainRow>, text: string, mode: 'replace' | 'merge', opts: WriteOptions): Promise<Applied<ImportResult>> {
+    const file = fileBuilder(text, mode);
+    return asFileErrors(() => changes.apply(locate, { ...opts, source: 'import' }, (edit) => file.build(edit), async () => ({ ignored: file.ignored() })));
+  }
+
+  /** Imports records already read (a zone transfer) into the zone `locate` finds, as one change set. */
+  function importRecords(locate: (tx: Repos, now: Date) => Promise<DomainRow>, zone: { records: readonly ZoneFileRecord[]; soa?: ZoneFileSoa }, mode: 'replace' | 'merge', opts: WriteOptions) {
+    return asFileErrors(() => changes.apply(locate, { ...opts, source: 'import' }, (edit) => recordsBuild(edit, zone, mode)));
+  }
+
+  return {
+    importInto,
+    importRecords,
+
+    /** The zone as a master file: $ORIGIN, $TTL, SOA, the apex NS set and every record; no DNSSEC records. */
+    async export(zone: DomainRow): Promise<string> {
+      const rows = await store.records.byDomain(zone.id);
+      return printZoneFile(
+        zone.name,
+        {
+          mname: identity.primary,
+          rname: identity.hostmaster,
+          serial: zone.serial_number,
+          refresh: zone.refresh_interval,
+          retry: zone.retry_interval,
+          expire: zone.expire_interval,
+          minimum: zone.minimum_ttl,
+        },
+        rows.map((r) => ({ name: r.name, record_type: r.record_type, ttl: r.ttl, content: r.content })),
+      );
+    },
+  };
+}
+
+export type ZoneFiles = ReturnType<typeof createZoneFiles>;

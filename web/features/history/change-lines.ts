@@ -1,0 +1,49 @@
+/**
+ * A change set as text: its records as +/- lines in zone-file style, RRset by RRset, and its
+ * settings as "Minimum TTL 3600 → 300". Lists from the server carry at most 1,000 records a
+ * side; `missingLines` says how many it left out.
+ */
+import { SOA_BOUNDS, type SoaField } from '../../../server/core/soa';
+import type { ChangeRecord, ChangeSet } from '../../lib/api-types';
+
+export interface DiffLine {
+  sign: '+' | '-';
+  name: string;
+  ttl: string;
+  record_type: string;
+  content: string;
+}
+
+// The apex first, then names and types in text order, as the records table sorts them.
+const rrsetKey = (r: ChangeRecord) => `${r.name === '@' ? '' : r.name}\u0000${r.record_type}`;
+
+/** What was removed and added, one RRset after another, its removed lines first (as a unified diff reads). */
+export function diffLines(cs: Pick<ChangeSet, 'added' | 'removed'>): DiffLine[] {
+  const line = (sign: DiffLine['sign']) => (r: ChangeRecord, order: number) => ({ sign, order, key: rrsetKey(r), line: { sign, name: r.name, ttl: r.ttl, record_type: r.record_type, content: r.content } });
+  const all = [...cs.removed.map(line('-')), ...cs.added.map(line('+'))];
+  all.sort((a, b) => (a.key < b.key ? -1 : a.key > b.key ? 1 : a.sign === b.sign ? a.order - b.order : a.sign === '-' ? -1 : 1));
+  return all.map((x) => x.line);
+}
+
+/** `- www 300 IN A 192.0.2.1` */
+export const zoneFileLine = (l: DiffLine) => `${l.sign} ${l.name} ${l.ttl} IN ${l.record_type} ${l.content}`;
+
+/** `+ www A 192.0.2.9`: for a sentence, where the TTL would be noise. */
+export const shortLine = (l: DiffLine) => `${l.sign} ${l.name} ${l.record_type} ${l.content}`;
+
+/** How many records the list left out of this change set (GET …/changes/:id has them all). */
+export const missingLines = (cs: Pick<ChangeSet, 'added' | 'removed' | 'added_count' | 'removed_count'>) =>
+  Math.max(0, cs.added_count - cs.added.length) + Math.max(0, cs.removed_count - cs.removed.length);
+
+const onOff = (v: unknown) => (v === true ? 'on' : v === false ? 'off' : String(v));
+const shown = (v: unknown) => (v === null || v === undefined || v === '' ? '(none)' : String(v));
+
+/** "Minimum TTL 3600 → 300", "DNSSEC off → on", one per changed setting. */
+export function settingLines(settings: ChangeSet['settings']): string[] {
+  return Object.entries(settings).map(([field, [before, after]]) => {
+    if (field in SOA_BOUNDS) return `${SOA_BOUNDS[field as SoaField].label} ${shown(before)} → ${shown(after)}`;
+    if (field === 'dnssec_enabled') return `DNSSEC ${onOff(before)} → ${onOff(after)}`;
+    if (field === 'dnssec_keys') return `DNSSEC keys ${shown(before)} → ${shown(after)}`;
+    return `${field} ${shown(before)} → ${shown(after)}`;
+  });
+}
