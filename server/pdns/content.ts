@@ -19,7 +19,7 @@ export function contentFromPdns(type: RecordType, text: string): string {
   if (type.type === 'TXT' && (tokens.length === 0 || tokens.some((t) => !t.quoted))) {
     throw new RuleError(`TXT: content must be one or more quoted strings, as in a zone file: "${text.replace(/"/g, '')}"`);
   }
-  return type.fromTokens(tokens, '');
+  return type.fromText(text);
 }
 
 /** PowerDNS content of stored canonical content (stored content that does not read is shown as it is). */

@@ -1,6 +1,7 @@
 /**
- * POST …/zones: a new zone, and the records the client gives with it (`rrsets`, or `zone`,
- * a zone file) as the zone's first change after its creation. `nameservers` and an apex NS
+ * POST …/zones: a new zone, and the records the client gives with it: `rrsets` as the
+ * zone's first change after its creation, or `zone`, a zone file, within the creation itself
+ * (as POST /api/v1/domains does with `zone_file`). `nameservers` and an apex NS
  * set are ignored: zonedeck puts NAMESERVERS there (PowerDNS clients send them anyway). An
  * SOA's timers become the zone's, as in a zone-file import (DESIGN.md §11); its names and
  * serial are zonedeck's. If the records are refused, the zone is removed again: a client
@@ -8,10 +9,9 @@
  */
 import { APEX, normalizeRecordName, normalizeZoneName } from '../core/domain-name';
 import { Conflict, Invalid, RuleError } from '../core/errors';
-import { parseZoneFile, zoneFileInvalid } from '../core/zone-file';
 import type { Services } from '../services';
 import type { WriteOptions } from '../services/change-sets';
-import type { RRsetChange } from '../services/rrsets';
+import { asFileErrors, fileBuilder } from '../services/zone-files';
 import type { ZoneSettings } from '../services/zones';
 import type { DomainRow } from '../store/types';
 import { PdnsError, unprocessable } from './errors';
@@ -44,25 +44,6 @@ function soaTimers(content: string, at: string): ZoneSettings {
     throw unprocessable(`${at}: SOA content must be "mname rname serial refresh retry expire minimum", numbers in seconds`);
   }
   return Object.fromEntries(TIMERS.map((t, i) => [t, Number(f[3 + i])]));
-}
-
-/** The zone's records from a zone file, as REPLACE changes of whole RRsets. */
-function fromZoneFile(text: string, zone: string): { settings: ZoneSettings; changes: RRsetChange[] } {
-  const parsed = parseZoneFile(text, zone);
-  if (parsed.errors.length > 0) {
-    const e = zoneFileInvalid(parsed.errors);
-    throw unprocessable(`zone: ${Object.entries(e.fields).map(([k, v]) => `${k}: ${v}`).join('; ')}`);
-  }
-  const sets = new Map<string, RRsetChange>();
-  for (const r of parsed.records) {
-    const key = `${r.name} ${r.record_type}`;
-    const set = sets.get(key) ?? { name: r.name, record_type: r.record_type, ttl: String(r.ttl), changetype: 'REPLACE' as const, records: [] };
-    set.records!.push(r.content);
-    sets.set(key, set);
-  }
-  const s = parsed.soa;
-  const settings = s ? { refresh_interval: s.refresh, retry_interval: s.retry, expire_interval: s.expire, minimum_ttl: s.minimum } : {};
-  return { settings, changes: [...sets.values()] };
 }
 
 /** Splits the client's RRsets: the SOA gives timers, the apex NS set is dropped, the rest are the zone's records. */
@@ -104,36 +85,32 @@ export async function createZone(services: Services, identity: SoaIdentity, user
     if (e instanceof RuleError) throw unprocessable(`name: ${e.message}`);
     throw e;
   }
-  const file = body.zone ? fromZoneFile(body.zone, zoneName) : null;
   const given = body.rrsets ? fromRRsets(body.rrsets, zoneName) : null;
-  const settings = file?.settings ?? given?.settings ?? {};
+  // A zone file's records are part of the zone's first change set, as for POST /api/v1/domains with zone_file.
+  const file = body.zone === undefined ? undefined : fileBuilder(body.zone, 'merge');
 
   let zone: DomainRow;
   try {
-    zone = await zones.create(userId, { name: zoneName, ...settings, dnssec_enabled: body.dnssec }, opts);
+    zone = await asFileErrors(() => zones.create(userId, { name: zoneName, ...given?.settings, dnssec_enabled: body.dnssec }, opts, file?.build));
   } catch (e) {
     if (e instanceof Conflict) {
       const existing = await store.domains.byName(zoneName);
       throw new PdnsError(409, existing ? `Domain '${dotted(zoneName)}' already exists` : e.message);
     }
-    if (e instanceof Invalid) throw unprocessable(Object.entries(e.fields).map(([k, v]) => `${k}: ${v}`).join('; '));
+    if (e instanceof Invalid) {
+      const lines = Object.keys(e.fields).every((k) => k.startsWith('line ')) ? 'zone: ' : '';
+      throw unprocessable(lines + Object.entries(e.fields).map(([k, v]) => `${k}: ${v}`).join('; '));
+    }
     throw e;
   }
-  if (!file?.changes.length && !given?.rrsets.length) return zone;
+  if (!given?.rrsets.length) return zone;
 
   try {
-    let applied;
-    if (file) {
-      applied = await services.rrsets.patch(userId, zone.name, file.changes, opts).catch((e: unknown) => {
-        throw e instanceof Invalid || e instanceof Conflict ? unprocessable(`zone: ${Object.entries(e.fields ?? {}).map(([k, v]) => `${k}: ${v}`).join('; ') || e.message}`) : e;
-      });
-    } else {
-      const apexNs = (await store.records.atName(zone.id, APEX)).filter((r) => r.record_type === 'NS');
-      const t: Translated = translate(given!.rrsets, { zone, apexNs, identity }, (k) => given!.positions[k]!);
-      applied = await services.rrsets.patch(userId, zone.name, t.changes, opts).catch((e: unknown) => {
-        throw clientError(e, t);
-      });
-    }
+    const apexNs = (await store.records.atName(zone.id, APEX)).filter((r) => r.record_type === 'NS');
+    const t: Translated = translate(given.rrsets, { zone, apexNs, identity }, (k) => given.positions[k]!);
+    const applied = await services.rrsets.patch(userId, zone.name, t.changes, opts).catch((e: unknown) => {
+      throw clientError(e, t);
+    });
     return applied.zone;
   } catch (e) {
     await zones.remove(userId, zone.name).catch(() => {});

@@ -6,7 +6,6 @@
 import { Hono, type Context } from 'hono';
 import { APEX, normalizeRecordName } from '../core/domain-name';
 import { NotFound, RuleError } from '../core/errors';
-import { printZoneFile } from '../core/zone-file';
 import type { Services } from '../services';
 import type { DomainRow } from '../store/types';
 import type { PdnsEnv } from './auth';
@@ -119,8 +118,7 @@ export function zonesApi(services: Services, identity: SoaIdentity) {
     })
     .get('/zones/:zone_id/export', async (c) => {
       const zone = await zoneOf(c);
-      const soa = { mname: identity.primary, rname: identity.hostmaster, serial: zone.serial_number, refresh: zone.refresh_interval, retry: zone.retry_interval, expire: zone.expire_interval, minimum: zone.minimum_ttl };
-      const text = printZoneFile(zone.name, soa, await store.records.byDomain(zone.id));
+      const text = await services.zoneFiles.export(zone);
       // PowerDNS answers JSON to a client that asks for it, else the text itself.
       if (/application\/json/i.test(c.req.header('accept') ?? '')) return c.json({ zone: text });
       return c.body(text, 200, { 'Content-Type': 'text/plain; charset=us-ascii' });
