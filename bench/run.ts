@@ -6,6 +6,7 @@ type Bench = { name: string; file: string; fn: string };
 const BENCHES: Bench[] = [
   { name: 'API', file: './api.ts', fn: 'benchApi' },
   { name: 'History', file: './history.ts', fn: 'benchHistory' },
+  { name: 'Zonefiles', file: './zone-files.ts', fn: 'benchZoneFiles' },
   { name: 'DNS', file: './dns.ts', fn: 'benchDns' },
   { name: 'Dashboard', file: './web.ts', fn: 'benchWeb' },
   { name: 'Load', file: './load.ts', fn: 'benchLoad' },

@@ -6,10 +6,15 @@
  * are read with it, and again whenever the zone itself changes (DNSSEC on/off, rollover).
  */
 import type { ZoneChange, ZoneEvents } from '../services/events';
-import type { DomainRow, Store } from '../store/types';
+import type { DomainRow, RecordRow, Store } from '../store/types';
 import { signingKey } from './dnssec/keys';
 import { Zone, type ZoneIdentity } from './zone';
 import type { ZoneIndex } from './zone-index';
+
+/** Past this many changed names, a zone is reloaded whole rather than name by name. */
+const RELOAD_ABOVE = 500;
+/** Records read, and names built, between two yields of a zone load. */
+const LOAD_SLICE = 2000;
 
 export interface ZoneSyncHooks {
   /** A zone's serial changed (or the zone appeared): time to NOTIFY secondaries. */
@@ -42,7 +47,26 @@ export async function syncZones(
   };
 
   const load = async (domain: DomainRow) => {
-    const zone = new Zone(domain, await store.records.byDomain(domain.id), identity);
+    // A big zone is read and built in slices, yielding between them, so the DNS thread keeps
+    // answering (from the zone as it was) while the new one is built; then it is swapped in whole.
+    const zone = new Zone(domain, [], identity);
+    const byName = new Map<string, RecordRow[]>();
+    for (let after = 0; ; ) {
+      const rows = await store.records.slice(domain.id, after, LOAD_SLICE);
+      for (const r of rows) {
+        const list = byName.get(r.name);
+        if (list) list.push(r);
+        else byName.set(r.name, [r]);
+      }
+      if (rows.length < LOAD_SLICE) break;
+      after = rows.at(-1)!.id;
+      await new Promise((r) => setImmediate(r));
+    }
+    let n = 0;
+    for (const [name, rows] of byName) {
+      zone.replaceName(name, rows);
+      if (++n % LOAD_SLICE === 0) await new Promise((r) => setImmediate(r));
+    }
     await loadKeys(zone, domain);
     index.put(zone);
     return zone;
@@ -62,13 +86,21 @@ export async function syncZones(
       hooks.zoneAdded?.(domain);
       return;
     }
-    if (change.kind === 'zone-changed') {
-      for (const name of change.names) zone.replaceName(name, await store.records.atName(zone.id, name));
+    if (change.kind === 'zone-changed' && change.names.length > RELOAD_ABOVE) {
+      // A big change (an import): build the zone anew and swap it in whole.
+      if (domain.serial_number >= zone.domain.serial_number) hooks.serialChanged?.(await load(domain));
+      return;
     }
+    // Read everything first, then change the zone in one synchronous step: an answer never
+    // sees half of a change set, nor new records under the old serial.
+    const rows: RecordRow[][] = [];
+    if (change.kind === 'zone-changed') for (const name of change.names) rows.push(await store.records.atName(zone.id, name));
+    const keys = change.kind === 'zone-changed' && change.keys && domain.serial_number >= zone.domain.serial_number && domain.dnssec_enabled ? await store.dnssecKeys.signingKeys(domain.id) : null;
+    if (change.kind === 'zone-changed') change.names.forEach((name, i) => zone.replaceName(name, rows[i]!));
     // Events can arrive after a newer reload; never step a serial back.
     if (domain.serial_number >= zone.domain.serial_number) {
       zone.setDomain(domain);
-      if (change.kind === 'zone-changed' && change.keys) await loadKeys(zone, domain);
+      if (change.kind === 'zone-changed' && change.keys) zone.setKeys((keys ?? []).map(signingKey));
     }
     hooks.serialChanged?.(zone);
   }

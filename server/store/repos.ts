@@ -198,6 +198,7 @@ export function createRepos(db: Db, dialect: Dialect): Repos {
       },
       atName: (domainId, name) => db.selectFrom('records').selectAll().where('domain_id', '=', domainId).where('name', '=', name).orderBy('id').execute(),
       byDomain: (domainId) => db.selectFrom('records').selectAll().where('domain_id', '=', domainId).orderBy('id').execute(),
+      slice: (domainId, afterId, limit) => db.selectFrom('records').selectAll().where('domain_id', '=', domainId).where('id', '>', afterId).orderBy('id').limit(limit).execute(),
       countByDomain: (domainId) =>
         count(db.selectFrom('records').select((e) => e.fn.countAll<number>().as('n')).where('domain_id', '=', domainId).executeTakeFirst()),
       zoneCount: (domainId) => recordCount(domainId),

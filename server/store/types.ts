@@ -203,6 +203,8 @@ export interface Repos {
     page(domainId: number, filter: RecordFilter, w: Window): Promise<Page<RecordRow>>;
     atName(domainId: number, name: string): Promise<RecordRow[]>;
     byDomain(domainId: number): Promise<RecordRow[]>;
+    /** The zone's records with an id above `afterId`, by id, at most `limit` (to read a big zone in slices). */
+    slice(domainId: number, afterId: number, limit: number): Promise<RecordRow[]>;
     countByDomain(domainId: number): Promise<number>;
     /** The zone's record count as the database keeps it: one row read, whatever the zone's size. */
     zoneCount(domainId: number): Promise<number>;
