@@ -10,6 +10,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { eventually, freePort } from '../dns/test-server';
 import { cli, startServer, type ServerProcess } from '../testing/server-process';
 
+const OPCODE_NOTIFY = 4;
 let server: ServerProcess | undefined;
 let secondary: dgram.Socket | undefined;
 let token = '';
@@ -23,11 +24,11 @@ beforeAll(async () => {
   secondary = dgram.createSocket('udp4');
   secondary.on('message', (msg, from) => {
     const q = dnsPacket.decode(msg);
-    if (q.opcode !== 'NOTIFY' || q.type !== 'query') return;
+    if (((q.flags ?? 0) >> 11) % 16 !== OPCODE_NOTIFY || q.type !== 'query') return;
     const soa = q.answers?.find((a) => a.type === 'SOA') as { data: { serial: number } } | undefined;
     notifies.push({ zone: q.questions![0]!.name, serial: soa?.data.serial ?? -1 });
     // RFC 1996 §4.7: the answer stops the primary's retries.
-    secondary!.send(dnsPacket.encode({ type: 'response', id: q.id, opcode: 'NOTIFY', flags: dnsPacket.AUTHORITATIVE_ANSWER, questions: q.questions }), from.port, from.address);
+    secondary!.send(dnsPacket.encode({ type: 'response', id: q.id, flags: (OPCODE_NOTIFY << 11) | dnsPacket.AUTHORITATIVE_ANSWER, questions: q.questions }), from.port, from.address);
   });
   await new Promise<void>((r) => secondary!.bind(port, '127.0.0.1', r));
   server = await startServer({ DNS_PORT: '0', SECONDARIES: `127.0.0.1:${port}` });
@@ -49,6 +50,9 @@ describe('PUT …/notify', () => {
     // The creation itself is notified, as every serial change is.
     expect(await eventually(async () => notifies.length > 0)).toBe(true);
     const before = notifies.length;
+    // Answered, it is not sent again (the primary retries every 2 s until answered).
+    await new Promise((r) => setTimeout(r, 2500));
+    expect(notifies.length).toBe(before);
 
     const res = await pdns('PUT', '/zones/notify.example./notify');
     expect([res.status, await res.json()]).toEqual([200, { result: 'Notification queued' }]);
