@@ -53,6 +53,23 @@ function result(changetype: Changetype, current: readonly string[], given: reado
 const sameSet = (a: Set<string>, b: Set<string>) => a.size === b.size && [...a].every((x) => b.has(x));
 
 /**
+ * Why a change to the SOA or the apex NS set is refused, or null when it leaves them as they
+ * are (the serial of an SOA aside: it is zonedeck's, and a client may have read an older one).
+ */
+function managedChange(type: string, changetype: Changetype, records: readonly { content: string }[], ttl: number | undefined, { zone, apexNs, identity }: Managed): string | null {
+  const soa = type === 'SOA';
+  const keyOf = (c: string) => (soa ? soaKey(c) : c.trim().toLowerCase().replace(/\.$/, ''));
+  const current = (soa ? [soaContent(zone, identity)] : apexNs.map((r) => r.content)).map((c) => keyOf(c)!);
+  const given = records.map((r) => keyOf(r.content) ?? `unreadable ${r.content}`);
+  const ttlBefore = soa ? zone.minimum_ttl : (apexNs[0]?.ttl ?? 0);
+  const unchanged = sameSet(result(changetype, current, given), new Set(current)) && (ttl === undefined || changetype !== 'REPLACE' || ttl === ttlBefore);
+  if (unchanged) return null;
+  return soa
+    ? "the SOA record is managed by zonedeck and can only be sent back unchanged; its timers are the zone's refresh_interval, retry_interval, expire_interval and minimum_ttl (PUT /api/v1/domains/<zone>)"
+    : 'the NS set at the apex is managed by zonedeck and can only be sent back unchanged; it comes from NAMESERVERS';
+}
+
+/**
  * Translates the client's list. A change to the SOA or the apex NS set that leaves them as
  * they are is dropped; anything else about them is refused (422), as is a disabled record.
  */
@@ -96,16 +113,8 @@ export function translate(list: readonly RRsetInput[], managed: Managed, positio
 
     if (type === 'SOA' && name !== APEX) return fail(`${at}.type`, 'an SOA record stands only at the zone apex, where zonedeck manages it');
     if (type === 'SOA' || (name === APEX && type === 'NS')) {
-      const before = type === 'SOA' ? [soaContent(zone, managed.identity)] : managed.apexNs.map((r) => r.content);
-      const ttlBefore = type === 'SOA' ? zone.minimum_ttl : (managed.apexNs[0]?.ttl ?? 0);
-      const keyOf = (c: string) => (type === 'SOA' ? soaKey(c) : normalizedNs(c));
-      const given = records.map((r) => keyOf(r.content) ?? `unreadable ${r.content}`);
-      const current = before.map((c) => keyOf(c)!);
-      const unchanged = sameSet(result(changetype, current, given), new Set(current)) && (rs.ttl === undefined || changetype !== 'REPLACE' || rs.ttl === ttlBefore);
-      if (unchanged) return;
-      const what = type === 'SOA' ? 'the SOA record is' : 'the NS set at the apex is';
-      const how = type === 'SOA' ? 'its timers are the zone\'s refresh_interval, retry_interval, expire_interval and minimum_ttl (PUT /api/v1/domains/<zone>)' : 'it comes from NAMESERVERS';
-      return fail(at, `${what} managed by zonedeck and can only be sent back unchanged; ${how}`);
+      const refused = managedChange(type, changetype, records, rs.ttl, managed);
+      return refused ? fail(at, refused) : undefined;
     }
 
     const def = RECORD_TYPE_BY_NAME.get(type);
@@ -134,11 +143,6 @@ export function translate(list: readonly RRsetInput[], managed: Managed, positio
   });
   if (errors.length > 0) throw new PdnsError(422, errors.join('; '));
   return out;
-}
-
-/** A target name compared as zonedeck stores it. */
-function normalizedNs(content: string): string {
-  return content.trim().toLowerCase().replace(/\.$/, '');
 }
 
 /**

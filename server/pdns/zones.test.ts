@@ -24,8 +24,8 @@ const history = async (zone: string) => {
 
 describe('authentication', () => {
   it('401 with PowerDNS body without a key or with a wrong one; zonedeck Bearer auth is not PowerDNS auth', async () => {
-    for (const key of [null, 'zd_wrong']) {
-      const res = await h.call('GET', ZONES, undefined, { key });
+    for (const [key, path] of [[null, ZONES], ['zd_wrong', ZONES], [null, '/api'], [null, '/api/v1/servers'], ['zd_wrong', `${ZONES}/example.com./cryptokeys`]] as const) {
+      const res = await h.call('GET', path, undefined, { key });
       expect(res.status).toBe(401);
       expect(res.headers.get('www-authenticate')).toMatch(/^X-API-Key/);
       expect(await res.json()).toEqual({ error: 'Unauthorized' });
