@@ -10,6 +10,7 @@ const BENCHES: Bench[] = [
   { name: 'DNS', file: './dns.ts', fn: 'benchDns' },
   { name: 'Dashboard', file: './web.ts', fn: 'benchWeb' },
   { name: 'Load', file: './load.ts', fn: 'benchLoad' },
+  { name: 'Nodes', file: './nodes.ts', fn: 'benchNodes' },
 ];
 
 const only = process.argv.slice(2);

@@ -4,6 +4,7 @@
  */
 import { z } from 'zod';
 import path from 'node:path';
+import { normalizeZoneName } from './core/domain-name';
 
 const port = z
   .string()
@@ -24,6 +25,16 @@ const rate = z
   .string()
   .regex(/^(off|[0-9]+(\.[0-9]+)?,[0-9]+)$/, 'must be "off" or "<requests per second>,<burst>", e.g. 20,100')
   .transform((s) => (s === 'off' ? null : { perSecond: Number(s.split(',')[0]), burst: Number(s.split(',')[1]) }));
+
+/** A zone name as the API would store it (IDN to A-labels, no trailing dot), or the rule it breaks. */
+const zoneName = z.string().transform((s, ctx) => {
+  try {
+    return normalizeZoneName(s);
+  } catch (e) {
+    ctx.addIssue({ code: 'custom', message: `must be a domain name like catalog.example.net: ${e instanceof Error ? e.message : String(e)}` });
+    return z.NEVER;
+  }
+});
 
 const schema = z.object({
   HOST: z.string().min(1).default('127.0.0.1'),
@@ -47,6 +58,7 @@ const schema = z.object({
   RATE_LIMIT_ADDRESS: rate.default({ perSecond: 100, burst: 1000 }),
   AXFR_ALLOW: z.string().default('127.0.0.0/8,::1/128'),
   SECONDARIES: z.string().default(''),
+  CATALOG_ZONE: zoneName.optional(),
 });
 
 export type Config = {
@@ -76,6 +88,8 @@ export type Config = {
   rateLimitAddress: { perSecond: number; burst: number } | null;
   axfrAllow: string[];
   secondaries: string[];
+  /** The catalog zone (RFC 9432) listing every hosted zone; unset: none is published. */
+  catalogZone?: string;
 };
 
 export class ConfigError extends Error {}
@@ -114,5 +128,6 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
     rateLimitAddress: e.RATE_LIMIT_ADDRESS,
     axfrAllow: list(e.AXFR_ALLOW),
     secondaries: list(e.SECONDARIES),
+    catalogZone: e.CATALOG_ZONE,
   };
 }

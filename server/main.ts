@@ -21,6 +21,11 @@ async function main(): Promise<void> {
   const log = createLogger(config.logLevel);
   const store = await openStore(config);
   const services = servicesFor(store, config);
+  const clash = await services.zones.catalogClash();
+  if (clash) {
+    process.stderr.write(`zonedeck: CATALOG_ZONE: ${clash}\n`);
+    process.exit(2);
+  }
 
   if ((await store.users.count()) === 0) {
     const { password } = await services.accounts.addUser('admin');

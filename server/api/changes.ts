@@ -80,7 +80,7 @@ export function changesApi(services: Services) {
       const zone = await zones.owned(user(c), zoneParam(c.req.valid('param').name));
       const page = await changes.page(zone, { source: q.source, username: q.username?.trim().toLowerCase() }, p.window);
       setPageHeaders(c, page.total, p);
-      return c.json(page.rows.map(changeView), 200);
+      return c.json(page.rows.map((cs) => changeView(cs)), 200);
     })
     .openapi(get, async (c) => {
       const { name, id } = c.req.valid('param');

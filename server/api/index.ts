@@ -28,9 +28,9 @@ export function publicApi(services: Services, config: Pick<Config, 'bodyLimitByt
     },
     servers: [{ url: '/api/v1' }],
   });
-  api.use('*', limitByAddress(config.rateLimitAddress));
+  api.use('*', limitByAddress(config.rateLimitAddress, services.store.sharedBuckets));
   api.use('*', requireToken(services));
-  api.use('*', limitByToken(config.rateLimitToken));
+  api.use('*', limitByToken(config.rateLimitToken, services.store.sharedBuckets));
   api.use('*', cleanQuery);
   api.use('*', jsonBody({ limitBytes: config.bodyLimitBytes, timeoutMs: config.bodyTimeoutMs, bulkLimitBytes: config.bulkBodyLimitBytes }));
   api.route('/', ipsApi(services));

@@ -2,17 +2,18 @@
  * Rate limits on the API: a token bucket per client address (before authentication, so a
  * flood of bad tokens is stopped cheaply) and one per API token. Over the limit: 429 with
  * Retry-After and the standard error body.
+ *
+ * Where the store is shared by several nodes (PostgreSQL), the buckets live in it, so a client
+ * gets the limit once and not once per node behind the load balancer (DESIGN.md §15); that is
+ * one small write per bucket per request. On SQLite (one node) they stay in memory: the same
+ * write there would cost an fsync per request, for nothing another node could read.
  */
 import type { MiddlewareHandler } from 'hono';
 import { clientAddress } from '../client-address';
+import type { BucketRate, SharedBuckets } from '../store/types';
 import { HttpError } from './errors';
 
-export interface BucketRate {
-  /** Sustained requests per second. */
-  perSecond: number;
-  /** Requests allowed at once before the rate applies. */
-  burst: number;
-}
+export type { BucketRate } from '../store/types';
 
 /** Token buckets by key; full buckets are forgotten when the map grows, so memory stays bounded. */
 export class TokenBuckets {
@@ -50,22 +51,29 @@ function limited(seconds: number, what: string): HttpError {
   return new HttpError(429, 'rate_limited', `too many requests for this ${what}; retry in ${seconds} s`, undefined, { 'Retry-After': String(seconds) });
 }
 
-export function limitByAddress(rate: BucketRate | null): MiddlewareHandler {
+/** Takes from `shared` buckets when the store has them, else from this process's own. */
+function bucketsFor(rate: BucketRate, shared: SharedBuckets | undefined): (key: string) => number | Promise<number> {
+  if (shared) return (key) => shared.take(key, rate);
+  const own = new TokenBuckets(rate);
+  return (key) => own.take(key);
+}
+
+export function limitByAddress(rate: BucketRate | null, shared?: SharedBuckets): MiddlewareHandler {
   if (!rate) return (_, next) => next();
-  const buckets = new TokenBuckets(rate);
+  const take = bucketsFor(rate, shared);
   return async (c, next) => {
     const address = clientAddress(c);
-    const wait = address === undefined ? 0 : buckets.take(address);
+    const wait = address === undefined ? 0 : await take(`address:${address}`);
     if (wait > 0) throw limited(wait, 'address');
     return next();
   };
 }
 
-export function limitByToken(rate: BucketRate | null): MiddlewareHandler<{ Variables: { principal: { token: { id: number } } } }> {
+export function limitByToken(rate: BucketRate | null, shared?: SharedBuckets): MiddlewareHandler<{ Variables: { principal: { token: { id: number } } } }> {
   if (!rate) return (_, next) => next();
-  const buckets = new TokenBuckets(rate);
+  const take = bucketsFor(rate, shared);
   return async (c, next) => {
-    const wait = buckets.take(String(c.get('principal').token.id));
+    const wait = await take(`token:${c.get('principal').token.id}`);
     if (wait > 0) throw limited(wait, 'token');
     return next();
   };

@@ -48,8 +48,11 @@ export function writeOptions(c: Context<ApiEnv>, comment?: string): WriteOptions
   };
 }
 
-/** A change set as the API answers it: TTLs as strings, like records. */
-export function changeView(cs: ChangeSet & { added_count?: number; removed_count?: number }) {
+/**
+ * A change set as the API answers it: TTLs as strings, like records; with `limit`, at most that
+ * many records of each side (the counts say how many there are).
+ */
+export function changeView(cs: ChangeSet & { added_count?: number; removed_count?: number }, limit = Infinity) {
   const rec = (r: { name: string; record_type: string; ttl: number; content: string }) => ({ name: r.name, record_type: r.record_type, ttl: String(r.ttl), content: r.content });
   return {
     id: cs.id,
@@ -59,8 +62,8 @@ export function changeView(cs: ChangeSet & { added_count?: number; removed_count
     source: cs.source,
     actor: cs.actor,
     comment: cs.comment,
-    added: cs.added.map(rec),
-    removed: cs.removed.map(rec),
+    added: cs.added.slice(0, limit).map(rec),
+    removed: cs.removed.slice(0, limit).map(rec),
     added_count: cs.added_count ?? cs.added.length,
     removed_count: cs.removed_count ?? cs.removed.length,
     settings: cs.settings,

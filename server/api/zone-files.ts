@@ -36,11 +36,14 @@ const importRoute = createRoute({
   security,
   request: {
     params: zoneOnly,
-    query: z.object({ ...writeQuery, mode: z.enum(['replace', 'merge'], { error: 'must be replace or merge' }).optional().openapi({ description: 'replace (default): the zone holds exactly the file\'s records; merge: the file\'s records are added' }) }),
+    query: z.object({
+      ...writeQuery,
+      comment: z.string().max(500, 'must be at most 500 characters').optional().openapi({ description: "The change set's comment" }),
+      mode: z.enum(['replace', 'merge'], { error: 'must be replace or merge' }).optional().openapi({ description: 'replace (default): the zone holds exactly the file\'s records; merge: the file\'s records are added' }) }),
     headers: writeHeaders,
     body: { required: true, content: { 'text/dns': { schema: zoneText }, 'text/plain': { schema: zoneText } } },
   },
-  responses: { 200: { description: 'The change set (id null for a dry run) and what the file held that was not taken', content: json(ZoneImportResultSchema) }, ...errors(400, 403, 404, 408, 409, 412, 413) },
+  responses: { 200: { description: 'The change set (id null for a dry run; at most 1,000 records of each side, with their counts) and what the file held that was not taken', content: json(ZoneImportResultSchema) }, ...errors(400, 403, 404, 408, 409, 412, 413) },
 });
 
 export function zoneFilesApi(services: Services) {
@@ -58,10 +61,11 @@ export function zoneFilesApi(services: Services) {
     })
     .openapi(importRoute, async (c) => {
       const name = zoneParam(c.req.valid('param').name);
-      const opts = writeOptions(c);
+      const opts = writeOptions(c, c.req.valid('query').comment);
       const text = await c.req.text();
       const applied = await zoneFiles.importInto((tx) => zones.owned(user(c), name, tx), text, c.req.valid('query').mode ?? 'replace', opts);
       c.header('ETag', etag(opts.dryRun ? applied.change.serial_before : applied.zone.serial_number));
-      return c.json({ change: changeView(applied.change), ignored: applied.result.ignored }, 200);
+      // A whole zone's worth of records would be megabytes: the first 1,000 of each side, and the counts.
+      return c.json({ change: changeView(applied.change, 1000), ignored: applied.result.ignored }, 200);
     });
 }

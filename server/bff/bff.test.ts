@@ -170,6 +170,30 @@ describe('forwarding to the API', () => {
     expect((await b.send('GET', '/bff/api/domains')).headers.get('x-total-count')).toBe('0');
   });
 
+  it('carries a zone file both ways: a text/dns body in, and the download with its file name out', async () => {
+    const b = await signedIn();
+    await b.send('POST', '/bff/api/domains', { name: 'example.com' });
+    const headers = { cookie: b.cookie!, origin: ORIGIN, 'sec-fetch-site': 'same-origin', 'x-csrf-token': b.csrf!, 'content-type': 'text/dns; charset=utf-8' };
+    const put = (query: string, body: string, extra: Record<string, string> = {}) => h.fetch(`/bff/api/domains/example.com/zone${query}`, { method: 'POST', headers: { ...headers, ...extra }, body });
+    const preview = await put('?mode=merge&dry_run=true', 'www 300 IN A 192.0.2.1\n');
+    expect(preview.status, await preview.clone().text()).toBe(200);
+    const { change } = await preview.json();
+    expect(change).toMatchObject({ id: null, source: 'import', actor: { username: 'alice', credential: 'session' }, added: [{ name: 'www', content: '192.0.2.1' }] });
+    expect(preview.headers.get('etag')).toBe(`"${change.serial_before}"`);
+    const bad = await put('', 'www IN A 192.0.2.300\n');
+    expect(bad.status).toBe(400);
+    expect((await bad.json()).error.fields).toHaveProperty('line 1');
+    const stale = await put('', 'www 300 IN A 192.0.2.1\n', { 'if-match': `"${change.serial_before - 1}"` });
+    expect(stale.status).toBe(412);
+    expect((await put('', 'www 300 IN A 192.0.2.1\n', { 'if-match': `"${change.serial_before}"` })).status).toBe(200);
+
+    const file = await b.send('GET', '/bff/api/domains/example.com/zone');
+    expect(file.status).toBe(200);
+    expect(file.headers.get('content-type')).toMatch(/^text\/dns/);
+    expect(file.headers.get('content-disposition')).toBe('attachment; filename="example.com.zone"');
+    expect(await file.text()).toMatch(/^www\s+300\s+IN\s+A\s+192\.0\.2\.1$/m);
+  });
+
   it('ends the session when the API no longer accepts its token', async () => {
     const b = await signedIn();
     const [token] = await h.services.accounts.listTokens(1);

@@ -37,7 +37,7 @@ export const WRONG_CREDENTIALS = 'Wrong username or password.';
 export function bffApp(services: Services, apiFetch: ApiFetch, opts: BffOptions = {}) {
   const now = opts.now ?? Date.now;
   const sessions = createSessions(services, opts.sessionTimes ?? DEFAULT_SESSION_TIMES, now);
-  const throttle = createSignInThrottle(opts.throttle ?? DEFAULT_THROTTLE, now);
+  const throttle = createSignInThrottle(services.store.signInFailures, opts.throttle ?? DEFAULT_THROTTLE, now);
   const info = (s: ActiveSession): SessionInfo => ({ username: s.username, csrf_token: s.row.csrf_token, expires_at: sessions.endsAt(s.row) });
   const session = requireSession(sessions);
 
@@ -55,7 +55,7 @@ export function bffApp(services: Services, apiFetch: ApiFetch, opts: BffOptions 
       throw new BffError(400, 'invalid_json', 'send {"username": "…", "password": "…"} as JSON');
     }
     const keys = [`user:${body.username.trim().toLowerCase()}`, `addr:${clientAddress(c) ?? 'unknown'}`];
-    const wait = throttle.retryAfterMs(keys);
+    const wait = await throttle.retryAfterMs(keys);
     if (wait > 0) {
       const seconds = Math.ceil(wait / 1000);
       c.header('Retry-After', String(seconds));
@@ -63,10 +63,10 @@ export function bffApp(services: Services, apiFetch: ApiFetch, opts: BffOptions 
     }
     const user = await services.accounts.checkPassword(body.username, body.password);
     if (!user) {
-      throttle.failed(keys);
+      await throttle.failed(keys);
       throw new BffError(401, 'invalid_credentials', WRONG_CREDENTIALS);
     }
-    throttle.succeeded(keys.slice(0, 1));
+    await throttle.succeeded(keys.slice(0, 1));
     // A fresh session id at every sign-in (no fixation); a session the browser still held ends.
     const previous = await sessions.resume(readSessionCookie(c));
     if (previous) await sessions.end(previous.row);

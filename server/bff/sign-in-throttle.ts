@@ -1,8 +1,13 @@
 /**
  * Slows down password guessing: after a few failed sign-ins for one username or from one
  * client address, further attempts must wait, twice as long after each new failure (capped).
- * In memory: a restart forgets it, which costs an attacker a restart they cannot cause.
+ * The failures are counted in the database (`sign_in_failures`), so the throttle holds across
+ * every node behind a load balancer and survives a restart; sign-ins are rare enough that a
+ * write per failure costs nothing. Keys without a failure for `forgetAfterMs` are forgotten,
+ * and their rows deleted at most once a minute.
  */
+import type { Repos } from '../store/types';
+
 export interface ThrottleOptions {
   /** Failures allowed before waiting starts. */
   freeFailures: number;
@@ -14,50 +19,35 @@ export interface ThrottleOptions {
 
 export const DEFAULT_THROTTLE: ThrottleOptions = { freeFailures: 5, baseDelayMs: 1000, maxDelayMs: 60_000, forgetAfterMs: 15 * 60_000 };
 
-interface Entry {
-  failures: number;
-  last: number;
-}
+const PRUNE_EVERY_MS = 60_000;
 
-const MAX_KEYS = 10_000;
-
-export function createSignInThrottle(opts: ThrottleOptions = DEFAULT_THROTTLE, now: () => number = Date.now) {
-  const entries = new Map<string, Entry>();
-
-  function waitFor(key: string, at: number): number {
-    const e = entries.get(key);
-    if (!e) return 0;
-    if (at - e.last > opts.forgetAfterMs) {
-      entries.delete(key);
-      return 0;
-    }
-    if (e.failures < opts.freeFailures) return 0;
-    const delay = Math.min(opts.maxDelayMs, opts.baseDelayMs * 2 ** (e.failures - opts.freeFailures));
-    return Math.max(0, e.last + delay - at);
-  }
+export function createSignInThrottle(failures: Repos['signInFailures'], opts: ThrottleOptions = DEFAULT_THROTTLE, now: () => number = Date.now) {
+  let prunedAt = 0;
 
   return {
     /** Milliseconds the caller must still wait before trying any of these keys; 0 when free. */
-    retryAfterMs(keys: string[]): number {
+    async retryAfterMs(keys: string[]): Promise<number> {
       const at = now();
-      return Math.max(0, ...keys.map((k) => waitFor(k, at)));
+      let wait = 0;
+      for (const e of await failures.byKeys(keys)) {
+        if (at - e.last_at > opts.forgetAfterMs || e.failures < opts.freeFailures) continue;
+        const delay = Math.min(opts.maxDelayMs, opts.baseDelayMs * 2 ** (e.failures - opts.freeFailures));
+        wait = Math.max(wait, e.last_at + delay - at);
+      }
+      return wait;
     },
 
-    failed(keys: string[]): void {
+    async failed(keys: string[]): Promise<void> {
       const at = now();
-      if (entries.size > MAX_KEYS) {
-        for (const [k, e] of entries) if (at - e.last > opts.forgetAfterMs) entries.delete(k);
-        // Still full: drop the oldest rather than grow without bound.
-        while (entries.size > MAX_KEYS) entries.delete(entries.keys().next().value!);
-      }
-      for (const key of keys) {
-        const e = entries.get(key);
-        entries.set(key, { failures: (e && at - e.last <= opts.forgetAfterMs ? e.failures : 0) + 1, last: at });
+      await failures.add(keys, at, at - opts.forgetAfterMs);
+      if (at - prunedAt >= PRUNE_EVERY_MS) {
+        prunedAt = at;
+        await failures.prune(at - opts.forgetAfterMs);
       }
     },
 
-    succeeded(keys: string[]): void {
-      for (const key of keys) entries.delete(key);
+    async succeeded(keys: string[]): Promise<void> {
+      await failures.clear(keys);
     },
   };
 }

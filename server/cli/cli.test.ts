@@ -42,7 +42,7 @@ describe('admin CLI', () => {
     await new Promise((r) => setTimeout(r, 200));
     expect(server.lines.some((l) => l.includes('"path":"/api/v1/ips"'))).toBe(true);
     expect(server.lines.join('\n')).not.toContain(token);
-  });
+  }, 120_000);
 
   it('explains bad input and exits non-zero', () => {
     expect(() => cli(server.dataDir, 'ips', 'add', 'alice', '10.0.0.1/8')).toThrow(/host bits set; the network is 10.0.0.0\/8/);

@@ -90,7 +90,11 @@ beforeAll(async () => {
 
 afterAll(async () => {
   await zd?.stop();
-  knot?.kill('SIGTERM');
+  if (knot && knot.exitCode === null) {
+    const exited = new Promise((r) => knot.once('exit', r));
+    knot.kill('SIGTERM');
+    await exited;
+  }
   fs.rmSync(dir, { recursive: true, force: true });
   fs.rmSync(dataDir, { recursive: true, force: true });
 });

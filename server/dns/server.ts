@@ -18,7 +18,7 @@ import { listenUdp } from './udp';
 import { ZoneIndex } from './zone-index';
 import { syncZones, type ZoneSync } from './zone-sync';
 
-export type DnsConfig = Pick<Config, 'dnsHost' | 'dnsPort' | 'nameservers' | 'hostmaster' | 'axfrAllow' | 'secondaries' | 'resolver'>;
+export type DnsConfig = Pick<Config, 'dnsHost' | 'dnsPort' | 'nameservers' | 'hostmaster' | 'axfrAllow' | 'secondaries' | 'resolver' | 'catalogZone'>;
 
 export interface DnsServer {
   port: number;
@@ -74,6 +74,8 @@ export async function startDns(config: DnsConfig, store: Store, events: ZoneEven
       zoneAdded: (domain) => void delegation?.check(domain.id).catch(onError),
       onError,
     },
+    undefined,
+    { catalog: config.catalogZone },
   );
   const handler = createHandler(index, {
     transferAllowed: (a) => aclAllows(acl, a),

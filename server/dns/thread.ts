@@ -21,7 +21,7 @@ export async function startDnsThread(config: Config, store: Store, events: ZoneE
   if (config.dnsPort === null) return null;
   if (config.sqlitePath === ':memory:' && !config.databaseUrl) return startDns(config, store, events, log);
 
-  const worker = new Worker(new URL('./worker-boot.mjs', import.meta.url), { workerData: { config } });
+  const worker = new Worker(new URL('./worker-boot.mjs', import.meta.url), { workerData: { config, origin: events.origin } });
   const send = (m: ToWorker) => worker.postMessage(m);
   let closing = false;
   let closed: (() => void) | undefined;

@@ -10,6 +10,7 @@ import { createLogger } from '../log';
 import { dnsResponses } from '../metrics';
 import { ZoneEvents, type ZoneChange } from '../services/events';
 import { openStore } from '../store/open';
+import { followOtherNodes } from './other-nodes';
 import { startDns } from './server';
 
 export type ToWorker = { type: 'change'; change: ZoneChange } | { type: 'close' };
@@ -22,19 +23,22 @@ export type FromWorker =
 async function main(): Promise<void> {
   const port = parentPort!;
   const post = (m: FromWorker) => port.postMessage(m);
-  const { config } = workerData as { config: Config };
+  const { config, origin } = workerData as { config: Config; origin: string };
   const log = createLogger(config.logLevel);
   const store = await openStore(config);
-  const events = new ZoneEvents();
+  // The main thread's origin: the messages it publishes come back here and are skipped.
+  const events = new ZoneEvents(origin);
   port.on('message', (m: ToWorker) => {
     if (m.type === 'change') events.emit(m.change);
     else void close();
   });
   const dns = (await startDns(config, store, events, log))!;
+  const others = followOtherNodes(store, events, dns.sync, log);
   const metrics = setInterval(() => post({ type: 'metrics', udp: dnsResponses.udp, tcp: dnsResponses.tcp }), 1000);
   metrics.unref();
   async function close() {
     clearInterval(metrics);
+    await others?.close();
     await dns.close();
     await store.close();
     post({ type: 'closed' });

@@ -1,12 +1,14 @@
 /**
- * Keeps the in-memory zone index equal to the store: a full load at start, then the
- * services' change events (each applied in order, reading the changed names back from
- * the store), and a periodic comparison of serials that catches changes made by other
- * processes sharing the database (several API nodes on PostgreSQL). A signed zone's keys
- * are read with it, and again whenever the zone itself changes (DNSSEC on/off, rollover).
+ * Keeps the in-memory zone index equal to the store: a full load at start, then change
+ * events (each applied in order, reading the changed names back from the store) — this
+ * process's own, and on PostgreSQL every other node's too (other-nodes.ts) — and a periodic
+ * comparison of serials as a safety net for anything missed. A signed zone's keys are read
+ * with it, and again whenever the zone itself changes (DNSSEC on/off, rollover). With a
+ * catalog zone (CATALOG_ZONE), it is built again whenever a zone appears or goes.
  */
 import type { ZoneChange, ZoneEvents } from '../services/events';
 import type { DomainRow, RecordRow, Store } from '../store/types';
+import { CATALOG_ID, catalogZone, listsExactly } from './catalog-zone';
 import { signingKey } from './dnssec/keys';
 import { Zone, type ZoneIdentity } from './zone';
 import type { ZoneIndex } from './zone-index';
@@ -32,6 +34,11 @@ export interface ZoneSync {
   reconcile(): Promise<void>;
 }
 
+export interface ZoneSyncOptions {
+  /** The catalog zone to serve (RFC 9432), listing every zone of the store. */
+  catalog?: string;
+}
+
 export async function syncZones(
   store: Store,
   events: ZoneEvents,
@@ -39,7 +46,12 @@ export async function syncZones(
   identity: ZoneIdentity,
   hooks: ZoneSyncHooks = {},
   reconcileMs = 10_000,
+  options: ZoneSyncOptions = {},
 ): Promise<ZoneSync> {
+  const catalog = options.catalog;
+  /** A hosted zone may not shadow the catalog (the API refuses the name; a node configured without it might not). */
+  const hosted = (domain: DomainRow) => domain.name !== catalog;
+
   /** Signs the zone with its stored keys when DNSSEC is on; stops signing when off. */
   const loadKeys = async (zone: Zone, domain: DomainRow) => {
     const rows = domain.dnssec_enabled ? await store.dnssecKeys.signingKeys(domain.id) : [];
@@ -74,20 +86,30 @@ export async function syncZones(
 
   async function apply(change: ZoneChange): Promise<void> {
     const { domain } = change;
+    if (!hosted(domain)) return;
     const zone = index.get(domain.name);
     if (change.kind === 'zone-deleted') {
-      if (zone?.id === domain.id) index.remove(domain.name);
+      if (zone?.id === domain.id) {
+        index.remove(domain.name);
+        catalogChanged();
+      }
       return;
     }
     if (!zone || zone.id !== domain.id) {
+      // A zone new to the index. Another node's message may come after this node already
+      // deleted the zone itself: load only what the store still holds, as it is now.
+      const stored = await store.domains.byId(domain.id);
+      if (!stored) return;
       // Load first: `hook?.(await load())` would skip the load when no hook is given.
-      const loaded = await load(domain);
+      const loaded = await load(stored);
       hooks.serialChanged?.(loaded);
-      hooks.zoneAdded?.(domain);
+      hooks.zoneAdded?.(stored);
+      catalogChanged();
       return;
     }
-    if (change.kind === 'zone-changed' && change.names.length > RELOAD_ABOVE) {
-      // A big change (an import): build the zone anew and swap it in whole.
+    if (change.kind === 'zone-changed' && (change.reload || change.names.length > RELOAD_ABOVE)) {
+      // A big change (an import), or one from another node that named too many names to list:
+      // build the zone anew and swap it in whole.
       if (domain.serial_number >= zone.domain.serial_number) hooks.serialChanged?.(await load(domain));
       return;
     }
@@ -113,8 +135,39 @@ export async function syncZones(
     return chain;
   };
 
+  /**
+   * The catalog's serial, then the zones: read in this order, the zones are at least as new as
+   * the serial, so a secondary never holds a serial whose members it has not seen.
+   */
+  async function readCatalog(): Promise<{ serial: number; rows: DomainRow[] }> {
+    const serial = catalog ? await store.catalog.serial() : 0;
+    return { serial, rows: (await store.domains.all()).filter(hosted) };
+  }
+
+  /** Serves the catalog at `serial` listing `rows`, unless it already does; NOTIFY when the serial moved. */
+  function putCatalog(serial: number, rows: readonly DomainRow[], notify = true): void {
+    if (!catalog) return;
+    const current = index.get(catalog);
+    if (current?.id === CATALOG_ID && current.domain.serial_number === serial && listsExactly(current, rows)) return;
+    const zone = catalogZone(catalog, serial, rows, identity);
+    index.put(zone);
+    if (notify && current?.domain.serial_number !== serial) hooks.serialChanged?.(zone);
+  }
+
+  let catalogQueued = false;
+  /** A zone appeared or went: build the catalog again once the events queued so far are applied. */
+  function catalogChanged(): void {
+    if (!catalog || catalogQueued) return;
+    catalogQueued = true;
+    void enqueue(async () => {
+      catalogQueued = false;
+      const { serial, rows } = await readCatalog();
+      putCatalog(serial, rows);
+    });
+  }
+
   async function reconcile(): Promise<void> {
-    const rows = await store.domains.all();
+    const { serial, rows } = await readCatalog();
     const seen = new Set<string>();
     for (const domain of rows) {
       seen.add(domain.name);
@@ -123,10 +176,13 @@ export async function syncZones(
       const loaded = await load(domain);
       hooks.serialChanged?.(loaded);
     }
-    for (const zone of [...index.all()]) if (!seen.has(zone.name)) index.remove(zone.name);
+    for (const zone of [...index.all()]) if (!seen.has(zone.name) && zone.name !== catalog) index.remove(zone.name);
+    putCatalog(serial, rows);
   }
 
-  for (const domain of await store.domains.all()) await load(domain);
+  const initial = await readCatalog();
+  for (const domain of initial.rows) await load(domain);
+  putCatalog(initial.serial, initial.rows, false);
   const unsubscribe = events.subscribe((change) => void enqueue(() => apply(change)));
   const timer = setInterval(() => void enqueue(reconcile), reconcileMs);
   timer.unref();

@@ -12,6 +12,7 @@ import { nextSerial, SOA_FIELDS } from '../core/soa';
 import type { ChangeEntryRow, ChangeFilter, ChangeSetRow, DomainRow, Page, Repos, Store, Window } from '../store/types';
 import { newCsk } from './dnssec-keys';
 import type { ZoneEvents } from './events';
+import { publishZoneChange } from './zone-messages';
 import { crudBlame, historyEntries, ZoneDraft, type Blame, type RecordData } from './zone-draft';
 
 export const SOURCES = ['api', 'dashboard', 'cli', 'rfc2136', 'import', 'revert', 'pdns', 'dnssec'] as const;
@@ -128,6 +129,8 @@ export function createChangeSets(store: Store, events: ZoneEvents, options: Chan
         const result = after ? await after(tx, out.zone, out.change) : (undefined as T);
         const done = { ...out, result };
         if (opts.dryRun) throw new DryRun(done);
+        // Every other node's DNS hears of it when, and only if, this commits (DESIGN.md §15).
+        if (out.change.id !== null) await publishZoneChange(tx, events, { kind: 'zone-changed', domain: out.zone, names: out.names, keys: out.keys });
         return done;
       });
     } catch (e) {

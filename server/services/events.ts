@@ -2,6 +2,7 @@
  * Zone change events, emitted by services after their transaction commits. The DNS
  * server keeps its in-memory index current from them (DESIGN.md §7: answers within 100 ms).
  */
+import { randomUUID } from 'node:crypto';
 import type { DomainRow } from '../store/types';
 
 export type ZoneChange =
@@ -9,13 +10,21 @@ export type ZoneChange =
   /**
    * One change set was applied: records at these relative names changed (maybe none), the
    * zone row (serial, settings) is `domain`, and `keys` says whether its DNSSEC keys changed.
+   * `reload`: too many names to list (a message from another node); read the whole zone again.
    */
-  | { kind: 'zone-changed'; domain: DomainRow; names: string[]; keys: boolean };
+  | { kind: 'zone-changed'; domain: DomainRow; names: string[]; keys: boolean; reload?: boolean };
 
 export type ZoneListener = (change: ZoneChange) => void;
 
 export class ZoneEvents {
   private readonly listeners = new Set<ZoneListener>();
+
+  /**
+   * Names this process in the zone messages it publishes to every node (zone-messages.ts), so
+   * that its DNS thread, which gets these events directly, skips its own. The thread's bus takes
+   * the main thread's origin.
+   */
+  constructor(readonly origin: string = randomUUID()) {}
 
   subscribe(listener: ZoneListener): () => void {
     this.listeners.add(listener);

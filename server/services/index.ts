@@ -28,7 +28,7 @@ export function createServices(store: Store, defaults: ZoneDefaults, events = ne
 
 export type Services = ReturnType<typeof createServices>;
 
-/** The services as configured: apex NS set from NAMESERVERS, the records-per-zone cap. */
-export function servicesFor(store: Store, config: Pick<Config, 'nameservers' | 'hostmaster' | 'maxRecordsPerZone'>, events?: ZoneEvents): Services {
-  return createServices(store, { nameservers: config.nameservers, hostmaster: config.hostmaster, nsTtl: 3600, maxRecords: config.maxRecordsPerZone }, events);
+/** The services as configured: apex NS set from NAMESERVERS, the records-per-zone cap, the catalog zone's name. */
+export function servicesFor(store: Store, config: Pick<Config, 'nameservers' | 'hostmaster' | 'maxRecordsPerZone' | 'catalogZone'>, events?: ZoneEvents): Services {
+  return createServices(store, { nameservers: config.nameservers, hostmaster: config.hostmaster, nsTtl: 3600, maxRecords: config.maxRecordsPerZone, catalogZone: config.catalogZone }, events);
 }

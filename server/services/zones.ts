@@ -11,6 +11,7 @@ import { SOA_DEFAULTS, SOA_FIELDS, soaErrors, type SoaField, type SoaTimers } fr
 import type { DnssecPublicKey, DomainRow, Page, Repos, Store, Window } from '../store/types';
 import { CLI_WRITE, type Applied, type ChangeSets, type Edit, type WriteOptions } from './change-sets';
 import type { ZoneEvents } from './events';
+import { publishZoneChange } from './zone-messages';
 import { FieldCheck } from './rule-fields';
 
 export interface ZoneSettings extends Partial<SoaTimers> {
@@ -25,6 +26,8 @@ export interface ZoneDefaults {
   nsTtl: number;
   /** Most records one zone may hold (MAX_RECORDS_PER_ZONE). */
   maxRecords?: number;
+  /** The catalog zone's name (CATALOG_ZONE): zonedeck's own, so no user may create it or a zone inside it. */
+  catalogZone?: string;
 }
 
 
@@ -117,6 +120,14 @@ export function createZones(store: Store, events: ZoneEvents, changes: ChangeSet
 
     page: (userId: number, w: Window, search?: string): Promise<Page<DomainRow>> => store.domains.page(userId, w, search),
 
+    /** Why CATALOG_ZONE cannot be published (a hosted zone has its name or lies inside it), or null. */
+    async catalogClash(): Promise<string | null> {
+      const name = defaults.catalogZone;
+      if (!name) return null;
+      const taken = [await store.domains.byName(name), ...(await store.domains.related(name))].find((d) => d && isInZone(d.name, name));
+      return taken ? `${taken.name} is a hosted zone; the catalog zone needs ${name} and the names below it to itself: choose another name, or delete that zone first` : null;
+    },
+
     /**
      * Creates a zone with SOA defaults and the apex NS set; its first change set (serial 0 to
      * the first serial) records who created it, with the apex NS set and DNSSEC if asked for.
@@ -132,12 +143,17 @@ export function createZones(store: Store, events: ZoneEvents, changes: ChangeSet
           if (existing) {
             throw new Conflict(`${name} already exists`, { name: existing.user_id === userId ? 'you already manage this domain' : 'is already managed by another account' });
           }
+          if (defaults.catalogZone && isInZone(name!, defaults.catalogZone)) {
+            throw new Conflict(`${name} is the catalog zone zonedeck publishes (CATALOG_ZONE)`, { name: name === defaults.catalogZone ? 'is the catalog zone of this service' : 'lies inside the catalog zone of this service' });
+          }
           const foreign = (await tx.domains.related(name!)).find((d) => d.user_id !== userId);
           if (foreign) {
             const how = isInZone(name!, foreign.name) ? 'lies inside' : 'contains';
             throw new Conflict(`${name} ${how} ${foreign.name}, which another account manages`, { name: `${how} a domain managed by another account` });
           }
           const at = now.toISOString();
+          // The catalog lists the zone from this commit on, at a serial every node agrees on.
+          await tx.catalog.bump(now);
           return tx.domains.insert({ user_id: userId, name: name!, serial_number: 0, ...soa, dnssec_enabled: false, delegated: false, created_at: at, updated_at: at });
         },
         { ...opts, dryRun: false, ifMatch: undefined, comment: opts.comment || 'zone created' },
@@ -225,6 +241,8 @@ export function createZones(store: Store, events: ZoneEvents, changes: ChangeSet
           throw new PreconditionFailed(`${z.name} has changed: its serial is ${z.serial_number}, not ${ifMatch}`, { 'If-Match': `the zone is at serial ${z.serial_number}` });
         }
         await tx.domains.delete(z.id);
+        await tx.catalog.bump(new Date());
+        await publishZoneChange(tx, events, { kind: 'zone-deleted', domain: z });
         return z;
       });
       events.emit({ kind: 'zone-deleted', domain: zone });

@@ -9,6 +9,7 @@ import * as m0003 from './migrations/0003-dnssec-keys';
 import * as m0004 from './migrations/0004-record-count';
 import * as m0005 from './migrations/0005-change-sets';
 import * as m0006 from './migrations/0006-txt-escapes';
+import * as m0008 from './migrations/0008-many-nodes';
 
 export type Dialect = 'sqlite' | 'postgres';
 
@@ -21,6 +22,7 @@ const STEPS: Record<string, Step> = {
   '0004-record-count': m0004,
   '0005-change-sets': m0005,
   '0006-txt-escapes': m0006,
+  '0008-many-nodes': m0008,
 };
 
 export async function migrate(db: Kysely<any>, dialect: Dialect): Promise<void> {
@@ -28,7 +30,8 @@ export async function migrate(db: Kysely<any>, dialect: Dialect): Promise<void> 
   for (const [name, step] of Object.entries(STEPS)) {
     migrations[name] = { up: (d) => step.up(d, dialect) };
   }
-  const migrator = new Migrator({ db, provider: { getMigrations: async () => migrations } });
+  // Branches merged in any order may add migrations below one a database already ran: each is independent.
+  const migrator = new Migrator({ db, provider: { getMigrations: async () => migrations }, allowUnorderedMigrations: true });
   const { error, results } = await migrator.migrateToLatest();
   const failed = results?.find((r) => r.status === 'Error');
   if (error || failed) {

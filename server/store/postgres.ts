@@ -1,11 +1,16 @@
 /**
  * The PostgreSQL store, for many API nodes on one database. Same repos as SQLite; a zone's
  * serial is bumped under a row lock (`domains.lock`) so concurrent nodes never reuse one.
+ * Besides, what only a shared database needs: token buckets every node counts in, and a feed
+ * of the zone changes every node publishes (NOTIFY in the transaction, LISTEN per node).
  */
 import pg from 'pg';
 import { Kysely, PostgresDialect, sql } from 'kysely';
 import type { Database as Schema } from './schema';
+import { ZONES_CHANNEL } from './cluster-repos';
 import { migrate } from './migrate';
+import { postgresBuckets } from './postgres-buckets';
+import { listenPostgres } from './postgres-feed';
 import { createRepos } from './repos';
 import type { Store } from './types';
 
@@ -22,6 +27,8 @@ export async function openPostgresStore(url: string): Promise<Store> {
     kind: 'postgres',
     ...createRepos(db, 'postgres'),
     transaction: (fn) => db.transaction().execute((trx) => fn(createRepos(trx, 'postgres'))),
+    sharedBuckets: postgresBuckets(db),
+    listen: (handlers) => listenPostgres(url, ZONES_CHANNEL, handlers),
     ping: async () => {
       await sql`select 1`.execute(db);
       return true;

@@ -4,6 +4,7 @@
  * a database type.
  */
 import { sql, type Kysely, type Selectable } from 'kysely';
+import { createClusterRepos } from './cluster-repos';
 import type { Database } from './schema';
 import type { Dialect } from './migrate';
 import type { ChangeEntryRow, ChangeSetRow, DnssecKeyRow, DnssecPublicKey, DomainRow, IpRow, RecordRow, Repos, TokenRow, UserRow, Window } from './types';
@@ -263,5 +264,6 @@ export function createRepos(db: Db, dialect: Dialect): Repos {
       },
       prune: async (at) => Number((await db.deleteFrom('change_sets').where('created_at', '<', at).executeTakeFirst()).numDeletedRows),
     },
+    ...createClusterRepos(db, dialect),
   };
 }

@@ -86,4 +86,9 @@ export interface Database {
     private_key: string;
     created_at: string;
   };
+  /** Migration 0008: one row (id 1), the catalog zone's serial. */
+  catalog: { id: number; serial: number };
+  sign_in_failures: { key: string; failures: number; last_at: number };
+  /** PostgreSQL only (migration 0008). */
+  rate_buckets: { key: string; tokens: number; at: number; full_at: number; allowed: boolean };
 }

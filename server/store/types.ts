@@ -133,6 +133,39 @@ export interface RecordFilter {
   record_type?: string;
 }
 
+/** Failed sign-ins counted under one key (`user:<name>` or `addr:<address>`); times in ms since the epoch. */
+export interface SignInFailureRow {
+  key: string;
+  failures: number;
+  last_at: number;
+}
+
+/** A token bucket's rate: sustained requests per second and the burst allowed at once. */
+export interface BucketRate {
+  perSecond: number;
+  burst: number;
+}
+
+/** Token buckets every node shares (DESIGN.md §15). */
+export interface SharedBuckets {
+  /** Takes one token from the bucket of `key`; 0 when allowed, else the whole seconds to wait. */
+  take(key: string, rate: BucketRate): Promise<number>;
+}
+
+/** What a node does with the messages other nodes publish (`Repos.publish`). */
+export interface FeedHandlers {
+  /** One message, in the order the transactions that published them committed. */
+  message(payload: string): void;
+  /** Listening (again): messages published while not listening are lost, so catch up now. */
+  connected(): void;
+  /** The connection dropped; it is opened again with backoff. */
+  disconnected(err: unknown): void;
+}
+
+export interface Feed {
+  close(): Promise<void>;
+}
+
 export type NewRow<T extends { id: number }> = Omit<T, 'id'>;
 
 export interface Repos {
@@ -228,12 +261,38 @@ export interface Repos {
     /** Removes change sets created before `at`; returns how many. */
     prune(at: string): Promise<number>;
   };
+  signInFailures: {
+    byKeys(keys: readonly string[]): Promise<SignInFailureRow[]>;
+    /** One more failure under each key at `at`; a key whose last failure is before `forgottenBefore` starts again from one. */
+    add(keys: readonly string[], at: number, forgottenBefore: number): Promise<void>;
+    clear(keys: readonly string[]): Promise<void>;
+    /** Removes keys whose last failure is before `before`; returns how many. */
+    prune(before: number): Promise<number>;
+  };
+  catalog: {
+    /** The catalog zone's serial (RFC 9432): it moves on whenever a zone is created or deleted. */
+    serial(): Promise<number>;
+    /** Moves the serial on, in the transaction that creates or deletes a zone; returns the new one. */
+    bump(now: Date): Promise<number>;
+  };
+  /**
+   * Sends `payload` (under 8,000 bytes) to every node's `Store.listen` when the transaction
+   * commits, and never if it rolls back (PostgreSQL NOTIFY). A no-op on SQLite: one node only.
+   */
+  publish(payload: string): Promise<void>;
 }
 
 export interface Store extends Repos {
   readonly kind: 'sqlite' | 'postgres';
   /** Runs `fn` in one write transaction: all of it is stored, or none. */
   transaction<T>(fn: (tx: Repos) => Promise<T>): Promise<T>;
+  /** Token buckets shared by every node (PostgreSQL); absent on SQLite, where the API keeps its own in memory. */
+  readonly sharedBuckets?: SharedBuckets;
+  /**
+   * Receives what every process publishes (`Repos.publish`) on a connection of its own,
+   * reopened with backoff when it drops (PostgreSQL LISTEN). Absent on SQLite.
+   */
+  listen?(handlers: FeedHandlers): Feed;
   /** Whether the database answers (for readiness). */
   ping(): Promise<boolean>;
   close(): Promise<void>;

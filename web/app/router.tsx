@@ -53,6 +53,11 @@ export const router = createBrowserRouter([
           return prefetch(queryClient.prefetchQuery(changesQuery(params.name!, filterOfParams(new URL(request.url).searchParams))));
         },
       },
+      {
+        path: 'domains/:name/import',
+        lazy: () => import('./pages/domain-import-page'),
+        loader: ({ params }) => prefetch(queryClient.prefetchQuery(domainQuery(params.name!))),
+      },
       { path: 'ips', lazy: () => import('./pages/ips-page') },
       { path: 'tokens', lazy: () => import('./pages/tokens-page'), loader: ({ request }) => prefetch(queryClient.prefetchQuery(tokensQuery(Math.max(1, Number(new URL(request.url).searchParams.get('page')) || 1)))) },
       { path: '*', lazy: () => import('./pages/not-found-page') },

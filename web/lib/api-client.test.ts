@@ -63,6 +63,16 @@ describe('the api client', () => {
     expect((init.headers as Record<string, string>)['if-match']).toBe('"2026112304"');
   });
 
+  it('sends a text body with its own content type, for a zone file', async () => {
+    const fetch = vi.fn(async () => json({ change: {}, ignored: [] }, 200, { etag: '"7"' }));
+    vi.stubGlobal('fetch', fetch);
+    setCsrfToken('t0k');
+    await requestWrite('POST', '/bff/api/domains/x/zone', { text: { type: 'text/dns; charset=utf-8', data: 'www IN A 192.0.2.1\n' }, ifMatch: 6 });
+    const [, init] = (fetch.mock.calls as unknown as Array<[string, RequestInit]>)[0]!;
+    expect(init.body).toBe('www IN A 192.0.2.1\n');
+    expect(init.headers).toMatchObject({ 'content-type': 'text/dns; charset=utf-8', 'if-match': '"6"', 'x-csrf-token': 't0k' });
+  });
+
   it('keeps the 412 of a stale write as an ApiError with the serial the zone is at', async () => {
     const body = { error: { status: 412, code: 'precondition_failed', message: 'x.test has changed', fields: { 'If-Match': 'the zone is at serial 9' } } };
     vi.stubGlobal('fetch', vi.fn(async () => json(body, 412)));

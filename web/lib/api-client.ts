@@ -53,7 +53,10 @@ function withQuery(path: string, query?: Query): string {
 }
 
 export interface RequestOptions {
+  /** Sent as JSON. */
   body?: unknown;
+  /** Sent as is, with its own content type (a zone file as `text/dns`), instead of `body`. */
+  text?: { type: string; data: string };
   query?: Query;
   signal?: AbortSignal;
   /** The zone serial a write was made against: sent as If-Match, so a stale write is refused (412). */
@@ -62,7 +65,8 @@ export interface RequestOptions {
 
 async function send(method: string, path: string, opts: RequestOptions = {}): Promise<Response> {
   const headers: Record<string, string> = { accept: 'application/json' };
-  if (opts.body !== undefined) headers['content-type'] = 'application/json';
+  if (opts.text !== undefined) headers['content-type'] = opts.text.type;
+  else if (opts.body !== undefined) headers['content-type'] = 'application/json';
   if (method !== 'GET' && csrfToken) headers['x-csrf-token'] = csrfToken;
   if (opts.ifMatch !== undefined) headers['if-match'] = `"${opts.ifMatch}"`;
   let res: Response;
@@ -70,7 +74,7 @@ async function send(method: string, path: string, opts: RequestOptions = {}): Pr
     res = await fetch(withQuery(path, opts.query), {
       method,
       headers,
-      body: opts.body === undefined ? undefined : JSON.stringify(opts.body),
+      body: opts.text !== undefined ? opts.text.data : opts.body === undefined ? undefined : JSON.stringify(opts.body),
       credentials: 'same-origin',
       signal: opts.signal,
     });

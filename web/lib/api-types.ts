@@ -19,6 +19,7 @@ import type {
   TokenCreatedSchema,
   TokenCreateSchema,
   TokenSchema,
+  ZoneImportResultSchema,
 } from '../../server/api/schemas';
 
 export type Ip = z.output<typeof IpSchema>;
@@ -38,6 +39,8 @@ export type ChangeSource = ChangeSet['source'];
 export type RRsetChange = z.input<typeof RRsetChangeSchema>;
 export type RRsetPatch = z.input<typeof RRsetPatchSchema>;
 export type Revert = z.input<typeof RevertSchema>;
+export type ZoneImportResult = z.output<typeof ZoneImportResultSchema>;
+export type IgnoredRecord = ZoneImportResult['ignored'][number];
 
 export type { SessionInfo } from '../../server/bff/index';
 export type { IpUsage, IpUsageRecord } from '../../server/bff/ip-usage';

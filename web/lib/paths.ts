@@ -6,6 +6,7 @@ export const routes = {
   domains: '/domains',
   domain: (name: string) => `/domains/${enc(name)}`,
   history: (name: string) => `/domains/${enc(name)}/history`,
+  importZone: (name: string) => `/domains/${enc(name)}/import`,
   ips: '/ips',
   tokens: '/tokens',
 };
@@ -20,6 +21,8 @@ export const bff = {
   domain: (name: string) => `/bff/api/domains/${enc(name)}`,
   records: (domain: string) => `/bff/api/domains/${enc(domain)}/records`,
   record: (domain: string, id: number) => `/bff/api/domains/${enc(domain)}/records/${id}`,
+  /** The zone as a master file: GET downloads it (`<zone>.zone`), POST imports one. */
+  zoneFile: (domain: string) => `/bff/api/domains/${enc(domain)}/zone`,
   rrsets: (domain: string) => `/bff/api/domains/${enc(domain)}/rrsets`,
   changes: (domain: string) => `/bff/api/domains/${enc(domain)}/changes`,
   change: (domain: string, id: number) => `/bff/api/domains/${enc(domain)}/changes/${id}`,

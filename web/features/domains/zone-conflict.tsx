@@ -16,8 +16,11 @@ export interface ZoneConflict {
 
 interface ZoneConflictValue {
   conflict: ZoneConflict | null;
-  /** True (and remembered) when `e` is a 412 from a stale write. */
-  report: (e: unknown) => boolean;
+  /**
+   * True (and remembered) when `e` is a 412 from a stale write; `since` is the serial the
+   * write was made against when that is not the editor's loaded one (an import's preview).
+   */
+  report: (e: unknown, since?: number) => boolean;
   clear: () => void;
 }
 
@@ -27,11 +30,11 @@ export function ZoneConflictProvider({ zone, children }: { zone: string; childre
   const qc = useQueryClient();
   const [conflict, setConflict] = useState<ZoneConflict | null>(null);
   const report = useCallback(
-    (e: unknown) => {
+    (e: unknown, since?: number) => {
       if (!isStale(e)) return false;
       // Who changed it is in the newest change sets: fetch them fresh.
       void qc.invalidateQueries({ queryKey: domainKeys.history(zone) });
-      setConflict((c) => c ?? { since: loadedSerial(qc, zone) });
+      setConflict((c) => c ?? { since: since ?? loadedSerial(qc, zone) });
       return true;
     },
     [qc, zone],

@@ -1,0 +1,57 @@
+/**
+ * Group commit on SQLite: transactions that arrive together share one COMMIT, yet each stays
+ * atomic and is refused alone; a failed batch commit fails every transaction of it.
+ */
+import fs from 'node:fs';
+import os from 'node:os';
+import path from 'node:path';
+import { afterEach, beforeEach, describe, expect, it } from 'vitest';
+import { openSqliteStore } from './sqlite';
+import type { Store } from './types';
+
+let dir: string;
+let store: Store;
+beforeEach(async () => {
+  dir = fs.mkdtempSync(path.join(os.tmpdir(), 'zonedeck-gc-'));
+  store = await openSqliteStore(path.join(dir, 'zonedeck.db'));
+});
+afterEach(async () => {
+  await store.close();
+  fs.rmSync(dir, { recursive: true, force: true });
+});
+
+const at = '2026-11-23T00:00:00.000Z';
+const addUser = (tx: Pick<Store, 'users'>, name: string) => tx.users.insert({ username: name, password_hash: 'x', created_at: at });
+
+describe('group commit', () => {
+  it('runs concurrent transactions together; the one that fails is rolled back alone', async () => {
+    const results = await Promise.allSettled(
+      Array.from({ length: 50 }, (_, i) =>
+        store.transaction(async (tx) => {
+          await addUser(tx, `u${i}`);
+          await addUser(tx, `v${i}`);
+          if (i === 17) throw new Error('refused');
+          return i;
+        }),
+      ),
+    );
+    expect(results.filter((r) => r.status === 'rejected')).toEqual([{ status: 'rejected', reason: new Error('refused') }]);
+    expect(results.filter((r) => r.status === 'fulfilled').map((r) => (r as PromiseFulfilledResult<number>).value)).toHaveLength(49);
+    expect(await store.users.count()).toBe(98);
+    expect(await store.users.byUsername('u17')).toBeUndefined();
+    expect(await store.users.byUsername('v18')).toBeDefined();
+  });
+
+  it('keeps a constraint violation to its own transaction', async () => {
+    await store.transaction((tx) => addUser(tx, 'taken'));
+    const [dup, ok] = await Promise.allSettled([store.transaction((tx) => addUser(tx, 'taken')), store.transaction((tx) => addUser(tx, 'free'))]);
+    expect(dup.status).toBe('rejected');
+    expect(ok.status).toBe('fulfilled');
+    expect(await store.users.count()).toBe(2);
+  });
+
+  it('a transaction sees the writes of the ones before it in its batch, as in serial order', async () => {
+    const [, seen] = await Promise.all([store.transaction((tx) => addUser(tx, 'first')), store.transaction(async (tx) => (await tx.users.byUsername('first'))?.username)]);
+    expect(seen).toBe('first');
+  });
+});

@@ -1,0 +1,47 @@
+/**
+ * Importing a zone file into a zone (DESIGN.md §11): paste or upload, preview the change it
+ * would make, and apply exactly that. A tab of the domain editor, beside History.
+ */
+import { Link, useParams } from 'react-router-dom';
+import { DomainTabs } from '../../features/domains/domain-tabs';
+import { useDomain } from '../../features/domains/get-domain';
+import { ZoneConflictProvider } from '../../features/domains/zone-conflict';
+import { ConflictBanner } from '../../features/history/conflict-banner';
+import { ZoneImport } from '../../features/zone-files/zone-import';
+import { ApiError } from '../../lib/api-client';
+import { routes } from '../../lib/paths';
+import { EmptyState } from '../../ui/states';
+
+export function Component() {
+  const name = useParams().name ?? '';
+  const domain = useDomain(name);
+
+  if (domain.isError && domain.error instanceof ApiError && domain.error.status === 404) {
+    return (
+      <div className="page">
+        <EmptyState title={`No domain named ${name}`}>
+          It may have been deleted, or it belongs to another account. <Link to={routes.domains}>Back to your domains</Link>
+        </EmptyState>
+      </div>
+    );
+  }
+  return (
+    <ZoneConflictProvider zone={name} key={name}>
+      <div className="page">
+        <nav aria-label="Breadcrumb" className="breadcrumb">
+          <Link to={routes.domains}>Domains</Link> <span aria-hidden="true">/</span> <Link to={routes.domain(name)}>{name}</Link> <span aria-hidden="true">/</span>{' '}
+          <span aria-current="page">Import</span>
+        </nav>
+        <header className="page-header">
+          <div>
+            <h1 className="mono-title">{name}</h1>
+            <p className="muted">Bring records in from a zone file: check what it would change first, then apply it as one change set.</p>
+          </div>
+        </header>
+        <DomainTabs name={name} />
+        <ConflictBanner zone={name} />
+        <ZoneImport domain={name} />
+      </div>
+    </ZoneConflictProvider>
+  );
+}
