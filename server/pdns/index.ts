@@ -38,9 +38,9 @@ export function pdnsApi(services: Services, config: PdnsConfig, log: Logger) {
   const app = new Hono<PdnsEnv>();
   // Only these paths ('/v1/servers/*' takes '/v1/servers' too): every other /api/… is zonedeck's API, with its own auth and errors.
   for (const path of ['/', '/v1/servers/*']) {
-    app.use(path, limitByAddress(config.rateLimitAddress));
+    app.use(path, limitByAddress(config.rateLimitAddress, services.store.sharedBuckets));
     app.use(path, requireApiKey(services));
-    app.use(path, limitByToken(config.rateLimitToken));
+    app.use(path, limitByToken(config.rateLimitToken, services.store.sharedBuckets));
     app.use(path, pdnsBody({ limitBytes: config.bodyLimitBytes, bulkLimitBytes: config.bulkBodyLimitBytes, timeoutMs: config.bodyTimeoutMs }));
   }
   app.get('/', (c) => c.json([{ url: '/api/v1', version: 1 }]));
