@@ -4,10 +4,9 @@
  * one record-list page as a zone grows from 1k to 100k records.
  */
 import autocannon from 'autocannon';
-import Database from 'better-sqlite3';
-import path from 'node:path';
 import { cli, startServer, tempDataDir, type ServerProcess } from '../server/testing/server-process';
 import { ratio, type Row } from './table';
+import { fillZone } from './fill';
 
 const DURATION = Number(process.env.BENCH_SECONDS ?? 5);
 const CONNECTIONS = 10;
@@ -20,18 +19,6 @@ async function load(opts: autocannon.Options): Promise<Result> {
 }
 
 const fmt = (r: Result) => `${Math.round(r.rps)} req/s, p50 ${r.p50} ms, p99 ${r.p99} ms${r.errors ? `, ${r.errors} errors` : ''}`;
-
-/** Fills a zone straight through SQLite (setup only; the figures are measured through the API). */
-function fillZone(dataDir: string, zone: string, count: number): void {
-  const db = new Database(path.join(dataDir, 'zonedeck.db'));
-  const { id } = db.prepare('select id from domains where name = ?').get(zone) as { id: number };
-  const insert = db.prepare("insert into records (domain_id, name, record_type, content, ttl, created_at, updated_at) values (?, ?, 'A', ?, 3600, ?, ?)");
-  const at = new Date().toISOString();
-  db.transaction(() => {
-    for (let i = 0; i < count; i++) insert.run(id, `host${i}`, `10.${(i >> 16) & 255}.${(i >> 8) & 255}.${i & 255}`, at, at);
-  })();
-  db.close();
-}
 
 export async function benchApi(): Promise<Row[]> {
   const rows: Row[] = [];

@@ -15,6 +15,7 @@ import { servicesFor } from '../server/services';
 import { openStore } from '../server/store/open';
 import { cli, startServer, tempDataDir, type ServerProcess } from '../server/testing/server-process';
 import { ratio, type Row } from './table';
+import { fillZone } from './fill';
 
 const run = promisify(execFile);
 const ms = (t: number) => `${t < 10 ? t.toFixed(1) : Math.round(t)} ms`;
@@ -70,17 +71,6 @@ function fillHistory(dataDir: string, zone: string, count: number): void {
       const { lastInsertRowid } = cs.run(id, serial_number - 2 * count + i, serial_number - 2 * count + i + 1, at);
       rec.run(lastInsertRowid, `old${i}`);
     }
-  })();
-  db.close();
-}
-
-function fillZone(dataDir: string, zone: string, count: number): void {
-  const db = new Database(path.join(dataDir, 'zonedeck.db'));
-  const { id } = db.prepare('select id from domains where name = ?').get(zone) as { id: number };
-  const insert = db.prepare("insert into records (domain_id, name, record_type, content, ttl, created_at, updated_at) values (?, ?, 'A', ?, 3600, ?, ?)");
-  const at = new Date().toISOString();
-  db.transaction(() => {
-    for (let i = 0; i < count; i++) insert.run(id, `host${i}`, `10.${(i >> 16) & 255}.${(i >> 8) & 255}.${i & 255}`, at, at);
   })();
   db.close();
 }

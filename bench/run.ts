@@ -11,6 +11,7 @@ const BENCHES: Bench[] = [
   { name: 'Dashboard', file: './web.ts', fn: 'benchWeb' },
   { name: 'Load', file: './load.ts', fn: 'benchLoad' },
   { name: 'Nodes', file: './nodes.ts', fn: 'benchNodes' },
+  { name: 'Updates', file: './update.ts', fn: 'benchUpdates' },
 ];
 
 const only = process.argv.slice(2);

@@ -15,3 +15,20 @@ describe('CATALOG_ZONE', () => {
     }
   });
 });
+
+describe('SECONDARIES', () => {
+  it('reads host:port entries, IPv6 in brackets, each optionally naming a TSIG key', () => {
+    const c = loadConfig({ SECONDARIES: '192.0.2.53:53, [2001:db8::53]:5300 XFR-Key., ns.example.net:53 knot' });
+    expect(c.secondaries).toEqual([
+      { host: '192.0.2.53', port: 53 },
+      { host: '2001:db8::53', port: 5300, key: 'xfr-key' },
+      { host: 'ns.example.net', port: 53, key: 'knot' },
+    ]);
+    expect(loadConfig({}).secondaries).toEqual([]);
+  });
+
+  it.each(['192.0.2.53', '192.0.2.53:99999', '192.0.2.53:53 two keys', '2001:db8::53:53'])('stops the start on %j, naming the variable', (value) => {
+    expect(() => loadConfig({ SECONDARIES: value })).toThrow(ConfigError);
+    expect(() => loadConfig({ SECONDARIES: value })).toThrow(/SECONDARIES: .* must be host:port/);
+  });
+});

@@ -19,6 +19,28 @@ const hostList = z
 
 const hostPort = z.string().regex(/^[^\s:]+:[0-9]{1,5}$|^\[[0-9a-fA-F:]+\]:[0-9]{1,5}$/, 'must be host:port');
 
+/** A secondary to NOTIFY: `host:port` or `[v6]:port`, optionally followed by a TSIG key name to sign with. */
+export interface SecondaryConfig {
+  host: string;
+  port: number;
+  key?: string;
+}
+
+const SECONDARY = /^(?:\[([0-9a-fA-F:.]+)\]|([^\s:[\]]+)):([0-9]{1,5})(?:\s+(\S+))?$/;
+
+const secondaryList = z.string().transform((text, ctx) => {
+  const out: SecondaryConfig[] = [];
+  for (const entry of text.split(',').map((x) => x.trim()).filter(Boolean)) {
+    const m = SECONDARY.exec(entry);
+    if (!m || Number(m[3]) > 65535) {
+      ctx.addIssue({ code: 'custom', message: `"${entry}" must be host:port (IPv6 as [2001:db8::53]:53), optionally followed by a space and a TSIG key name` });
+      return z.NEVER;
+    }
+    out.push({ host: m[1] ?? m[2]!, port: Number(m[3]), ...(m[4] ? { key: m[4].toLowerCase().replace(/\.$/, '') } : {}) });
+  }
+  return out;
+});
+
 const positiveMs = z.string().regex(/^[0-9]+$/, 'must be a whole number of milliseconds').transform(Number);
 
 const rate = z
@@ -57,7 +79,7 @@ const schema = z.object({
   RATE_LIMIT_TOKEN: rate.default({ perSecond: 50, burst: 500 }),
   RATE_LIMIT_ADDRESS: rate.default({ perSecond: 100, burst: 1000 }),
   AXFR_ALLOW: z.string().default('127.0.0.0/8,::1/128'),
-  SECONDARIES: z.string().default(''),
+  SECONDARIES: secondaryList.default([]),
   CATALOG_ZONE: zoneName.optional(),
 });
 
@@ -87,7 +109,8 @@ export type Config = {
   rateLimitToken: { perSecond: number; burst: number } | null;
   rateLimitAddress: { perSecond: number; burst: number } | null;
   axfrAllow: string[];
-  secondaries: string[];
+  /** NOTIFY targets, each with the TSIG key to sign with when one is named. */
+  secondaries: SecondaryConfig[];
   /** The catalog zone (RFC 9432) listing every hosted zone; unset: none is published. */
   catalogZone?: string;
 };
@@ -127,7 +150,7 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
     rateLimitToken: e.RATE_LIMIT_TOKEN,
     rateLimitAddress: e.RATE_LIMIT_ADDRESS,
     axfrAllow: list(e.AXFR_ALLOW),
-    secondaries: list(e.SECONDARIES),
+    secondaries: e.SECONDARIES,
     catalogZone: e.CATALOG_ZONE,
   };
 }

@@ -37,7 +37,7 @@ async function main(): Promise<void> {
   void prune();
   setInterval(prune, 3_600_000).unref();
 
-  const dns = await startDnsThread(config, store, services.events, log);
+  const dns = await startDnsThread(config, store, services.events, log, (req) => services.updates.apply(req));
   const app = buildApp({ services, config, log });
   const http = await startHttp(app.fetch, config);
   announce(log, { http: http.url, dns: dns?.port ?? null }, 'listening');

@@ -38,7 +38,7 @@ const errorContent = { 'application/json': { schema: ErrorSchema } };
 const ERROR_TEXT: Record<number, string> = {
   400: 'Invalid input; `fields` names each bad field',
   401: 'Missing, unknown, revoked or expired token',
-  403: 'The resource is managed by the service',
+  403: "The resource is managed by the service, or the token's scope does not allow the request",
   404: 'No such resource for this user',
   408: 'Request body not received in time',
   409: 'Conflicts with existing data (duplicate, CNAME exclusivity, name taken, a revert whose records changed since)',
@@ -49,7 +49,8 @@ const ERROR_TEXT: Record<number, string> = {
 
 /** The error responses of an operation, for the OpenAPI document. */
 export function errors(...codes: number[]) {
-  return Object.fromEntries([...codes, 401, 500].map((code) => [code, { description: ERROR_TEXT[code]!, content: errorContent }]));
+  // Any request may be outside its token's scope (client network, read-only): 403 everywhere.
+  return Object.fromEntries([...codes, 401, 403, 500].map((code) => [code, { description: ERROR_TEXT[code]!, content: errorContent }]));
 }
 
 export const json = <T extends z.ZodType>(schema: T) => ({ 'application/json': { schema } });

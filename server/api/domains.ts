@@ -82,7 +82,9 @@ export function domainsApi(services: Services) {
     .openapi(list, async (c) => {
       const q = c.req.valid('query');
       const p = pageParams(q);
-      const { rows, total } = await zones.page(c.get('principal').user.id, p.window, q.search?.trim().toLowerCase() || undefined);
+      const { user, scope } = c.get('principal');
+      // A token scoped to some zones lists only those (DESIGN.md §13).
+      const { rows, total } = await zones.page(user.id, p.window, q.search?.trim().toLowerCase() || undefined, scope.zones?.length ? scope.zones : undefined);
       setPageHeaders(c, total, p);
       const keys = await zones.publicKeys(rows);
       return c.json(

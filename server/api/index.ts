@@ -10,7 +10,9 @@ import { zoneFilesApi } from './zone-files';
 import { domainsApi } from './domains';
 import { ipsApi } from './ips';
 import { recordsApi } from './records';
+import { enforceScope } from './scope';
 import { tokensApi } from './tokens';
+import { tsigKeysApi } from './tsig-keys';
 
 export function publicApi(services: Services, config: Pick<Config, 'bodyLimitBytes' | 'bodyTimeoutMs' | 'bulkBodyLimitBytes' | 'rateLimitToken' | 'rateLimitAddress'>) {
   const api = createApi();
@@ -30,6 +32,7 @@ export function publicApi(services: Services, config: Pick<Config, 'bodyLimitByt
   });
   api.use('*', limitByAddress(config.rateLimitAddress, services.store.sharedBuckets));
   api.use('*', requireToken(services));
+  api.use('*', enforceScope(services));
   api.use('*', limitByToken(config.rateLimitToken, services.store.sharedBuckets));
   api.use('*', cleanQuery);
   api.use('*', jsonBody({ limitBytes: config.bodyLimitBytes, timeoutMs: config.bodyTimeoutMs, bulkLimitBytes: config.bulkBodyLimitBytes }));
@@ -39,5 +42,6 @@ export function publicApi(services: Services, config: Pick<Config, 'bodyLimitByt
   api.route('/', changesApi(services));
   api.route('/', zoneFilesApi(services));
   api.route('/', tokensApi(services));
+  api.route('/', tsigKeysApi(services));
   return api;
 }

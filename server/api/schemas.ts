@@ -4,8 +4,10 @@
  */
 import { z } from '@hono/zod-openapi';
 import { SOA_BOUNDS, type SoaField } from '../core/soa';
+import { MAX_SCOPE_ENTRIES } from '../core/scope';
 import { LABEL_CONTROL_CHARS, MAX_TOKEN_DAYS, MAX_TOKEN_LABEL } from '../core/token-rules';
 import { RECORD_TYPES } from '../core/record-types';
+import { TSIG_ALGORITHM_NAMES } from '../core/tsig-rules';
 import { MAX_TTL } from '../core/ttl';
 import { SOURCES } from '../services/change-sets';
 
@@ -144,6 +146,24 @@ export const RecordUpdateSchema = z
   })
   .openapi('RecordUpdate');
 
+const list = (what: string, example: string[], description: string) =>
+  z
+    .array(text(what), required('a list of strings'))
+    .max(MAX_SCOPE_ENTRIES, `must list at most ${MAX_SCOPE_ENTRIES} entries`)
+    .optional()
+    .openapi({ example, description });
+
+/** What a credential may do (DESIGN.md §13); every part is optional and an empty one restricts nothing. */
+export const ScopeSchema = z
+  .strictObject({
+    zones: list('a zone name', ['example.com'], 'Zones it may touch'),
+    names: list('a record name relative to its zone', ['_acme-challenge', '_acme-challenge.*'], 'Record names relative to their zone ("@" is the apex); "*" as the whole first or last label stands for one or more labels'),
+    types: list('a record type', ['TXT'], 'Record types it may write'),
+    read_only: flag().optional().openapi({ description: 'No writes at all' }),
+    allowed_ips: list('an address or CIDR block', ['203.0.113.0/24', '2001:db8::/32'], 'Client networks it may be used from'),
+  })
+  .openapi('Scope', { description: 'Limits of a token or TSIG key; {} is unrestricted. A request outside it answers 403 (API) or REFUSED (DNS).' });
+
 /** An API token as its owner sees it: never the secret or its hash. */
 export const TokenSchema = z
   .object({
@@ -153,6 +173,7 @@ export const TokenSchema = z
     last_used_at: timestamp.nullable().openapi({ description: 'Within a minute; null when never used' }),
     expires_at: timestamp.nullable().openapi({ description: 'null when the token does not expire' }),
     current: z.boolean().openapi({ description: 'True for the token that made this request' }),
+    scope: ScopeSchema,
   })
   .openapi('Token');
 
@@ -175,6 +196,7 @@ export const TokenCreateSchema = z
       .max(MAX_TOKEN_DAYS, `must be between 1 and ${MAX_TOKEN_DAYS} days`)
       .optional()
       .openapi({ example: 90, description: `Days until the token stops working (1–${MAX_TOKEN_DAYS}); omit for a token that does not expire` }),
+    scope: ScopeSchema.optional(),
   })
   .openapi('TokenCreate');
 
@@ -235,3 +257,26 @@ export const ZoneImportResultSchema = z
       .openapi({ description: 'What the file held that the zone does not take (DNSSEC records, the apex NS set), by line' }),
   })
   .openapi('ZoneImportResult');
+/** A TSIG key as its owner sees it: never the secret, which is shown once, at creation. */
+export const TsigKeySchema = z
+  .object({
+    name: z.string().openapi({ example: 'acme-key', description: 'The key name clients put in their TSIG record' }),
+    algorithm: z.string().openapi({ example: 'hmac-sha256', enum: [...TSIG_ALGORITHM_NAMES] }),
+    scope: ScopeSchema,
+    created_at: timestamp,
+  })
+  .openapi('TsigKey');
+
+export const TsigKeyCreatedSchema = TsigKeySchema.extend({
+  secret: z.string().openapi({ example: 'pQ8m0U4yCkYFd3h2mWj1Zg9bX0sV8n2rT6kL4aQe7cI=', description: 'Base64. Shown only in this response' }),
+  nsupdate: z.string().openapi({ example: 'hmac-sha256:acme-key:pQ8m0U4yCkYFd3h2mWj1Zg9bX0sV8n2rT6kL4aQe7cI=', description: 'The key as `nsupdate -y`, `dig -y`, `knsupdate -y` and `kdig -y` take it' }),
+}).openapi('TsigKeyCreated');
+
+export const TsigKeyCreateSchema = z
+  .strictObject({
+    name: text('a key name such as acme-key').openapi({ example: 'acme-key', description: 'A domain name: letters, digits, hyphens, underscores and dots; unique' }),
+    algorithm: text('an algorithm name').optional().openapi({ example: 'hmac-sha256', enum: [...TSIG_ALGORITHM_NAMES], description: 'Default hmac-sha256' }),
+    secret: text('base64').optional().openapi({ description: 'Base64, 16–512 octets, to bring an existing key along; omit to have a random 256-bit secret made' }),
+    scope: ScopeSchema.optional(),
+  })
+  .openapi('TsigKeyCreate');

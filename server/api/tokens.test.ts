@@ -28,7 +28,7 @@ describe('POST /tokens', () => {
     const { res, body } = await create({ label: '  deploy script ' });
     expect(res.status).toBe(201);
     expect(res.headers.get('cache-control')).toBe('no-store');
-    expect(body).toEqual({ id: expect.any(Number), label: 'deploy script', created_at: expect.any(String), last_used_at: null, expires_at: null, current: false, token: expect.stringMatching(TOKEN_SHAPE) });
+    expect(body).toEqual({ id: expect.any(Number), label: 'deploy script', created_at: expect.any(String), last_used_at: null, expires_at: null, current: false, scope: {}, token: expect.stringMatching(TOKEN_SHAPE) });
 
     const ips = await t.request('GET', '/api/v1/ips', { token: body.token });
     expect(ips.status).toBe(200);
@@ -72,6 +72,13 @@ describe('POST /tokens', () => {
     [{ label: 'a', expires_in_days: '30' }, 'expires_in_days', 'must be a whole number of days'],
     [{ label: 'a', token: 'zd_mine' }, 'token', 'is not a known field'],
     [{ label: 'a', created_at: '2020-01-01T00:00:00Z' }, 'created_at', 'is read-only'],
+    [{ label: 'a', scope: { zones: ['not a zone'] } }, 'scope.zones.0', 'label "not a zone" may contain only letters, digits and hyphens, and must not start or end with a hyphen'],
+    [{ label: 'a', scope: { types: ['A', 'NOPE'] } }, 'scope.types.1', expect.stringMatching(/^must be one of A, AAAA/)],
+    [{ label: 'a', scope: { allowed_ips: ['10.0.0.1/8'] } }, 'scope.allowed_ips.0', 'has host bits set; the network is 10.0.0.0/8'],
+    [{ label: 'a', scope: { names: ['a.*.b'] } }, 'scope.names.0', '"*" is allowed only as the whole first or last label'],
+    [{ label: 'a', scope: { zones: 'example.com' } }, 'scope.zones', 'must be a list of strings'],
+    [{ label: 'a', scope: { read_only: 'yes' } }, 'scope.read_only', 'must be true or false'],
+    [{ label: 'a', scope: { everything: true } }, 'scope.everything', 'is not a known field'],
   ])('answers 400 naming the field for %j', async (input, field, message) => {
     const before = (await list()).length;
     const { res, body } = await create(input);
@@ -83,6 +90,16 @@ describe('POST /tokens', () => {
   it('needs a live token', async () => {
     const res = await t.request('POST', '/api/v1/tokens', { token: null, body: { label: 'x' } });
     expect(res.status).toBe(401);
+  });
+});
+
+describe('scoped tokens', () => {
+  it('stores the scope normalized and shows it in the answer and the list', async () => {
+    const { res, body } = await create({ label: 'acme', scope: { zones: ['Example.COM.'], names: ['_acme-challenge', '_acme-challenge.*'], types: ['txt'], allowed_ips: ['2001:DB8::/32'] } });
+    expect(res.status).toBe(201);
+    const scope = { zones: ['example.com'], names: ['_acme-challenge', '_acme-challenge.*'], types: ['TXT'], allowed_ips: ['2001:db8::/32'] };
+    expect(body.scope).toEqual(scope);
+    expect((await list()).find((x: { id: number }) => x.id === body.id).scope).toEqual(scope);
   });
 });
 
@@ -102,7 +119,7 @@ describe('GET /tokens', () => {
       ['test', true],
       ['one', false],
     ]);
-    expect(Object.keys(rows[0]).sort()).toEqual(['created_at', 'current', 'expires_at', 'id', 'label', 'last_used_at']);
+    expect(Object.keys(rows[0]).sort()).toEqual(['created_at', 'current', 'expires_at', 'id', 'label', 'last_used_at', 'scope']);
   });
 
   it('pages like the other lists', async () => {
@@ -124,7 +141,7 @@ describe('DELETE /tokens/:id', () => {
     const res = await t.request('DELETE', `/api/v1/tokens/${made.id}`);
     expect(res.status).toBe(200);
     const body = await res.json();
-    expect(body).toEqual({ id: made.id, label: 'doomed', created_at: made.created_at, last_used_at: null, expires_at: made.expires_at, current: false });
+    expect(body).toEqual({ id: made.id, label: 'doomed', created_at: made.created_at, last_used_at: null, expires_at: made.expires_at, current: false, scope: {} });
     const after = await t.request('GET', '/api/v1/ips', { token: made.token });
     expect(after.status).toBe(401);
     expect((await list()).map((x: { id: number }) => x.id)).not.toContain(made.id);

@@ -20,7 +20,7 @@ const tokenId = (raw: string) => pathId(raw, 'token');
 
 /** A token row as its owner may see it; `currentId` is the token of the request. */
 export function tokenView(t: TokenRow, currentId: number) {
-  return { id: t.id, label: t.label, created_at: t.created_at, last_used_at: t.last_used_at, expires_at: t.expires_at, current: t.id === currentId };
+  return { id: t.id, label: t.label, created_at: t.created_at, last_used_at: t.last_used_at, expires_at: t.expires_at, current: t.id === currentId, scope: t.scope };
 }
 
 const list = createRoute({
@@ -40,7 +40,7 @@ const create = createRoute({
   tags,
   security,
   request: { body: { required: true, content: json(TokenCreateSchema) } },
-  responses: { 201: { description: 'The new token with its secret', content: json(TokenCreatedSchema) }, ...errors(400, 408, 413) },
+  responses: { 201: { description: 'The new token with its secret', content: json(TokenCreatedSchema) }, ...errors(400, 403, 408, 413) },
 });
 
 const remove = createRoute({
@@ -68,9 +68,9 @@ export function tokensApi(services: Services) {
     })
     .openapi(create, async (c) => {
       const { user, token } = c.get('principal');
-      const { label, expires_in_days: days } = c.req.valid('json');
+      const { label, expires_in_days: days, scope } = c.req.valid('json');
       const expiresAt = days === undefined ? null : new Date(Date.now() + days * DAY_MS).toISOString();
-      const created = await accounts.createToken(user.id, label, expiresAt);
+      const created = await accounts.createToken(user.id, label, expiresAt, scope);
       // The secret must not linger in any cache between here and its reader.
       c.header('Cache-Control', 'no-store');
       return c.json({ ...tokenView(created.row, token.id), token: created.token }, 201);

@@ -6,6 +6,7 @@
 import type { Context } from 'hono';
 import { z } from '@hono/zod-openapi';
 import { Invalid } from '../core/errors';
+import { recordGuard } from '../core/scope';
 import { DASHBOARD_HEADER, DASHBOARD_MARK } from '../dashboard-mark';
 import type { Applied, ChangeSet, WriteOptions } from '../services/change-sets';
 import type { ApiEnv } from './auth';
@@ -35,13 +36,14 @@ export function parseIfMatch(raw: string | undefined): number | '*' | undefined 
 }
 
 export function writeOptions(c: Context<ApiEnv>, comment?: string): WriteOptions {
-  const { user, token } = c.get('principal');
+  const { user, token, scope } = c.get('principal');
   const dashboard = c.req.header(DASHBOARD_HEADER) === DASHBOARD_MARK;
   const dry = c.req.query('dry_run');
   if (dry !== undefined && !['true', 'false', '1', '0'].includes(dry)) throw new Invalid({ dry_run: 'must be true or false' });
   return {
     source: dashboard ? 'dashboard' : 'api',
-    actor: { username: user.username, credential: dashboard ? 'session' : `token:${token.id}` },
+    // The token's scope decides which RRsets it may change (DESIGN.md §13), checked in the change set.
+    actor: { username: user.username, credential: dashboard ? 'session' : `token:${token.id}`, allows: recordGuard(scope) },
     ifMatch: parseIfMatch(c.req.header('if-match')),
     dryRun: dry === 'true' || dry === '1',
     comment,

@@ -33,7 +33,7 @@ describe('admin CLI', () => {
     expect((await (await ips(token)).json()).length).toBe(1);
 
     const tokens = cli(server.dataDir, 'tokens', 'list', 'alice').map((l) => JSON.parse(l));
-    expect(tokens).toEqual([{ id: expect.any(Number), label: 'laptop', created_at: expect.any(String), last_used_at: expect.any(String), expires_at: null }]);
+    expect(tokens).toEqual([{ id: expect.any(Number), label: 'laptop', created_at: expect.any(String), last_used_at: expect.any(String), expires_at: null, scope: {} }]);
     cli(server.dataDir, 'tokens', 'revoke', String(tokens[0].id));
     expect((await ips(token)).status).toBe(401);
 

@@ -7,18 +7,21 @@ import { parseArgs } from 'node:util';
 import { ConfigError, loadConfig } from '../config';
 import { normalizeZoneName } from '../core/domain-name';
 import { ZonedeckError } from '../core/errors';
+import type { ScopeInput } from '../core/scope';
 import { servicesFor, type Services } from '../services';
 import { CLI_WRITE } from '../services/change-sets';
 import { TransferError, transferZone } from '../dns/axfr-client';
+import { parseTsigArgument, transferSigner } from '../dns/transfer-signer';
 import type { DnssecPublicKey, Repos } from '../store/types';
 import { dnskeyText, dsText } from '../services/dnssec-keys';
+import { yArgument } from '../services/tsig-keys';
 import { openStore } from '../store/open';
 
 const USAGE = `usage: npm run cli -- <command>
 
   users add <username> [--password <pw>]       create a user; prints the password
   users passwd <username> [--password <pw>]    set a new password; prints it
-  tokens create <username> [--label <text>] [--expires <days>]
+  tokens create <username> [--label <text>] [--expires <days>] [scope]
                                                mint an API token; printed once, alone on the last line
   tokens list <username>                       list a user's tokens (never the secrets)
   tokens revoke <token-id>                     revoke a token
@@ -35,7 +38,17 @@ const USAGE = `usage: npm run cli -- <command>
                                                replace (or --merge: add to) the zone's records with
                                                the file's, as one change set; creates the zone if missing
   zones transfer <username> <zone> <host:port> [--tsig alg:name:secret] [--merge] [--dry-run]
-                                               pull the zone by AXFR from the primary it is on today`;
+                                               pull the zone by AXFR from the primary it is on today
+  tsig create <username> <key-name> [--algorithm <a>] [--secret <base64>] [scope]
+                                               make a TSIG key; prints <algorithm>:<key-name>:<secret>
+                                               alone on the last line (for nsupdate -y, dig -y)
+  tsig list <username>                         list a user's TSIG keys (never the secrets)
+  tsig revoke <key-name>                       revoke a TSIG key
+
+  [scope] limits a token or key (comma-separated lists; none: unrestricted):
+    --zones z1,z2  --names n1,n2  --types T1,T2  --read-only  --allowed-ips cidr1,cidr2
+    names are relative to their zone; "*" as the first or last label stands for one or more
+    labels, e.g. --names '_acme-challenge,_acme-challenge.*'`;
 
 class UsageError extends Error {}
 
@@ -61,12 +74,27 @@ export async function run(services: Services, argv: string[], out: Out): Promise
       expires: { type: 'string' },
       inactive: { type: 'boolean' },
       finish: { type: 'boolean' },
+      algorithm: { type: 'string' },
+      secret: { type: 'string' },
+      zones: { type: 'string' },
+      names: { type: 'string' },
+      types: { type: 'string' },
+      'read-only': { type: 'boolean' },
+      'allowed-ips': { type: 'string' },
       merge: { type: 'boolean' },
       'dry-run': { type: 'boolean' },
       tsig: { type: 'string' },
       help: { type: 'boolean', short: 'h' },
     },
   });
+  const split = (s: string | undefined) => s?.split(',').map((x) => x.trim()).filter(Boolean);
+  const scope: ScopeInput = {
+    zones: split(values.zones),
+    names: split(values.names),
+    types: split(values.types),
+    read_only: values['read-only'],
+    allowed_ips: split(values['allowed-ips']),
+  };
   const [group, action, a, b, c] = positionals;
   if (values.help || !group) {
     out(USAGE);
@@ -89,7 +117,7 @@ export async function run(services: Services, argv: string[], out: Out): Promise
       const user = await accounts.userByName(need(a, '<username>'));
       const days = values.expires === undefined ? undefined : id(values.expires, '--expires');
       const expires = days === undefined ? null : new Date(Date.now() + days * 86400_000).toISOString();
-      const { row, token } = await accounts.createToken(user.id, values.label ?? '', expires);
+      const { row, token } = await accounts.createToken(user.id, values.label ?? '', expires, scope);
       out(`token ${row.id} for ${user.username}${row.label ? ` (${row.label})` : ''}${expires ? `, expires ${expires}` : ''}; shown only once:`);
       out(token);
       return;
@@ -97,7 +125,7 @@ export async function run(services: Services, argv: string[], out: Out): Promise
     case 'tokens list': {
       const user = await accounts.userByName(need(a, '<username>'));
       for (const t of await accounts.listTokens(user.id)) {
-        out(JSON.stringify({ id: t.id, label: t.label, created_at: t.created_at, last_used_at: t.last_used_at, expires_at: t.expires_at }));
+        out(JSON.stringify({ id: t.id, label: t.label, created_at: t.created_at, last_used_at: t.last_used_at, expires_at: t.expires_at, scope: t.scope }));
       }
       return;
     }
@@ -133,6 +161,23 @@ export async function run(services: Services, argv: string[], out: Out): Promise
         out(`Replace the DS at the registrar with the new one below; once the parent serves it and the old DS's TTL has passed, run: dnssec rollover ${zone.name} --finish`);
       }
       printKeys(zone.name, keys, out);
+      return;
+    }
+    case 'tsig create': {
+      const user = await accounts.userByName(need(a, '<username>'));
+      const key = await services.tsigKeys.create(user.id, { name: need(b, '<key-name>'), algorithm: values.algorithm, secret: values.secret, scope });
+      out(`TSIG key ${key.name} (${key.algorithm}) for ${user.username}, scope ${JSON.stringify(key.scope)}; the secret is shown only once:`);
+      out(yArgument(key));
+      return;
+    }
+    case 'tsig list': {
+      const user = await accounts.userByName(need(a, '<username>'));
+      for (const k of await services.tsigKeys.list(user.id)) out(JSON.stringify({ name: k.name, algorithm: k.algorithm, scope: k.scope, created_at: k.created_at }));
+      return;
+    }
+    case 'tsig revoke': {
+      const key = await services.tsigKeys.revoke(need(a, '<key-name>'));
+      out(`revoked TSIG key ${key.name}`);
       return;
     }
     case 'zones export': {
@@ -174,8 +219,13 @@ export async function run(services: Services, argv: string[], out: Out): Promise
 async function pull(hostPort: string, zone: string, tsig: string | undefined) {
   const m = /^\[?([^\]]+?)\]?:([0-9]{1,5})$/.exec(hostPort);
   if (!m) throw new UsageError(`<host:port> must look like 192.0.2.1:53 or [2001:db8::1]:53, not ${hostPort}`);
-  if (tsig !== undefined) throw new UsageError('--tsig needs TSIG support, which this build does not have yet');
-  return transferZone(m[1]!, Number(m[2]), zone);
+  let signer;
+  try {
+    signer = tsig === undefined ? undefined : transferSigner(parseTsigArgument(tsig));
+  } catch (e) {
+    throw new UsageError(`--tsig ${e instanceof Error ? e.message : String(e)}`);
+  }
+  return transferZone(m[1]!, Number(m[2]), zone, signer);
 }
 
 /** A zone's DS and DNSKEY records, one per line, as the API shows them. */

@@ -12,15 +12,11 @@ import { promisify } from 'node:util';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { RECORD_TYPES } from '../core/record-types';
 import { eventually, freePort } from '../dns/test-server';
+import { daemonPath } from '../testing/daemons';
 import { cli, startServer, tempDataDir, type ServerProcess } from '../testing/server-process';
 
 const run = promisify(execFile);
 const ZONE = 'example.org';
-
-function knotd(): string {
-  for (const dir of ['/usr/sbin', '/usr/local/sbin', ...(process.env.PATH ?? '').split(':')]) if (fs.existsSync(path.join(dir, 'knotd'))) return path.join(dir, 'knotd');
-  throw new Error('knotd is not installed; the migration test needs it (Debian: apt-get install knot)');
-}
 
 /** A zone with one record of every registry type and a few thousand ordinary ones. */
 function zoneText(): { text: string; questions: string[] } {
@@ -82,7 +78,7 @@ beforeAll(async () => {
     path.join(dir, 'knot.conf'),
     `server:\n    rundir: "${dir}"\n    listen: 127.0.0.1@${knotPort}\nlog:\n  - target: stdout\n    any: info\ndatabase:\n    storage: "${dir}"\nacl:\n  - id: transfer\n    address: 127.0.0.1\n    action: transfer\nzone:\n  - domain: ${ZONE}\n    file: "${dir}/${ZONE}.zone"\n    acl: transfer\n`,
   );
-  knot = spawn(knotd(), ['-c', path.join(dir, 'knot.conf')], { stdio: 'ignore' });
+  knot = spawn(daemonPath('knotd', 'knot'), ['-c', path.join(dir, 'knot.conf')], { stdio: 'ignore' });
   const up = await eventually(async () => (await run('dig', ['@127.0.0.1', '-p', String(knotPort), '+short', '+time=1', '+tries=1', ZONE, 'SOA']).catch(() => ({ stdout: '' }))).stdout.includes('7200'), 100, 100);
   expect(up).toBe(true);
   cli(dataDir, 'users', 'add', 'alice');

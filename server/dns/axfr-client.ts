@@ -22,6 +22,8 @@ export interface TransferredZone {
 export interface TransferSigner {
   sign(query: Buffer): Buffer;
   verify(message: Buffer, index: number): void;
+  /** Called once the closing SOA came: throws when the answer did not end signed (RFC 8945 §5.3.1). */
+  finish?(): void;
 }
 
 /** A transfer that failed: the primary refused, could not be reached, or sent something broken. */
@@ -132,6 +134,7 @@ export function transferZone(host: string, port: number, zone: string, signer?: 
           signer?.verify(msg, index);
           index++;
           if (readMessage(msg, zone, out)) {
+            signer?.finish?.();
             socket.end();
             const { soaSeen: _, count: __, ...done } = out;
             resolve(done);

@@ -8,7 +8,7 @@ import type { Query } from './query';
 import { HEADER_LENGTH } from './query';
 import { signedZoneSets } from './dnssec/signed-zone';
 import { T, type RRset } from './rrset';
-import { MessageWriter } from './writer';
+import { MAX_MESSAGE, MessageWriter } from './writer';
 import type { Zone } from './zone';
 
 const QR_AA = 0x8400;
@@ -42,18 +42,20 @@ function* records(zone: Zone): Generator<TransferRecord> {
   yield { set: soa, data: soa.data[0] };
 }
 
-export function axfrMessages(raw: Uint8Array, q: Query, zone: Zone): Buffer[] {
-  return transferMessages(raw, q, records(zone));
+/** `capacity`: the size of each message (less than 65535 when a TSIG RR is to follow). */
+export function axfrMessages(raw: Uint8Array, q: Query, zone: Zone, capacity = MAX_MESSAGE): Buffer[] {
+  return transferMessages(raw, q, records(zone), capacity);
 }
 
 /**
  * Packs the records of a zone transfer (AXFR, or IXFR, RFC 1995 §4) into as many TCP messages
  * as they need: the question in the first one only (RFC 5936 §2.2.1), AA on every one.
+ * `capacity` leaves room for a TSIG RR after each message when the transfer is signed.
  */
-export function transferMessages(raw: Uint8Array, q: Query, items: Iterable<TransferRecord>): Buffer[] {
+export function transferMessages(raw: Uint8Array, q: Query, items: Iterable<TransferRecord>, capacity = MAX_MESSAGE): Buffer[] {
   const messages: Buffer[] = [];
   const start = () => {
-    const w = new MessageWriter();
+    const w = new MessageWriter(capacity);
     w.header(q.id, QR_AA | (((raw[2]! << 8) | raw[3]!) & 0x0100));
     if (messages.length === 0) w.rawQuestion(raw, HEADER_LENGTH, q.questionEnd, q.labels);
     return w;

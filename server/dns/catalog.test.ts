@@ -10,35 +10,14 @@ import os from 'node:os';
 import path from 'node:path';
 import { promisify } from 'node:util';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { daemonPath, knotPreamble } from '../testing/daemons';
 import { eventually, freePort, startServer, type RunningServer } from './test-server';
 
 const run = promisify(execFile);
 const CATALOG = 'catalog.example.net';
 
-function knotd(): string {
-  for (const dir of ['/usr/sbin', '/usr/local/sbin', ...(process.env.PATH ?? '').split(':')]) {
-    if (fs.existsSync(path.join(dir, 'knotd'))) return path.join(dir, 'knotd');
-  }
-  throw new Error('knotd is not installed; the catalog zone test needs it (Debian: apt-get install knot)');
-}
-
 /** Knot as a catalog consumer: the one configuration it keeps for the whole test (as in the README). */
-const knotConfig = (dir: string, port: number, primary: number) => `server:
-    rundir: "${dir}"
-    listen: 127.0.0.1@${port}
-log:
-  - target: stdout
-    any: info
-database:
-    storage: "${dir}"
-remote:
-  - id: zonedeck
-    address: 127.0.0.1@${primary}
-acl:
-  - id: notify-from-zonedeck
-    address: 127.0.0.1
-    action: notify
-template:
+const knotConfig = (dir: string, port: number, primary: number) => `${knotPreamble(dir, port, primary)}template:
   - id: default
     storage: "${dir}"
     zonefile-sync: -1
@@ -82,7 +61,7 @@ beforeAll(async () => {
   expect((await zd.api('POST', '/domains/first.example/records', { name: 'www', record_type: 'A', content: '192.0.2.1' })).status).toBe(200);
   conf = path.join(dir, 'knot.conf');
   fs.writeFileSync(conf, knotConfig(dir, knotPort, zd.dns));
-  knot = spawn(knotd(), ['-c', conf], { stdio: ['ignore', 'pipe', 'pipe'] });
+  knot = spawn(daemonPath('knotd', 'knot'), ['-c', conf], { stdio: ['ignore', 'pipe', 'pipe'] });
   knot.stdout!.on('data', (d) => (output += d));
   knot.stderr!.on('data', (d) => (output += d));
 });

@@ -97,15 +97,19 @@ describe('handler', () => {
     expect(opt.extendedRcode).toBe(1); // BADVERS = 16 = 1 << 4
   });
 
-  it('answers FORMERR to broken questions and NOTIMP to unsupported opcodes', () => {
+  it('answers FORMERR to broken questions, NOTIMP to unsupported opcodes and REFUSED to an unsigned UPDATE', () => {
     const { udp, handler } = setup();
     const truncated = query({ name: 'www.example.com', edns: false }).subarray(0, 20);
     expect(rcodeOf(udp(truncated))).toBe('FORMERR');
     const two = packet.encode({ id: 1, type: 'query', questions: [{ name: 'a.example.com', type: 'A' }, { name: 'b.example.com', type: 'A' }] });
     expect(rcodeOf(udp(two))).toBe('FORMERR');
+    const iquery = query({ name: 'example.com', type: 'SOA', edns: false });
+    iquery[2] = (1 << 3) | (iquery[2]! & 0x87);
+    expect(rcodeOf(udp(iquery))).toBe('NOTIMP');
+    // An UPDATE must be signed (DESIGN.md §13): unsigned, it is refused.
     const update = query({ name: 'example.com', type: 'SOA', edns: false });
     update[2] = (5 << 3) | (update[2]! & 0x87);
-    expect(rcodeOf(udp(update))).toBe('NOTIMP');
+    expect(rcodeOf(udp(update))).toBe('REFUSED');
     // Responses and runts get no reply at all.
     expect(handler.udp(Buffer.from([1, 2, 3]), '127.0.0.1')).toBeNull();
     const response = query({ name: 'www.example.com' });

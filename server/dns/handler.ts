@@ -2,23 +2,39 @@
  * From query bytes to response bytes, for both transports: the cache first, then parse,
  * resolve, sign (DO bit and a signed zone) and encode. Zone transfers (RFC 5936) go to the
  * AXFR module over TCP only.
+ * A message carrying a TSIG record (RFC 8945) is verified first and answered signed, every
+ * message of a transfer too; it never touches the answer cache, whose key admits no TSIG.
+ * An UPDATE (RFC 2136) must be signed: it is parsed here and applied by `options.update`.
  * Nothing a client sends escapes as an exception: an internal failure is SERVFAIL.
  */
+import { allowsAddress, allowsWholeZone } from '../core/scope';
 import { AnswerCache, questionKey } from './answer-cache';
 import { axfrMessages } from './axfr';
 import { ixfrMessages, type HistoryReader, type IxfrMode } from './ixfr';
 import { signResolution } from './dnssec/online';
+import type { DnsKey, KeyLookup } from './keyring';
 import { parseQuery, type Query } from './query';
 import { resolve } from './resolve';
 import { encodeResponse, errorResponse, responseLimit } from './response';
 import { CLASS_IN, RCODE, T } from './rrset';
+import { findTsig, signAnswer, signError, tsigSpace, verifyRequest, type TsigRecord } from './tsig';
+import { MAX_MESSAGE } from './writer';
+import type { Zone } from './zone';
 import type { ZoneIndex } from './zone-index';
+import type { UpdateRequest } from '../services/dynamic-updates';
+import { OPCODE_UPDATE, parseUpdate } from './update-message';
 
 type Fast = ReturnType<typeof questionKey>;
 
 export interface HandlerOptions {
   /** Whether a client address may transfer zones (AXFR_ALLOW). */
   transferAllowed(address: string): boolean;
+  /** TSIG keys by name; without them every signed message gets BADKEY. */
+  keys?: KeyLookup;
+  /** Seconds since 1970, for TSIG's time check (tests move it). */
+  clock?: () => number;
+  /** Applies a verified RFC 2136 update and answers its RCODE; without it UPDATE is NOTIMP. */
+  update?(req: UpdateRequest): Promise<number>;
   /** The zones' history, for IXFR deltas (RFC 1995); without it IXFR gets the whole zone. */
   history?: HistoryReader;
   /** A zone transfer was answered (for the log). */
@@ -26,9 +42,27 @@ export interface HandlerOptions {
   onError?(err: unknown): void;
 }
 
+/** A verified TSIG request: the key, the request's record, and the octets its answer must leave free. */
+interface Signed {
+  key: DnsKey;
+  record: TsigRecord;
+  reserve: number;
+}
+
+/**
+ * Whether a verified key may transfer the zone from this address (DESIGN.md §13): a key of the
+ * zone's owner whose scope admits the whole zone and the client's network.
+ */
+export function keyMayTransfer(key: DnsKey, zone: Zone, address: string): boolean {
+  return key.userId === zone.domain.user_id && allowsWholeZone(key.scope, zone.name) && allowsAddress(key.scope, address);
+}
+
 export interface Handler {
-  /** One UDP response, or null to stay silent. */
-  udp(msg: Buffer, address: string): Buffer | null;
+  /**
+   * One UDP response, or null to stay silent. An answer that takes a write (UPDATE) comes later,
+   * through `later`; without it such a message goes unanswered.
+   */
+  udp(msg: Buffer, address: string, later?: (out: Buffer | null) => void): Buffer | null;
   /** The TCP response messages (several for a zone transfer), or none; a promise for an IXFR, which reads the history. */
   tcp(msg: Buffer, address: string): Buffer[] | Promise<Buffer[]>;
   readonly cache: AnswerCache;
@@ -36,23 +70,62 @@ export interface Handler {
 
 export function createHandler(index: ZoneIndex, options: HandlerOptions): Handler {
   const cache = new AnswerCache(index);
+  const keys: KeyLookup = options.keys ?? { get: () => undefined };
+  const clock = options.clock ?? (() => Math.floor(Date.now() / 1000));
 
-  function answer(msg: Buffer, tcp: boolean, address: string, fast: Fast): Buffer[] | Promise<Buffer[]> {
+  /** A message of a shape the cache does not take: one with a TSIG goes through verification. */
+  function uncached(msg: Buffer, tcp: boolean, address: string, fast: Fast): Buffer[] | Promise<Buffer[]> {
+    const update = !fast && msg.length >= 12 && !(msg[2]! & 0x80) && ((msg[2]! >> 3) & 0x0f) === OPCODE_UPDATE;
+    // Only a message with additional records can carry a TSIG; answers to answers are never sent.
+    if (!update && (fast || msg.length < 12 || (msg[10]! | msg[11]!) === 0 || msg[2]! & 0x80)) return answer(msg, tcp, address, fast);
+    const rec = (msg[10]! | msg[11]!) === 0 ? null : findTsig(msg);
+    // DESIGN.md §13: an unsigned UPDATE is refused.
+    if (rec === null) return update ? [errorResponse(msg, RCODE.REFUSED, parseUpdate(msg).zoneEnd)] : answer(msg, tcp, address, fast);
+    // RFC 8945 §5.2: a TSIG that cannot be read, or is not the last record, is a format error.
+    if (rec === 'malformed') return [errorResponse(msg, RCODE.FORMERR)];
+    const v = verifyRequest(msg, rec, (name) => keys.get(name), clock);
+    if (!v.ok) {
+      if (v.rcode === RCODE.FORMERR) return [errorResponse(msg, RCODE.FORMERR, rec.questionEnd)];
+      // §5.3.2: BADKEY and BADSIG unsigned, BADTIME signed; NOTAUTH either way.
+      return [signError(errorResponse(msg, v.rcode, rec.questionEnd), v, clock)];
+    }
+    const signed = { key: v.key, record: rec, reserve: tsigSpace(v.key.name, v.key.algorithm) };
+    const out = update ? dynamicUpdate(msg, signed, address) : answer(msg, tcp, address, null, signed);
+    const sign = (messages: Buffer[]) => (messages.length > 0 ? signAnswer(messages, v.key, rec, clock) : []);
+    return out instanceof Promise ? out.then(sign) : sign(out);
+  }
+
+  function answer(msg: Buffer, tcp: boolean, address: string, fast: Fast, signed: Signed | null = null): Buffer[] | Promise<Buffer[]> {
     const parsed = parseQuery(msg);
     if (parsed.kind === 'drop') return [];
     if (parsed.kind === 'error') return [errorResponse(msg, parsed.rcode, parsed.questionEnd)];
     const q = parsed.query;
     const failure = check(q, tcp);
     if (failure !== null) return [errorResponse(msg, failure, q.questionEnd, q.edns !== null)];
-    if (q.qtype === T.AXFR || q.qtype === T.IXFR) return transfer(msg, q, tcp, address);
+    if (q.qtype === T.AXFR || q.qtype === T.IXFR) return transfer(msg, q, tcp, address, signed);
     let res = resolve(index, { qname: q.qname, qtype: q.qtype, tcp });
     // RFC 4035 §3.1: RRSIGs and NSECs only for a client that set DO.
     const signer = q.edns?.dnssecOk ? res.zone?.signer : null;
     if (signer) res = signResolution(res, q.qtype, signer);
-    const out = encodeResponse(msg, q, res, responseLimit(q, tcp));
+    // A signed answer leaves room for its TSIG RR: it is truncated (TC) before the TSIG is cut off.
+    const out = encodeResponse(msg, q, res, responseLimit(q, tcp) - (signed?.reserve ?? 0));
     // A signed answer is cached until its signatures are due for renewal.
     if (fast) cache.put(fast.key, out, res.zone, signer ? signer.window().renewAt : 0);
     return [out];
+  }
+
+  /** A verified UPDATE: parsed here (FORMERR, NOTZONE…), applied by the services, answered with its RCODE and the zone section. */
+  function dynamicUpdate(msg: Buffer, signed: Signed, address: string): Buffer[] | Promise<Buffer[]> {
+    const p = parseUpdate(msg);
+    if (p.kind === 'error') return [errorResponse(msg, p.rcode, p.zoneEnd)];
+    if (!options.update) return [errorResponse(msg, RCODE.NOTIMP, p.zoneEnd)];
+    return options
+      .update({ zone: p.zone, prerequisites: p.prerequisites, updates: p.updates, key: signed.key.name, address })
+      .catch((err: unknown) => {
+        options.onError?.(err);
+        return RCODE.SERVFAIL as number;
+      })
+      .then((rcode) => [errorResponse(msg, rcode, p.zoneEnd)]);
   }
 
   /** The RCODE for a query that cannot be answered normally, or null. */
@@ -65,21 +138,25 @@ export function createHandler(index: ZoneIndex, options: HandlerOptions): Handle
     return null;
   }
 
-  function transfer(msg: Buffer, q: Query, tcp: boolean, address: string): Buffer[] | Promise<Buffer[]> {
+  function transfer(msg: Buffer, q: Query, tcp: boolean, address: string, signed: Signed | null): Buffer[] | Promise<Buffer[]> {
     const zone = index.get(q.qname);
     if (!zone) return [errorResponse(msg, index.find(q.qname) ? RCODE.NOTAUTH : RCODE.REFUSED, q.questionEnd, q.edns !== null)];
-    if (!options.transferAllowed(address)) return [errorResponse(msg, RCODE.REFUSED, q.questionEnd, q.edns !== null)];
+    // AXFR_ALLOW, or a TSIG key of the zone's owner from anywhere (DESIGN.md §13).
+    const allowed = options.transferAllowed(address) || (signed !== null && keyMayTransfer(signed.key, zone, address));
+    if (!allowed) return [errorResponse(msg, RCODE.REFUSED, q.questionEnd, q.edns !== null)];
     // RFC 1995 §2: an IXFR over UDP gets the SOA alone, telling the client to use TCP.
     if (!tcp) {
       const res = { rcode: RCODE.NOERROR, aa: true, zone, answer: [zone.soa], authority: [], additional: [] };
-      return [encodeResponse(msg, q, res, responseLimit(q, false))];
+      return [encodeResponse(msg, q, res, responseLimit(q, false) - (signed?.reserve ?? 0))];
     }
     const to = zone.domain.serial_number;
+    // A signed transfer leaves room for the TSIG RR after each message.
+    const capacity = MAX_MESSAGE - (signed?.reserve ?? 0);
     if (q.qtype === T.IXFR) {
-      return ixfrMessages(msg, q, zone, options.history)
+      return ixfrMessages(msg, q, zone, options.history, capacity)
         .catch((err: unknown) => {
           options.onError?.(err);
-          return { mode: 'full' as const, messages: axfrMessages(msg, q, zone) };
+          return { mode: 'full' as const, messages: axfrMessages(msg, q, zone, capacity) };
         })
         .then(({ mode, messages }) => {
           options.onTransfer?.({ zone: zone.name, type: 'IXFR', client: address, from: q.ixfrSerial, to, mode });
@@ -87,7 +164,7 @@ export function createHandler(index: ZoneIndex, options: HandlerOptions): Handle
         });
     }
     options.onTransfer?.({ zone: zone.name, type: 'AXFR', client: address, to, mode: 'full' });
-    return axfrMessages(msg, q, zone);
+    return axfrMessages(msg, q, zone, capacity);
   }
 
   /** SERVFAIL for a query that broke something inside (and the error logged), never a crash. */
@@ -98,13 +175,22 @@ export function createHandler(index: ZoneIndex, options: HandlerOptions): Handle
 
   return {
     cache,
-    udp(msg, address) {
+    udp(msg, address, later) {
       try {
         // The hot path: one key read from the packet, one map lookup, one copy.
         const fast = questionKey(msg, false);
         const hit = fast && cache.answer(msg, fast.key, fast.nameEnd);
-        // Over UDP nothing is asynchronous: an IXFR there is answered with the SOA alone.
-      return hit || ((answer(msg, false, address, fast) as Buffer[])[0] ?? null);
+        if (hit) return hit;
+        // Only an UPDATE waits (for its write); an IXFR over UDP is answered with the SOA alone.
+        const out = uncached(msg, false, address, fast);
+        if (out instanceof Promise) {
+          out.then(
+            (o) => later?.(o[0] ?? null),
+            (err: unknown) => later?.(failed(msg, err)),
+          );
+          return null;
+        }
+        return out[0] ?? null;
       } catch (err) {
         return failed(msg, err);
       }
@@ -113,7 +199,7 @@ export function createHandler(index: ZoneIndex, options: HandlerOptions): Handle
       try {
         const fast = questionKey(msg, true);
         const hit = fast && cache.answer(msg, fast.key, fast.nameEnd);
-        return hit ? [hit] : answer(msg, true, address, fast);
+        return hit ? [hit] : uncached(msg, true, address, fast);
       } catch (err) {
         const out = failed(msg, err);
         return out ? [out] : [];

@@ -12,6 +12,7 @@ import { RECORD_TYPE_BY_NAME } from '../core/record-types';
 import type { ChangeEntryRow, ChangeSetRow } from '../store/types';
 import { axfrMessages, transferMessages, type TransferRecord } from './axfr';
 import type { Query } from './query';
+import { MAX_MESSAGE } from './writer';
 import { T, type SoaData } from './rrset';
 import type { Zone } from './zone';
 
@@ -109,16 +110,17 @@ function* ixfrRecords(zone: Zone, steps: readonly HistoryStep[]): Generator<Tran
 export type IxfrMode = 'incremental' | 'current' | 'full';
 
 /** The TCP answer to an IXFR query for a zone (transfer already allowed). */
-export async function ixfrMessages(raw: Uint8Array, q: Query, zone: Zone, history: HistoryReader | undefined): Promise<{ mode: IxfrMode; messages: Buffer[] }> {
+/** `capacity`: the size of each message (less than 65535 when a TSIG RR is to follow). */
+export async function ixfrMessages(raw: Uint8Array, q: Query, zone: Zone, history: HistoryReader | undefined, capacity = MAX_MESSAGE): Promise<{ mode: IxfrMode; messages: Buffer[] }> {
   const from = q.ixfrSerial;
   const current = zone.domain.serial_number;
   if (from !== undefined && serialAtOrAfter(from, current)) {
-    return { mode: 'current', messages: transferMessages(raw, q, [{ set: { name: zone.name, type: T.SOA, ttl: zone.soa.ttl }, data: zone.soa.data[0] }]) };
+    return { mode: 'current', messages: transferMessages(raw, q, [{ set: { name: zone.name, type: T.SOA, ttl: zone.soa.ttl }, data: zone.soa.data[0] }], capacity) };
   }
-  const full = () => ({ mode: 'full' as const, messages: axfrMessages(raw, q, zone) });
+  const full = () => ({ mode: 'full' as const, messages: axfrMessages(raw, q, zone, capacity) });
   if (from === undefined || !history || zone.signer) return full();
   const steps = await stepsSince(history, zone, from);
   // The zone may have moved on while the history was read: then the deltas no longer end at its SOA.
   if (!steps || zone.domain.serial_number !== current) return full();
-  return { mode: 'incremental', messages: transferMessages(raw, q, ixfrRecords(zone, steps)) };
+  return { mode: 'incremental', messages: transferMessages(raw, q, ixfrRecords(zone, steps), capacity) };
 }

@@ -2,21 +2,27 @@
  * NOTIFY (RFC 1996) to the configured secondaries whenever a zone's serial changes, so
  * they transfer the new version at once instead of waiting for the SOA refresh timer.
  * Each message is retried until the secondary answers with the same ID (§3.6, §4.2);
- * a newer serial for the same zone and secondary replaces a pending one.
+ * a newer serial for the same zone and secondary replaces a pending one. A secondary
+ * configured with a TSIG key (`host:port key-name`) gets the NOTIFY signed with it (RFC 8945).
  */
 import dgram from 'node:dgram';
 import net from 'node:net';
 import { CLASS_IN, T, type RRset } from './rrset';
+import { signRequest, type TsigKey } from './tsig';
 import { MessageWriter } from './writer';
 
 export interface Secondary {
   host: string;
   port: number;
+  /** The name of the TSIG key to sign NOTIFY with. */
+  key?: string;
 }
 
 export interface NotifyOptions {
   retryMs?: number;
   attempts?: number;
+  /** The TSIG keys by name (the DNS server's keyring). */
+  keys?: { get(name: string): TsigKey | undefined };
   onError?(err: unknown): void;
 }
 
@@ -83,7 +89,14 @@ export class Notifier {
     let id: number;
     do id = Math.floor(Math.random() * 0x10000);
     while (this.byId.has(id));
-    const message = notifyMessage(id, soa);
+    let message = notifyMessage(id, soa);
+    if (target.key) {
+      const tsig = this.options.keys?.get(target.key);
+      // An unsigned NOTIFY would be dropped by a secondary that expects the key: say why instead.
+      if (!tsig) return this.options.onError?.(new Error(`SECONDARIES: no TSIG key named ${target.key} (create it with the CLI or the API) for ${target.host}:${target.port}`));
+      // Signed once: the retries within the next seconds stay well inside the fudge.
+      message = signRequest(message, tsig).message;
+    }
     let tries = 0;
     const attempt = () => {
       if (tries++ >= this.attempts) return this.cancel(key);

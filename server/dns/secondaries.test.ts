@@ -11,17 +11,10 @@ import os from 'node:os';
 import path from 'node:path';
 import { promisify } from 'node:util';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { daemonPath, knotPreamble } from '../testing/daemons';
 import { eventually, freePort, startServer, type RunningServer } from './test-server';
 
 const run = promisify(execFile);
-/** The daemon's path; a missing one fails the test with how to install it, never skips it. */
-function binary(name: string, pkg: string): string {
-  for (const dir of ['/usr/sbin', '/usr/local/sbin', ...(process.env.PATH ?? '').split(':')]) {
-    if (fs.existsSync(path.join(dir, name))) return path.join(dir, name);
-  }
-  throw new Error(`${name} is not installed; the DNS interop tests need it (Debian: apt-get install ${pkg})`);
-}
-
 /** A secondary name server run by the test: its port, temp dir, process and log. */
 class Secondary {
   readonly dir: string;
@@ -62,22 +55,7 @@ class Secondary {
   }
 }
 
-const knotConfig = (dir: string, port: number, primary: number) => `server:
-    rundir: "${dir}"
-    listen: 127.0.0.1@${port}
-log:
-  - target: stdout
-    any: info
-database:
-    storage: "${dir}"
-remote:
-  - id: zonedeck
-    address: 127.0.0.1@${primary}
-acl:
-  - id: notify-from-zonedeck
-    address: 127.0.0.1
-    action: notify
-template:
+const knotConfig = (dir: string, port: number, primary: number) => `${knotPreamble(dir, port, primary)}template:
   - id: default
     storage: "${dir}"
     zonefile-sync: -1
@@ -127,8 +105,8 @@ beforeAll(async () => {
   const knotPort = await freePort();
   const nsdPort = await freePort();
   secondaries = [
-    new Secondary('knot', knotPort, knotConfig, (conf) => [binary('knotd', 'knot'), '-c', conf]),
-    new Secondary('nsd', nsdPort, nsdConfig, (conf) => [binary('nsd', 'nsd'), '-d', '-c', conf], 'nsd.log'),
+    new Secondary('knot', knotPort, knotConfig, (conf) => [daemonPath('knotd', 'knot'), '-c', conf]),
+    new Secondary('nsd', nsdPort, nsdConfig, (conf) => [daemonPath('nsd', 'nsd'), '-d', '-c', conf], 'nsd.log'),
   ];
   zd = await startServer({ SECONDARIES: `127.0.0.1:${knotPort},127.0.0.1:${nsdPort}` });
   expect((await zd.api('POST', '/domains', { name: 'example.com' })).status).toBe(201);

@@ -6,13 +6,15 @@
 import type dgram from 'node:dgram';
 import type { Config } from '../config';
 import type { Logger } from '../log';
+import type { UpdateRequest } from '../services/dynamic-updates';
 import type { ZoneEvents } from '../services/events';
 import type { Store } from '../store/types';
 import { aclAllows, parseAcl } from './acl';
 import { createDelegationCheck } from './delegation';
 import { REFRESH_EVERY_MS, refreshSignedZones } from './dnssec/refresh';
 import { createHandler, type Handler } from './handler';
-import { Notifier, parseHostPort } from './notify';
+import { Keyring } from './keyring';
+import { Notifier } from './notify';
 import { listenTcp, type TcpListener } from './tcp';
 import { listenUdp } from './udp';
 import { ZoneIndex } from './zone-index';
@@ -56,12 +58,14 @@ function named<T>(variable: string, parse: () => T): T {
   }
 }
 
-export async function startDns(config: DnsConfig, store: Store, events: ZoneEvents, log: Logger): Promise<DnsServer | null> {
+/** `update` applies a verified RFC 2136 update (the main thread's services); without it UPDATE answers NOTIMP. */
+export async function startDns(config: DnsConfig, store: Store, events: ZoneEvents, log: Logger, update?: (req: UpdateRequest) => Promise<number>): Promise<DnsServer | null> {
   if (config.dnsPort === null) return null;
   const onError = (err: unknown) => log.warn({ err }, 'dns error');
-  const secondaries = named('SECONDARIES', () => config.secondaries.map(parseHostPort));
   const acl = named('AXFR_ALLOW', () => parseAcl(config.axfrAllow));
-  const notifier = new Notifier(secondaries, { onError });
+  // TSIG keys are loaded before the first answer, then followed (keyring.ts).
+  const keys = await new Keyring(store, onError).start();
+  const notifier = new Notifier(config.secondaries, { keys, onError });
   const delegation = config.resolver ? createDelegationCheck(store, { resolver: config.resolver, nameservers: config.nameservers, onError }) : null;
   const index = new ZoneIndex();
   const sync = await syncZones(
@@ -79,6 +83,8 @@ export async function startDns(config: DnsConfig, store: Store, events: ZoneEven
   );
   const handler = createHandler(index, {
     transferAllowed: (a) => aclAllows(acl, a),
+    keys,
+    update,
     history: { since: (id, serial) => store.changes.from(id, serial), entries: (id) => store.changes.entries(id) },
     onTransfer: (info) => log.info(info, 'zone transfer'),
     onError,
@@ -101,6 +107,7 @@ export async function startDns(config: DnsConfig, store: Store, events: ZoneEven
       if (timer) clearInterval(timer);
       clearInterval(refresh);
       sync.stop();
+      keys.stop();
       notifier.close();
       await new Promise<void>((resolve) => udp.close(() => resolve()));
       await tcp.close();

@@ -1,12 +1,14 @@
 /**
  * Runs the DNS server in a worker thread (see worker.ts for why) and feeds it the zone
  * events of this process. An in-memory SQLite store cannot be shared with a thread, so with
- * `DATA_DIR=:memory:` the server runs in this thread instead.
+ * `DATA_DIR=:memory:` the server runs in this thread instead. RFC 2136 updates, verified by the
+ * DNS thread, are applied here by `update` (the services), like every other write.
  */
 import { Worker } from 'node:worker_threads';
 import type { Config } from '../config';
 import type { Logger } from '../log';
 import { dnsResponses } from '../metrics';
+import type { UpdateRequest } from '../services/dynamic-updates';
 import type { ZoneEvents } from '../services/events';
 import type { Store } from '../store/types';
 import { startDns } from './server';
@@ -17,9 +19,9 @@ export interface DnsHandle {
   close(): Promise<void>;
 }
 
-export async function startDnsThread(config: Config, store: Store, events: ZoneEvents, log: Logger): Promise<DnsHandle | null> {
+export async function startDnsThread(config: Config, store: Store, events: ZoneEvents, log: Logger, update?: (req: UpdateRequest) => Promise<number>): Promise<DnsHandle | null> {
   if (config.dnsPort === null) return null;
-  if (config.sqlitePath === ':memory:' && !config.databaseUrl) return startDns(config, store, events, log);
+  if (config.sqlitePath === ':memory:' && !config.databaseUrl) return startDns(config, store, events, log, update);
 
   const worker = new Worker(new URL('./worker-boot.mjs', import.meta.url), { workerData: { config, origin: events.origin } });
   const send = (m: ToWorker) => worker.postMessage(m);
@@ -32,6 +34,14 @@ export async function startDnsThread(config: Config, store: Store, events: ZoneE
       else if (m.type === 'metrics') {
         dnsResponses.udp.set(m.udp);
         dnsResponses.tcp.set(m.tcp);
+      } else if (m.type === 'update') {
+        const done = (rcode: number) => send({ type: 'update-done', id: m.id, rcode });
+        if (!update) done(4); // NOTIMP
+        else
+          update(m.request).then(done, (err: unknown) => {
+            log.error({ err }, 'dynamic update failed');
+            done(2); // SERVFAIL
+          });
       } else if (m.type === 'closed') closed?.();
     });
     worker.once('error', reject);

@@ -3,17 +3,20 @@ import dgram from 'node:dgram';
 import net from 'node:net';
 import { countDnsResponse } from '../metrics';
 
-export type UdpHandler = (msg: Buffer, address: string) => Buffer | null;
+/** One answer now, or null; `later` takes an answer that needs a write first (an UPDATE). */
+export type UdpHandler = (msg: Buffer, address: string, later?: (out: Buffer | null) => void) => Buffer | null;
 
 export function listenUdp(host: string, port: number, handle: UdpHandler, onError: (err: unknown) => void): Promise<dgram.Socket> {
   const socket = dgram.createSocket({ type: net.isIPv6(host) ? 'udp6' : 'udp4', reuseAddr: false });
   socket.on('message', (msg, rinfo) => {
-    const out = handle(msg, rinfo.address);
-    // No callback: send errors surface as 'error' events, and the hot path allocates less.
-    if (out) {
-      socket.send(out, rinfo.port, rinfo.address);
-      countDnsResponse('udp', out);
-    }
+    const send = (out: Buffer | null) => {
+      // No callback: send errors surface as 'error' events, and the hot path allocates less.
+      if (out) {
+        socket.send(out, rinfo.port, rinfo.address);
+        countDnsResponse('udp', out);
+      }
+    };
+    send(handle(msg, rinfo.address, send));
   });
   return new Promise((resolve, reject) => {
     socket.once('error', reject);

@@ -6,6 +6,7 @@
  */
 import { parentPort, workerData } from 'node:worker_threads';
 import type { Config } from '../config';
+import type { UpdateRequest } from '../services/dynamic-updates';
 import { createLogger } from '../log';
 import { dnsResponses } from '../metrics';
 import { ZoneEvents, type ZoneChange } from '../services/events';
@@ -13,11 +14,13 @@ import { openStore } from '../store/open';
 import { followOtherNodes } from './other-nodes';
 import { startDns } from './server';
 
-export type ToWorker = { type: 'change'; change: ZoneChange } | { type: 'close' };
+export type ToWorker = { type: 'change'; change: ZoneChange } | { type: 'update-done'; id: number; rcode: number } | { type: 'close' };
 export type FromWorker =
   | { type: 'ready'; port: number }
   | { type: 'failed'; message: string }
   | { type: 'metrics'; udp: Float64Array; tcp: Float64Array }
+  /** An RFC 2136 update this thread verified, for the main thread to apply (every write happens there). */
+  | { type: 'update'; id: number; request: UpdateRequest }
   | { type: 'closed' };
 
 async function main(): Promise<void> {
@@ -28,11 +31,22 @@ async function main(): Promise<void> {
   const store = await openStore(config);
   // The main thread's origin: the messages it publishes come back here and are skipped.
   const events = new ZoneEvents(origin);
+  const updates = new Map<number, (rcode: number) => void>();
+  let nextId = 0;
+  const update = (request: UpdateRequest) =>
+    new Promise<number>((resolve) => {
+      const id = ++nextId;
+      updates.set(id, resolve);
+      post({ type: 'update', id, request });
+    });
   port.on('message', (m: ToWorker) => {
     if (m.type === 'change') events.emit(m.change);
-    else void close();
+    else if (m.type === 'update-done') {
+      updates.get(m.id)?.(m.rcode);
+      updates.delete(m.id);
+    } else void close();
   });
-  const dns = (await startDns(config, store, events, log))!;
+  const dns = (await startDns(config, store, events, log, update))!;
   const others = followOtherNodes(store, events, dns.sync, log);
   const metrics = setInterval(() => post({ type: 'metrics', udp: dnsResponses.udp, tcp: dnsResponses.tcp }), 1000);
   metrics.unref();

@@ -1,7 +1,9 @@
 /** Users and their API tokens: creation, sign-in, token minting, authentication, revocation. */
 import { Conflict, Invalid, NotFound } from '../core/errors';
+import { normalizeScope, type Scope, type ScopeInput } from '../core/scope';
 import { LABEL_CONTROL_CHARS, MAX_TOKEN_LABEL } from '../core/token-rules';
 import type { Page, Store, TokenRow, UserRow, Window } from '../store/types';
+import { FieldCheck } from './rule-fields';
 import { DUMMY_HASH, hashPassword, hashToken, newPassword, newToken, sameDigest, verifyPassword } from './secrets';
 
 const USERNAME = /^[a-z0-9][a-z0-9._-]{0,63}$/;
@@ -11,6 +13,11 @@ const TOUCH_INTERVAL_MS = 60_000;
 export interface Principal {
   user: UserRow;
   token: TokenRow;
+  /**
+   * What this credential may do (DESIGN.md §13); `{}` is unrestricted. Enforce it with
+   * `allows(principal.scope, {zone, name, type, write: true})` from core/scope.ts.
+   */
+  scope: Scope;
 }
 
 export function createAccounts(store: Store) {
@@ -56,9 +63,13 @@ export function createAccounts(store: Store) {
       return ok && user ? user : null;
     },
 
-    async createToken(userId: number, label = '', expiresAt: string | null = null): Promise<{ row: TokenRow; token: string }> {
+    /** Mints a token; `scope` limits what it may do (absent: unrestricted). */
+    async createToken(userId: number, label = '', expiresAt: string | null = null, scopeInput?: ScopeInput): Promise<{ row: TokenRow; token: string }> {
       if (label.length > MAX_TOKEN_LABEL) throw Invalid.field('label', `must be at most ${MAX_TOKEN_LABEL} characters`);
       if (LABEL_CONTROL_CHARS.test(label)) throw Invalid.field('label', 'must not contain control characters');
+      const check = new FieldCheck();
+      const scope = normalizeScope(scopeInput, (field, rule) => check.run(field, rule));
+      check.done();
       const token = newToken();
       const row = await store.tokens.insert({
         user_id: userId,
@@ -67,6 +78,7 @@ export function createAccounts(store: Store) {
         created_at: new Date().toISOString(),
         last_used_at: null,
         expires_at: expiresAt,
+        scope,
       });
       return { row, token };
     },
@@ -83,7 +95,7 @@ export function createAccounts(store: Store) {
         touched.set(token.id, now);
         await store.tokens.touch(token.id, new Date(now).toISOString());
       }
-      return { user, token };
+      return { user, token, scope: token.scope };
     },
 
     listTokens: (userId: number) => store.tokens.listByUser(userId),

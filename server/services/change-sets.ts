@@ -145,10 +145,15 @@ export function createChangeSets(store: Store, events: ZoneEvents, options: Chan
 
   async function write(tx: Repos, zone: DomainRow, edit: Edit, opts: WriteOptions) {
     const { draft } = edit;
-    await draft.validate(edit.blame ?? crudBlame);
     const now = edit.now;
     const at = now.toISOString();
     const w = draft.writes(at);
+    // Scope first: a credential that may not write here learns nothing from the zone's rules.
+    if (opts.actor.allows) {
+      const denied = [...w.added, ...w.removed].find((r) => !opts.actor.allows!(zone.name, r.name, r.record_type));
+      if (denied) throw new Forbidden(`this credential may not change ${denied.name} ${denied.record_type} in ${zone.name}`);
+    }
+    await draft.validate(edit.blame ?? crudBlame);
     const settings: Record<string, [unknown, unknown]> = {};
     for (const f of SETTING_FIELDS) {
       const v = edit.settings[f];
@@ -163,10 +168,6 @@ export function createChangeSets(store: Store, events: ZoneEvents, options: Chan
     const base = { serial_before: zone.serial_number, created_at: at, source: opts.source, actor: { username: opts.actor.username, credential: opts.actor.credential }, comment: opts.comment ?? '' };
     if (w.added.length === 0 && w.removed.length === 0 && Object.keys(settings).length === 0 && !edit.touch) {
       return { zone, change: { id: null, ...base, serial_after: zone.serial_number, added: [], removed: [], settings }, names: [], keys: false };
-    }
-    if (opts.actor.allows) {
-      const denied = [...w.added, ...w.removed].find((r) => !opts.actor.allows!(zone.name, r.name, r.record_type));
-      if (denied) throw new Forbidden(`this credential may not change ${denied.name} ${denied.record_type} in ${zone.name}`);
     }
     const growth = w.inserts.length - w.deletes.length;
     if (growth > 0) {

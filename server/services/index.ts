@@ -5,8 +5,10 @@ import { createAccounts } from './accounts';
 import { ZoneEvents } from './events';
 import { createIps } from './ips';
 import { createChangeSets } from './change-sets';
+import { createDynamicUpdates } from './dynamic-updates';
 import { createRecords, DEFAULT_MAX_RECORDS } from './records';
 import { createRrsets } from './rrsets';
+import { createTsigKeys } from './tsig-keys';
 import { createZoneFiles } from './zone-files';
 import { createZones, type ZoneDefaults } from './zones';
 
@@ -22,6 +24,8 @@ export function createServices(store: Store, defaults: ZoneDefaults, events = ne
     zones,
     records: createRecords(store, changes, zones),
     rrsets: createRrsets(changes, zones),
+    tsigKeys: createTsigKeys(store),
+    updates: createDynamicUpdates(store, changes),
     zoneFiles: createZoneFiles(store, changes, { primary: defaults.nameservers[0]!, hostmaster: defaults.hostmaster ?? 'hostmaster.zonedeck.test' }),
   };
 }

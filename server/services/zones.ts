@@ -118,7 +118,7 @@ export function createZones(store: Store, events: ZoneEvents, changes: ChangeSet
     owned,
     place,
 
-    page: (userId: number, w: Window, search?: string): Promise<Page<DomainRow>> => store.domains.page(userId, w, search),
+    page: (userId: number, w: Window, search?: string, only?: readonly string[]): Promise<Page<DomainRow>> => store.domains.page(userId, w, search, only),
 
     /** Why CATALOG_ZONE cannot be published (a hosted zone has its name or lies inside it), or null. */
     async catalogClash(): Promise<string | null> {

@@ -9,6 +9,7 @@ import * as m0003 from './migrations/0003-dnssec-keys';
 import * as m0004 from './migrations/0004-record-count';
 import * as m0005 from './migrations/0005-change-sets';
 import * as m0006 from './migrations/0006-txt-escapes';
+import * as m0007 from './migrations/0007-tsig-keys';
 import * as m0008 from './migrations/0008-many-nodes';
 
 export type Dialect = 'sqlite' | 'postgres';
@@ -22,6 +23,7 @@ const STEPS: Record<string, Step> = {
   '0004-record-count': m0004,
   '0005-change-sets': m0005,
   '0006-txt-escapes': m0006,
+  '0007-tsig-keys': m0007,
   '0008-many-nodes': m0008,
 };
 

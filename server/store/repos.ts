@@ -7,11 +7,14 @@ import { sql, type Kysely, type Selectable } from 'kysely';
 import { createClusterRepos } from './cluster-repos';
 import type { Database } from './schema';
 import type { Dialect } from './migrate';
-import type { ChangeEntryRow, ChangeSetRow, DnssecKeyRow, DnssecPublicKey, DomainRow, IpRow, RecordRow, Repos, TokenRow, UserRow, Window } from './types';
+import { scopeFromJson, scopeToJson } from '../core/scope';
+import type { ChangeEntryRow, ChangeSetRow, DnssecKeyRow, DnssecPublicKey, DomainRow, IpRow, RecordRow, Repos, TokenRow, TsigKeyRow, UserRow, Window } from './types';
 
 type Db = Kysely<Database>;
 
 const ipRow = (r: Selectable<Database['ips']>): IpRow => ({ ...r, active: Boolean(r.active) });
+const tokenRow = (r: Selectable<Database['tokens']>): TokenRow => ({ ...r, scope: scopeFromJson(r.scope) });
+const tsigKeyRow = (r: Selectable<Database['tsig_keys']>): TsigKeyRow => ({ ...r, algorithm: r.algorithm as TsigKeyRow['algorithm'], scope: scopeFromJson(r.scope) });
 const domainRow = ({ record_count: _count, change_count: _changes, ...r }: Selectable<Database['domains']>): DomainRow => ({
   ...r,
   serial_number: Number(r.serial_number),
@@ -66,9 +69,15 @@ export function createRepos(db: Db, dialect: Dialect): Repos {
       },
     },
     tokens: {
-      insert: async (row) => (await db.insertInto('tokens').values(row).returningAll().executeTakeFirstOrThrow()) as TokenRow,
-      byHash: (hash) => db.selectFrom('tokens').selectAll().where('token_hash', '=', hash).executeTakeFirst(),
-      byId: (id) => db.selectFrom('tokens').selectAll().where('id', '=', id).executeTakeFirst(),
+      insert: async (row) => tokenRow(await db.insertInto('tokens').values({ ...row, scope: scopeToJson(row.scope) }).returningAll().executeTakeFirstOrThrow()),
+      byHash: async (hash) => {
+        const r = await db.selectFrom('tokens').selectAll().where('token_hash', '=', hash).executeTakeFirst();
+        return r && tokenRow(r);
+      },
+      byId: async (id) => {
+        const r = await db.selectFrom('tokens').selectAll().where('id', '=', id).executeTakeFirst();
+        return r && tokenRow(r);
+      },
       withUser: async (hash) => {
         const r = await db
           .selectFrom('tokens')
@@ -79,18 +88,37 @@ export function createRepos(db: Db, dialect: Dialect): Repos {
           .executeTakeFirst();
         if (!r) return undefined;
         const { username, password_hash, user_created_at, ...token } = r;
-        return { token, user: { id: token.user_id, username, password_hash, created_at: user_created_at } };
+        return { token: tokenRow(token), user: { id: token.user_id, username, password_hash, created_at: user_created_at } };
       },
-      listByUser: (userId) => db.selectFrom('tokens').selectAll().where('user_id', '=', userId).orderBy('id').execute(),
+      listByUser: async (userId) => (await db.selectFrom('tokens').selectAll().where('user_id', '=', userId).orderBy('id').execute()).map(tokenRow),
       page: async (userId, w) => {
         const rows = await db.selectFrom('tokens').selectAll().where('user_id', '=', userId).orderBy('id').limit(w.limit).offset(w.offset).execute();
         const total = await pageTotal(rows.length, w, () => count(db.selectFrom('tokens').select((e) => e.fn.countAll<number>().as('n')).where('user_id', '=', userId).executeTakeFirst()));
-        return { rows, total };
+        return { rows: rows.map(tokenRow), total };
       },
       delete: async (id) => Number((await db.deleteFrom('tokens').where('id', '=', id).executeTakeFirst()).numDeletedRows) > 0,
       touch: async (id, at) => {
         await db.updateTable('tokens').set({ last_used_at: at }).where('id', '=', id).execute();
       },
+    },
+    tsigKeys: {
+      insert: async (row) => tsigKeyRow(await db.insertInto('tsig_keys').values({ ...row, scope: scopeToJson(row.scope) }).returningAll().executeTakeFirstOrThrow()),
+      byName: async (name) => {
+        const r = await db.selectFrom('tsig_keys').selectAll().where('name', '=', name).executeTakeFirst();
+        return r && tsigKeyRow(r);
+      },
+      page: async (userId, w) => {
+        const rows = await db.selectFrom('tsig_keys').selectAll().where('user_id', '=', userId).orderBy('id').limit(w.limit).offset(w.offset).execute();
+        const total = await pageTotal(rows.length, w, () => count(db.selectFrom('tsig_keys').select((e) => e.fn.countAll<number>().as('n')).where('user_id', '=', userId).executeTakeFirst()));
+        return { rows: rows.map(tsigKeyRow), total };
+      },
+      listByUser: async (userId) => (await db.selectFrom('tsig_keys').selectAll().where('user_id', '=', userId).orderBy('id').execute()).map(tsigKeyRow),
+      all: async () => (await db.selectFrom('tsig_keys').selectAll().orderBy('id').execute()).map(tsigKeyRow),
+      version: async () => {
+        const r = await db.selectFrom('tsig_keys').select((e) => [e.fn.countAll<number>().as('n'), e.fn.max('id').as('last')]).executeTakeFirst();
+        return `${Number(r?.n ?? 0)}:${Number(r?.last ?? 0)}`;
+      },
+      delete: async (id) => Number((await db.deleteFrom('tsig_keys').where('id', '=', id).executeTakeFirst()).numDeletedRows) > 0,
     },
     ips: {
       insert: async (row) => ipRow(await db.insertInto('ips').values({ ...row, active: row.active ? 1 : 0 }).returningAll().executeTakeFirstOrThrow()),
@@ -127,9 +155,10 @@ export function createRepos(db: Db, dialect: Dialect): Repos {
         const r = await db.selectFrom('domains').selectAll().where('id', '=', id).executeTakeFirst();
         return r && domainRow(r);
       },
-      page: async (userId, w, search) => {
+      page: async (userId, w, search, only) => {
         let q = db.selectFrom('domains').where('user_id', '=', userId);
         if (search) q = q.where(like('name', `%${escapeLike(search)}%`));
+        if (only) q = only.length > 0 ? q.where('name', 'in', [...only]) : q.where(sql<boolean>`1 = 0`);
         const rows = await q.selectAll().orderBy('name').limit(w.limit).offset(w.offset).execute();
         const total = await pageTotal(rows.length, w, () => count(q.select((e) => e.fn.countAll<number>().as('n')).executeTakeFirst()));
         return { rows: rows.map(domainRow), total };

@@ -11,6 +11,8 @@ export interface Database {
     created_at: string;
     last_used_at: string | null;
     expires_at: string | null;
+    /** JSON text (migration 0007); '{}' is unrestricted. */
+    scope: Generated<string>;
   };
   ips: { id: Generated<number>; user_id: number; address: string; cidr: number; active: number; created_at: string };
   domains: {
@@ -74,6 +76,16 @@ export interface Database {
     created_at: string;
     last_seen_at: string;
     expires_at: string;
+  };
+  tsig_keys: {
+    id: Generated<number>;
+    user_id: number;
+    name: string;
+    algorithm: string;
+    secret: string;
+    /** JSON text; '{}' is unrestricted. */
+    scope: string;
+    created_at: string;
   };
   dnssec_keys: {
     id: Generated<number>;

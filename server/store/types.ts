@@ -2,6 +2,9 @@
  * The Store interface: everything services, the DNS server and the CLI may ask of the
  * database. Services see only this; SQLite and PostgreSQL implement it.
  */
+import type { Scope } from '../core/scope';
+import type { TsigAlgorithmName } from '../core/tsig-rules';
+
 export interface UserRow {
   id: number;
   username: string;
@@ -17,6 +20,21 @@ export interface TokenRow {
   created_at: string;
   last_used_at: string | null;
   expires_at: string | null;
+  /** What the token may do (DESIGN.md §13); `{}` is unrestricted. */
+  scope: Scope;
+}
+
+/** A TSIG key (RFC 8945) of a user. The secret must be kept: verifying a MAC needs it. */
+export interface TsigKeyRow {
+  id: number;
+  user_id: number;
+  /** Lower case, no trailing dot; unique across users. */
+  name: string;
+  algorithm: TsigAlgorithmName;
+  /** Base64. Read by the DNS server; shown to the user once, at creation; never logged. */
+  secret: string;
+  scope: Scope;
+  created_at: string;
 }
 
 export interface IpRow {
@@ -187,6 +205,20 @@ export interface Repos {
     delete(id: number): Promise<boolean>;
     touch(id: number, at: string): Promise<void>;
   };
+  tsigKeys: {
+    insert(row: NewRow<TsigKeyRow>): Promise<TsigKeyRow>;
+    byName(name: string): Promise<TsigKeyRow | undefined>;
+    page(userId: number, w: Window): Promise<Page<TsigKeyRow>>;
+    listByUser(userId: number): Promise<TsigKeyRow[]>;
+    /** Every key, for the DNS server. */
+    all(): Promise<TsigKeyRow[]>;
+    /**
+     * A value that changes whenever a key is created or revoked (keys are never edited and ids
+     * never reused), so the DNS server reloads the keys only when this differs: one row read.
+     */
+    version(): Promise<string>;
+    delete(id: number): Promise<boolean>;
+  };
   ips: {
     insert(row: NewRow<IpRow>): Promise<IpRow>;
     page(userId: number, w: Window): Promise<Page<IpRow>>;
@@ -199,7 +231,8 @@ export interface Repos {
     insert(row: NewRow<DomainRow>): Promise<DomainRow>;
     byName(name: string): Promise<DomainRow | undefined>;
     byId(id: number): Promise<DomainRow | undefined>;
-    page(userId: number, w: Window, search?: string): Promise<Page<DomainRow>>;
+    /** The user's zones by name; `only`: just these names (a token scoped to zones). */
+    page(userId: number, w: Window, search?: string, only?: readonly string[]): Promise<Page<DomainRow>>;
     /** Every zone, for the DNS server's index. */
     all(): Promise<DomainRow[]>;
     /** Zones that are ancestors or descendants of `name` (not `name` itself). */

@@ -13,7 +13,8 @@ export interface TestApp {
   services: Services;
   config: Config;
   dir: string;
-  request(method: string, url: string, opts?: { token?: string | null; body?: unknown; raw?: BodyInit; headers?: Record<string, string> }): Promise<Response>;
+  /** `address`: the client address the request comes from, as a socket would report it (default: none, as for in-process calls). */
+  request(method: string, url: string, opts?: { token?: string | null; body?: unknown; raw?: BodyInit; headers?: Record<string, string>; address?: string }): Promise<Response>;
   /** Creates a user with a token; returns the token. */
   user(name: string): Promise<string>;
   close(): Promise<void>;
@@ -43,7 +44,8 @@ export async function createTestApp(env: Record<string, string> = {}): Promise<T
       }
       const init: RequestInit & { duplex?: string } = { method, headers, body };
       if (body instanceof ReadableStream) init.duplex = 'half';
-      return app.request(`http://localhost${url}`, init);
+      const env = opts.address === undefined ? undefined : { incoming: { socket: { remoteAddress: opts.address } } };
+      return app.request(`http://localhost${url}`, init, env);
     },
     async user(name) {
       const { user } = await services.accounts.addUser(name, 'password123');

@@ -8,6 +8,7 @@ import { domainsQuery } from '../features/domains/list-domains';
 import { changesQuery, filterOfParams } from '../features/history/list-changes';
 import { recordsQuery } from '../features/records/list-records';
 import { tokensQuery } from '../features/tokens/list-tokens';
+import { tsigKeysQuery } from '../features/tsig-keys/list-tsig-keys';
 import { queryClient } from '../lib/query-client';
 import { routes } from '../lib/paths';
 import { RequireSession } from './require-session';
@@ -60,6 +61,7 @@ export const router = createBrowserRouter([
       },
       { path: 'ips', lazy: () => import('./pages/ips-page') },
       { path: 'tokens', lazy: () => import('./pages/tokens-page'), loader: ({ request }) => prefetch(queryClient.prefetchQuery(tokensQuery(Math.max(1, Number(new URL(request.url).searchParams.get('page')) || 1)))) },
+      { path: 'tsig-keys', lazy: () => import('./pages/tsig-keys-page'), loader: ({ request }) => prefetch(queryClient.prefetchQuery(tsigKeysQuery(Math.max(1, Number(new URL(request.url).searchParams.get('page')) || 1)))) },
       { path: '*', lazy: () => import('./pages/not-found-page') },
     ],
   },

@@ -26,6 +26,7 @@ export function Shell() {
             <NavLink to={routes.domains}>Domains</NavLink>
             <NavLink to={routes.ips}>IPs</NavLink>
             <NavLink to={routes.tokens}>API tokens</NavLink>
+            <NavLink to={routes.tsigKeys}>TSIG keys</NavLink>
           </nav>
           <div className="userbox">
             <span className="muted" title="Signed in as">

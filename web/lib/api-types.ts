@@ -20,6 +20,9 @@ import type {
   TokenCreateSchema,
   TokenSchema,
   ZoneImportResultSchema,
+  TsigKeyCreatedSchema,
+  TsigKeyCreateSchema,
+  TsigKeySchema,
 } from '../../server/api/schemas';
 
 export type Ip = z.output<typeof IpSchema>;
@@ -32,6 +35,9 @@ export type RecordUpdate = z.input<typeof RecordUpdateSchema>;
 export type ApiToken = z.output<typeof TokenSchema>;
 export type ApiTokenCreated = z.output<typeof TokenCreatedSchema>;
 export type ApiTokenCreate = z.input<typeof TokenCreateSchema>;
+export type TsigKey = z.output<typeof TsigKeySchema>;
+export type TsigKeyCreated = z.output<typeof TsigKeyCreatedSchema>;
+export type TsigKeyCreate = z.input<typeof TsigKeyCreateSchema>;
 export type ErrorBody = z.output<typeof ErrorSchema>;
 export type ChangeSet = z.output<typeof ChangeSetSchema>;
 export type ChangeRecord = ChangeSet['added'][number];

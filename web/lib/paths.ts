@@ -9,6 +9,7 @@ export const routes = {
   importZone: (name: string) => `/domains/${enc(name)}/import`,
   ips: '/ips',
   tokens: '/tokens',
+  tsigKeys: '/tsig-keys',
 };
 
 export const bff = {
@@ -29,6 +30,8 @@ export const bff = {
   revert: (domain: string, id: number) => `/bff/api/domains/${enc(domain)}/changes/${id}/revert`,
   tokens: '/bff/api/tokens',
   token: (id: number) => `/bff/api/tokens/${id}`,
+  tsigKeys: '/bff/api/tsig-keys',
+  tsigKey: (name: string) => `/bff/api/tsig-keys/${enc(name)}`,
 };
 
 /** A post-sign-in destination from a `next` parameter, only if it is a path on this site. */

@@ -1,0 +1,65 @@
+/**
+ * The TSIG keys the DNS server verifies and signs with, read from the store and kept current.
+ * Keys are written by the API (main thread) and by the CLI (another process), and on
+ * PostgreSQL by other nodes: none of them can tell this thread, so it asks the store every
+ * second whether the set changed (one row read: count and highest id, as keys are never edited
+ * and ids never reused) and reloads them only then. A new or revoked key takes effect within a second.
+ */
+import type { Scope } from '../core/scope';
+import type { Store, TsigKeyRow } from '../store/types';
+import type { TsigKey } from './tsig';
+
+/** A key as the DNS server uses it: the secret decoded, with its owner and scope. */
+export interface DnsKey extends TsigKey {
+  userId: number;
+  scope: Scope;
+}
+
+export interface KeyLookup {
+  get(name: string): DnsKey | undefined;
+}
+
+export const KEYRING_REFRESH_MS = 1000;
+
+const dnsKey = (row: TsigKeyRow): DnsKey => ({ name: row.name, algorithm: row.algorithm, secret: Buffer.from(row.secret, 'base64'), userId: row.user_id, scope: row.scope });
+
+export class Keyring implements KeyLookup {
+  private keys = new Map<string, DnsKey>();
+  private version = '';
+  private timer: NodeJS.Timeout | null = null;
+
+  constructor(
+    private readonly store: Store,
+    private readonly onError: (err: unknown) => void = () => {},
+  ) {}
+
+  get(name: string): DnsKey | undefined {
+    return this.keys.get(name);
+  }
+
+  get size(): number {
+    return this.keys.size;
+  }
+
+  /** Reloads the keys if the set changed since the last look. */
+  async refresh(): Promise<void> {
+    const version = await this.store.tsigKeys.version();
+    if (version === this.version) return;
+    // A failed read keeps the keys known so far (and is logged by the caller).
+    this.keys = new Map((await this.store.tsigKeys.all()).map((row) => [row.name, dnsKey(row)]));
+    this.version = version;
+  }
+
+  /** Loads the keys now and then looks for changes every `everyMs`. */
+  async start(everyMs = KEYRING_REFRESH_MS): Promise<this> {
+    await this.refresh();
+    this.timer = setInterval(() => void this.refresh().catch(this.onError), everyMs);
+    this.timer.unref();
+    return this;
+  }
+
+  stop(): void {
+    if (this.timer) clearInterval(this.timer);
+    this.timer = null;
+  }
+}

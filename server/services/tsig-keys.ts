@@ -1,0 +1,82 @@
+/**
+ * TSIG keys (RFC 8945) of a user (DESIGN.md §13): create (the secret is returned that once),
+ * list, revoke. The DNS server reads them from the store (dns/keyring.ts); a key's name is
+ * unique across all users, because a TSIG record names only the key.
+ */
+import { randomBytes } from 'node:crypto';
+import { Conflict, NotFound, RuleError } from '../core/errors';
+import { normalizeScope, type ScopeInput } from '../core/scope';
+import { DEFAULT_TSIG_ALGORITHM, normalizeTsigAlgorithm, normalizeTsigKeyName } from '../core/tsig-rules';
+import type { Page, Store, TsigKeyRow, Window } from '../store/types';
+import { FieldCheck } from './rule-fields';
+
+/** Octets of a generated secret: 256 bits, the size of an HMAC-SHA256 output (RFC 2104 §3). */
+const SECRET_OCTETS = 32;
+/** Bounds of a secret brought along (from a BIND or Knot configuration): at least 128 bits. */
+const MIN_SECRET_OCTETS = 16;
+const MAX_SECRET_OCTETS = 512;
+
+export interface TsigKeyInput {
+  name: string;
+  algorithm?: string;
+  /** Base64; generated when absent. */
+  secret?: string;
+  scope?: ScopeInput;
+}
+
+function secretRule(text: string): string {
+  const t = text.trim();
+  if (!/^[A-Za-z0-9+/]+={0,2}$/.test(t) || t.length % 4 !== 0) throw new RuleError('must be base64, as tsig-keygen and keymgr print it');
+  const n = Buffer.from(t, 'base64').length;
+  if (n < MIN_SECRET_OCTETS || n > MAX_SECRET_OCTETS) throw new RuleError(`must decode to ${MIN_SECRET_OCTETS}–${MAX_SECRET_OCTETS} octets`);
+  return t;
+}
+
+/** The `-y` argument of dig, nsupdate, kdig and knsupdate: `algorithm:name:secret`. */
+export const yArgument = (key: Pick<TsigKeyRow, 'algorithm' | 'name' | 'secret'>) => `${key.algorithm}:${key.name}:${key.secret}`;
+
+export function createTsigKeys(store: Store) {
+  /** The key of that name (of that user, when given); a name that cannot be a key's is simply not found. */
+  async function find(name: string, userId?: number): Promise<TsigKeyRow> {
+    let key: TsigKeyRow | undefined;
+    try {
+      key = await store.tsigKeys.byName(normalizeTsigKeyName(name));
+    } catch (e) {
+      if (!(e instanceof RuleError)) throw e;
+    }
+    if (!key || (userId !== undefined && key.user_id !== userId)) throw new NotFound(`no TSIG key named ${name}`);
+    return key;
+  }
+
+  async function remove(key: TsigKeyRow): Promise<TsigKeyRow> {
+    if (!(await store.tsigKeys.delete(key.id))) throw new NotFound(`no TSIG key named ${key.name}`);
+    return key;
+  }
+
+  return {
+    /** Creates a key; the returned row holds the secret, which nothing shows again. */
+    async create(userId: number, input: TsigKeyInput): Promise<TsigKeyRow> {
+      const check = new FieldCheck();
+      const name = check.run('name', () => normalizeTsigKeyName(input.name));
+      const algorithm = check.run('algorithm', () => normalizeTsigAlgorithm(input.algorithm ?? DEFAULT_TSIG_ALGORITHM));
+      const secret = input.secret === undefined ? randomBytes(SECRET_OCTETS).toString('base64') : check.run('secret', () => secretRule(input.secret!));
+      const scope = normalizeScope(input.scope, (field, rule) => check.run(field, rule));
+      check.done();
+      return store.transaction(async (tx) => {
+        if (await tx.tsigKeys.byName(name!)) throw new Conflict(`a TSIG key named ${name} already exists`, { name: 'is already taken' });
+        return tx.tsigKeys.insert({ user_id: userId, name: name!, algorithm: algorithm!, secret: secret!, scope, created_at: new Date().toISOString() });
+      });
+    },
+
+    page: (userId: number, w: Window): Promise<Page<TsigKeyRow>> => store.tsigKeys.page(userId, w),
+    list: (userId: number): Promise<TsigKeyRow[]> => store.tsigKeys.listByUser(userId),
+
+    /** Revokes one of the user's keys; another user's key is NotFound, exactly as a missing one. */
+    revokeOwn: async (userId: number, name: string): Promise<TsigKeyRow> => remove(await find(name, userId)),
+
+    /** Revokes any key by name (the admin CLI). */
+    revoke: async (name: string): Promise<TsigKeyRow> => remove(await find(name)),
+  };
+}
+
+export type TsigKeys = ReturnType<typeof createTsigKeys>;

@@ -1,0 +1,110 @@
+/**
+ * New TSIG key: a name, an algorithm and an optional scope (the ACME case is one click away).
+ * What the server rejects shows on its field; on success the form gives way to the secret.
+ */
+import { useState, type FormEvent } from 'react';
+import { TSIG_ALGORITHM_NAMES } from '../../../server/core/tsig-rules';
+import { ApiError } from '../../lib/api-client';
+import type { TsigKeyCreate } from '../../lib/api-types';
+import { Alert } from '../../ui/alert';
+import { SelectField, TextField } from '../../ui/field';
+import { useCreateTsigKey } from './create-tsig-key';
+import { NewTsigKeySecret } from './new-tsig-key-secret';
+import { EMPTY_SCOPE, scopeError, scopeOf, type ScopeDraft } from './scope-text';
+
+const FIELDS = ['name', 'algorithm'];
+
+export function CreateTsigKeyForm() {
+  const [name, setName] = useState('');
+  const [algorithm, setAlgorithm] = useState<string>(TSIG_ALGORITHM_NAMES[0]);
+  const [scope, setScope] = useState<ScopeDraft>(EMPTY_SCOPE);
+  const [sent, setSent] = useState<TsigKeyCreate | null>(null);
+  const [submitted, setSubmitted] = useState(false);
+  const create = useCreateTsigKey();
+
+  if (create.data) {
+    // Dropping the mutation's result is what forgets the secret in this tab.
+    const done = () => {
+      create.reset();
+      setName('');
+      setScope(EMPTY_SCOPE);
+      setSubmitted(false);
+    };
+    return <NewTsigKeySecret tsigKey={create.data} onDone={done} />;
+  }
+
+  const server = create.error instanceof ApiError ? create.error : null;
+  const fields = server?.fields ?? {};
+  const sentScope = sent?.scope ?? {};
+  const part = (p: 'zones' | 'names' | 'types' | 'allowed_ips') => scopeError(fields, p, sentScope);
+  const known = Object.keys(fields).some((k) => FIELDS.includes(k) || k.startsWith('scope'));
+  const otherError = create.error && !known ? create.error.message : undefined;
+  const set = (k: keyof ScopeDraft) => (e: { target: { value: string } }) => setScope({ ...scope, [k]: e.target.value });
+
+  const onSubmit = (e: FormEvent) => {
+    e.preventDefault();
+    setSubmitted(true);
+    if (name.trim() === '') return;
+    const input: TsigKeyCreate = { name: name.trim(), algorithm, scope: scopeOf(scope) };
+    setSent(input);
+    create.mutate(input);
+  };
+
+  return (
+    <form onSubmit={onSubmit} noValidate aria-label="Create a TSIG key">
+      <div className="inline-form">
+        <TextField
+          label="Key name"
+          name="name"
+          value={name}
+          autoComplete="off"
+          placeholder="acme-key"
+          onChange={(e) => setName(e.target.value)}
+          error={(submitted && name.trim() === '' ? 'is required' : undefined) ?? server?.field('name')}
+          hint="A domain name, unique on this service: clients send it with every signed message."
+          className="grow"
+        />
+        <SelectField label="Algorithm" name="algorithm" value={algorithm} onChange={(e) => setAlgorithm(e.target.value)} error={server?.field('algorithm')}>
+          {TSIG_ALGORITHM_NAMES.map((a) => (
+            <option key={a} value={a}>
+              {a}
+            </option>
+          ))}
+        </SelectField>
+      </div>
+      <fieldset className="scope-fieldset">
+        <legend>Scope (optional: leave empty for a key that may do everything you may)</legend>
+        <div className="inline-form">
+          <TextField label="Zones" name="zones" value={scope.zones} onChange={set('zones')} placeholder="example.com" error={part('zones')} className="grow" autoComplete="off" />
+          <TextField
+            label="Record names"
+            name="names"
+            value={scope.names}
+            onChange={set('names')}
+            placeholder="_acme-challenge, _acme-challenge.*"
+            error={part('names')}
+            hint="Relative to the zone; “*” as the first or last label stands for one or more labels."
+            className="grow"
+            autoComplete="off"
+          />
+          <TextField label="Record types" name="types" value={scope.types} onChange={set('types')} placeholder="TXT" error={part('types')} autoComplete="off" />
+          <TextField label="Client networks" name="allowed_ips" value={scope.allowedIps} onChange={set('allowedIps')} placeholder="203.0.113.0/24" error={part('allowed_ips')} className="grow" autoComplete="off" />
+        </div>
+        <div className="form-actions">
+          <label className="check">
+            <input type="checkbox" checked={scope.readOnly} onChange={(e) => setScope({ ...scope, readOnly: e.target.checked })} /> Read-only (transfers and queries, no updates)
+          </label>
+          <button type="button" className="btn btn-small" onClick={() => setScope({ ...scope, names: '_acme-challenge, _acme-challenge.*', types: 'TXT', readOnly: false })}>
+            Limit to ACME challenges
+          </button>
+        </div>
+      </fieldset>
+      <div className="form-actions">
+        <button type="submit" className="btn btn-primary" disabled={create.isPending}>
+          {create.isPending ? 'Creating…' : 'Create key'}
+        </button>
+      </div>
+      {otherError ? <Alert title="Could not create the key">{otherError}</Alert> : null}
+    </form>
+  );
+}
