@@ -1,9 +1,10 @@
 /**
  * lego (Debian's `lego`) obtains a certificate through zonedeck's PowerDNS-compatible API:
  * its `pdns` DNS provider, configured exactly as for a PowerDNS server (PDNS_API_URL,
- * PDNS_API_KEY = a zonedeck token), creates and deletes the DNS-01 challenge records, and
- * Debian's ACME test server (pebble) checks them by asking zonedeck's DNS port. Afterwards no
- * challenge record is left, and the zone's history shows lego's changes with source `pdns`.
+ * PDNS_API_KEY = a zonedeck token scoped to the challenge records), creates and deletes the
+ * DNS-01 challenge records, and Debian's ACME test server (pebble) checks them by asking
+ * zonedeck's DNS port. Afterwards no challenge record is left, and the zone's history shows
+ * lego's changes with source `pdns`.
  */
 import { execFile } from 'node:child_process';
 import { X509Certificate } from 'node:crypto';
@@ -21,6 +22,8 @@ const run = promisify(execFile);
 let server: ServerProcess | undefined;
 let pebble: Pebble | undefined;
 let token = '';
+/** What lego is given: a token that may change only the challenge TXT records (DESIGN.md §13). */
+let acmeToken = '';
 const work = fs.mkdtempSync(path.join(os.tmpdir(), 'zonedeck-lego-'));
 
 const api = (method: string, url: string, body?: unknown) =>
@@ -35,6 +38,7 @@ beforeAll(async () => {
   server = await startServer({ DNS_PORT: '0' });
   cli(server.dataDir, 'users', 'add', 'acme');
   token = cli(server.dataDir, 'tokens', 'create', 'acme').at(-1)!;
+  acmeToken = cli(server.dataDir, 'tokens', 'create', 'acme', '--label', 'lego', '--names', '_acme-challenge,_acme-challenge.*', '--types', 'TXT').at(-1)!;
   // The zone is made through the PowerDNS API too, as a PowerDNS user would.
   const created = await fetch(`${server.url}/api/v1/servers/localhost/zones`, {
     method: 'POST',
@@ -58,7 +62,7 @@ describe('lego --dns pdns', () => {
     const args = ['--accept-tos', '--email', 'test@example.test', '--server', pebble!.directory, '--path', work, '--dns', 'pdns',
       // Zone lookups ask zonedeck's DNS port; the check at the zone's NS names is off (ns1.zonedeck.test resolves nowhere).
       '--dns.resolvers', `127.0.0.1:${server!.dnsPort}`, '--dns.disable-cp', '--domains', 'example.test', '--domains', 'www.example.test', 'run'];
-    const env = { ...process.env, LEGO_CA_CERTIFICATES: pebble!.caBundle, PDNS_API_URL: `${server!.url}/`, PDNS_API_KEY: token, PDNS_SERVER_NAME: 'localhost', PDNS_PROPAGATION_TIMEOUT: '30', PDNS_POLLING_INTERVAL: '1' };
+    const env = { ...process.env, LEGO_CA_CERTIFICATES: pebble!.caBundle, PDNS_API_URL: `${server!.url}/`, PDNS_API_KEY: acmeToken, PDNS_SERVER_NAME: 'localhost', PDNS_PROPAGATION_TIMEOUT: '30', PDNS_POLLING_INTERVAL: '1' };
     const result = await run('lego', args, { env, timeout: 120_000 }).then(
       (r) => ({ code: 0, output: r.stdout + r.stderr }),
       (e: { code?: number; stdout?: string; stderr?: string; message: string }) => ({ code: e.code ?? -1, output: `${e.message}\n${e.stdout ?? ''}${e.stderr ?? ''}` }),
@@ -83,6 +87,10 @@ describe('lego --dns pdns', () => {
     const challenges = (side: 'added' | 'removed') => changes.flatMap((c) => c[side]).filter((r) => r.name.startsWith('_acme-challenge')).map((r) => r.name).sort();
     expect(challenges('added')).toEqual(['_acme-challenge', '_acme-challenge.www']);
     expect(challenges('removed')).toEqual(['_acme-challenge', '_acme-challenge.www']);
-    expect(new Set(changes.map((c) => c.actor.credential)).size).toBe(1);
+    // …all of them by lego's scoped token, not the one that created the zone.
+    const byLego = changes.filter((c) => [...c.added, ...c.removed].some((r) => r.name.startsWith('_acme-challenge')));
+    const creation = changes.at(-1)!;
+    expect(new Set(byLego.map((c) => c.actor.credential)).size).toBe(1);
+    expect(byLego[0]!.actor.credential).not.toBe(creation.actor.credential);
   }, 180_000);
 });

@@ -1,7 +1,8 @@
 /**
  * The PowerDNS-compatible API (DESIGN.md §14), mounted at `/api` beside zonedeck's own API:
  * `GET /api`, and `/api/v1/servers…` (a path zonedeck's API does not use). Authentication by
- * `X-API-Key` with a zonedeck token; errors in PowerDNS's `{"error": "…"}` form.
+ * `X-API-Key` with a zonedeck token, whose scope holds here too; errors in PowerDNS's
+ * `{"error": "…"}` form.
  */
 import { Hono } from 'hono';
 import { limitByAddress, limitByToken } from '../api/rate-limit';
@@ -10,6 +11,7 @@ import type { Logger } from '../log';
 import type { Services } from '../services';
 import { requireApiKey, type PdnsEnv } from './auth';
 import { pdnsBody } from './body';
+import { enforcePdnsScope } from './scope';
 import { cryptokeysApi } from './cryptokeys';
 import { PdnsError, pdnsErrorResponse } from './errors';
 import { zonesApi } from './zones';
@@ -40,6 +42,7 @@ export function pdnsApi(services: Services, config: PdnsConfig, log: Logger) {
   for (const path of ['/', '/v1/servers/*']) {
     app.use(path, limitByAddress(config.rateLimitAddress, services.store.sharedBuckets));
     app.use(path, requireApiKey(services));
+    app.use(path, enforcePdnsScope(services));
     app.use(path, limitByToken(config.rateLimitToken, services.store.sharedBuckets));
     app.use(path, pdnsBody({ limitBytes: config.bodyLimitBytes, bulkLimitBytes: config.bulkBodyLimitBytes, timeoutMs: config.bodyTimeoutMs }));
   }

@@ -58,18 +58,20 @@ export function zonesApi(services: Services, identity: SoaIdentity) {
 
   return new Hono<PdnsEnv>()
     .get('/zones', async (c) => {
-      const userId = c.get('principal').user.id;
+      const { user, scope } = c.get('principal');
+      // A token scoped to some zones lists only those (DESIGN.md §13), as GET /api/v1/domains does.
+      const inScope = scope.zones?.length ? scope.zones : undefined;
       const only = c.req.query('zone');
       if (only !== undefined) {
-        const zone = await zones.owned(userId, zoneNameOfId(only)).catch((e: unknown) => {
+        const zone = await zones.owned(user.id, zoneNameOfId(only)).catch((e: unknown) => {
           if (e instanceof NotFound) return null;
           throw e;
         });
-        return c.json(zone ? [zoneSummary(zone)] : []);
+        return c.json(zone && (!inScope || inScope.includes(zone.name)) ? [zoneSummary(zone)] : []);
       }
       const all: DomainRow[] = [];
       for (let offset = 0; ; offset += 500) {
-        const page = await zones.page(userId, { offset, limit: 500 });
+        const page = await zones.page(user.id, { offset, limit: 500 }, undefined, inScope);
         all.push(...page.rows);
         if (page.rows.length < 500) break;
       }
