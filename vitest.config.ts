@@ -1,7 +1,7 @@
 import { defineConfig } from 'vitest/config';
 
 const base = { testTimeout: 30_000, hookTimeout: 60_000 };
-// With TEST_DATABASE_URL (CI sets it), the API tests run a second time on PostgreSQL.
+// With TEST_DATABASE_URL (CI sets it), the API tests (zonedeck's and the PowerDNS-compatible one) run a second time on PostgreSQL.
 const postgres = process.env.TEST_DATABASE_URL;
 
 export default defineConfig({
@@ -9,7 +9,7 @@ export default defineConfig({
     projects: [
       { test: { ...base, name: 'sqlite', include: ['server/**/*.test.ts', 'web/**/*.test.ts', 'bench/**/*.test.ts'] } },
       ...(postgres
-        ? [{ test: { ...base, name: 'postgres', include: ['server/api/**/*.test.ts'], env: { ZONEDECK_TEST_POSTGRES: postgres } } }]
+        ? [{ test: { ...base, name: 'postgres', include: ['server/api/**/*.test.ts', 'server/pdns/{shapes,zones,rrsets,cryptokeys,scope}.test.ts'], env: { ZONEDECK_TEST_POSTGRES: postgres } } }]
         : []),
     ],
   },

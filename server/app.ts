@@ -9,6 +9,7 @@ import { compress } from 'hono/compress';
 import { requestId } from 'hono/request-id';
 import { secureHeaders } from 'hono/secure-headers';
 import { publicApi } from './api';
+import { pdnsApi } from './pdns';
 import { healthApp } from './api/health';
 import { httpMetrics } from './metrics';
 import { errorBody, errorResponse } from './api/errors';
@@ -74,6 +75,8 @@ export function buildApp({ services, config, log, bff, staticRoot = DIST }: AppD
     return dashboardHeaders(c, next);
   });
   app.route('/', healthApp(services.store));
+  // The PowerDNS-compatible API (DESIGN.md §14) first: its /api/v1/servers… must not reach zonedeck's API and its Bearer auth.
+  app.route('/api', pdnsApi(services, config, log));
   app.route('/api/v1', publicApi(services, config));
   // The BFF calls the API through this same app, so auth, validation and errors are the API's own.
   app.route('/bff', bffApp(services, (req) => app.fetch(req), bff));

@@ -61,6 +61,7 @@ export function requiredTools({ postgres }) {
     { name: 'certbot rfc2136 plugin', pkg: 'python3-certbot-dns-rfc2136', found: () => certbotPythonHas('certbot_dns_rfc2136') },
     program('lego', 'lego'),
     { name: 'lexicon (python module)', pkg: 'python3-lexicon', found: () => certbotPythonHas('lexicon') },
+    program('lexicon', 'lexicon'),
     ...(postgres ? [program('initdb', 'postgresql'), program('pg_ctl', 'postgresql')] : []),
   ];
 }

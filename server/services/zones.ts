@@ -225,6 +225,16 @@ export function createZones(store: Store, events: ZoneEvents, changes: ChangeSet
       return { zone, keys: result };
     },
 
+    /**
+     * Asks for a NOTIFY to the secondaries now (the PowerDNS API's PUT …/notify): a zone event
+     * that changes nothing, on which the DNS server notifies as on every serial change.
+     */
+    async notify(userId: number, name: string): Promise<DomainRow> {
+      const zone = await owned(userId, name);
+      events.emit({ kind: 'zone-changed', domain: zone, names: [], keys: false });
+      return zone;
+    },
+
     /** Deletes a zone with its records and history; `ifMatch` guards it like any write. */
     async remove(userId: number, name: string, ifMatch?: number | '*'): Promise<void> {
       const zone = await store.transaction(async (tx) => {

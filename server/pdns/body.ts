@@ -1,0 +1,97 @@
+/**
+ * Request bodies of the PowerDNS API, read once at the edge with the same limits as
+ * zonedeck's API (413 over the size, 408 when too slow) and the one text rule. PowerDNS
+ * clients are loose about bodies: lego's NOTIFY is a PUT with a JSON content type and no
+ * body, lexicon sends `{}` with every GET, so an empty body reads as `{}` and the content
+ * type is not checked.
+ */
+import type { MiddlewareHandler } from 'hono';
+import { Invalid } from '../core/errors';
+import { textProblem, textProblems } from '../core/text-rules';
+import { PdnsError } from './errors';
+
+export interface BodyLimits {
+  limitBytes: number;
+  /** PATCH of RRsets and zone creation carry whole zones. */
+  bulkLimitBytes: number;
+  timeoutMs: number;
+}
+
+const MAX_DEPTH = 32;
+
+function depth(value: unknown, level = 0): number {
+  if (value === null || typeof value !== 'object') return level;
+  let max = level + 1;
+  for (const v of Object.values(value)) {
+    max = Math.max(max, depth(v, level + 1));
+    if (max > MAX_DEPTH) break;
+  }
+  return max;
+}
+
+const tooLarge = (limit: number) => new PdnsError(413, `request body is larger than ${limit} bytes`, { Connection: 'close' });
+
+async function readAll(stream: ReadableStream<Uint8Array>, limit: number, timeoutMs: number): Promise<Uint8Array> {
+  const reader = stream.getReader();
+  const chunks: Uint8Array[] = [];
+  let size = 0;
+  let timer: NodeJS.Timeout | undefined;
+  const timeout = new Promise<never>((_, reject) => {
+    timer = setTimeout(() => reject(new PdnsError(408, `request body not received within ${timeoutMs} ms`, { Connection: 'close' })), timeoutMs);
+  });
+  try {
+    for (;;) {
+      const { done, value } = await Promise.race([reader.read(), timeout]);
+      if (done) break;
+      size += value.byteLength;
+      if (size > limit) throw tooLarge(limit);
+      chunks.push(value);
+    }
+  } catch (err) {
+    reader.cancel().catch(() => {});
+    throw err;
+  } finally {
+    clearTimeout(timer);
+  }
+  return Buffer.concat(chunks);
+}
+
+/** A zone file (POST …/zones `zone`) is text of many lines: tabs and line breaks are its own. */
+const isZoneFileBody = (v: unknown): v is { zone: string } => typeof v === 'object' && v !== null && typeof (v as { zone?: unknown }).zone === 'string';
+
+function withoutZoneFile(value: unknown): unknown {
+  if (!isZoneFileBody(value)) return value;
+  const { zone: _, ...rest } = value;
+  return rest;
+}
+
+function zoneFileProblem(value: unknown): string | null {
+  return isZoneFileBody(value) ? textProblem(value.zone.replace(/[\t\r\n]/g, ' ')) : null;
+}
+
+/** Reads the JSON body of a write into `c.req.json()`; `{}` when there is none. */
+export function pdnsBody(limits: BodyLimits): MiddlewareHandler {
+  const decoder = new TextDecoder('utf-8', { fatal: true });
+  return async (c, next) => {
+    const method = c.req.method;
+    if (method !== 'POST' && method !== 'PUT' && method !== 'PATCH') return next();
+    const bulk = method === 'PATCH' || (method === 'POST' && c.req.path.endsWith('/zones'));
+    const limit = bulk ? limits.bulkLimitBytes : limits.limitBytes;
+    if (Number(c.req.header('content-length') ?? '0') > limit) throw tooLarge(limit);
+    const bytes = c.req.raw.body ? await readAll(c.req.raw.body, limit, limits.timeoutMs) : new Uint8Array(0);
+    let value: unknown = {};
+    try {
+      const text = decoder.decode(bytes);
+      if (text.trim() !== '') value = JSON.parse(text);
+    } catch {
+      throw new PdnsError(400, 'the request body is not valid JSON (UTF-8)');
+    }
+    if (depth(value) > MAX_DEPTH) throw new PdnsError(400, `the request body is nested deeper than ${MAX_DEPTH} levels`);
+    const bad = textProblems(withoutZoneFile(value));
+    const zone = zoneFileProblem(value);
+    if (zone) bad.zone = zone;
+    if (Object.keys(bad).length > 0) throw new Invalid(bad);
+    c.req.bodyCache.json = Promise.resolve(value);
+    return next();
+  };
+}

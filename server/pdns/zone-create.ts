@@ -1,0 +1,119 @@
+/**
+ * POST …/zones: a new zone, and the records the client gives with it: `rrsets` as the
+ * zone's first change after its creation, or `zone`, a zone file, within the creation itself
+ * (as POST /api/v1/domains does with `zone_file`). `nameservers` and an apex NS
+ * set are ignored: zonedeck puts NAMESERVERS there (PowerDNS clients send them anyway). An
+ * SOA's timers become the zone's, as in a zone-file import (DESIGN.md §11); its names and
+ * serial are zonedeck's. If the records are refused, the zone is removed again: a client
+ * gets a zone with all of them or no zone.
+ */
+import { APEX, normalizeRecordName, normalizeZoneName } from '../core/domain-name';
+import { Conflict, Invalid, RuleError } from '../core/errors';
+import type { Services } from '../services';
+import type { WriteOptions } from '../services/change-sets';
+import { asFileErrors, fileBuilder } from '../services/zone-files';
+import type { ZoneSettings } from '../services/zones';
+import type { DomainRow } from '../store/types';
+import { PdnsError, unprocessable } from './errors';
+import { asAbsolute, dotted } from './names';
+import { clientError, translate, type Translated } from './rrset-changes';
+import type { RRsetInput, ZoneInput } from './schemas';
+import type { SoaIdentity } from './zone-view';
+
+/** Zone kinds zonedeck can be: a primary. It serves the zone itself and NOTIFYs its secondaries. */
+export function checkKind(kind: string | undefined): void {
+  if (kind === undefined) return;
+  if (!['native', 'master', 'primary'].includes(kind.toLowerCase())) {
+    throw unprocessable(`kind '${kind}' is not supported: zonedeck is the primary of its zones (Native or Master); secondary and catalog zones are not`);
+  }
+}
+
+/** Zone settings PowerDNS has and zonedeck cannot honour: refused rather than ignored. */
+export function checkUnsupported(body: { masters?: string[]; nsec3param?: string; presigned?: boolean }): void {
+  if (body.masters?.length) throw unprocessable('masters: zonedeck is the primary of its zones; it has no masters');
+  if (body.nsec3param) throw unprocessable('nsec3param: zonedeck signs with NSEC and compact denial (RFC 9824), not NSEC3');
+  if (body.presigned) throw unprocessable('presigned: zonedeck signs its zones itself');
+}
+
+const TIMERS = ['refresh_interval', 'retry_interval', 'expire_interval', 'minimum_ttl'] as const;
+
+/** The timers of SOA content `mname rname serial refresh retry expire minimum`. */
+function soaTimers(content: string, at: string): ZoneSettings {
+  const f = content.trim().split(/\s+/);
+  if (f.length !== 7 || !f.slice(2).every((n) => /^[0-9]{1,10}$/.test(n))) {
+    throw unprocessable(`${at}: SOA content must be "mname rname serial refresh retry expire minimum", numbers in seconds`);
+  }
+  return Object.fromEntries(TIMERS.map((t, i) => [t, Number(f[3 + i])]));
+}
+
+/** Splits the client's RRsets: the SOA gives timers, the apex NS set is dropped, the rest are the zone's records. */
+function fromRRsets(list: readonly RRsetInput[], zone: string): { settings: ZoneSettings; rrsets: RRsetInput[]; positions: number[] } {
+  let settings: ZoneSettings = {};
+  const rrsets: RRsetInput[] = [];
+  const positions: number[] = [];
+  list.forEach((rs, i) => {
+    let name: string | null = null;
+    try {
+      name = normalizeRecordName(asAbsolute(rs.name), zone);
+    } catch (e) {
+      if (!(e instanceof RuleError)) throw e;
+    }
+    const type = rs.type.trim().toUpperCase();
+    if (name === APEX && type === 'SOA') {
+      const soa = rs.records?.[0];
+      if (soa) settings = soaTimers(soa.content, `rrsets.${i}.records.0`);
+      return;
+    }
+    if (name === APEX && type === 'NS') return;
+    // In a new zone every RRset is created, whatever changetype a client put on it.
+    rrsets.push({ ...rs, changetype: 'REPLACE' });
+    positions.push(i);
+  });
+  return { settings, rrsets, positions };
+}
+
+export async function createZone(services: Services, identity: SoaIdentity, userId: number, body: ZoneInput, opts: WriteOptions): Promise<DomainRow> {
+  const { zones, store } = services;
+  if (!body.name) throw unprocessable('name: must be given, e.g. "example.org."');
+  checkKind(body.kind);
+  checkUnsupported(body);
+  if (body.rrsets?.length && body.zone) throw unprocessable('give either rrsets or zone (a zone file), not both');
+  let zoneName: string;
+  try {
+    zoneName = normalizeZoneName(body.name);
+  } catch (e) {
+    if (e instanceof RuleError) throw unprocessable(`name: ${e.message}`);
+    throw e;
+  }
+  const given = body.rrsets ? fromRRsets(body.rrsets, zoneName) : null;
+  // A zone file's records are part of the zone's first change set, as for POST /api/v1/domains with zone_file.
+  const file = body.zone === undefined ? undefined : fileBuilder(body.zone, 'merge');
+
+  let zone: DomainRow;
+  try {
+    zone = await asFileErrors(() => zones.create(userId, { name: zoneName, ...given?.settings, dnssec_enabled: body.dnssec }, opts, file?.build));
+  } catch (e) {
+    if (e instanceof Conflict) {
+      const existing = await store.domains.byName(zoneName);
+      throw new PdnsError(409, existing ? `Domain '${dotted(zoneName)}' already exists` : e.message);
+    }
+    if (e instanceof Invalid) {
+      const lines = Object.keys(e.fields).every((k) => k.startsWith('line ')) ? 'zone: ' : '';
+      throw unprocessable(lines + Object.entries(e.fields).map(([k, v]) => `${k}: ${v}`).join('; '));
+    }
+    throw e;
+  }
+  if (!given?.rrsets.length) return zone;
+
+  try {
+    const apexNs = (await store.records.atName(zone.id, APEX)).filter((r) => r.record_type === 'NS');
+    const t: Translated = translate(given.rrsets, { zone, apexNs, identity }, (k) => given.positions[k]!);
+    const applied = await services.rrsets.patch(userId, zone.name, t.changes, opts).catch((e: unknown) => {
+      throw clientError(e, t);
+    });
+    return applied.zone;
+  } catch (e) {
+    await zones.remove(userId, zone.name).catch(() => {});
+    throw e;
+  }
+}

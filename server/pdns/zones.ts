@@ -1,0 +1,128 @@
+/**
+ * The zone endpoints of the PowerDNS API (doc.powerdns.com/authoritative/http-api/zone.html),
+ * each translated to zonedeck's services: list, create, read, metadata PUT, RRset PATCH (one
+ * change set, source `pdns`), delete, NOTIFY and export.
+ */
+import { Hono, type Context } from 'hono';
+import { APEX, normalizeRecordName } from '../core/domain-name';
+import { NotFound, RuleError } from '../core/errors';
+import type { Services } from '../services';
+import type { DomainRow } from '../store/types';
+import type { PdnsEnv } from './auth';
+import { checkKind, checkUnsupported, createZone } from './zone-create';
+import { unprocessable, zoneNotFound } from './errors';
+import { asAbsolute, dotted, zoneNameOfId } from './names';
+import { clientError, translate } from './rrset-changes';
+import { parseBody, PatchBody, ZoneIn } from './schemas';
+import { pdnsWrite } from './write-options';
+import { zoneDetail, zoneRRsets, zoneSummary, type SoaIdentity } from './zone-view';
+
+/** `true` (default) or `false`, as PowerDNS reads its boolean query parameters. */
+function flag(c: Context, name: string, fallback: boolean): boolean {
+  const v = c.req.query(name);
+  if (v === undefined) return fallback;
+  if (v === 'true') return true;
+  if (v === 'false') return false;
+  throw unprocessable(`'${name}' request parameter value '${v}' is not supported`);
+}
+
+export function zonesApi(services: Services, identity: SoaIdentity) {
+  const { zones, store } = services;
+
+  /** The user's zone an id names; another user's zone is 404 exactly like a missing one. */
+  async function zoneOf(c: Context<PdnsEnv>): Promise<DomainRow> {
+    const name = zoneNameOfId(c.req.param('zone_id')!);
+    try {
+      return await zones.owned(c.get('principal').user.id, name);
+    } catch (e) {
+      if (e instanceof NotFound) throw zoneNotFound(dotted(name));
+      throw e;
+    }
+  }
+
+  /** The RRsets of a zone, all of them or those at `rrset_name` (and of `rrset_type`). */
+  async function rrsetsOf(c: Context, zone: DomainRow) {
+    const rawName = c.req.query('rrset_name');
+    const type = c.req.query('rrset_type')?.toUpperCase();
+    if (rawName === undefined) return zoneRRsets(zone, await store.records.byDomain(zone.id), identity);
+    let name: string;
+    try {
+      name = normalizeRecordName(asAbsolute(rawName), zone.name);
+    } catch (e) {
+      if (e instanceof RuleError) return [];
+      throw e;
+    }
+    const sets = zoneRRsets(zone, await store.records.atName(zone.id, name), identity);
+    return sets.filter((s) => (s.type !== 'SOA' || name === APEX) && (type === undefined || s.type === type));
+  }
+
+  return new Hono<PdnsEnv>()
+    .get('/zones', async (c) => {
+      const { user, scope } = c.get('principal');
+      // A token scoped to some zones lists only those (DESIGN.md §13), as GET /api/v1/domains does.
+      const inScope = scope.zones?.length ? scope.zones : undefined;
+      const only = c.req.query('zone');
+      if (only !== undefined) {
+        const zone = await zones.owned(user.id, zoneNameOfId(only)).catch((e: unknown) => {
+          if (e instanceof NotFound) return null;
+          throw e;
+        });
+        return c.json(zone && (!inScope || inScope.includes(zone.name)) ? [zoneSummary(zone)] : []);
+      }
+      const all: DomainRow[] = [];
+      for (let offset = 0; ; offset += 500) {
+        const page = await zones.page(user.id, { offset, limit: 500 }, undefined, inScope);
+        all.push(...page.rows);
+        if (page.rows.length < 500) break;
+      }
+      return c.json(all.map(zoneSummary));
+    })
+    .post('/zones', async (c) => {
+      const body = parseBody(ZoneIn, await c.req.json());
+      const zone = await createZone(services, identity, c.get('principal').user.id, body, pdnsWrite(c));
+      const rrsets = flag(c, 'rrsets', true) ? zoneRRsets(zone, await store.records.byDomain(zone.id), identity) : undefined;
+      return c.json(zoneDetail(zone, rrsets), 201);
+    })
+    .get('/zones/:zone_id', async (c) => {
+      const zone = await zoneOf(c);
+      return c.json(zoneDetail(zone, flag(c, 'rrsets', true) ? await rrsetsOf(c, zone) : undefined));
+    })
+    .put('/zones/:zone_id', async (c) => {
+      const body = parseBody(ZoneIn, await c.req.json());
+      const zone = await zoneOf(c);
+      checkKind(body.kind);
+      checkUnsupported(body);
+      if (body.rrsets !== undefined) throw unprocessable('rrsets: replacing every RRset with PUT is not supported; send the changes with PATCH');
+      if (body.dnssec !== undefined) await zones.update(c.get('principal').user.id, zone.name, { dnssec_enabled: body.dnssec }, pdnsWrite(c));
+      return c.body(null, 204);
+    })
+    .patch('/zones/:zone_id', async (c) => {
+      const body = parseBody(PatchBody, await c.req.json());
+      const zone = await zoneOf(c);
+      const apexNs = (await store.records.atName(zone.id, APEX)).filter((r) => r.record_type === 'NS');
+      const t = translate(body.rrsets, { zone, apexNs, identity });
+      const applied = await services.rrsets.patch(c.get('principal').user.id, zone.name, t.changes, pdnsWrite(c)).catch((e: unknown) => {
+        throw clientError(e, t);
+      });
+      c.header('X-PDNS-Old-Serial', String(applied.change.serial_before));
+      c.header('X-PDNS-New-Serial', String(applied.change.serial_after));
+      return c.body(null, 204);
+    })
+    .delete('/zones/:zone_id', async (c) => {
+      const zone = await zoneOf(c);
+      await zones.remove(c.get('principal').user.id, zone.name);
+      return c.body(null, 204);
+    })
+    .put('/zones/:zone_id/notify', async (c) => {
+      const zone = await zoneOf(c);
+      await zones.notify(c.get('principal').user.id, zone.name);
+      return c.json({ result: 'Notification queued' });
+    })
+    .get('/zones/:zone_id/export', async (c) => {
+      const zone = await zoneOf(c);
+      const text = await services.zoneFiles.export(zone);
+      // PowerDNS answers JSON to a client that asks for it, else the text itself.
+      if (/application\/json/i.test(c.req.header('accept') ?? '')) return c.json({ zone: text });
+      return c.body(text, 200, { 'Content-Type': 'text/plain; charset=us-ascii' });
+    });
+}
