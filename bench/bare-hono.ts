@@ -2,7 +2,8 @@
 import { serve } from '@hono/node-server';
 import { Hono } from 'hono';
 
-const body = Array.from({ length: 10 }, (_, i) => ({ id: i + 1, address: `192.0.2.${i + 1}`, active: true, cidr: 32, ipv4: true, ipv6: false, first: `192.0.2.${i + 1}`, last: `192.0.2.${i + 1}` }));
+// 50 objects: what GET /api/v1/ips?per_page=50 answers in the benchmark (DESIGN.md §16).
+const body = Array.from({ length: 50 }, (_, i) => ({ id: i + 1, address: `192.0.2.${i + 1}`, active: true, cidr: 32, ipv4: true, ipv6: false, first: `192.0.2.${i + 1}`, last: `192.0.2.${i + 1}` }));
 const app = new Hono();
 app.get('/json', (c) => c.json(body));
 app.post('/json', async (c) => c.json(await c.req.json()));

@@ -13,3 +13,15 @@ export function fillZone(dataDir: string, zone: string, count: number): void {
   })();
   db.close();
 }
+
+/** Registers `count` single IPv4 addresses (192.0.2.1 …) to a user, straight through SQLite (set-up only). */
+export function fillIps(dataDir: string, username: string, count: number): void {
+  const db = new Database(path.join(dataDir, 'zonedeck.db'));
+  db.pragma('busy_timeout = 5000');
+  const { id } = db.prepare('select id from users where username = ?').get(username) as { id: number };
+  const insert = db.prepare("insert into ips (user_id, address, cidr, active, created_at) values (?, ?, 32, 1, '2026-01-01T00:00:00.000Z')");
+  db.transaction(() => {
+    for (let i = 1; i <= count; i++) insert.run(id, `192.0.${2 + (i >> 8)}.${i & 255}`);
+  })();
+  db.close();
+}

@@ -117,12 +117,13 @@ export async function openSqliteStore(file: string): Promise<Store> {
   const db = new Kysely<Schema>({ dialect: new SqliteDialect({ database: withStatementCache(raw) }) });
   await migrate(db, 'sqlite');
   const repos = createRepos(db, 'sqlite');
+  const dataVersion = raw.prepare('pragma data_version').pluck();
   return {
     kind: 'sqlite',
     ...repos,
     transaction: groupCommit(db),
     // SQLite's data_version changes when another connection commits (not for this one's own writes).
-    version: () => raw.pragma('data_version', { simple: true }) as number,
+    version: () => dataVersion.get() as number,
     ping: async () => {
       await sql`select 1`.execute(db);
       return true;
