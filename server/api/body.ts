@@ -7,9 +7,10 @@ import { Invalid } from '../core/errors';
 import { textProblem, textProblems } from '../core/text-rules';
 import { HttpError } from './errors';
 
-const MAX_DEPTH = 32;
+export const MAX_DEPTH = 32;
 
-function depth(value: unknown, level = 0): number {
+/** How deep a parsed JSON value nests (stops counting past the limit). */
+export function depth(value: unknown, level = 0): number {
   if (value === null || typeof value !== 'object') return level;
   let max = level + 1;
   for (const v of Object.values(value)) {
@@ -20,24 +21,29 @@ function depth(value: unknown, level = 0): number {
 }
 
 const tooLarge = (limit: number) => new HttpError(413, 'payload_too_large', `request body is larger than ${limit} bytes`, undefined, { Connection: 'close' });
+const tooSlow = (ms: number) => new HttpError(408, 'request_timeout', `request body not received within ${ms} ms`, undefined, { Connection: 'close' });
 
-async function readLimited(stream: ReadableStream<Uint8Array>, limit: number, timeoutMs: number): Promise<Uint8Array> {
+/** How a body that is too large or too slow is refused (each API answers in its own error shape). */
+export interface BodyErrors {
+  tooLarge(limit: number): Error;
+  tooSlow(timeoutMs: number): Error;
+}
+
+/** Reads a whole body, refusing it past `limit` bytes or `timeoutMs` milliseconds. */
+export async function readLimited(stream: ReadableStream<Uint8Array>, limit: number, timeoutMs: number, errors: BodyErrors = { tooLarge, tooSlow }): Promise<Uint8Array> {
   const reader = stream.getReader();
   const chunks: Uint8Array[] = [];
   let size = 0;
   let timer: NodeJS.Timeout | undefined;
   const timeout = new Promise<never>((_, reject) => {
-    timer = setTimeout(
-      () => reject(new HttpError(408, 'request_timeout', `request body not received within ${timeoutMs} ms`, undefined, { Connection: 'close' })),
-      timeoutMs,
-    );
+    timer = setTimeout(() => reject(errors.tooSlow(timeoutMs)), timeoutMs);
   });
   try {
     for (;;) {
       const { done, value } = await Promise.race([reader.read(), timeout]);
       if (done) break;
       size += value.byteLength;
-      if (size > limit) throw tooLarge(limit);
+      if (size > limit) throw errors.tooLarge(limit);
       chunks.push(value);
     }
   } catch (err) {

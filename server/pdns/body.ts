@@ -8,6 +8,7 @@
 import type { MiddlewareHandler } from 'hono';
 import { Invalid } from '../core/errors';
 import { textProblem, textProblems } from '../core/text-rules';
+import { depth, MAX_DEPTH, readLimited } from '../api/body';
 import { PdnsError } from './errors';
 
 export interface BodyLimits {
@@ -17,44 +18,10 @@ export interface BodyLimits {
   timeoutMs: number;
 }
 
-const MAX_DEPTH = 32;
-
-function depth(value: unknown, level = 0): number {
-  if (value === null || typeof value !== 'object') return level;
-  let max = level + 1;
-  for (const v of Object.values(value)) {
-    max = Math.max(max, depth(v, level + 1));
-    if (max > MAX_DEPTH) break;
-  }
-  return max;
-}
-
-const tooLarge = (limit: number) => new PdnsError(413, `request body is larger than ${limit} bytes`, { Connection: 'close' });
-
-async function readAll(stream: ReadableStream<Uint8Array>, limit: number, timeoutMs: number): Promise<Uint8Array> {
-  const reader = stream.getReader();
-  const chunks: Uint8Array[] = [];
-  let size = 0;
-  let timer: NodeJS.Timeout | undefined;
-  const timeout = new Promise<never>((_, reject) => {
-    timer = setTimeout(() => reject(new PdnsError(408, `request body not received within ${timeoutMs} ms`, { Connection: 'close' })), timeoutMs);
-  });
-  try {
-    for (;;) {
-      const { done, value } = await Promise.race([reader.read(), timeout]);
-      if (done) break;
-      size += value.byteLength;
-      if (size > limit) throw tooLarge(limit);
-      chunks.push(value);
-    }
-  } catch (err) {
-    reader.cancel().catch(() => {});
-    throw err;
-  } finally {
-    clearTimeout(timer);
-  }
-  return Buffer.concat(chunks);
-}
+const errors = {
+  tooLarge: (limit: number) => new PdnsError(413, `request body is larger than ${limit} bytes`, { Connection: 'close' }),
+  tooSlow: (ms: number) => new PdnsError(408, `request body not received within ${ms} ms`, { Connection: 'close' }),
+};
 
 /** A zone file (POST …/zones `zone`) is text of many lines: tabs and line breaks are its own. */
 const isZoneFileBody = (v: unknown): v is { zone: string } => typeof v === 'object' && v !== null && typeof (v as { zone?: unknown }).zone === 'string';
@@ -77,8 +44,8 @@ export function pdnsBody(limits: BodyLimits): MiddlewareHandler {
     if (method !== 'POST' && method !== 'PUT' && method !== 'PATCH') return next();
     const bulk = method === 'PATCH' || (method === 'POST' && c.req.path.endsWith('/zones'));
     const limit = bulk ? limits.bulkLimitBytes : limits.limitBytes;
-    if (Number(c.req.header('content-length') ?? '0') > limit) throw tooLarge(limit);
-    const bytes = c.req.raw.body ? await readAll(c.req.raw.body, limit, limits.timeoutMs) : new Uint8Array(0);
+    if (Number(c.req.header('content-length') ?? '0') > limit) throw errors.tooLarge(limit);
+    const bytes = c.req.raw.body ? await readLimited(c.req.raw.body, limit, limits.timeoutMs, errors) : new Uint8Array(0);
     let value: unknown = {};
     try {
       const text = decoder.decode(bytes);
