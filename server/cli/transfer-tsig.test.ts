@@ -10,6 +10,7 @@ import path from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { eventually, freePort, startServer, type RunningServer } from '../dns/test-server';
 import { cli, tempDataDir } from '../testing/server-process';
+import { daemonPath } from '../testing/daemons';
 
 const SECRET = Buffer.alloc(64, 0x5a).toString('base64');
 let knot: ChildProcess;
@@ -28,10 +29,7 @@ function store(): string {
   return dir;
 }
 
-function knotd(): string {
-  for (const dir of ['/usr/sbin', '/usr/local/sbin', ...(process.env.PATH ?? '').split(':')]) if (fs.existsSync(path.join(dir, 'knotd'))) return path.join(dir, 'knotd');
-  throw new Error('knotd is not installed; the DNS interop tests need it (Debian: apt-get install knot)');
-}
+const knotd = () => daemonPath('knotd', 'knot');
 
 beforeAll(async () => {
   knotPort = await freePort();

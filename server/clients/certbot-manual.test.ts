@@ -13,15 +13,10 @@ import { promisify } from 'node:util';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { cli, startServer, type ServerProcess } from '../testing/server-process';
 import { startPebble, type Pebble } from './fixtures/pebble';
+import { need } from './fixtures/need';
 
 const run = promisify(execFile);
 const HOOK = path.join(import.meta.dirname, 'fixtures', 'certbot-hook.mjs');
-
-/** A missing program fails the test with how to install it, never skips it. */
-function need(name: string, pkg: string): void {
-  const dirs = [...(process.env.PATH ?? '').split(':'), '/usr/sbin'];
-  if (!dirs.some((dir) => dir && fs.existsSync(path.join(dir, name)))) throw new Error(`${name} is not installed; this test needs it (Debian: apt-get install ${pkg})`);
-}
 
 let server: ServerProcess | undefined;
 let pebble: Pebble | undefined;

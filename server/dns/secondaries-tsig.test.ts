@@ -13,15 +13,11 @@ import { promisify } from 'node:util';
 import { afterAll, beforeAll, expect, it } from 'vitest';
 import { cli } from '../testing/server-process';
 import { eventually, freePort, startServer, type RunningServer } from './test-server';
+import { daemonPath } from '../testing/daemons';
 
 const run = promisify(execFile);
 
-function knotd(): string {
-  for (const dir of ['/usr/sbin', '/usr/local/sbin', ...(process.env.PATH ?? '').split(':')]) {
-    if (fs.existsSync(path.join(dir, 'knotd'))) return path.join(dir, 'knotd');
-  }
-  throw new Error('knotd is not installed; the DNS interop tests need it (Debian: apt-get install knot)');
-}
+const knotd = () => daemonPath('knotd', 'knot');
 
 const KEY = 'knot-xfr';
 

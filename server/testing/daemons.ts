@@ -2,12 +2,12 @@
 import fs from 'node:fs';
 import path from 'node:path';
 
-/** A daemon's path; a missing one fails the test with how to install it, never skips it. */
+/** A program's path; a missing one fails the test with how to install it, never skips it. */
 export function daemonPath(name: string, pkg: string): string {
   for (const dir of ['/usr/sbin', '/usr/local/sbin', ...(process.env.PATH ?? '').split(':')]) {
     if (fs.existsSync(path.join(dir, name))) return path.join(dir, name);
   }
-  throw new Error(`${name} is not installed; the DNS interop tests need it (Debian: apt-get install ${pkg})`);
+  throw new Error(`${name} is not installed; this test needs it (Debian: apt-get install ${pkg})`);
 }
 
 /**
