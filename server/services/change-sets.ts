@@ -9,7 +9,7 @@
 import { APEX } from '../core/domain-name';
 import { Conflict, Forbidden, NotFound, PreconditionFailed } from '../core/errors';
 import { nextSerial, SOA_FIELDS } from '../core/soa';
-import type { ChangeEntryRow, ChangeFilter, ChangeSetRow, DomainRow, Page, Repos, Store, Window } from '../store/types';
+import type { ChangeEntryRow, ChangeFilter, ChangeSetRow, DomainRow, Page, RecordRow, Repos, Store, Window } from '../store/types';
 import { newCsk } from './dnssec-keys';
 import type { ZoneEvents } from './events';
 import { publishZoneChange } from './zone-messages';
@@ -103,21 +103,23 @@ export interface ChangeSetOptions {
 export function createChangeSets(store: Store, events: ZoneEvents, options: ChangeSetOptions) {
   /**
    * Applies one change set to the zone `locate` finds (inside the transaction). `build` edits
-   * `edit.draft` / `edit.settings`; `after` runs once the writes are done (e.g. to read back a
-   * new row). Returns the change set (id null for a dry run or a change that changes nothing).
+   * `edit.draft` / `edit.settings`; `after` runs once the writes are done, with the rows the
+   * change inserted (e.g. to answer with a new record's id). Returns the change set (id null for a dry run or a change that changes nothing).
    */
   async function apply<T = void>(
     locate: (tx: Repos, now: Date) => Promise<DomainRow>,
     opts: WriteOptions,
     build: (edit: Edit) => Promise<void> | void,
-    after?: (tx: Repos, zone: DomainRow, change: ChangeSet) => Promise<T>,
+    after?: (tx: Repos, zone: DomainRow, change: ChangeSet, inserted: readonly RecordRow[]) => Promise<T>,
   ): Promise<Applied<T>> {
     let applied: Applied<T> & { names: string[]; keys: boolean };
     try {
       applied = await store.transaction(async (tx) => {
         const now = new Date();
         const found = await locate(tx, now);
-        const zone = await tx.domains.lock(found.id);
+        // SQLite's transaction holds the write lock from its start, so the row locate read in it is
+        // current; PostgreSQL locks the row now (and reads it again, as it is under the lock).
+        const zone = store.kind === 'sqlite' ? found : await tx.domains.lock(found.id);
         // A change made for a user with no credential of theirs (the admin CLI) is theirs.
         if (opts.actor.username === '') opts = { ...opts, actor: { ...opts.actor, username: (await tx.users.byId(zone.user_id))?.username ?? '' } };
         if (opts.ifMatch !== undefined && opts.ifMatch !== '*' && opts.ifMatch !== zone.serial_number) {
@@ -128,7 +130,7 @@ export function createChangeSets(store: Store, events: ZoneEvents, options: Chan
         const edit: Edit = { draft: new ZoneDraft(tx, zone, { aliasResolver: options.aliasResolver ?? false }), zone, tx, settings: {}, now };
         await build(edit);
         const out = await write(tx, zone, edit, opts);
-        const result = after ? await after(tx, out.zone, out.change) : (undefined as T);
+        const result = after ? await after(tx, out.zone, out.change, out.inserted) : (undefined as T);
         const done = { ...out, result };
         if (opts.dryRun) throw new DryRun(done);
         // Every other node's DNS hears of it when, and only if, this commits (DESIGN.md §15).
@@ -169,7 +171,7 @@ export function createChangeSets(store: Store, events: ZoneEvents, options: Chan
     }
     const base = { serial_before: zone.serial_number, created_at: at, source: opts.source, actor: { username: opts.actor.username, credential: opts.actor.credential }, comment: opts.comment ?? '' };
     if (w.added.length === 0 && w.removed.length === 0 && Object.keys(settings).length === 0 && !edit.touch) {
-      return { zone, change: { id: null, ...base, serial_after: zone.serial_number, added: [], removed: [], settings }, names: [], keys: false };
+      return { zone, change: { id: null, ...base, serial_after: zone.serial_number, added: [], removed: [], settings }, names: [], keys: false, inserted: [] };
     }
     const growth = w.inserts.length - w.deletes.length;
     if (growth > 0) {
@@ -183,7 +185,7 @@ export function createChangeSets(store: Store, events: ZoneEvents, options: Chan
     // Deletes first, so that a CNAME may replace other data (and content move) within one change.
     await tx.records.deleteMany(w.deletes);
     for (const u of w.updates) await tx.records.update(u.id, u.patch);
-    await tx.records.insertMany(w.inserts);
+    const inserted = await tx.records.insertMany(w.inserts);
 
     const serial = nextSerial(zone.serial_number, now);
     const patch: Partial<Settings> = {};
@@ -218,7 +220,7 @@ export function createChangeSets(store: Store, events: ZoneEvents, options: Chan
       },
       historyEntries(w),
     );
-    return { zone: updated, change: { ...base, id: row.id, serial_after: serial, added: w.added, removed: w.removed, settings }, names: w.names, keys: keysChanged };
+    return { zone: updated, change: { ...base, id: row.id, serial_after: serial, added: w.added, removed: w.removed, settings }, names: w.names, keys: keysChanged, inserted };
   }
 
   return {

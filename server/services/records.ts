@@ -65,9 +65,6 @@ export function createRecords(store: Store, changes: ChangeSets, zones: Zones) {
     return { ...place, record };
   }
 
-  /** The stored row of a record just written, read back inside the change's transaction. */
-  const rowOf = async (tx: Repos, zone: DomainRow, rec: Resolved): Promise<RecordRow> =>
-    (await tx.records.atName(zone.id, rec.name)).find((r) => r.record_type === rec.record_type && r.content === rec.content)!;
 
   return {
     /** Records at or below the place asked for, by name and type. */
@@ -107,7 +104,11 @@ export function createRecords(store: Store, changes: ChangeSets, zones: Zones) {
           const ttl = rec.ttl ?? set[0]?.ttl ?? zone.minimum_ttl;
           draft.put(rec.name, rec.record_type, [...set, { content: rec.content, ttl }], ttl);
         },
-        async (tx, zone) => ({ zone, base: place.base, record: await rowOf(tx, zone, rec) }),
+        async (_tx, zone, _change, inserted) => ({
+          zone,
+          base: place.base,
+          record: inserted.find((r) => r.name === rec.name && r.record_type === rec.record_type && r.content === rec.content)!,
+        }),
       );
     },
 

@@ -47,6 +47,13 @@ export interface Writes {
 
 const isManagedNs = (name: string, type: string) => name === APEX && type === 'NS';
 
+/** The names above a relative name in its zone, nearest first, ending with the apex. */
+function ancestorsOf(name: string): string[] {
+  if (name === APEX) return [];
+  const labels = name.split('.');
+  return labels.map((_, i) => (i + 1 === labels.length ? APEX : labels.slice(i + 1).join('.')));
+}
+
 export class ZoneDraft {
   /** Rows as stored, by name, for every name loaded. */
   private readonly stored = new Map<string, RecordRow[]>();
@@ -63,13 +70,20 @@ export class ZoneDraft {
     private readonly options: { aliasResolver?: boolean } = {},
   ) {}
 
-  /** Loads the records at these names (once each). */
+  /**
+   * Loads the records at these names and at their ancestors in the zone (once each, in one
+   * query): `validate` checks every touched name against the names above it (a DNAME).
+   */
   async load(names: Iterable<string>): Promise<void> {
     if (this.all) return;
+    const missing = new Set<string>();
     for (const name of names) {
-      if (this.stored.has(name)) continue;
-      this.adopt(name, await this.tx.records.atName(this.zone.id, name));
+      for (const n of [name, ...ancestorsOf(name)]) if (!this.stored.has(n)) missing.add(n);
     }
+    if (missing.size === 0) return;
+    const byName = new Map<string, RecordRow[]>([...missing].map((n) => [n, []]));
+    for (const row of await this.tx.records.atNames(this.zone.id, [...missing])) byName.get(row.name)!.push(row);
+    for (const [name, rows] of byName) this.adopt(name, rows);
   }
 
   /** Loads the whole zone (imports that replace it). */
@@ -188,11 +202,7 @@ export class ZoneDraft {
   private async zoneRules() {
     const changed = [...this.touched].filter((n) => this.types(n).length > 0 || this.stored.get(n)?.length);
     if (changed.length === 0) return [];
-    const ancestors = new Set<string>();
-    for (const name of changed) {
-      const labels = name === APEX ? [] : name.split('.');
-      for (let i = 1; i <= labels.length; i++) ancestors.add(i === labels.length ? APEX : labels.slice(i).join('.'));
-    }
+    const ancestors = new Set(changed.flatMap(ancestorsOf));
     await this.load(ancestors);
     const names = new Set([...changed, ...ancestors]);
     for (const name of changed) {

@@ -44,5 +44,5 @@ export function decodeZoneMessage(payload: string): ZoneMessage | null {
 
 /** Publishes a change to every node from inside the transaction that makes it. */
 export function publishZoneChange(tx: Pick<Repos, 'publish'>, events: ZoneEvents, change: ZoneChange): Promise<void> {
-  return tx.publish(encodeZoneMessage(events.origin, change));
+  return tx.publish(() => encodeZoneMessage(events.origin, change));
 }

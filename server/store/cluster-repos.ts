@@ -52,8 +52,9 @@ export function createClusterRepos(db: Kysely<Database>, dialect: Dialect): Pick
         return Number(row.serial);
       },
     },
+    // A function is called only where there is someone to tell (the message costs a little to encode).
     publish: async (payload) => {
-      if (dialect === 'postgres') await sql`select pg_notify(${ZONES_CHANNEL}, ${payload})`.execute(db);
+      if (dialect === 'postgres') await sql`select pg_notify(${ZONES_CHANNEL}, ${typeof payload === 'function' ? payload() : payload})`.execute(db);
     },
   };
 }

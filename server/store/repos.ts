@@ -5,6 +5,7 @@
  */
 import { sql, type Kysely, type Selectable } from 'kysely';
 import { createClusterRepos } from './cluster-repos';
+import { kyselyRunner, Prepared, preparedRunner, type Runner } from './prepared';
 import type { Database } from './schema';
 import type { Dialect } from './migrate';
 import { scopeFromJson, scopeToJson } from '../core/scope';
@@ -47,22 +48,93 @@ async function inBatches<T>(rows: readonly T[], write: (batch: T[]) => Promise<u
   for (let i = 0; i < rows.length; i += BATCH) await write(rows.slice(i, i + BATCH));
 }
 
+/** Rows of a multi-row INSERT up to which its statement is kept compiled (one per row count). */
+const PREPARED_ROWS = 16;
+const RECORD_COLUMNS = ['domain_id', 'name', 'record_type', 'content', 'ttl', 'created_at', 'updated_at'] as const;
+const CHANGE_SET_COLUMNS = ['domain_id', 'serial_before', 'serial_after', 'created_at', 'source', 'actor_username', 'actor_credential', 'comment', 'settings', 'added_count', 'removed_count'] as const;
+const ENTRY_COLUMNS = ['change_set_id', 'op', 'name', 'record_type', 'ttl', 'content'] as const;
+
+/** `n` rows of `columns`, each value an argument in row order. */
+const rowsOf = <C extends string>(columns: readonly C[], n: number, a: (i: number) => never) =>
+  Array.from({ length: n }, (_, r) => Object.fromEntries(columns.map((c, i) => [c, a(r * columns.length + i)])) as Record<C, never>);
+const argsOf = <C extends string>(columns: readonly C[], rows: readonly Record<C, unknown>[]) => rows.flatMap((row) => columns.map((c) => row[c]));
+
+/** The queries of the write path and of authentication, compiled once (prepared.ts). */
+const Q = {
+  userById: new Prepared((db, a) => db.selectFrom('users').selectAll().where('id', '=', a(0))),
+  tokenWithUser: new Prepared((db, a) =>
+    db
+      .selectFrom('tokens')
+      .innerJoin('users', 'users.id', 'tokens.user_id')
+      .selectAll('tokens')
+      .select(['users.username', 'users.password_hash', 'users.created_at as user_created_at'])
+      .where('token_hash', '=', a(0)),
+  ),
+  domainByName: new Prepared((db, a) => db.selectFrom('domains').selectAll().where('name', '=', a(0))),
+  domainById: new Prepared((db, a) => db.selectFrom('domains').selectAll().where('id', '=', a(0))),
+  domainLock: new Prepared((db, a, dialect: Dialect) => {
+    const q = db.selectFrom('domains').selectAll().where('id', '=', a(0));
+    return dialect === 'postgres' ? q.forUpdate() : q;
+  }),
+  /** Shape: the columns set, comma-separated; the id is the last argument. */
+  domainUpdate: new Prepared((db, a, columns: string) => {
+    const cols = columns.split(',');
+    return db
+      .updateTable('domains')
+      .set(Object.fromEntries(cols.map((c, i) => [c, a(i)])))
+      .where('id', '=', a(cols.length))
+      .returningAll();
+  }),
+  recordCount: new Prepared((db, a) => db.selectFrom('domains').select('record_count').where('id', '=', a(0))),
+  /** Shape: how many names. */
+  recordsAtNames: new Prepared((db, a, n: number) =>
+    db
+      .selectFrom('records')
+      .selectAll()
+      .where('domain_id', '=', a(0))
+      .where('name', 'in', Array.from({ length: n }, (_, i) => a(i + 1)))
+      .orderBy('id'),
+  ),
+  /** Shape: how many rows. */
+  recordsInsert: new Prepared((db, a, n: number) => db.insertInto('records').values(rowsOf(RECORD_COLUMNS, n, a)).returningAll()),
+  changeSetInsert: new Prepared((db, a) => db.insertInto('change_sets').values(rowsOf(CHANGE_SET_COLUMNS, 1, a)[0]!).returningAll()),
+  /** Shape: how many rows. */
+  entriesInsert: new Prepared((db, a, n: number) => db.insertInto('change_set_records').values(rowsOf(ENTRY_COLUMNS, n, a))),
+};
+
 function pageTotal(got: number, w: Window, countAll: () => Promise<number>): Promise<number> {
   if (got > 0 && got < w.limit) return Promise.resolve(w.offset + got);
   if (got === 0 && w.offset === 0) return Promise.resolve(0);
   return countAll();
 }
 
-export function createRepos(db: Db, dialect: Dialect): Repos {
+/**
+ * The repos on `db` (the store, or one transaction of it). `runner` runs the prepared queries;
+ * through kysely by default, SQLite's transactions pass one that runs them on better-sqlite3.
+ */
+export function createRepos(db: Db, dialect: Dialect, runner: Runner = kyselyRunner(db)): Repos {
+  const p = preparedRunner(db, dialect, runner);
   /** A zone's record count as the triggers of migration 0004 keep it. */
-  const recordCount = async (domainId: number) =>
-    Number((await db.selectFrom('domains').select('record_count').where('id', '=', domainId).executeTakeFirst())?.record_count ?? 0);
+  const recordCount = async (domainId: number) => Number((await p.first(Q.recordCount, [domainId]))?.record_count ?? 0);
+  const firstDomain = async (q: Promise<Selectable<Database['domains']> | undefined>) => {
+    const r = await q;
+    return r && domainRow(r);
+  };
+  /** Records at these names, by id: one query per 500 names. */
+  const atNames = async (domainId: number, names: readonly string[]): Promise<RecordRow[]> => {
+    const out: RecordRow[] = [];
+    for (let i = 0; i < names.length; i += BATCH) {
+      const some = names.slice(i, i + BATCH);
+      out.push(...(await p.rows(Q.recordsAtNames, [domainId, ...some], some.length)));
+    }
+    return names.length > BATCH ? out.sort((x, y) => x.id - y.id) : out;
+  };
 
   return {
     users: {
       insert: async (row) => (await db.insertInto('users').values(row).returningAll().executeTakeFirstOrThrow()) as UserRow,
       byUsername: (username) => db.selectFrom('users').selectAll().where('username', '=', username).executeTakeFirst(),
-      byId: (id) => db.selectFrom('users').selectAll().where('id', '=', id).executeTakeFirst(),
+      byId: (id) => p.first(Q.userById, [id]),
       count: () => count(db.selectFrom('users').select((e) => e.fn.countAll<number>().as('n')).executeTakeFirst()),
       setPassword: async (id, hash) => {
         await db.updateTable('users').set({ password_hash: hash }).where('id', '=', id).execute();
@@ -79,13 +151,7 @@ export function createRepos(db: Db, dialect: Dialect): Repos {
         return r && tokenRow(r);
       },
       withUser: async (hash) => {
-        const r = await db
-          .selectFrom('tokens')
-          .innerJoin('users', 'users.id', 'tokens.user_id')
-          .selectAll('tokens')
-          .select(['users.username', 'users.password_hash', 'users.created_at as user_created_at'])
-          .where('token_hash', '=', hash)
-          .executeTakeFirst();
+        const r = await p.first(Q.tokenWithUser, [hash]);
         if (!r) return undefined;
         const { username, password_hash, user_created_at, ...token } = r;
         return { token: tokenRow(token), user: { id: token.user_id, username, password_hash, created_at: user_created_at } };
@@ -147,14 +213,8 @@ export function createRepos(db: Db, dialect: Dialect): Repos {
             .returningAll()
             .executeTakeFirstOrThrow(),
         ),
-      byName: async (name) => {
-        const r = await db.selectFrom('domains').selectAll().where('name', '=', name).executeTakeFirst();
-        return r && domainRow(r);
-      },
-      byId: async (id) => {
-        const r = await db.selectFrom('domains').selectAll().where('id', '=', id).executeTakeFirst();
-        return r && domainRow(r);
-      },
+      byName: (name) => firstDomain(p.first(Q.domainByName, [name])),
+      byId: (id) => firstDomain(p.first(Q.domainById, [id])),
       page: async (userId, w, search, only) => {
         let q = db.selectFrom('domains').where('user_id', '=', userId);
         if (search) q = q.where(like('name', `%${escapeLike(search)}%`));
@@ -174,14 +234,17 @@ export function createRepos(db: Db, dialect: Dialect): Repos {
         return (await q.execute()).map(domainRow);
       },
       lock: async (id) => {
-        let q = db.selectFrom('domains').selectAll().where('id', '=', id);
-        if (dialect === 'postgres') q = q.forUpdate();
-        return domainRow(await q.executeTakeFirstOrThrow());
+        const r = await p.first(Q.domainLock, [id], dialect);
+        if (!r) throw new Error(`no domain with id ${id}`);
+        return domainRow(r);
       },
       update: async (id, patch) => {
         const { dnssec_enabled, delegated, ...rest } = patch;
-        const values = { ...rest, dnssec_enabled: bool(dnssec_enabled), delegated: bool(delegated) };
-        return domainRow(await db.updateTable('domains').set(values).where('id', '=', id).returningAll().executeTakeFirstOrThrow());
+        const values: Record<string, unknown> = { ...rest, dnssec_enabled: bool(dnssec_enabled), delegated: bool(delegated) };
+        const columns = Object.keys(values).filter((c) => values[c] !== undefined);
+        const r = await p.first(Q.domainUpdate, [...columns.map((c) => values[c]), id], columns.join(','));
+        if (!r) throw new Error(`no domain with id ${id}`);
+        return domainRow(r);
       },
       delete: async (id) => Number((await db.deleteFrom('domains').where('id', '=', id).executeTakeFirst()).numDeletedRows) > 0,
     },
@@ -226,7 +289,8 @@ export function createRepos(db: Db, dialect: Dialect): Repos {
         const total = await pageTotal(rows.length, w, countAll);
         return { rows, total };
       },
-      atName: (domainId, name) => db.selectFrom('records').selectAll().where('domain_id', '=', domainId).where('name', '=', name).orderBy('id').execute(),
+      atName: (domainId, name) => atNames(domainId, [name]),
+      atNames,
       byDomain: (domainId) => db.selectFrom('records').selectAll().where('domain_id', '=', domainId).orderBy('id').execute(),
       slice: (domainId, afterId, limit) => db.selectFrom('records').selectAll().where('domain_id', '=', domainId).where('id', '>', afterId).orderBy('id').limit(limit).execute(),
       countByDomain: (domainId) =>
@@ -234,13 +298,25 @@ export function createRepos(db: Db, dialect: Dialect): Repos {
       zoneCount: (domainId) => recordCount(domainId),
       update: async (id, patch) => (await db.updateTable('records').set(patch).where('id', '=', id).returningAll().executeTakeFirstOrThrow()) as RecordRow,
       delete: async (id) => Number((await db.deleteFrom('records').where('id', '=', id).executeTakeFirst()).numDeletedRows) > 0,
-      insertMany: (rows) => inBatches(rows, (batch) => db.insertInto('records').values(batch).execute()),
+      insertMany: async (rows) => {
+        const out: RecordRow[] = [];
+        await inBatches(rows, async (batch) => {
+          if (batch.length <= PREPARED_ROWS) out.push(...(await p.rows(Q.recordsInsert, argsOf(RECORD_COLUMNS, batch), batch.length)));
+          else out.push(...((await db.insertInto('records').values(batch).returningAll().execute()) as RecordRow[]));
+        });
+        return out;
+      },
       deleteMany: (ids) => inBatches(ids, (batch) => db.deleteFrom('records').where('id', 'in', batch).execute()),
     },
     changes: {
       insert: async (row, entries) => {
-        const cs = changeSetRow(await db.insertInto('change_sets').values(row).returningAll().executeTakeFirstOrThrow());
-        await inBatches(entries, (batch) => db.insertInto('change_set_records').values(batch.map((e) => ({ ...e, change_set_id: cs.id }))).execute());
+        const inserted = await p.first(Q.changeSetInsert, argsOf(CHANGE_SET_COLUMNS, [row]));
+        const cs = changeSetRow(inserted!);
+        await inBatches(entries, async (batch) => {
+          const rows = batch.map((e) => ({ ...e, change_set_id: cs.id }));
+          if (rows.length <= PREPARED_ROWS) await p.run(Q.entriesInsert, argsOf(ENTRY_COLUMNS, rows), rows.length);
+          else await db.insertInto('change_set_records').values(rows).execute();
+        });
         return cs;
       },
       byId: async (domainId, id) => {

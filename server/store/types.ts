@@ -273,6 +273,8 @@ export interface Repos {
     byId(domainId: number, id: number): Promise<RecordRow | undefined>;
     page(domainId: number, filter: RecordFilter, w: Window): Promise<Page<RecordRow>>;
     atName(domainId: number, name: string): Promise<RecordRow[]>;
+    /** The records at any of these names, by id (one query for many names). */
+    atNames(domainId: number, names: readonly string[]): Promise<RecordRow[]>;
     byDomain(domainId: number): Promise<RecordRow[]>;
     /** The zone's records with an id above `afterId`, by id, at most `limit` (to read a big zone in slices). */
     slice(domainId: number, afterId: number, limit: number): Promise<RecordRow[]>;
@@ -281,8 +283,8 @@ export interface Repos {
     zoneCount(domainId: number): Promise<number>;
     update(id: number, patch: Partial<NewRow<RecordRow>>): Promise<RecordRow>;
     delete(id: number): Promise<boolean>;
-    /** Inserts many rows in few statements (imports, bulk changes). */
-    insertMany(rows: NewRow<RecordRow>[]): Promise<void>;
+    /** Inserts many rows in few statements (imports, bulk changes); returns the stored rows, in no particular order. */
+    insertMany(rows: NewRow<RecordRow>[]): Promise<RecordRow[]>;
     deleteMany(ids: number[]): Promise<void>;
   };
   changes: {
@@ -317,7 +319,7 @@ export interface Repos {
    * Sends `payload` (under 8,000 bytes) to every node's `Store.listen` when the transaction
    * commits, and never if it rolls back (PostgreSQL NOTIFY). A no-op on SQLite: one node only.
    */
-  publish(payload: string): Promise<void>;
+  publish(payload: string | (() => string)): Promise<void>;
 }
 
 export interface Store extends Repos {
