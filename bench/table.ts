@@ -4,6 +4,8 @@ export interface Row {
   value: string;
   reference: string;
   ratio: string;
+  /** The same figure before the change that aimed at it (bench/baseline.ts), when there was one. */
+  before?: string;
 }
 
 export function ratio(value: number, reference: number): string {
@@ -11,11 +13,14 @@ export function ratio(value: number, reference: number): string {
 }
 
 export function printTable(rows: Row[]): string {
-  const head: Row = { name: 'benchmark', value: 'zonedeck', reference: 'reference', ratio: 'ratio' };
+  const withBefore = rows.some((r) => r.before !== undefined);
+  const head: Row = { name: 'benchmark', value: 'zonedeck', reference: 'reference', ratio: 'ratio', before: 'before' };
   const all = [head, ...rows];
-  const w = (k: keyof Row) => Math.max(...all.map((r) => r[k].length));
-  const line = (r: Row) => `| ${r.name.padEnd(w('name'))} | ${r.value.padStart(w('value'))} | ${r.reference.padStart(w('reference'))} | ${r.ratio.padStart(w('ratio'))} |`;
-  const sep = `|${'-'.repeat(w('name') + 2)}|${'-'.repeat(w('value') + 1)}:|${'-'.repeat(w('reference') + 1)}:|${'-'.repeat(w('ratio') + 1)}:|`;
+  const w = (k: keyof Row) => Math.max(...all.map((r) => (r[k] ?? '—').length));
+  const cells = (r: Row) => [r.name.padEnd(w('name')), r.value.padStart(w('value')), r.reference.padStart(w('reference')), r.ratio.padStart(w('ratio')), ...(withBefore ? [(r.before ?? '—').padStart(w('before'))] : [])];
+  const line = (r: Row) => `| ${cells(r).join(' | ')} |`;
+  const keys: (keyof Row)[] = ['value', 'reference', 'ratio', ...(withBefore ? (['before'] as const) : [])];
+  const sep = `|${'-'.repeat(w('name') + 2)}|${keys.map((k) => `${'-'.repeat(w(k) + 1)}:`).join('|')}|`;
   const out = [line(head), sep, ...rows.map(line)].join('\n');
   process.stdout.write(`${out}\n`);
   return out;

@@ -1,11 +1,12 @@
 /**
  * Group commit on SQLite: transactions that arrive together share one COMMIT, yet each stays
- * atomic and is refused alone; a failed batch commit fails every transaction of it.
+ * atomic and is refused alone; a failed batch commit fails every transaction of it; and none
+ * is answered before an fsync of the write-ahead log that began after its COMMIT has finished.
  */
 import fs from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
-import { afterEach, beforeEach, describe, expect, it } from 'vitest';
+import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
 import { openSqliteStore } from './sqlite';
 import type { Store } from './types';
 
@@ -53,5 +54,27 @@ describe('group commit', () => {
   it('a transaction sees the writes of the ones before it in its batch, as in serial order', async () => {
     const [, seen] = await Promise.all([store.transaction((tx) => addUser(tx, 'first')), store.transaction(async (tx) => (await tx.users.byUsername('first'))?.username)]);
     expect(seen).toBe('first');
+  });
+
+  it('answers a transaction only once an fsync of the log begun after its commit has finished, even while the next batch commits', async () => {
+    const events: string[] = [];
+    const realFsync = fs.fsync;
+    let other: Promise<void> | undefined;
+    // Calls the real fsync, noting when it starts and ends; the first one is slowed so that a second batch commits meanwhile.
+    const spy = vi.spyOn(fs, 'fsync').mockImplementation(((fd: number, done: (err: NodeJS.ErrnoException | null) => void) => {
+      const first = events.filter((e) => e === 'fsync start').length === 0;
+      events.push('fsync start');
+      if (first) other = store.transaction(async (tx) => void (await addUser(tx, 'b'), events.push('b committed'))).then(() => void events.push('b answered'));
+      realFsync(fd, (err) => setTimeout(() => (events.push('fsync done'), done(err)), first ? 50 : 0));
+    }) as typeof fs.fsync);
+    try {
+      await store.transaction(async (tx) => void (await addUser(tx, 'a'), events.push('a committed')));
+      events.push('a answered');
+      await other;
+    } finally {
+      spy.mockRestore();
+    }
+    expect(events).toEqual(['a committed', 'fsync start', 'b committed', 'fsync done', 'a answered', 'fsync start', 'fsync done', 'b answered']);
+    expect(await store.users.count()).toBe(2);
   });
 });

@@ -8,6 +8,7 @@ import Database from 'better-sqlite3';
 import { Kysely, SqliteDialect, sql } from 'kysely';
 import type { Database as Schema } from './schema';
 import { migrate } from './migrate';
+import type { Runner } from './prepared';
 import { createRepos } from './repos';
 import type { Repos, Store } from './types';
 
@@ -31,6 +32,19 @@ function withStatementCache(raw: Database.Database, max = 500) {
   };
 }
 
+type Statements = ReturnType<typeof withStatementCache>;
+
+/** Prepared queries (prepared.ts) run on better-sqlite3 itself: no driver, no connection queue. */
+function sqliteRunner(statements: Statements): Runner {
+  return {
+    rows: async (sqlText, params) => {
+      const st = statements.prepare(sqlText);
+      return st.reader ? st.all(params) : (st.run(params), []);
+    },
+    run: async (sqlText, params) => statements.prepare(sqlText).run(params).changes,
+  };
+}
+
 interface Job {
   fn: (tx: Repos) => Promise<unknown>;
   resolve(value: unknown): void;
@@ -41,48 +55,71 @@ interface Job {
 const MAX_BATCH = 256;
 
 /**
- * Group commit. With synchronous=FULL every COMMIT waits for an fsync (~1–3 ms here), which
- * caps one-at-a-time writes at a few hundred a second. Transactions that arrive together run
- * one after another inside one BEGIN IMMEDIATE … COMMIT, each in a SAVEPOINT of its own: one
- * that fails is rolled back alone and answered with its error; the others are answered only
- * once the shared COMMIT has reached the disk, so every acknowledged write is durable. When the
+ * Group commit. Every COMMIT that must reach the disk costs an fsync (~1–3 ms here), which caps
+ * one-at-a-time writes at a few hundred a second. Transactions that arrive together run one
+ * after another inside one BEGIN IMMEDIATE … COMMIT, each in a SAVEPOINT of its own: one that
+ * fails is rolled back alone and answered with its error; the others are answered only once the
+ * shared COMMIT is on disk (`durable`), so every acknowledged write survives a crash. When the
  * COMMIT itself fails, every transaction of the batch fails (none was acknowledged).
  */
-function groupCommit(db: Kysely<Schema>): Store['transaction'] {
+function groupCommit(db: Kysely<Schema>, statements: Statements, durable: () => Promise<void>): Store['transaction'] {
   const queue: Job[] = [];
   let running = false;
+  // Inside a batch the transaction holds the one connection, so its queries may run on the handle
+  // directly; outside one they queue for the connection through kysely (never inside a batch).
+  const runner = sqliteRunner(statements);
+  const exec = (sqlText: string) => statements.prepare(sqlText).run();
 
   async function batch(): Promise<void> {
-    await db.connection().execute(async (conn) => {
-      const repos = createRepos(conn, 'sqlite');
+    // Holding kysely's one connection keeps queries from outside the batch out of its transaction.
+    const done = await db.connection().execute(async (conn) => {
+      const repos = createRepos(conn, 'sqlite', runner);
       const done: { job: Job; ok: boolean; value: unknown }[] = [];
       try {
-        await sql`begin immediate`.execute(conn);
+        // The COMMIT below writes the WAL without waiting for the disk; `durable` waits for it instead.
+        exec('pragma synchronous = NORMAL');
+        exec('begin immediate');
         // Jobs queued while earlier ones ran join this batch too.
         while (queue.length > 0 && done.length < MAX_BATCH) {
           const job = queue.shift()!;
-          await sql`savepoint tx`.execute(conn);
+          exec('savepoint tx');
           try {
             const value = await job.fn(repos);
-            await sql`release tx`.execute(conn);
+            exec('release tx');
             done.push({ job, ok: true, value });
           } catch (err) {
-            await sql`rollback to tx`.execute(conn);
-            await sql`release tx`.execute(conn);
+            exec('rollback to tx');
+            exec('release tx');
             done.push({ job, ok: false, value: err });
           }
         }
-        await sql`commit`.execute(conn);
+        exec('commit');
+        exec('pragma synchronous = FULL');
       } catch (err) {
         // The database itself failed (busy past busy_timeout, disk full…): nothing of this batch
         // is stored, and every job in it, or waiting for it, gets the error.
-        await sql`rollback`.execute(conn).catch(() => {});
+        try {
+          exec('rollback');
+        } catch {
+          /* no transaction left to roll back */
+        }
+        exec('pragma synchronous = FULL');
         for (const d of done) d.job.reject(err);
         for (const job of queue.splice(0)) job.reject(err);
-        return;
+        return [];
       }
-      for (const d of done) (d.ok ? d.job.resolve : d.job.reject)(d.value);
+      return done;
     });
+    if (done.length === 0) return;
+    // The next batch may run while this one's commit goes to the disk; its answers wait for it.
+    durable().then(
+      () => {
+        for (const d of done) (d.ok ? d.job.resolve : d.job.reject)(d.value);
+      },
+      (err: unknown) => {
+        for (const d of done) d.job.reject(err);
+      },
+    );
   }
 
   async function drain(): Promise<void> {
@@ -106,22 +143,65 @@ function groupCommit(db: Kysely<Schema>): Store['transaction'] {
     });
 }
 
+/**
+ * fsync of the write-ahead log off the event loop. SQLite runs with synchronous=NORMAL, so a
+ * COMMIT writes its frames to the WAL without waiting for the disk; this makes them durable
+ * (the same fsync synchronous=FULL would do inside COMMIT, blocking the thread for 1–3 ms) on
+ * libuv's thread pool. Each call resolves once an fsync that began after the call has finished,
+ * so everything committed before the call is on disk; calls that wait together share one fsync.
+ */
+function walSync(walFile: string): { sync: () => Promise<void>; close: () => Promise<void> } {
+  // Opened at the first commit: the log exists by then.
+  let fd: number | null = null;
+  let current: Promise<void> | null = null;
+  let next: Promise<void> | null = null;
+  const fsync = () =>
+    new Promise<void>((resolve, reject) => fs.fsync((fd ??= fs.openSync(walFile, 'r+')), (err) => (err ? reject(err) : resolve()))).finally(() => {
+      current = null;
+    });
+  const sync = (): Promise<void> => {
+    if (!current) return (current = fsync());
+    // The fsync under way may have begun before this commit: one more after it covers every waiter.
+    next ??= current.catch(() => {}).then(() => {
+      next = null;
+      return sync();
+    });
+    return next;
+  };
+  return {
+    sync,
+    /** After the fsyncs under way, so that every commit answered is on disk. */
+    close: async () => {
+      await next?.catch(() => {});
+      await current?.catch(() => {});
+      if (fd !== null) fs.closeSync(fd);
+      fd = null;
+    },
+  };
+}
+
 export async function openSqliteStore(file: string): Promise<Store> {
   if (file !== ':memory:') fs.mkdirSync(path.dirname(file), { recursive: true });
   const raw = new Database(file);
   raw.pragma('journal_mode = WAL');
   raw.pragma('synchronous = FULL');
   raw.pragma('foreign_keys = ON');
+  // Each request's transaction is a SAVEPOINT of a group commit (below); SQLite keeps a
+  // savepoint's undo pages in a sub-journal, a temp file by default. In memory it costs a third
+  // of a record write less (bench: 207 → 143 µs of SQLite time per write).
+  raw.pragma('temp_store = MEMORY');
   // The CLI and the server write the same file: wait for the other's lock, never fail at once.
   raw.pragma('busy_timeout = 5000');
-  const db = new Kysely<Schema>({ dialect: new SqliteDialect({ database: withStatementCache(raw) }) });
+  const statements = withStatementCache(raw);
+  const db = new Kysely<Schema>({ dialect: new SqliteDialect({ database: statements }) });
   await migrate(db, 'sqlite');
   const repos = createRepos(db, 'sqlite');
+  const wal = file === ':memory:' ? { sync: () => Promise.resolve(), close: async () => {} } : walSync(`${file}-wal`);
   const dataVersion = raw.prepare('pragma data_version').pluck();
   return {
     kind: 'sqlite',
     ...repos,
-    transaction: groupCommit(db),
+    transaction: groupCommit(db, statements, wal.sync),
     // SQLite's data_version changes when another connection commits (not for this one's own writes).
     version: () => dataVersion.get() as number,
     ping: async () => {
@@ -130,6 +210,7 @@ export async function openSqliteStore(file: string): Promise<Store> {
     },
     close: async () => {
       await db.destroy();
+      await wal.close();
     },
   };
 }

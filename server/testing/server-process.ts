@@ -29,10 +29,12 @@ export interface StartOptions {
   script?: string;
   /** Pins the process to one CPU core with taskset (benchmarks). */
   cpu?: number;
+  /** Extra node flags, e.g. `--cpu-prof` to profile the server under a benchmark's load. */
+  nodeArgs?: string[];
 }
 
 export async function startServer(env: Record<string, string> = {}, dataDir = tempDataDir(), opts: StartOptions = {}): Promise<ServerProcess> {
-  const node = [process.execPath, '--import', 'tsx', opts.script ?? 'server/main.ts'];
+  const node = [process.execPath, ...(opts.nodeArgs ?? []), '--import', 'tsx', opts.script ?? 'server/main.ts'];
   const argv = opts.cpu === undefined ? node : ['taskset', '-c', String(opts.cpu), ...node];
   const child = spawn(argv[0]!, argv.slice(1), {
     cwd: ROOT,
