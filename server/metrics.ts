@@ -2,7 +2,7 @@
  * Prometheus metrics at /metrics: HTTP requests by route and status, their latency, and
  * DNS queries by rcode (counted by the DNS server through `countDnsQuery`).
  */
-import type { MiddlewareHandler } from 'hono';
+import type { Context } from 'hono';
 import { routePath } from 'hono/route';
 import { Counter, Histogram, Registry, collectDefaultMetrics } from 'prom-client';
 
@@ -52,16 +52,30 @@ export function countDnsResponse(transport: 'udp' | 'tcp', response: Buffer): vo
 }
 
 /** The route pattern that answered (never the concrete path: bounded label values). */
-function routeOf(c: Parameters<MiddlewareHandler>[0]): string {
+function routeOf(c: Context): string {
   // The handler that responded; '*' is the dashboard's catch-all (or no route at all).
   const path = routePath(c);
   return path && path !== '*' && path !== '/*' ? path : c.req.path.startsWith('/api/') ? 'unmatched' : 'dashboard';
 }
 
-export const httpMetrics: MiddlewareHandler = async (c, next) => {
-  const end = httpDuration.startTimer();
-  await next();
+type HttpSeries = { observe(seconds: number): void; inc(): void };
+/** The series of each (route, method, status) seen so far: labels are checked and hashed once, not per request. */
+const series = new Map<string, HttpSeries>();
+
+/** Counts one answered request and its latency under the route that answered it. */
+export function countHttpRequest(c: Context, seconds: number): void {
   const route = routeOf(c);
-  end({ route, method: c.req.method });
-  httpRequests.inc({ route, method: c.req.method, status: String(c.res.status) });
-};
+  const method = c.req.method;
+  const status = String(c.res.status);
+  const key = `${method} ${status} ${route}`;
+  let s = series.get(key);
+  if (s === undefined) {
+    const duration = httpDuration.labels(route, method);
+    const count = httpRequests.labels(route, method, status);
+    s = { observe: duration.observe, inc: count.inc };
+    // Routes and statuses are few; the bound only guards against a bug that would make them many.
+    if (series.size < 10_000) series.set(key, s);
+  }
+  s.observe(seconds);
+  s.inc();
+}
