@@ -1,21 +1,22 @@
 /**
- * Builds the Hono app: request ids and access log, the public API at /api/v1, the
+ * Builds the Hono app: request ids, metrics and access log, the public API at /api/v1, the
  * backend-for-frontend at /bff, the built dashboard for every other GET, and the one
  * onError/notFound that give every failure the error body of DESIGN.md §3.
  */
+import { randomUUID } from 'node:crypto';
 import { fileURLToPath } from 'node:url';
 import { Hono } from 'hono';
 import { compress } from 'hono/compress';
-import { requestId } from 'hono/request-id';
 import { secureHeaders } from 'hono/secure-headers';
 import { publicApi } from './api';
 import { pdnsApi } from './pdns';
 import { healthApp } from './api/health';
-import { httpMetrics } from './metrics';
+import { countHttpRequest } from './metrics';
 import { errorBody, errorResponse } from './api/errors';
 import { bffApp, type BffOptions } from './bff';
 import { spaHandler } from './bff/spa';
 import type { Config } from './config';
+import type { NodeBindings } from './http-server';
 import type { Logger } from './log';
 import type { Services } from './services';
 
@@ -47,32 +48,47 @@ const dashboardHeaders = secureHeaders({
   },
   referrerPolicy: 'no-referrer',
   xFrameOptions: 'DENY',
-  // HSTS is set above, and only under TLS.
+  // HSTS is set for every response in buildApp, and only under TLS.
   strictTransportSecurity: false,
   crossOriginResourcePolicy: 'same-origin',
   permissionsPolicy: { camera: [], microphone: [], geolocation: [] },
 });
 
+const HSTS = 'max-age=63072000; includeSubDomains';
+
+type AppEnv = { Bindings: NodeBindings; Variables: { requestId: string } };
+
+/** A client's own X-Request-Id when it is a sane token (as hono/request-id accepts it), else a fresh one. */
+function requestIdOf(given: string | undefined): string {
+  return given !== undefined && /^[\w\-=]{1,255}$/.test(given) ? given : randomUUID();
+}
+
 export function buildApp({ services, config, log, bff, staticRoot = DIST }: AppDeps) {
-  const app = new Hono<{ Variables: { requestId: string } }>();
-  app.use('*', requestId());
-  app.use('*', httpMetrics);
-  if (config.tls) {
-    // HTTPS only (DESIGN.md §2): browsers must never fall back to plain HTTP.
-    app.use('*', async (c, next) => {
-      await next();
-      c.header('Strict-Transport-Security', 'max-age=63072000; includeSubDomains');
-    });
-  }
+  const app = new Hono<AppEnv>();
+  const logRequests = log.isLevelEnabled('info');
+  // One layer for what every request gets (each Hono layer costs a dispatch and a promise per request).
   app.use('*', async (c, next) => {
     const start = performance.now();
-    await next();
+    const id = requestIdOf(c.req.header('x-request-id'));
+    c.set('requestId', id);
+    // Over HTTP these headers go straight onto Node's response, so the handlers' own headers can
+    // stay a plain object that @hono/node-server writes without building a Headers; in process
+    // (tests, the BFF's calls into the API) Hono's response carries them.
+    const outgoing = c.env?.outgoing;
+    if (outgoing) {
+      outgoing.setHeader('x-request-id', id);
+      // HTTPS only (DESIGN.md §2): browsers must never fall back to plain HTTP.
+      if (config.tls) outgoing.setHeader('strict-transport-security', HSTS);
+    }
+    await (c.req.path.startsWith('/api/') ? next() : dashboardHeaders(c, next));
+    if (!outgoing) {
+      c.header('X-Request-Id', id);
+      if (config.tls) c.header('Strict-Transport-Security', HSTS);
+    }
+    const ms = performance.now() - start;
+    countHttpRequest(c, ms / 1000);
     // The path only: a query string may carry an apikey.
-    log.info({ request_id: c.get('requestId'), method: c.req.method, path: c.req.path, status: c.res.status, ms: Math.round((performance.now() - start) * 10) / 10 }, 'request');
-  });
-  app.use('*', async (c, next) => {
-    if (c.req.path.startsWith('/api/')) return next();
-    return dashboardHeaders(c, next);
+    if (logRequests) log.info({ request_id: id, method: c.req.method, path: c.req.path, status: c.res.status, ms: Math.round(ms * 10) / 10 }, 'request');
   });
   app.route('/', healthApp(services.store));
   // The PowerDNS-compatible API (DESIGN.md §14) first: its /api/v1/servers… must not reach zonedeck's API and its Bearer auth.

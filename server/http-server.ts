@@ -1,16 +1,21 @@
 /** Starts the HTTP(S) listener for the app; with TLS_CERT/TLS_KEY it serves HTTPS only. */
 import fs from 'node:fs';
 import { createServer as createHttpsServer } from 'node:https';
+import type { IncomingMessage, ServerResponse } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { serve, type ServerType } from '@hono/node-server';
 import type { Config } from './config';
 
-export function startHttp(fetch: (req: Request, env?: unknown) => Response | Promise<Response>, config: Config): Promise<{ server: ServerType; url: string }> {
+/** What @hono/node-server hands the app as `c.env`: Node's own request and response. In-process calls (tests, the BFF) have neither. */
+export type NodeBindings = { incoming?: IncomingMessage; outgoing?: ServerResponse };
+
+export function startHttp(fetch: (req: Request, env: NodeBindings) => Response | Promise<Response>, config: Config): Promise<{ server: ServerType; url: string }> {
   return new Promise((resolve, reject) => {
     const tls = config.tls;
     const server = serve(
       {
-        fetch,
+        // HTTP/1.1 only (no createSecureServer of http2), so the bindings are always Node's IncomingMessage and ServerResponse.
+        fetch: (req, env) => fetch(req, env as NodeBindings),
         hostname: config.host,
         port: config.port,
         ...(tls

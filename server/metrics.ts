@@ -2,27 +2,61 @@
  * Prometheus metrics at /metrics: HTTP requests by route and status, their latency, and
  * DNS queries by rcode (counted by the DNS server through `countDnsQuery`).
  */
-import type { MiddlewareHandler } from 'hono';
+import type { Context } from 'hono';
 import { routePath } from 'hono/route';
-import { Counter, Histogram, Registry, collectDefaultMetrics } from 'prom-client';
+import { Counter, Registry, collectDefaultMetrics } from 'prom-client';
 
 export const registry = new Registry();
 collectDefaultMetrics({ register: registry });
 
-const httpRequests = new Counter({
+/**
+ * HTTP requests and their latency, tallied in plain numbers on the request path (prom-client's
+ * label checks and hashing per request cost more than the rest of the metrics); Prometheus
+ * reads them on scrape, as it reads the DNS counters below.
+ */
+type Latency = { route: string; method: string; count: number; sum: number; buckets: Float64Array };
+type Series = { labels: { route: string; method: string; status: string }; count: number; latency: Latency };
+
+const DURATION_BUCKETS = [0.001, 0.0025, 0.005, 0.01, 0.025, 0.05, 0.1, 0.25, 0.5, 1, 2.5];
+/** By `${method} ${status} ${route}`, and the latencies by `${method} ${route}` (a histogram has no status label). */
+const series = new Map<string, Series>();
+const latencies = new Map<string, Latency>();
+
+new Counter({
   name: 'zonedeck_http_requests_total',
   help: 'HTTP requests by route, method and status',
   labelNames: ['route', 'method', 'status'] as const,
   registers: [registry],
+  collect() {
+    this.reset();
+    for (const s of series.values()) this.inc(s.labels, s.count);
+  },
 });
 
-const httpDuration = new Histogram({
-  name: 'zonedeck_http_request_duration_seconds',
-  help: 'HTTP request latency by route',
-  labelNames: ['route', 'method'] as const,
-  buckets: [0.001, 0.0025, 0.005, 0.01, 0.025, 0.05, 0.1, 0.25, 0.5, 1, 2.5],
-  registers: [registry],
-});
+/** The latency histogram exactly as a prom-client Histogram exposes it: cumulative buckets, +Inf, sum and count. */
+const HISTOGRAM = 'zonedeck_http_request_duration_seconds';
+const histogram = { name: HISTOGRAM, help: 'HTTP request latency by route', type: 'histogram', aggregator: 'sum' } as const;
+registry.registerMetric({
+  ...histogram,
+  async get() {
+    const values: { labels: Record<string, string | number>; value: number; metricName: string }[] = [];
+    for (const { route, method, count, sum, buckets } of latencies.values()) {
+      let below = 0;
+      DURATION_BUCKETS.forEach((le, i) => {
+        below += buckets[i]!;
+        values.push({ labels: { le, route, method }, value: below, metricName: `${HISTOGRAM}_bucket` });
+      });
+      values.push({ labels: { le: '+Inf', route, method }, value: count, metricName: `${HISTOGRAM}_bucket` });
+      values.push({ labels: { route, method }, value: sum, metricName: `${HISTOGRAM}_sum` });
+      values.push({ labels: { route, method }, value: count, metricName: `${HISTOGRAM}_count` });
+    }
+    return { ...histogram, values };
+  },
+  reset() {
+    series.clear();
+    latencies.clear();
+  },
+} as unknown as Parameters<Registry['registerMetric']>[0]);
 
 /**
  * DNS responses by transport and rcode. The DNS hot path only bumps a slot of a typed array
@@ -52,16 +86,33 @@ export function countDnsResponse(transport: 'udp' | 'tcp', response: Buffer): vo
 }
 
 /** The route pattern that answered (never the concrete path: bounded label values). */
-function routeOf(c: Parameters<MiddlewareHandler>[0]): string {
+function routeOf(c: Context): string {
   // The handler that responded; '*' is the dashboard's catch-all (or no route at all).
   const path = routePath(c);
   return path && path !== '*' && path !== '/*' ? path : c.req.path.startsWith('/api/') ? 'unmatched' : 'dashboard';
 }
 
-export const httpMetrics: MiddlewareHandler = async (c, next) => {
-  const end = httpDuration.startTimer();
-  await next();
+/** Counts one answered request and its latency under the route that answered it. */
+export function countHttpRequest(c: Context, seconds: number): void {
   const route = routeOf(c);
-  end({ route, method: c.req.method });
-  httpRequests.inc({ route, method: c.req.method, status: String(c.res.status) });
-};
+  const method = c.req.method;
+  const status = c.res.status;
+  const key = `${method} ${status} ${route}`;
+  let s = series.get(key);
+  if (s === undefined) {
+    let latency = latencies.get(`${method} ${route}`);
+    if (latency === undefined) {
+      latency = { route, method, count: 0, sum: 0, buckets: new Float64Array(DURATION_BUCKETS.length) };
+      latencies.set(`${method} ${route}`, latency);
+    }
+    s = { labels: { route, method, status: String(status) }, count: 0, latency };
+    series.set(key, s);
+  }
+  s.count += 1;
+  const latency = s.latency;
+  latency.count += 1;
+  latency.sum += seconds;
+  // The first bucket it fits (prom-client's `value <= bound`); past the last one only +Inf counts it.
+  const i = DURATION_BUCKETS.findIndex((le) => seconds <= le);
+  if (i >= 0) latency.buckets[i]! += 1;
+}

@@ -2,9 +2,9 @@
  * Authentication on every API endpoint: `Authorization: Bearer <token>` or `?apikey=<token>`
  * (SPEC.md §5). Failure is 401 with `WWW-Authenticate: Bearer`.
  */
-import type { MiddlewareHandler } from 'hono';
 import type { Principal } from '../services/accounts';
 import type { Services } from '../services';
+import type { Check } from './checks';
 import { HttpError } from './errors';
 
 export type ApiEnv = { Variables: { principal: Principal; requestId: string } };
@@ -14,8 +14,9 @@ function unauthorized(message: string, error?: string): HttpError {
   return new HttpError(401, 'unauthorized', message, undefined, { 'WWW-Authenticate': challenge });
 }
 
-export function requireToken(services: Services): MiddlewareHandler<ApiEnv> {
-  return async (c, next) => {
+/** Sets the request's principal from its token; 401 without a valid one. */
+export function requireToken(services: Services): Check<ApiEnv> {
+  return async (c) => {
     const header = c.req.header('authorization');
     let secret: string | undefined;
     if (header !== undefined) {
@@ -29,6 +30,5 @@ export function requireToken(services: Services): MiddlewareHandler<ApiEnv> {
     const principal = await services.accounts.authenticate(secret);
     if (!principal) throw unauthorized('the token is unknown, revoked or expired', 'invalid_token');
     c.set('principal', principal);
-    return next();
   };
 }

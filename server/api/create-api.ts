@@ -5,6 +5,7 @@
 import { OpenAPIHono, z } from '@hono/zod-openapi';
 import { Invalid } from '../core/errors';
 import type { ApiEnv } from './auth';
+import { routeValidator } from './route-validator';
 import { ErrorSchema, READ_ONLY_FIELDS } from './schemas';
 
 type Issue = { code: string; path: PropertyKey[]; message: string; keys?: string[] };
@@ -26,12 +27,29 @@ export function fieldsOf(issues: readonly Issue[]): Record<string, string> {
   return fields;
 }
 
+const invalid = (error: z.ZodError): never => {
+  throw new Invalid(fieldsOf(error.issues as unknown as Issue[]));
+};
+
 export function createApi() {
-  return new OpenAPIHono<ApiEnv>({
+  const api = new OpenAPIHono<ApiEnv>({
     defaultHook: (result) => {
-      if (!result.success) throw new Invalid(fieldsOf(result.error.issues as unknown as Issue[]));
+      if (!result.success) invalid(result.error);
     },
   });
+  // Each route validates in one layer (route-validator.ts) where it can; the document is the same.
+  const openapi = api.openapi;
+  api.openapi = ((config: Parameters<typeof openapi>[0], handler: Parameters<typeof openapi>[1], hook?: Parameters<typeof openapi>[2]) => {
+    const validate = hook === undefined && config.middleware === undefined ? routeValidator(config.request, invalid) : undefined;
+    if (validate === undefined) return openapi(config, handler, hook);
+    const { hide, ...route } = config;
+    if (!hide) api.openAPIRegistry.registerPath(route);
+    const path = route.path.replaceAll(/\/{(.+?)}/g, '/:$1');
+    if (validate) api.on(route.method.toUpperCase(), path, validate, handler as never);
+    else api.on(route.method.toUpperCase(), path, handler as never);
+    return api;
+  }) as typeof openapi;
+  return api;
 }
 
 const errorContent = { 'application/json': { schema: ErrorSchema } };

@@ -3,7 +3,8 @@ import type { Config } from '../config';
 import type { Services } from '../services';
 import { requireToken } from './auth';
 import { cleanQuery, jsonBody } from './body';
-import { limitByAddress, limitByToken } from './rate-limit';
+import { addressLimit, tokenLimit } from './rate-limit';
+import { runChecks } from './checks';
 import { createApi } from './create-api';
 import { changesApi } from './changes';
 import { zoneFilesApi } from './zone-files';
@@ -30,12 +31,17 @@ export function publicApi(services: Services, config: Pick<Config, 'bodyLimitByt
     },
     servers: [{ url: '/api/v1' }],
   });
-  api.use('*', limitByAddress(config.rateLimitAddress, services.store.sharedBuckets));
-  api.use('*', requireToken(services));
-  api.use('*', enforceScope(services));
-  api.use('*', limitByToken(config.rateLimitToken, services.store.sharedBuckets));
-  api.use('*', cleanQuery);
-  api.use('*', jsonBody({ limitBytes: config.bodyLimitBytes, timeoutMs: config.bodyTimeoutMs, bulkLimitBytes: config.bulkBodyLimitBytes }));
+  api.use(
+    '*',
+    runChecks([
+      addressLimit(config.rateLimitAddress, services.store.sharedBuckets),
+      requireToken(services),
+      enforceScope(services),
+      tokenLimit(config.rateLimitToken, services.store.sharedBuckets),
+      cleanQuery,
+      jsonBody({ limitBytes: config.bodyLimitBytes, timeoutMs: config.bodyTimeoutMs, bulkLimitBytes: config.bulkBodyLimitBytes }),
+    ]),
+  );
   api.route('/', ipsApi(services));
   api.route('/', domainsApi(services));
   api.route('/', recordsApi(services));

@@ -2,7 +2,7 @@
 import { createRoute, z } from '@hono/zod-openapi';
 import type { Services } from '../services';
 import { createApi, errors, json, security } from './create-api';
-import { pageHeaders, pageParams, pageQuery, setPageHeaders } from './pagination';
+import { pageHeaderValues, pageHeaders, pageParams, pageQuery } from './pagination';
 import { IpSchema } from './schemas';
 
 const list = createRoute({
@@ -25,12 +25,13 @@ export function ipsApi(services: Services) {
   return createApi().openapi(list, async (c) => {
     const p = pageParams(c.req.valid('query'));
     const { rows, total } = await services.ips.page(c.get('principal').user.id, p.window);
-    setPageHeaders(c, total, p);
     let body = serialized.get(rows);
     if (body === undefined) {
       body = JSON.stringify(rows);
       serialized.set(rows, body);
     }
-    return c.body(body, 200, { 'Content-Type': 'application/json' }) as never;
+    // A plain header object (nothing is set on the context before the handler): over HTTP
+    // @hono/node-server writes it as it is, where c.header() would build a Headers first.
+    return new Response(body, { status: 200, headers: { 'content-type': 'application/json', ...pageHeaderValues(c, total, p) } }) as never;
   });
 }

@@ -41,13 +41,11 @@ export function pageParams(q: { page?: string; per_page?: string }): PageParams 
   return { page, perPage, window: { offset: (page - 1) * perPage, limit: perPage } };
 }
 
-/** Sets X-Total-Count, X-Page, X-Per-Page and Link (the apikey is never echoed into a link). */
-export function setPageHeaders(c: Context, total: number, p: PageParams): void {
-  c.header('X-Total-Count', String(total));
-  c.header('X-Page', String(p.page));
-  c.header('X-Per-Page', String(p.perPage));
+/** X-Total-Count, X-Page, X-Per-Page and Link (the apikey is never echoed into a link). */
+export function pageHeaderValues(c: Context, total: number, p: PageParams): Record<string, string> {
+  const headers: Record<string, string> = { 'x-total-count': String(total), 'x-page': String(p.page), 'x-per-page': String(p.perPage) };
   const hasNext = p.page * p.perPage < total;
-  if (!hasNext && p.page === 1) return;
+  if (!hasNext && p.page === 1) return headers;
   const url = new URL(c.req.url);
   url.searchParams.delete('apikey');
   const link = (page: number, rel: string) => {
@@ -58,5 +56,11 @@ export function setPageHeaders(c: Context, total: number, p: PageParams): void {
   const links: string[] = [];
   if (hasNext) links.push(link(p.page + 1, 'next'));
   if (p.page > 1) links.push(link(Math.min(p.page - 1, Math.max(1, Math.ceil(total / p.perPage))), 'prev'));
-  if (links.length) c.header('Link', links.join(', '));
+  if (links.length) headers.link = links.join(', ');
+  return headers;
+}
+
+/** Sets the page headers on the context's response. */
+export function setPageHeaders(c: Context, total: number, p: PageParams): void {
+  for (const [name, value] of Object.entries(pageHeaderValues(c, total, p))) c.header(name, value);
 }

@@ -11,6 +11,7 @@
 import type { MiddlewareHandler } from 'hono';
 import { clientAddress } from '../client-address';
 import type { BucketRate, SharedBuckets } from '../store/types';
+import { asMiddleware, type Check } from './checks';
 import { HttpError } from './errors';
 
 export type { BucketRate } from '../store/types';
@@ -58,23 +59,30 @@ function bucketsFor(rate: BucketRate, shared: SharedBuckets | undefined): (key: 
   return (key) => own.take(key);
 }
 
-export function limitByAddress(rate: BucketRate | null, shared?: SharedBuckets): MiddlewareHandler {
-  if (!rate) return (_, next) => next();
+/** Refuses when a bucket said to wait; in-memory buckets answer at once, so no promise then. */
+function refuse(wait: number | Promise<number>, what: string): void | Promise<void> {
+  if (typeof wait !== 'number') return wait.then((w) => refuse(w, what));
+  if (wait > 0) throw limited(wait, what);
+}
+
+/** The per-address bucket; null when the limit is off. */
+export function addressLimit(rate: BucketRate | null, shared?: SharedBuckets): Check | null {
+  if (!rate) return null;
   const take = bucketsFor(rate, shared);
-  return async (c, next) => {
+  return (c) => {
     const address = clientAddress(c);
-    const wait = address === undefined ? 0 : await take(`address:${address}`);
-    if (wait > 0) throw limited(wait, 'address');
-    return next();
+    if (address !== undefined) return refuse(take(`address:${address}`), 'address');
   };
 }
 
-export function limitByToken(rate: BucketRate | null, shared?: SharedBuckets): MiddlewareHandler<{ Variables: { principal: { token: { id: number } } } }> {
-  if (!rate) return (_, next) => next();
+/** The per-token bucket, after authentication; null when the limit is off. */
+export function tokenLimit(rate: BucketRate | null, shared?: SharedBuckets): Check<TokenEnv> | null {
+  if (!rate) return null;
   const take = bucketsFor(rate, shared);
-  return async (c, next) => {
-    const wait = await take(`token:${c.get('principal').token.id}`);
-    if (wait > 0) throw limited(wait, 'token');
-    return next();
-  };
+  return (c) => refuse(take(`token:${c.get('principal').token.id}`), 'token');
 }
+
+type TokenEnv = { Variables: { principal: { token: { id: number } } } };
+
+export const limitByAddress = (rate: BucketRate | null, shared?: SharedBuckets): MiddlewareHandler => asMiddleware(addressLimit(rate, shared));
+export const limitByToken = (rate: BucketRate | null, shared?: SharedBuckets): MiddlewareHandler<TokenEnv> => asMiddleware(tokenLimit(rate, shared));

@@ -4,12 +4,13 @@
  * scope: 403. Which records a write may change (names, types) is judged where the change is
  * known, in the change-set function, from `principal.scope`.
  */
-import type { MiddlewareHandler } from 'hono';
+import type { Context } from 'hono';
 import { clientAddress } from '../client-address';
 import { Forbidden } from '../core/errors';
 import { allowsAddress, allowsZone, isRestricted, type Scope } from '../core/scope';
 import type { Services } from '../services';
 import type { ApiEnv } from './auth';
+import type { Check } from './checks';
 import { zoneParam } from './domains';
 
 const READS = new Set(['GET', 'HEAD', 'OPTIONS']);
@@ -19,7 +20,7 @@ const DOMAIN_PATH = /^\/domains\/([^/]+)(\/.*)?$/;
 
 const forbidden = (message: string) => new Forbidden(message);
 
-export function enforceScope(services: Services, base = '/api/v1'): MiddlewareHandler<ApiEnv> {
+export function enforceScope(services: Services, base = '/api/v1'): Check<ApiEnv> {
   /** The user's zone a path name means: the name itself, else the closest enclosing zone of theirs (DESIGN.md §3). */
   async function zoneOf(userId: number, name: string): Promise<string | null> {
     for (let n = name; n.includes('.'); n = n.slice(n.indexOf('.') + 1)) {
@@ -40,9 +41,7 @@ export function enforceScope(services: Services, base = '/api/v1'): MiddlewareHa
     if (zone !== null && !allowsZone(scope, zone)) throw forbidden(`this token's scope does not include the zone ${zone}`);
   }
 
-  return async (c, next) => {
-    const { scope, user } = c.get('principal');
-    if (!isRestricted(scope)) return next();
+  async function checkScope(c: Context<ApiEnv>, scope: Scope, userId: number): Promise<void> {
     if (!allowsAddress(scope, clientAddress(c))) throw forbidden("this token may not be used from this address (see its scope's allowed_ips)");
     const method = c.req.method;
     if (scope.read_only && !READS.has(method)) throw forbidden('this token is read-only');
@@ -52,15 +51,20 @@ export function enforceScope(services: Services, base = '/api/v1'): MiddlewareHa
       throw forbidden('a token limited to zones, names or types cannot create zones');
     }
     const m = DOMAIN_PATH.exec(path);
-    if (m) {
-      let name: string;
-      try {
-        name = zoneParam(decodeURIComponent(m[1]!)).toLowerCase().replace(/\.$/, '');
-      } catch {
-        return next();
-      }
-      await checkZonePath(scope, user.id, method, name, m[2]);
+    if (!m) return;
+    let name: string;
+    try {
+      name = zoneParam(decodeURIComponent(m[1]!)).toLowerCase().replace(/\.$/, '');
+    } catch {
+      return;
     }
-    return next();
+    await checkZonePath(scope, userId, method, name, m[2]);
+  }
+
+  return (c) => {
+    const { scope, user } = c.get('principal');
+    // Most tokens have no scope: nothing to check, and no promise to wait for.
+    if (!isRestricted(scope)) return;
+    return checkScope(c, scope, user.id);
   };
 }

@@ -8,7 +8,7 @@
 import type { MiddlewareHandler } from 'hono';
 import { Invalid } from '../core/errors';
 import { textProblem, textProblems } from '../core/text-rules';
-import { depth, MAX_DEPTH, readLimited } from '../api/body';
+import { depth, MAX_DEPTH, readBody } from '../api/body';
 import { PdnsError } from './errors';
 
 export interface BodyLimits {
@@ -45,7 +45,7 @@ export function pdnsBody(limits: BodyLimits): MiddlewareHandler {
     const bulk = method === 'PATCH' || (method === 'POST' && c.req.path.endsWith('/zones'));
     const limit = bulk ? limits.bulkLimitBytes : limits.limitBytes;
     if (Number(c.req.header('content-length') ?? '0') > limit) throw errors.tooLarge(limit);
-    const bytes = c.req.raw.body ? await readLimited(c.req.raw.body, limit, limits.timeoutMs, errors) : new Uint8Array(0);
+    const bytes = await readBody(c, limit, limits.timeoutMs, errors);
     let value: unknown = {};
     try {
       const text = decoder.decode(bytes);
