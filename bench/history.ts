@@ -35,7 +35,7 @@ async function historyCost(count: number): Promise<Row> {
   let m = 0;
   const withoutOne = () =>
     store.transaction(async (tx) => {
-      const z = await tx.domains.lock(bare.id);
+      const z = await tx.domains.lock((await tx.domains.byId(bare.id))!);
       const at = new Date().toISOString();
       await tx.records.insertMany([{ domain_id: z.id, name: `h${m++}`, record_type: 'A', content: '192.0.2.1', ttl: 3600, created_at: at, updated_at: at }]);
       await tx.domains.update(z.id, { serial_number: nextSerial(z.serial_number), updated_at: at });

@@ -116,10 +116,7 @@ export function createChangeSets(store: Store, events: ZoneEvents, options: Chan
     try {
       applied = await store.transaction(async (tx) => {
         const now = new Date();
-        const found = await locate(tx, now);
-        // SQLite's transaction holds the write lock from its start, so the row locate read in it is
-        // current; PostgreSQL locks the row now (and reads it again, as it is under the lock).
-        const zone = store.kind === 'sqlite' ? found : await tx.domains.lock(found.id);
+        const zone = await tx.domains.lock(await locate(tx, now));
         // A change made for a user with no credential of theirs (the admin CLI) is theirs.
         if (opts.actor.username === '') opts = { ...opts, actor: { ...opts.actor, username: (await tx.users.byId(zone.user_id))?.username ?? '' } };
         if (opts.ifMatch !== undefined && opts.ifMatch !== '*' && opts.ifMatch !== zone.serial_number) {

@@ -238,7 +238,7 @@ export function createZones(store: Store, events: ZoneEvents, changes: ChangeSet
     /** Deletes a zone with its records and history; `ifMatch` guards it like any write. */
     async remove(userId: number, name: string, ifMatch?: number | '*'): Promise<void> {
       const zone = await store.transaction(async (tx) => {
-        const z = await tx.domains.lock((await owned(userId, name, tx)).id);
+        const z = await tx.domains.lock(await owned(userId, name, tx));
         if (ifMatch !== undefined && ifMatch !== '*' && ifMatch !== z.serial_number) {
           throw new PreconditionFailed(`${z.name} has changed: its serial is ${z.serial_number}, not ${ifMatch}`, { 'If-Match': `the zone is at serial ${z.serial_number}` });
         }

@@ -62,21 +62,15 @@ export class Prepared<R, S extends string | number = never> {
 
 /** Runs prepared queries on `runner`, compiling them with `db` the first time. */
 export function preparedRunner(db: Db, dialect: Dialect, runner: Runner) {
-  const bind = (t: Template, args: readonly unknown[]) => t.slots.map((s) => (typeof s === 'number' ? args[s] : s.value));
+  /** The query's SQL and this call's parameters in their places. */
+  const bound = <S extends string | number>(q: Prepared<unknown, S>, args: readonly unknown[], shape?: S): [string, unknown[]] => {
+    const t = q.template(db, dialect, shape as S);
+    return [t.sql, t.slots.map((s) => (typeof s === 'number' ? args[s] : s.value))];
+  };
+  const rows = async <R, S extends string | number>(q: Prepared<R, S>, args: readonly unknown[], shape?: S) => (await runner.rows(...bound(q, args, shape))) as R[];
   return {
-    rows: async <R, S extends string | number>(q: Prepared<R, S>, args: readonly unknown[], shape?: S): Promise<R[]> => {
-      const t = q.template(db, dialect, shape as S);
-      return (await runner.rows(t.sql, bind(t, args))) as R[];
-    },
-    first: async <R, S extends string | number>(q: Prepared<R, S>, args: readonly unknown[], shape?: S): Promise<R | undefined> => {
-      const t = q.template(db, dialect, shape as S);
-      return (await runner.rows(t.sql, bind(t, args)))[0] as R | undefined;
-    },
-    run: <R, S extends string | number>(q: Prepared<R, S>, args: readonly unknown[], shape?: S): Promise<number> => {
-      const t = q.template(db, dialect, shape as S);
-      return runner.run(t.sql, bind(t, args));
-    },
+    rows,
+    first: async <R, S extends string | number>(q: Prepared<R, S>, args: readonly unknown[], shape?: S): Promise<R | undefined> => (await rows(q, args, shape))[0],
+    run: <R, S extends string | number>(q: Prepared<R, S>, args: readonly unknown[], shape?: S): Promise<number> => runner.run(...bound(q, args, shape)),
   };
 }
-
-export type PreparedRunner = ReturnType<typeof preparedRunner>;

@@ -72,10 +72,7 @@ const Q = {
   ),
   domainByName: new Prepared((db, a) => db.selectFrom('domains').selectAll().where('name', '=', a(0))),
   domainById: new Prepared((db, a) => db.selectFrom('domains').selectAll().where('id', '=', a(0))),
-  domainLock: new Prepared((db, a, dialect: Dialect) => {
-    const q = db.selectFrom('domains').selectAll().where('id', '=', a(0));
-    return dialect === 'postgres' ? q.forUpdate() : q;
-  }),
+  domainLock: new Prepared((db, a) => db.selectFrom('domains').selectAll().where('id', '=', a(0)).forUpdate()),
   /** Shape: the columns set, comma-separated; the id is the last argument. */
   domainUpdate: new Prepared((db, a, columns: string) => {
     const cols = columns.split(',');
@@ -233,9 +230,10 @@ export function createRepos(db: Db, dialect: Dialect, runner: Runner = kyselyRun
           .where((eb) => eb.or([like('name', `%.${escapeLike(name)}`), ...(ancestors.length ? [eb('name', 'in', ancestors)] : [])]));
         return (await q.execute()).map(domainRow);
       },
-      lock: async (id) => {
-        const r = await p.first(Q.domainLock, [id], dialect);
-        if (!r) throw new Error(`no domain with id ${id}`);
+      lock: async (zone) => {
+        if (dialect === 'sqlite') return zone;
+        const r = await p.first(Q.domainLock, [zone.id]);
+        if (!r) throw new Error(`no domain with id ${zone.id}`);
         return domainRow(r);
       },
       update: async (id, patch) => {

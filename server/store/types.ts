@@ -243,10 +243,11 @@ export interface Repos {
     /** Zones that are ancestors or descendants of `name` (not `name` itself). */
     related(name: string): Promise<DomainRow[]>;
     /**
-     * Locks the zone for the rest of the transaction and returns it as it is now (PostgreSQL:
-     * SELECT … FOR UPDATE; SQLite already holds the write lock). Serials are computed from this row.
+     * Locks the zone, as this transaction read it, for the rest of the transaction and returns it
+     * as it is now: PostgreSQL reads it again with SELECT … FOR UPDATE; SQLite's transaction holds
+     * the write lock from its start, so the row it read is current. Serials are computed from it.
      */
-    lock(id: number): Promise<DomainRow>;
+    lock(zone: DomainRow): Promise<DomainRow>;
     update(id: number, patch: Partial<NewRow<DomainRow>>): Promise<DomainRow>;
     delete(id: number): Promise<boolean>;
   };
