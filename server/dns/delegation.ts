@@ -72,7 +72,7 @@ export function createDelegationCheck(store: Store, options: DelegationOptions) 
     const delegated = ns.length > 0 && sameSet(ns, options.nameservers);
     // Read again: the zone may have gone while the resolver was asked.
     const now = await store.domains.byId(domainId);
-    if (now && now.delegated !== delegated) await store.domains.update(domainId, { delegated });
+    if (now && now.delegated !== delegated) await store.domains.update(now, { delegated });
     return delegated;
   }
 

@@ -189,7 +189,7 @@ export function createChangeSets(store: Store, events: ZoneEvents, options: Chan
     for (const f of SETTING_FIELDS) if (settings[f]) (patch as Record<string, unknown>)[f] = settings[f]![1];
     // The DNS server publishes the CDS/CDNSKEY delete form for a while after DNSSEC goes off (RFC 8078 §4).
     const disabled = settings.dnssec_enabled ? { dnssec_disabled_at: patch.dnssec_enabled ? null : at } : {};
-    const updated = await tx.domains.update(zone.id, { ...patch, ...disabled, serial_number: serial, updated_at: at });
+    const updated = await tx.domains.update(zone, { ...patch, ...disabled, serial_number: serial, updated_at: at });
     // DNSSEC off removes every key; on makes a new one (an old key is never brought back).
     if (settings.dnssec_enabled) {
       await tx.dnssecKeys.deleteByDomain(zone.id);

@@ -36,4 +36,13 @@ describe('prepared queries', () => {
     expect(await p.first(q, [3, 1], 2)).toEqual({ username: 'ann' });
     expect(q.template(db, 'sqlite', 2).sql).toBe('select "username" from "users" where "password_hash" = ? and "id" in (?, ?) order by "id"');
   });
+
+  it('reports the id of the row an INSERT made, without RETURNING on SQLite', async () => {
+    const q = new Prepared((k, a) => k.insertInto('users').values({ username: a(0), password_hash: 'z', created_at: 'd' }));
+    const p = preparedRunner(db, 'sqlite', kyselyRunner(db));
+    expect(q.template(db, 'sqlite', undefined as never).sql).not.toMatch(/returning/i);
+    const first = await p.insert(q, ['dee']);
+    expect(await p.insert(q, ['eve'])).toBe(first + 1);
+    expect(await p.rows(new Prepared((k, a) => k.selectFrom('users').select('username').where('id', '=', a(0))), [first])).toEqual([{ username: 'dee' }]);
+  });
 });

@@ -32,12 +32,21 @@ export interface Runner {
   rows(sql: string, params: readonly unknown[]): Promise<unknown[]>;
   /** The number of rows the statement changed. */
   run(sql: string, params: readonly unknown[]): Promise<number>;
+  /**
+   * The id of the row a one-row INSERT made: SQLite's last rowid (no RETURNING, which costs
+   * SQLite more than the insert itself), PostgreSQL's `returning id`.
+   */
+  insert(sql: string, params: readonly unknown[]): Promise<number>;
 }
 
 export function kyselyRunner(db: Db): Runner {
   return {
     rows: async (sql, params) => (await db.executeQuery(CompiledQuery.raw(sql, [...params]))).rows,
     run: async (sql, params) => Number((await db.executeQuery(CompiledQuery.raw(sql, [...params]))).numAffectedRows ?? 0),
+    insert: async (sql, params) => {
+      const r = await db.executeQuery<{ id: number }>(CompiledQuery.raw(sql, [...params]));
+      return Number(r.insertId ?? r.rows[0]!.id);
+    },
   };
 }
 
@@ -45,13 +54,13 @@ export function kyselyRunner(db: Db): Runner {
 export class Prepared<R, S extends string | number = never> {
   private readonly templates = new Map<string, Template>();
 
-  constructor(private readonly build: (db: Db, arg: Arg, shape: S) => Compilable<R>) {}
+  constructor(private readonly build: (db: Db, arg: Arg, shape: S, dialect: Dialect) => Compilable<R>) {}
 
   template(db: Db, dialect: Dialect, shape: S): Template {
     const key = `${dialect}:${shape}`;
     let t = this.templates.get(key);
     if (!t) {
-      const compiled = this.build(db, ((i: number) => `${MARK}${i}`) as Arg, shape).compile();
+      const compiled = this.build(db, ((i: number) => `${MARK}${i}`) as Arg, shape, dialect).compile();
       const slots = compiled.parameters.map((p): Slot => (typeof p === 'string' && p.startsWith(MARK) ? Number(p.slice(MARK.length)) : { value: p }));
       t = { sql: compiled.sql, slots };
       this.templates.set(key, t);
@@ -72,5 +81,6 @@ export function preparedRunner(db: Db, dialect: Dialect, runner: Runner) {
     rows,
     first: async <R, S extends string | number>(q: Prepared<R, S>, args: readonly unknown[], shape?: S): Promise<R | undefined> => (await rows(q, args, shape))[0],
     run: <R, S extends string | number>(q: Prepared<R, S>, args: readonly unknown[], shape?: S): Promise<number> => runner.run(...bound(q, args, shape)),
+    insert: <R, S extends string | number>(q: Prepared<R, S>, args: readonly unknown[], shape?: S): Promise<number> => runner.insert(...bound(q, args, shape)),
   };
 }

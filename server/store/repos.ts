@@ -3,7 +3,7 @@
  * alike. Rows are mapped here (0/1 to booleans, bigint to number) so nothing above sees
  * a database type.
  */
-import { sql, type Kysely, type Selectable } from 'kysely';
+import { sql, type Compilable, type Kysely, type Selectable } from 'kysely';
 import { createClusterRepos } from './cluster-repos';
 import { kyselyRunner, Prepared, preparedRunner, type Runner } from './prepared';
 import type { Database } from './schema';
@@ -59,6 +59,9 @@ const rowsOf = <C extends string>(columns: readonly C[], n: number, a: (i: numbe
   Array.from({ length: n }, (_, r) => Object.fromEntries(columns.map((c, i) => [c, a(r * columns.length + i)])) as Record<C, never>);
 const argsOf = <C extends string>(columns: readonly C[], rows: readonly Record<C, unknown>[]) => rows.flatMap((row) => columns.map((c) => row[c]));
 
+/** An INSERT whose new id the runner reports: `returning id` on PostgreSQL, SQLite's last rowid. */
+const withId = (q: Compilable<unknown> & { returning(column: 'id'): Compilable<unknown> }, dialect: Dialect): Compilable<unknown> => (dialect === 'postgres' ? q.returning('id') : q);
+
 /** The queries of the write path and of authentication, compiled once (prepared.ts). */
 const Q = {
   userById: new Prepared((db, a) => db.selectFrom('users').selectAll().where('id', '=', a(0))),
@@ -79,8 +82,7 @@ const Q = {
     return db
       .updateTable('domains')
       .set(Object.fromEntries(cols.map((c, i) => [c, a(i)])))
-      .where('id', '=', a(cols.length))
-      .returningAll();
+      .where('id', '=', a(cols.length));
   }),
   recordCount: new Prepared((db, a) => db.selectFrom('domains').select('record_count').where('id', '=', a(0))),
   /** Shape: how many names. */
@@ -89,12 +91,13 @@ const Q = {
       .selectFrom('records')
       .selectAll()
       .where('domain_id', '=', a(0))
-      .where('name', 'in', Array.from({ length: n }, (_, i) => a(i + 1)))
-      .orderBy('id'),
+      .where('name', 'in', Array.from({ length: n }, (_, i) => a(i + 1))),
   ),
-  /** Shape: how many rows. */
+  /** One row; its id comes back as the runner's insert id (no RETURNING on SQLite). */
+  recordInsert: new Prepared((db, a, _: never, dialect) => withId(db.insertInto('records').values(rowsOf(RECORD_COLUMNS, 1, a)[0]!), dialect)),
+  /** Shape: how many rows (PostgreSQL: one round trip for many). */
   recordsInsert: new Prepared((db, a, n: number) => db.insertInto('records').values(rowsOf(RECORD_COLUMNS, n, a)).returningAll()),
-  changeSetInsert: new Prepared((db, a) => db.insertInto('change_sets').values(rowsOf(CHANGE_SET_COLUMNS, 1, a)[0]!).returningAll()),
+  changeSetInsert: new Prepared((db, a, _: never, dialect) => withId(db.insertInto('change_sets').values(rowsOf(CHANGE_SET_COLUMNS, 1, a)[0]!), dialect)),
   /** Shape: how many rows. */
   entriesInsert: new Prepared((db, a, n: number) => db.insertInto('change_set_records').values(rowsOf(ENTRY_COLUMNS, n, a))),
 };
@@ -117,14 +120,14 @@ export function createRepos(db: Db, dialect: Dialect, runner: Runner = kyselyRun
     const r = await q;
     return r && domainRow(r);
   };
-  /** Records at these names, by id: one query per 500 names. */
+  /** Records at these names, by id (sorted here: ORDER BY would sort them in a temp b-tree): one query per 500 names. */
   const atNames = async (domainId: number, names: readonly string[]): Promise<RecordRow[]> => {
     const out: RecordRow[] = [];
     for (let i = 0; i < names.length; i += BATCH) {
       const some = names.slice(i, i + BATCH);
       out.push(...(await p.rows(Q.recordsAtNames, [domainId, ...some], some.length)));
     }
-    return names.length > BATCH ? out.sort((x, y) => x.id - y.id) : out;
+    return out.sort((x, y) => x.id - y.id);
   };
 
   return {
@@ -236,13 +239,16 @@ export function createRepos(db: Db, dialect: Dialect, runner: Runner = kyselyRun
         if (!r) throw new Error(`no domain with id ${zone.id}`);
         return domainRow(r);
       },
-      update: async (id, patch) => {
+      update: async (zone, patch) => {
         const { dnssec_enabled, delegated, ...rest } = patch;
         const values: Record<string, unknown> = { ...rest, dnssec_enabled: bool(dnssec_enabled), delegated: bool(delegated) };
         const columns = Object.keys(values).filter((c) => values[c] !== undefined);
-        const r = await p.first(Q.domainUpdate, [...columns.map((c) => values[c]), id], columns.join(','));
-        if (!r) throw new Error(`no domain with id ${id}`);
-        return domainRow(r);
+        if ((await p.run(Q.domainUpdate, [...columns.map((c) => values[c]), zone.id], columns.join(','))) !== 1) throw new Error(`no domain with id ${zone.id}`);
+        // The row as the caller holds it with the patch on it: no RETURNING (on SQLite it costs
+        // more than the update), and no column a trigger keeps is part of a DomainRow.
+        const updated = { ...zone };
+        for (const [k, v] of Object.entries(patch)) if (v !== undefined) (updated as Record<string, unknown>)[k] = v;
+        return updated;
       },
       delete: async (id) => Number((await db.deleteFrom('domains').where('id', '=', id).executeTakeFirst()).numDeletedRows) > 0,
     },
@@ -298,6 +304,11 @@ export function createRepos(db: Db, dialect: Dialect, runner: Runner = kyselyRun
       delete: async (id) => Number((await db.deleteFrom('records').where('id', '=', id).executeTakeFirst()).numDeletedRows) > 0,
       insertMany: async (rows) => {
         const out: RecordRow[] = [];
+        // SQLite runs one cached statement per row, with no round trip to save by batching.
+        if (dialect === 'sqlite' || rows.length === 1) {
+          for (const row of rows) out.push({ id: await p.insert(Q.recordInsert, argsOf(RECORD_COLUMNS, [row])), ...row });
+          return out;
+        }
         await inBatches(rows, async (batch) => {
           if (batch.length <= PREPARED_ROWS) out.push(...(await p.rows(Q.recordsInsert, argsOf(RECORD_COLUMNS, batch), batch.length)));
           else out.push(...((await db.insertInto('records').values(batch).returningAll().execute()) as RecordRow[]));
@@ -308,8 +319,7 @@ export function createRepos(db: Db, dialect: Dialect, runner: Runner = kyselyRun
     },
     changes: {
       insert: async (row, entries) => {
-        const inserted = await p.first(Q.changeSetInsert, argsOf(CHANGE_SET_COLUMNS, [row]));
-        const cs = changeSetRow(inserted!);
+        const cs = changeSetRow({ id: await p.insert(Q.changeSetInsert, argsOf(CHANGE_SET_COLUMNS, [row])), ...row });
         await inBatches(entries, async (batch) => {
           const rows = batch.map((e) => ({ ...e, change_set_id: cs.id }));
           if (rows.length <= PREPARED_ROWS) await p.run(Q.entriesInsert, argsOf(ENTRY_COLUMNS, rows), rows.length);

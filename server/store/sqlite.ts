@@ -42,6 +42,7 @@ function sqliteRunner(statements: Statements): Runner {
       return st.reader ? st.all(params) : (st.run(params), []);
     },
     run: async (sqlText, params) => statements.prepare(sqlText).run(params).changes,
+    insert: async (sqlText, params) => Number(statements.prepare(sqlText).run(params).lastInsertRowid),
   };
 }
 

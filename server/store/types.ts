@@ -248,7 +248,8 @@ export interface Repos {
      * the write lock from its start, so the row it read is current. Serials are computed from it.
      */
     lock(zone: DomainRow): Promise<DomainRow>;
-    update(id: number, patch: Partial<NewRow<DomainRow>>): Promise<DomainRow>;
+    /** Sets the patch's columns on `zone` (as the caller read it, e.g. lock's) and returns that row with them. */
+    update(zone: DomainRow, patch: Partial<NewRow<DomainRow>>): Promise<DomainRow>;
     delete(id: number): Promise<boolean>;
   };
   dnssecKeys: {

@@ -16,7 +16,7 @@ const DAY = 86_400_000;
 async function zone(name: string, dnssec: boolean, ageDays: number) {
   await t.request('POST', '/api/v1/domains', { body: { name, dnssec_enabled: dnssec } });
   const row = (await t.services.store.domains.byName(name))!;
-  return t.services.store.domains.update(row.id, { updated_at: new Date(Date.now() - ageDays * DAY).toISOString() });
+  return t.services.store.domains.update(row, { updated_at: new Date(Date.now() - ageDays * DAY).toISOString() });
 }
 
 describe('signature refresh for secondaries', () => {
