@@ -10,12 +10,20 @@ import { BEFORE } from './baseline';
 import { fillIps, fillZone } from './fill';
 
 const DURATION = Number(process.env.BENCH_SECONDS ?? 5);
+/**
+ * Seconds of the same load, unmeasured, before each measurement. A fresh server spends its first
+ * seconds compiling hot code (V8's optimizing compiler runs on the one core the server is pinned
+ * to: a fifth of it in the first 8 s of record writes); the figures are those of a server that
+ * has been up for a while, as one in service is. The references get the same warm-up.
+ */
+const WARM_UP = Number(process.env.BENCH_WARM_UP_SECONDS ?? 3);
 /** DESIGN.md §16 measures at 32 connections. */
 const CONNECTIONS = 32;
 
 type Result = { rps: number; p50: number; p99: number; errors: number };
 
 async function load(opts: autocannon.Options): Promise<Result> {
+  if (WARM_UP > 0) await autocannon({ connections: CONNECTIONS, ...opts, duration: WARM_UP });
   const r = await autocannon({ connections: CONNECTIONS, duration: DURATION, ...opts });
   return { rps: r.requests.average, p50: r.latency.p50, p99: r.latency.p99, errors: r.errors + r.non2xx + r.timeouts };
 }

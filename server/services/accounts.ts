@@ -89,8 +89,12 @@ export function createAccounts(store: Store) {
     /** The user and token a presented secret belongs to, or null when unknown, revoked or expired. */
     async authenticate(secret: string): Promise<Principal | null> {
       const hash = hashToken(secret);
-      const found = await tokens.get(hash, async () => (await store.tokens.withUser(hash)) ?? null);
-      if (!found || !sameDigest(found.token.token_hash, hash)) return null;
+      // The stored hash is compared once, when the row is loaded; the cache holds only rows that matched.
+      const found = await tokens.get(hash, async () => {
+        const row = await store.tokens.withUser(hash);
+        return row && sameDigest(row.token.token_hash, hash) ? row : null;
+      });
+      if (!found) return null;
       const { token, user } = found;
       const now = Date.now();
       if (token.expires_at && Date.parse(token.expires_at) <= now) return null;

@@ -126,7 +126,9 @@ export class ZoneDraft {
 
   /** The types at a name as they will be. */
   types(name: string): string[] {
-    return [...this.node(name).entries()].filter(([, e]) => e.length > 0).map(([t]) => t);
+    const out: string[] = [];
+    for (const [type, entries] of this.node(name)) if (entries.length > 0) out.push(type);
+    return out;
   }
 
   /** Every loaded name (every name of the zone after loadAll). */
@@ -212,7 +214,8 @@ export class ZoneDraft {
       await this.load(below.rows.map((r) => r.name).filter((n) => n !== name));
       for (const n of this.names()) if (n.endsWith(`.${name}`)) names.add(n);
     }
-    const records = [...names].flatMap((name) => this.types(name).flatMap((record_type) => this.rrset(name, record_type).map(() => ({ name, record_type }))));
+    const records: { name: string; record_type: string }[] = [];
+    for (const name of names) for (const [record_type, entries] of this.node(name)) for (let i = 0; i < entries.length; i++) records.push({ name, record_type });
     return zoneRuleViolations(this.zone.name, records).filter((v) => v.record.record_type !== 'CNAME' && !(v.field === 'name' && this.types(v.record.name).includes('CNAME')));
   }
 

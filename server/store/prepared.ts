@@ -52,18 +52,19 @@ export function kyselyRunner(db: Db): Runner {
 
 /** A query of one shape; `shape` tells variants apart (an IN list's length, the columns set). */
 export class Prepared<R, S extends string | number = never> {
-  private readonly templates = new Map<string, Template>();
+  /** Per dialect, by shape (undefined for a query of one shape). */
+  private readonly templates = { sqlite: new Map<S | undefined, Template>(), postgres: new Map<S | undefined, Template>() };
 
   constructor(private readonly build: (db: Db, arg: Arg, shape: S, dialect: Dialect) => Compilable<R>) {}
 
   template(db: Db, dialect: Dialect, shape: S): Template {
-    const key = `${dialect}:${shape}`;
-    let t = this.templates.get(key);
+    const byShape = this.templates[dialect];
+    let t = byShape.get(shape);
     if (!t) {
       const compiled = this.build(db, ((i: number) => `${MARK}${i}`) as Arg, shape, dialect).compile();
       const slots = compiled.parameters.map((p): Slot => (typeof p === 'string' && p.startsWith(MARK) ? Number(p.slice(MARK.length)) : { value: p }));
       t = { sql: compiled.sql, slots };
-      this.templates.set(key, t);
+      byShape.set(shape, t);
     }
     return t;
   }

@@ -57,7 +57,11 @@ const ENTRY_COLUMNS = ['change_set_id', 'op', 'name', 'record_type', 'ttl', 'con
 /** `n` rows of `columns`, each value an argument in row order. */
 const rowsOf = <C extends string>(columns: readonly C[], n: number, a: (i: number) => never) =>
   Array.from({ length: n }, (_, r) => Object.fromEntries(columns.map((c, i) => [c, a(r * columns.length + i)])) as Record<C, never>);
-const argsOf = <C extends string>(columns: readonly C[], rows: readonly Record<C, unknown>[]) => rows.flatMap((row) => columns.map((c) => row[c]));
+function argsOf<C extends string>(columns: readonly C[], rows: readonly Record<C, unknown>[]): unknown[] {
+  const out: unknown[] = [];
+  for (const row of rows) for (const c of columns) out.push(row[c]);
+  return out;
+}
 
 /** An INSERT whose new id the runner reports: `returning id` on PostgreSQL, SQLite's last rowid. */
 const withId = (q: Compilable<unknown> & { returning(column: 'id'): Compilable<unknown> }, dialect: Dialect): Compilable<unknown> => (dialect === 'postgres' ? q.returning('id') : q);
@@ -240,15 +244,20 @@ export function createRepos(db: Db, dialect: Dialect, runner: Runner = kyselyRun
         return domainRow(r);
       },
       update: async (zone, patch) => {
-        const { dnssec_enabled, delegated, ...rest } = patch;
-        const values: Record<string, unknown> = { ...rest, dnssec_enabled: bool(dnssec_enabled), delegated: bool(delegated) };
-        const columns = Object.keys(values).filter((c) => values[c] !== undefined);
-        if ((await p.run(Q.domainUpdate, [...columns.map((c) => values[c]), zone.id], columns.join(','))) !== 1) throw new Error(`no domain with id ${zone.id}`);
         // The row as the caller holds it with the patch on it: no RETURNING (on SQLite it costs
         // more than the update), and no column a trigger keeps is part of a DomainRow.
-        const updated = { ...zone };
-        for (const [k, v] of Object.entries(patch)) if (v !== undefined) (updated as Record<string, unknown>)[k] = v;
-        return updated;
+        const updated: Record<string, unknown> = { ...zone };
+        const columns: string[] = [];
+        const args: unknown[] = [];
+        for (const [column, value] of Object.entries(patch)) {
+          if (value === undefined) continue;
+          updated[column] = value;
+          columns.push(column);
+          args.push(column === 'dnssec_enabled' || column === 'delegated' ? bool(value as boolean) : value);
+        }
+        args.push(zone.id);
+        if ((await p.run(Q.domainUpdate, args, columns.join(','))) !== 1) throw new Error(`no domain with id ${zone.id}`);
+        return updated as unknown as DomainRow;
       },
       delete: async (id) => Number((await db.deleteFrom('domains').where('id', '=', id).executeTakeFirst()).numDeletedRows) > 0,
     },
