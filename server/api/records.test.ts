@@ -176,4 +176,28 @@ describe('records per zone', () => {
       await small.close();
     }
   });
+
+  it('refuses a PATCH that would grow the zone past the limit as a whole, and takes one that keeps its size', async () => {
+    const small = await createTestApp({ MAX_RECORDS_PER_ZONE: '5' });
+    try {
+      await small.user('carol');
+      await small.request('POST', '/api/v1/domains', { body: { name: 'small.example' } });
+      const patch = (rrsets: unknown[]) => small.request('PATCH', '/api/v1/domains/small.example/rrsets', { body: { rrsets } });
+      const list = async () => (await (await small.request('GET', '/api/v1/domains/small.example/records')).json()).map((r: { name: string; content: string }) => `${r.name} ${r.content}`);
+      expect((await patch([{ name: 'a', record_type: 'TXT', changetype: 'REPLACE', records: ['1', '2'] }])).status).toBe(200);
+      const before = await list();
+      const serial = (await (await small.request('GET', '/api/v1/domains/small.example')).json()).serial_number;
+      // 2 NS + 2 TXT now; two more would make 6.
+      const over = await patch([{ name: 'b', record_type: 'TXT', changetype: 'REPLACE', records: ['3', '4'] }]);
+      expect(over.status).toBe(403);
+      expect((await over.json()).error.message).toMatch(/would hold 6 records; 5 is the most/);
+      expect(await list()).toEqual(before);
+      expect((await (await small.request('GET', '/api/v1/domains/small.example')).json()).serial_number).toBe(serial);
+      // Replacing two records with two others keeps the size: allowed at the limit's edge too.
+      expect((await patch([{ name: 'a', record_type: 'TXT', changetype: 'DELETE' }, { name: 'b', record_type: 'TXT', changetype: 'REPLACE', records: ['3', '4'] }])).status).toBe(200);
+      expect(await list()).toEqual(expect.arrayContaining(['b 3', 'b 4']));
+    } finally {
+      await small.close();
+    }
+  });
 });

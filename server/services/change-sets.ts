@@ -170,15 +170,6 @@ export function createChangeSets(store: Store, events: ZoneEvents, options: Chan
     if (w.added.length === 0 && w.removed.length === 0 && Object.keys(settings).length === 0 && !edit.touch) {
       return { zone, change: { id: null, ...base, serial_after: zone.serial_number, added: [], removed: [], settings }, names: [], keys: false, inserted: [] };
     }
-    const growth = w.inserts.length - w.deletes.length;
-    if (growth > 0) {
-      const count = await tx.records.zoneCount(zone.id);
-      if (count + growth > options.maxRecords) {
-        const now = count >= options.maxRecords ? `already holds ${count} records` : `would hold ${count + growth} records`;
-        throw new Forbidden(`${zone.name} ${now}; ${options.maxRecords} is the most one zone may have (MAX_RECORDS_PER_ZONE)`);
-      }
-    }
-
     // Deletes first, so that a CNAME may replace other data (and content move) within one change.
     await tx.records.deleteMany(w.deletes);
     for (const u of w.updates) await tx.records.update(u.id, u.patch);
@@ -189,7 +180,16 @@ export function createChangeSets(store: Store, events: ZoneEvents, options: Chan
     for (const f of SETTING_FIELDS) if (settings[f]) (patch as Record<string, unknown>)[f] = settings[f]![1];
     // The DNS server publishes the CDS/CDNSKEY delete form for a while after DNSSEC goes off (RFC 8078 §4).
     const disabled = settings.dnssec_enabled ? { dnssec_disabled_at: patch.dnssec_enabled ? null : at } : {};
-    const updated = await tx.domains.update(zone, { ...patch, ...disabled, serial_number: serial, updated_at: at });
+    const zonePatch = { ...patch, ...disabled, serial_number: serial, updated_at: at };
+    // A change that grows the zone bumps the serial only while the zone, with it, holds at most
+    // MAX_RECORDS_PER_ZONE records; else it is refused whole (the transaction rolls back).
+    const growth = w.inserts.length - w.deletes.length;
+    const updated = growth > 0 ? await tx.domains.update(zone, zonePatch, { recordsAtMost: options.maxRecords }) : await tx.domains.update(zone, zonePatch);
+    if (!updated) {
+      const before = (await tx.records.zoneCount(zone.id)) - growth;
+      const now = before >= options.maxRecords ? `already holds ${before} records` : `would hold ${before + growth} records`;
+      throw new Forbidden(`${zone.name} ${now}; ${options.maxRecords} is the most one zone may have (MAX_RECORDS_PER_ZONE)`);
+    }
     // DNSSEC off removes every key; on makes a new one (an old key is never brought back).
     if (settings.dnssec_enabled) {
       await tx.dnssecKeys.deleteByDomain(zone.id);

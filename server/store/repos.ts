@@ -9,7 +9,7 @@ import { kyselyRunner, Prepared, preparedRunner, type Runner } from './prepared'
 import type { Database } from './schema';
 import type { Dialect } from './migrate';
 import { scopeFromJson, scopeToJson } from '../core/scope';
-import type { ChangeEntryRow, ChangeSetRow, DnssecKeyRow, DnssecPublicKey, DomainRow, IpRow, RecordRow, Repos, TokenRow, TsigKeyRow, UserRow, Window } from './types';
+import type { ChangeEntryRow, ChangeSetRow, DnssecKeyRow, DnssecPublicKey, DomainRow, IpRow, NewRow, RecordRow, Repos, TokenRow, TsigKeyRow, UserRow, Window } from './types';
 
 type Db = Kysely<Database>;
 
@@ -80,13 +80,15 @@ const Q = {
   domainByName: new Prepared((db, a) => db.selectFrom('domains').selectAll().where('name', '=', a(0))),
   domainById: new Prepared((db, a) => db.selectFrom('domains').selectAll().where('id', '=', a(0))),
   domainLock: new Prepared((db, a) => db.selectFrom('domains').selectAll().where('id', '=', a(0)).forUpdate()),
-  /** Shape: the columns set, comma-separated; the id is the last argument. */
-  domainUpdate: new Prepared((db, a, columns: string) => {
-    const cols = columns.split(',');
-    return db
+  /** Shape: the columns set, comma-separated, then `;guard` for a bound on the record count; the id (then the bound) are the last arguments. */
+  domainUpdate: new Prepared((db, a, shape: string) => {
+    const [columns, guard] = shape.split(';');
+    const cols = columns!.split(',');
+    const q = db
       .updateTable('domains')
       .set(Object.fromEntries(cols.map((c, i) => [c, a(i)])))
       .where('id', '=', a(cols.length));
+    return guard ? q.where('record_count', '<=', a(cols.length + 1)) : q;
   }),
   recordCount: new Prepared((db, a) => db.selectFrom('domains').select('record_count').where('id', '=', a(0))),
   /** Shape: how many names. */
@@ -243,7 +245,7 @@ export function createRepos(db: Db, dialect: Dialect, runner: Runner = kyselyRun
         if (!r) throw new Error(`no domain with id ${zone.id}`);
         return domainRow(r);
       },
-      update: async (zone, patch) => {
+      update: (async (zone: DomainRow, patch: Partial<NewRow<DomainRow>>, guard?: { recordsAtMost: number }) => {
         // The row as the caller holds it with the patch on it: no RETURNING (on SQLite it costs
         // more than the update), and no column a trigger keeps is part of a DomainRow.
         const updated: Record<string, unknown> = { ...zone };
@@ -256,9 +258,11 @@ export function createRepos(db: Db, dialect: Dialect, runner: Runner = kyselyRun
           args.push(column === 'dnssec_enabled' || column === 'delegated' ? bool(value as boolean) : value);
         }
         args.push(zone.id);
-        if ((await p.run(Q.domainUpdate, args, columns.join(','))) !== 1) throw new Error(`no domain with id ${zone.id}`);
-        return updated as unknown as DomainRow;
-      },
+        if (guard) args.push(guard.recordsAtMost);
+        if ((await p.run(Q.domainUpdate, args, guard ? `${columns.join(',')};guard` : columns.join(','))) === 1) return updated as unknown as DomainRow;
+        if (guard && (await firstDomain(p.first(Q.domainById, [zone.id])))) return null;
+        throw new Error(`no domain with id ${zone.id}`);
+      }) as Repos['domains']['update'],
       delete: async (id) => Number((await db.deleteFrom('domains').where('id', '=', id).executeTakeFirst()).numDeletedRows) > 0,
     },
     dnssecKeys: {

@@ -250,6 +250,12 @@ export interface Repos {
     lock(zone: DomainRow): Promise<DomainRow>;
     /** Sets the patch's columns on `zone` (as the caller read it, e.g. lock's) and returns that row with them. */
     update(zone: DomainRow, patch: Partial<NewRow<DomainRow>>): Promise<DomainRow>;
+    /**
+     * The same, only while the zone holds at most `recordsAtMost` records (as counted after this
+     * transaction's own writes): null, and nothing set, when it holds more. A change set checks
+     * its zone's size in the statement that bumps the serial, with no read of its own.
+     */
+    update(zone: DomainRow, patch: Partial<NewRow<DomainRow>>, guard: { recordsAtMost: number }): Promise<DomainRow | null>;
     delete(id: number): Promise<boolean>;
   };
   dnssecKeys: {
