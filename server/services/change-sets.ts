@@ -170,6 +170,18 @@ export function createChangeSets(store: Store, events: ZoneEvents, options: Chan
     if (w.added.length === 0 && w.removed.length === 0 && Object.keys(settings).length === 0 && !edit.touch) {
       return { zone, change: { id: null, ...base, serial_after: zone.serial_number, added: [], removed: [], settings }, names: [], keys: false, inserted: [] };
     }
+    const growth = w.inserts.length - w.deletes.length;
+    const tooMany = (before: number) => {
+      const now = before >= options.maxRecords ? `already holds ${before} records` : `would hold ${before + growth} records`;
+      return new Forbidden(`${zone.name} ${now}; ${options.maxRecords} is the most one zone may have (MAX_RECORDS_PER_ZONE)`);
+    };
+    // The serial bump below checks the limit for every change that grows the zone; a bulk one
+    // (a PATCH, an import) reads the count first, so that a zone too full for it is spared its writes.
+    if (growth > 1) {
+      const before = await tx.records.zoneCount(zone.id);
+      if (before + growth > options.maxRecords) throw tooMany(before);
+    }
+
     // Deletes first, so that a CNAME may replace other data (and content move) within one change.
     await tx.records.deleteMany(w.deletes);
     for (const u of w.updates) await tx.records.update(u.id, u.patch);
@@ -183,13 +195,8 @@ export function createChangeSets(store: Store, events: ZoneEvents, options: Chan
     const zonePatch = { ...patch, ...disabled, serial_number: serial, updated_at: at };
     // A change that grows the zone bumps the serial only while the zone, with it, holds at most
     // MAX_RECORDS_PER_ZONE records; else it is refused whole (the transaction rolls back).
-    const growth = w.inserts.length - w.deletes.length;
     const updated = growth > 0 ? await tx.domains.update(zone, zonePatch, { recordsAtMost: options.maxRecords }) : await tx.domains.update(zone, zonePatch);
-    if (!updated) {
-      const before = (await tx.records.zoneCount(zone.id)) - growth;
-      const now = before >= options.maxRecords ? `already holds ${before} records` : `would hold ${before + growth} records`;
-      throw new Forbidden(`${zone.name} ${now}; ${options.maxRecords} is the most one zone may have (MAX_RECORDS_PER_ZONE)`);
-    }
+    if (!updated) throw tooMany((await tx.records.zoneCount(zone.id)) - growth);
     // DNSSEC off removes every key; on makes a new one (an old key is never brought back).
     if (settings.dnssec_enabled) {
       await tx.dnssecKeys.deleteByDomain(zone.id);
