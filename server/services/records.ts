@@ -65,7 +65,6 @@ export function createRecords(store: Store, changes: ChangeSets, zones: Zones) {
     return { ...place, record };
   }
 
-
   return {
     /** Records at or below the place asked for, by name and type. */
     page: async (userId: number, where: string, filter: RecordFilter, w: Window): Promise<Place & { page: Page<RecordRow> }> => {

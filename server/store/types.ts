@@ -291,7 +291,7 @@ export interface Repos {
     zoneCount(domainId: number): Promise<number>;
     update(id: number, patch: Partial<NewRow<RecordRow>>): Promise<RecordRow>;
     delete(id: number): Promise<boolean>;
-    /** Inserts many rows in few statements (imports, bulk changes); returns the stored rows, in no particular order. */
+    /** Inserts many rows (imports, bulk changes): on SQLite one cached statement per row, on PostgreSQL up to 500 rows per statement. Returns the stored rows, in no particular order. */
     insertMany(rows: NewRow<RecordRow>[]): Promise<RecordRow[]>;
     deleteMany(ids: number[]): Promise<void>;
   };
