@@ -104,12 +104,19 @@ describe('zones transfer', () => {
     expect(out.join('\n')).toMatch(/refresh_interval: 10800 -> 7200/);
 
     zd = await startServer({ DNS_PORT: '0' }, dataDir);
-    const ours = await answers(zd.dnsPort!);
-    const theirs = await answers(knotPort);
-    expect(theirs.length).toBeGreaterThan(2500);
     // The apex NS set is zonedeck's own; everything else must be the same answer.
     const notApexNs = (l: string) => !/^example\.org\.\s\d+\sNS\s/.test(l);
-    expect(ours.filter(notApexNs)).toEqual(theirs.filter(notApexNs));
+    let ours: string[] = [];
+    let theirs: string[] = [];
+    // Asked again when they differ: one of 2,500 UDP exchanges of a dig batch can come back as
+    // a stray packet (dig: "response not set") on either side; the answers must then match exactly.
+    for (let attempt = 0; attempt < 3; attempt++) {
+      ours = (await answers(zd.dnsPort!)).filter(notApexNs);
+      theirs = (await answers(knotPort)).filter(notApexNs);
+      if (JSON.stringify(ours) === JSON.stringify(theirs)) break;
+    }
+    expect(theirs.length).toBeGreaterThan(2500);
+    expect(ours).toEqual(theirs);
   });
 
   it('says clearly when the primary refuses or cannot be reached, and changes nothing', async () => {
