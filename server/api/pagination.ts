@@ -46,12 +46,20 @@ export function pageHeaderValues(c: Context, total: number, p: PageParams): Reco
   const headers: Record<string, string> = { 'x-total-count': String(total), 'x-page': String(p.page), 'x-per-page': String(p.perPage) };
   const hasNext = p.page * p.perPage < total;
   if (!hasNext && p.page === 1) return headers;
-  const url = new URL(c.req.url);
-  url.searchParams.delete('apikey');
+  // The request's URL is already normalized (@hono/node-server, undici): its path and query are
+  // cut from the string, as a URL object would give them but without building one per page.
+  const href = c.req.url;
+  const pathStart = href.indexOf('/', href.indexOf('://') + 3);
+  const queryStart = href.indexOf('?', pathStart);
+  const hashStart = href.indexOf('#', pathStart);
+  const pathEnd = queryStart >= 0 ? queryStart : hashStart >= 0 ? hashStart : href.length;
+  const pathname = pathStart < 0 ? '/' : href.slice(pathStart, pathEnd);
+  const query = new URLSearchParams(queryStart >= 0 ? href.slice(queryStart + 1, hashStart > queryStart ? hashStart : href.length) : '');
+  query.delete('apikey');
   const link = (page: number, rel: string) => {
-    url.searchParams.set('page', String(page));
-    url.searchParams.set('per_page', String(p.perPage));
-    return `<${url.pathname}${url.search}>; rel="${rel}"`;
+    query.set('page', String(page));
+    query.set('per_page', String(p.perPage));
+    return `<${pathname}?${query}>; rel="${rel}"`;
   };
   const links: string[] = [];
   if (hasNext) links.push(link(p.page + 1, 'next'));

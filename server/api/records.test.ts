@@ -123,6 +123,32 @@ describe('list, get, update and delete records', () => {
     expect((await t.request('GET', `${base}/abc`)).status).toBe(404);
   });
 
+  it('lists every record exactly as it was stored, by name, type and id, whatever the filter', async () => {
+    // Contents that a JSON or SQL round trip could bend: quotes, backslashes, \DDD escapes, non-ASCII, long text.
+    const txts = ['"say \\"hi\\""', '"back\\\\slash" "two"', '"tab\\009here"', '"ünïcødé ✓ 𝄞"', `"${'x'.repeat(255)}" "${'y'.repeat(200)}"`];
+    const made: { id: number; name: string; record_type: string; content: string; ttl: string; fqdn: string }[] = [];
+    for (const content of txts) made.push(await (await add({ name: 'b.sub', record_type: 'TXT', content, ttl: '120' })).json());
+    made.push(await (await add({ name: 'a.sub', record_type: 'A', content: '192.0.2.7', ttl: '2147483647' })).json());
+    made.push(await (await add({ name: 'sub', record_type: 'MX', content: '10 mail.example.com' })).json());
+    made.push(await (await add({ name: 'sub', record_type: 'A', content: '192.0.2.8' })).json());
+    const order = (rows: typeof made) => [...rows].sort((x, y) => (x.name < y.name ? -1 : x.name > y.name ? 1 : x.record_type < y.record_type ? -1 : x.record_type > y.record_type ? 1 : x.id - y.id));
+    const all = await list('?per_page=500');
+    expect(all.filter((r: { name: string }) => r.name.endsWith('sub'))).toEqual(order(made));
+    expect(await list('?name=b.sub&record_type=TXT')).toEqual(order(made.filter((r) => r.name === 'b.sub')));
+    expect(await list('?name=sub')).toEqual(order(made.filter((r) => r.name === 'sub')));
+    // At a place below the apex: names relative to it, the place itself as @.
+    const below = await (await t.request('GET', '/api/v1/domains/sub.example.com/records?per_page=500')).json();
+    expect(below.map((r: { name: string; content: string }) => [r.name, r.content])).toEqual(
+      order(made).map((r) => [r.name === 'sub' ? '@' : r.name.slice(0, -'.sub'.length), r.content]),
+    );
+    const belowA = await (await t.request('GET', '/api/v1/domains/sub.example.com/records?record_type=A')).json();
+    expect(belowA.map((r: { fqdn: string }) => r.fqdn)).toEqual(['a.sub.example.com', 'sub.example.com']);
+    // Pages of 3 put together are the whole list, in the same order.
+    const pages = [];
+    for (let p = 1; p <= Math.ceil(all.length / 3); p++) pages.push(...(await list(`?per_page=3&page=${p}`)));
+    expect(pages).toEqual(all);
+  });
+
   it('updates fields partially with the same rules, and a ttl moves the whole RRset', async () => {
     const a = await (await add({ name: 'www', record_type: 'A', content: '192.0.2.1' })).json();
     await add({ name: 'www', record_type: 'A', content: '192.0.2.2' });

@@ -2,7 +2,7 @@
 import { APEX, toFqdn } from '../core/domain-name';
 import { nameFromPlace } from '../services/zones';
 import { DIGEST_SHA256, dnskeyText, dsText } from '../services/dnssec-keys';
-import type { DnssecPublicKey, DomainRow, RecordRow } from '../store/types';
+import type { DnssecPublicKey, DomainRow, ListedRecord } from '../store/types';
 
 /**
  * What the parent zone needs to complete the chain of trust (RFC 4034 §5): one DS per key
@@ -41,7 +41,7 @@ export function domainView(d: DomainRow, keys: readonly DnssecPublicKey[] = []) 
 }
 
 /** A record as the API shows it; `name` is relative to `base`, the place it was asked for at. */
-export function recordView(zone: Pick<DomainRow, 'name'>, r: RecordRow, base = APEX) {
+export function recordView(zone: Pick<DomainRow, 'name'>, r: ListedRecord, base = APEX) {
   return {
     id: r.id,
     name: nameFromPlace(r.name, base) ?? r.name,

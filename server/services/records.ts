@@ -8,7 +8,7 @@ import { APEX } from '../core/domain-name';
 import { Conflict, Forbidden, NotFound } from '../core/errors';
 import { recordType } from '../core/record-types';
 import { parseTtl } from '../core/ttl';
-import type { DomainRow, Page, RecordFilter, RecordRow, Repos, Store, Window } from '../store/types';
+import type { DomainRow, ListedRecord, Page, RecordFilter, RecordRow, Repos, Store, Window } from '../store/types';
 import { CLI_WRITE, type Applied, type ChangeSets, type WriteOptions } from './change-sets';
 import { FieldCheck } from './rule-fields';
 import { nameAtPlace, nameFromPlace, type Place, type Zones } from './zones';
@@ -67,7 +67,7 @@ export function createRecords(store: Store, changes: ChangeSets, zones: Zones) {
 
   return {
     /** Records at or below the place asked for, by name and type. */
-    page: async (userId: number, where: string, filter: RecordFilter, w: Window): Promise<Place & { page: Page<RecordRow> }> => {
+    page: async (userId: number, where: string, filter: RecordFilter, w: Window): Promise<Place & { page: Page<ListedRecord> }> => {
       const place = await zones.place(userId, where);
       const f: RecordFilter = {};
       if (place.base !== APEX) f.below = place.base;

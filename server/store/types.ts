@@ -66,6 +66,9 @@ export interface DomainRow {
   dnssec_disabled_at?: string | null;
 }
 
+/** A record as a list shows it (the API's record view, the dashboard): no zone id, no timestamps. */
+export type ListedRecord = Pick<RecordRow, 'id' | 'name' | 'record_type' | 'content' | 'ttl'>;
+
 export interface RecordRow {
   id: number;
   domain_id: number;
@@ -279,7 +282,8 @@ export interface Repos {
   records: {
     insert(row: NewRow<RecordRow>): Promise<RecordRow>;
     byId(domainId: number, id: number): Promise<RecordRow | undefined>;
-    page(domainId: number, filter: RecordFilter, w: Window): Promise<Page<RecordRow>>;
+    /** By name, type and id. */
+    page(domainId: number, filter: RecordFilter, w: Window): Promise<Page<ListedRecord>>;
     atName(domainId: number, name: string): Promise<RecordRow[]>;
     /** The records at any of these names, by id (one query for many names). */
     atNames(domainId: number, names: readonly string[]): Promise<RecordRow[]>;
