@@ -11,35 +11,57 @@ import { fillIps, fillZone } from './fill';
 
 const DURATION = Number(process.env.BENCH_SECONDS ?? 5);
 /**
- * Seconds of the same load, unmeasured, before each measurement. A fresh server spends its first
- * seconds compiling hot code (V8's optimizing compiler runs on the one core the server is pinned
- * to: a fifth of it in the first 8 s of record writes); the figures are those of a server that
- * has been up for a while, as one in service is. The references get the same warm-up.
+ * Seconds of the same load, unmeasured, before the first measurement of each target. A fresh
+ * server spends its first seconds compiling hot code (V8's optimizing compiler runs on the one
+ * core the server is pinned to: a fifth of it in the first 8 s of record writes); the figures are
+ * those of a server that has been up for a while, as one in service is. The references get the
+ * same warm-up.
  */
 const WARM_UP = Number(process.env.BENCH_WARM_UP_SECONDS ?? 3);
+/**
+ * Measurements of each figure of DESIGN.md §16, taken in turn with its reference's: this
+ * machine's speed swings by a third from one minute to the next, so one run of each, minutes
+ * apart, could show either side a third better than it is. The table gives the median run and
+ * the range.
+ */
+const ROUNDS = Math.max(1, Number(process.env.BENCH_ROUNDS ?? 3));
 /** DESIGN.md §16 measures at 32 connections. */
 const CONNECTIONS = 32;
 
 type Result = { rps: number; p50: number; p99: number; errors: number };
+/** Rounds of one figure: the median run, the slowest and the fastest. */
+type Rounds = Result & { min: number; max: number; runs: number };
 
-async function load(opts: autocannon.Options): Promise<Result> {
-  if (WARM_UP > 0) await autocannon({ connections: CONNECTIONS, ...opts, duration: WARM_UP });
+async function load(opts: autocannon.Options, warm = WARM_UP): Promise<Result> {
+  if (warm > 0) await autocannon({ connections: CONNECTIONS, ...opts, duration: warm });
   const r = await autocannon({ connections: CONNECTIONS, duration: DURATION, ...opts });
   return { rps: r.requests.average, p50: r.latency.p50, p99: r.latency.p99, errors: r.errors + r.non2xx + r.timeouts };
 }
 
-const fmt = (r: Result) => `${Math.round(r.rps)} req/s, p50 ${r.p50} ms, p99 ${r.p99} ms${r.errors ? `, ${r.errors} errors` : ''}`;
+function summary(runs: Result[]): Rounds {
+  const sorted = [...runs].sort((a, b) => a.rps - b.rps);
+  const median = sorted[Math.floor((sorted.length - 1) / 2)]!;
+  return { ...median, errors: runs.reduce((n, r) => n + r.errors, 0), min: sorted[0]!.rps, max: sorted.at(-1)!.rps, runs: runs.length };
+}
+
+/** Each target warmed up once, then measured ROUNDS times, taking turns (the reference first). */
+async function rounds(targets: autocannon.Options[]): Promise<Rounds[]> {
+  const runs: Result[][] = targets.map(() => []);
+  for (let i = 0; i < ROUNDS; i++) for (const [k, t] of targets.entries()) runs[k]!.push(await load(t, i === 0 ? WARM_UP : 0));
+  return runs.map(summary);
+}
+
+const n0 = (x: number) => Math.round(x).toLocaleString('en-US');
+const spread = (r: Rounds) => (r.runs > 1 ? ` (${r.runs} runs: ${n0(r.min)}–${n0(r.max)})` : '');
+const fmt = (r: Result | Rounds) => `${n0(r.rps)} req/s${'runs' in r ? spread(r) : ''}, p50 ${r.p50} ms, p99 ${r.p99} ms${r.errors ? `, ${r.errors} errors` : ''}`;
 
 export async function benchApi(): Promise<Row[]> {
   const rows: Row[] = [];
+  // The reference and zonedeck run side by side on the same core, each idle while the other is measured.
   const bare = await startServer({}, tempDataDir(), { script: 'bench/bare-hono.ts', cpu: 1 });
   const dataDir = tempDataDir();
   let server: ServerProcess | undefined;
   try {
-    const refGet = await load({ url: `${bare.url}/json` });
-    const refPost = await load({ url: `${bare.url}/json`, method: 'POST', headers: { 'content-type': 'application/json' }, body: '{"name":"x","record_type":"A","content":"192.0.2.1","ttl":"300"}' });
-    await bare.stop();
-
     server = await startServer({ LOG_LEVEL: 'warn' }, dataDir, { cpu: 1 });
     cli(dataDir, 'users', 'add', 'bench');
     const token = cli(dataDir, 'tokens', 'create', 'bench').at(-1)!;
@@ -48,26 +70,33 @@ export async function benchApi(): Promise<Row[]> {
     const api = (p: string, init: RequestInit = {}) => fetch(`${server!.url}/api/v1${p}`, { ...init, headers });
     for (const z of ['bench.example', 'z1k.example', 'z10k.example', 'z100k.example']) await api('/domains', { method: 'POST', body: JSON.stringify({ name: z }) });
 
-    const ips = await load({ url: `${server.url}/api/v1/ips?per_page=50`, headers });
-    rows.push({ name: 'GET /ips?per_page=50 (50 records), 32 connections', value: fmt(ips), reference: `${Math.round(refGet.rps)} req/s bare Hono GET`, ratio: ratio(ips.rps, refGet.rps), before: BEFORE.ips });
+    const [refGet, ips] = await rounds([{ url: `${bare.url}/json` }, { url: `${server.url}/api/v1/ips?per_page=50`, headers }]);
+    rows.push({ name: 'GET /ips?per_page=50 (50 records), 32 connections', value: fmt(ips!), reference: `${n0(refGet!.rps)} req/s bare Hono GET${spread(refGet!)}`, ratio: ratio(ips!.rps, refGet!.rps), before: BEFORE.ips });
 
     let n = 0;
-    const post = await load({
-      url: `${server.url}/api/v1/domains/bench.example/records`,
-      method: 'POST',
-      headers,
-      requests: [{ setupRequest: (req) => ({ ...req, body: JSON.stringify({ name: `h${n++}`, record_type: 'A', content: '192.0.2.1', ttl: '300' }) }) }],
-    });
-    rows.push({ name: 'POST /domains/:name/records, 32 connections', value: fmt(post), reference: `${Math.round(refPost.rps)} req/s bare Hono POST; aim 3,000/s`, ratio: ratio(post.rps, refPost.rps), before: BEFORE.recordWrites });
+    const barePost = { url: `${bare.url}/json`, method: 'POST' as const, headers: { 'content-type': 'application/json' }, body: '{"name":"x","record_type":"A","content":"192.0.2.1","ttl":"300"}' };
+    const [refPost, post] = await rounds([
+      barePost,
+      {
+        url: `${server.url}/api/v1/domains/bench.example/records`,
+        method: 'POST',
+        headers,
+        requests: [{ setupRequest: (req) => ({ ...req, body: JSON.stringify({ name: `h${n++}`, record_type: 'A', content: '192.0.2.1', ttl: '300' }) }) }],
+      },
+    ]);
+    rows.push({ name: 'POST /domains/:name/records, 32 connections', value: fmt(post!), reference: `${n0(refPost!.rps)} req/s bare Hono POST${spread(refPost!)}; aim 3,000/s`, ratio: ratio(post!.rps, refPost!.rps), before: BEFORE.recordWrites });
 
     let m = 0;
-    const put = await load({
-      url: `${server.url}/api/v1/domains/bench.example`,
-      method: 'PUT',
-      headers,
-      requests: [{ setupRequest: (req) => ({ ...req, body: JSON.stringify({ minimum_ttl: 300 + (m++ % 1000) }) }) }],
-    });
-    rows.push({ name: 'PUT /domains/:name', value: fmt(put), reference: `${Math.round(refPost.rps)} req/s bare Hono POST`, ratio: ratio(put.rps, refPost.rps), before: BEFORE.domainPut });
+    const [refPut, put] = await rounds([
+      barePost,
+      {
+        url: `${server.url}/api/v1/domains/bench.example`,
+        method: 'PUT',
+        headers,
+        requests: [{ setupRequest: (req) => ({ ...req, body: JSON.stringify({ minimum_ttl: 300 + (m++ % 1000) }) }) }],
+      },
+    ]);
+    rows.push({ name: 'PUT /domains/:name', value: fmt(put!), reference: `${n0(refPut!.rps)} req/s bare Hono POST${spread(refPut!)}`, ratio: ratio(put!.rps, refPut!.rps), before: BEFORE.domainPut });
     await server.stop();
 
     // Zone size: fill offline, then measure one write and one list page through the API.
@@ -89,7 +118,7 @@ export async function benchApi(): Promise<Row[]> {
       base[`w${label}`] ??= write;
       base[`p${label}`] ??= page;
       rows.push({ name: `record write, ${label}-record zone (1 connection)`, value: `p50 ${write.p50} ms, p99 ${write.p99} ms`, reference: `p50 ${base.w1k!.p50} ms at 1k`, ratio: ratio(write.rps, base.w1k!.rps) });
-      rows.push({ name: `record list page, ${label}-record zone`, value: fmt(page), reference: `${Math.round(base.p1k!.rps)} req/s at 1k`, ratio: ratio(page.rps, base.p1k!.rps) });
+      rows.push({ name: `record list page, ${label}-record zone`, value: fmt(page), reference: `${n0(base.p1k!.rps)} req/s at 1k`, ratio: ratio(page.rps, base.p1k!.rps), ...(label === '1k' ? { before: BEFORE.recordPage } : {}) });
     }
   } finally {
     await bare.stop();
