@@ -45,4 +45,26 @@ describe('DNAME (RFC 6672 §2.4)', () => {
     expect(under.fields.name).toMatch(/below the DNAME at moved\.example\.com/);
     expect((await add('moved', 'DNAME', 'other.example.net')).status).toBe(400);
   });
+
+  it('refuses a name any number of labels below a DNAME, by record and by a bulk change of many names', async () => {
+    expect((await add('b.c.moved', 'TXT', '"kept"')).status).toBe(200);
+    expect((await add('moved', 'DNAME', 'new.example.net')).status).toBe(400);
+    expect((await add('c.far', 'A', '192.0.2.1')).status).toBe(200);
+    expect((await add('far', 'DNAME', 'new.example.net')).status).toBe(400);
+    expect((await add('gone', 'DNAME', 'new.example.net')).status).toBe(200);
+    const deep = await error(await add('x.y.z.gone', 'A', '192.0.2.1'));
+    expect(deep.fields.name).toMatch(/x\.y\.z\.gone\.example\.com is below the DNAME at gone\.example\.com/);
+    // Past 16 names a change loads names and probes the names above them apart: the same rules hold.
+    const many = (extra: string[]) => [...Array.from({ length: 20 }, (_, i) => `h${i}.sub${i}`), ...extra].map((name) => ({ name, record_type: 'A', changetype: 'REPLACE', records: ['192.0.2.2'] }));
+    const refused = await error(await patch(many(['w.v.gone'])));
+    expect(refused.status).toBe(400);
+    expect(Object.values(refused.fields).join()).toMatch(/w\.v\.gone\.example\.com is below the DNAME at gone\.example\.com/);
+    expect((await t.request('GET', `${Z}/records?name=h0.sub0`)).status).toBe(200);
+    expect(await (await t.request('GET', `${Z}/records?name=h0.sub0`)).json()).toEqual([]);
+    expect((await patch(many(['w.v.kept']))).status).toBe(200);
+    expect(await (await t.request('GET', `${Z}/records?name=h19.sub19`)).json()).toMatchObject([{ content: '192.0.2.2' }]);
+    // A DNAME beside other data at a name that is not the apex is fine; names beside it are not below it.
+    expect((await add('gone', 'TXT', '"beside"')).status).toBe(200);
+    expect((await add('gone2', 'A', '192.0.2.3')).status).toBe(200);
+  });
 });

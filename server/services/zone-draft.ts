@@ -9,7 +9,7 @@ import { APEX, toFqdn } from '../core/domain-name';
 import { Conflict, Invalid } from '../core/errors';
 import { RECORD_TYPE_BY_NAME } from '../core/record-types';
 import { zoneRuleViolations } from '../core/zone-rules';
-import type { ChangeEntryRow, DomainRow, NewRow, RecordRow, Repos } from '../store/types';
+import type { ChangeEntryRow, DomainRow, ListedRecord, NewRow, RecordRow, Repos } from '../store/types';
 
 /** One record as a change set sees it: relative name, type, TTL and canonical content. */
 export interface RecordData {
@@ -56,7 +56,13 @@ function ancestorsOf(name: string): string[] {
 
 export class ZoneDraft {
   /** Rows as stored, by name, for every name loaded. */
-  private readonly stored = new Map<string, RecordRow[]>();
+  private readonly stored = new Map<string, ListedRecord[]>();
+  /**
+   * Names above loaded ones, not loaded themselves: whether each holds a DNAME (then it is in
+   * `dnames`) is all a change below them needs of them (RFC 6672 §2.4: nothing below a DNAME).
+   */
+  private readonly probed = new Set<string>();
+  private readonly dnames = new Set<string>();
   /** The records as they will be: name → type → entries. */
   private readonly sets = new Map<string, Map<string, Entry[]>>();
   private readonly touched = new Set<string>();
@@ -71,18 +77,22 @@ export class ZoneDraft {
   ) {}
 
   /**
-   * Loads the records at these names and at their ancestors in the zone (once each, in one
-   * query): `validate` checks every touched name against the names above it (a DNAME).
+   * Loads the records at these names, and whether the names above them in the zone hold a
+   * DNAME (one query for both): `validate` checks every touched name against a DNAME above it.
    */
   async load(names: Iterable<string>): Promise<void> {
     if (this.all) return;
     const missing = new Set<string>();
-    for (const name of names) {
-      for (const n of [name, ...ancestorsOf(name)]) if (!this.stored.has(n)) missing.add(n);
-    }
-    if (missing.size === 0) return;
-    const byName = new Map<string, RecordRow[]>([...missing].map((n) => [n, []]));
-    for (const row of await this.tx.records.atNames(this.zone.id, [...missing])) byName.get(row.name)!.push(row);
+    for (const name of names) if (!this.stored.has(name)) missing.add(name);
+    const above = new Set<string>();
+    for (const name of missing) for (const n of ancestorsOf(name)) if (!this.stored.has(n) && !missing.has(n) && !this.probed.has(n)) above.add(n);
+    if (missing.size === 0 && above.size === 0) return;
+    const byName = new Map<string, ListedRecord[]>();
+    for (const n of missing) byName.set(n, []);
+    const near = await this.tx.records.near(this.zone.id, [...missing], [...above]);
+    for (const row of near.rows) byName.get(row.name)!.push(row);
+    for (const n of above) this.probed.add(n);
+    for (const n of near.dnames) this.dnames.add(n);
     for (const [name, rows] of byName) this.adopt(name, rows);
   }
 
@@ -99,7 +109,7 @@ export class ZoneDraft {
     this.all = true;
   }
 
-  private adopt(name: string, rows: RecordRow[]): void {
+  private adopt(name: string, rows: ListedRecord[]): void {
     this.stored.set(name, rows);
     const types = new Map<string, Entry[]>();
     for (const r of rows) {
@@ -198,15 +208,14 @@ export class ZoneDraft {
   }
 
   /**
-   * The cross-record rules of core/zone-rules.ts (DS, DNAME) on the touched names, their
-   * ancestors (a DNAME above) and, under a new DNAME, whatever lies below it.
+   * The cross-record rules of core/zone-rules.ts (DS, DNAME) on the touched names, with a DNAME
+   * above them and, under a new DNAME, whatever lies below it. A name above that the change
+   * leaves alone is not judged: what breaks a rule there was there before the change.
    */
   private async zoneRules() {
     const changed = [...this.touched].filter((n) => this.types(n).length > 0 || this.stored.get(n)?.length);
     if (changed.length === 0) return [];
-    const ancestors = new Set(changed.flatMap(ancestorsOf));
-    await this.load(ancestors);
-    const names = new Set([...changed, ...ancestors]);
+    const names = new Set(changed);
     for (const name of changed) {
       if (name === APEX || !this.types(name).includes('DNAME')) continue;
       // Names below a new DNAME, as they are stored (the draft knows those it loaded).
@@ -214,9 +223,23 @@ export class ZoneDraft {
       await this.load(below.rows.map((r) => r.name).filter((n) => n !== name));
       for (const n of this.names()) if (n.endsWith(`.${name}`)) names.add(n);
     }
+    // Every name above a judged one is loaded or probed by `load`; after `loadAll` a name not stored has no records.
+    const above = new Set<string>();
+    for (const name of names) for (const n of ancestorsOf(name)) if (!names.has(n)) above.add(n);
     const records: { name: string; record_type: string }[] = [];
     for (const name of names) for (const [record_type, entries] of this.node(name)) for (let i = 0; i < entries.length; i++) records.push({ name, record_type });
-    return zoneRuleViolations(this.zone.name, records).filter((v) => v.record.record_type !== 'CNAME' && !(v.field === 'name' && this.types(v.record.name).includes('CNAME')));
+    for (const name of above) {
+      if (this.stored.has(name) || this.all) {
+        if (this.node(name).get('DNAME')?.length) records.push({ name, record_type: 'DNAME' });
+      } else if (!this.probed.has(name)) {
+        throw new Error(`zone draft: ${name} was neither loaded nor probed for a DNAME`);
+      } else if (this.dnames.has(name)) {
+        records.push({ name, record_type: 'DNAME' });
+      }
+    }
+    return zoneRuleViolations(this.zone.name, records).filter(
+      (v) => names.has(v.record.name) && v.record.record_type !== 'CNAME' && !(v.field === 'name' && this.types(v.record.name).includes('CNAME')),
+    );
   }
 
   private nsChanged(): boolean {

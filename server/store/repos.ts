@@ -51,6 +51,9 @@ const changeSetRow = (r: Selectable<Database['change_sets']>): ChangeSetRow => (
   serial_after: Number(r.serial_after),
 });
 
+/** Up to this many names, and as many above them, a zone draft's load is one query (one compiled statement per pair of counts). */
+const NEAR_NAMES = 16;
+
 /** Rows per multi-row INSERT: well under SQLite's 32,766 bound parameters and PostgreSQL's 65,535. */
 const BATCH = 500;
 
@@ -128,6 +131,26 @@ const Q = {
     const page = q.orderBy('name').orderBy('record_type').orderBy('id').limit(a(i++)).offset(a(i++));
     if (dialect === 'postgres') return page as Compilable<ListedRecord | { page: string }>;
     return db.selectFrom(page.as('p')).select(sql<string>`json_group_array(json_array(id, name, record_type, content, ttl) order by name, record_type, id)`.as('page'));
+  }),
+  /**
+   * What a zone draft loads (`near` below): the records at `n` names, and the DNAME records at
+   * `m` names above them, with no content (shape `n:m`; the zone id is the first argument, then
+   * the names, then the names above).
+   */
+  recordsNear: new Prepared((db, a, shape: string) => {
+    const [n, m] = shape.split(':').map(Number) as [number, number];
+    const at = db
+      .selectFrom('records')
+      .select(LISTED_COLUMNS)
+      .where('domain_id', '=', a(0))
+      .where('name', 'in', Array.from({ length: n }, (_, i) => a(1 + i)));
+    const dnames = db
+      .selectFrom('records')
+      .select([sql<number>`null`.as('id'), 'name', 'record_type', sql<string>`null`.as('content'), sql<number>`null`.as('ttl')])
+      .where('domain_id', '=', a(0))
+      .where('record_type', '=', 'DNAME')
+      .where('name', 'in', Array.from({ length: m }, (_, i) => a(1 + n + i)));
+    return (n === 0 ? dnames : m === 0 ? at : at.unionAll(dnames)) as Compilable<ListedRecord | { id: null; name: string }>;
   }),
   /** One row; its id comes back as the runner's insert id (no RETURNING on SQLite). */
   recordInsert: new Prepared((db, a, _: never, dialect) => withId(db.insertInto('records').values(rowsOf(RECORD_COLUMNS, 1, a)[0]!), dialect)),
@@ -347,6 +370,27 @@ export function createRepos(db: Db, dialect: Dialect, runner: Runner = kyselyRun
       },
       atName: (domainId, name) => atNames(domainId, [name]),
       atNames,
+      near: async (domainId, names, above) => {
+        const rows: ListedRecord[] = [];
+        const dnames: string[] = [];
+        const take = (got: (ListedRecord | { id: null; name: string })[]) => {
+          for (const r of got) {
+            if (r.id === null) dnames.push(r.name);
+            else rows.push(r as ListedRecord);
+          }
+        };
+        if (names.length + above.length === 0) return { rows, dnames };
+        if (names.length <= NEAR_NAMES && above.length <= NEAR_NAMES) {
+          take(await p.rows(Q.recordsNear, [domainId, ...names, ...above], `${names.length}:${above.length}`));
+        } else {
+          rows.push(...(await atNames(domainId, names)));
+          for (let i = 0; i < above.length; i += BATCH) {
+            const some = above.slice(i, i + BATCH);
+            take(await p.rows(Q.recordsNear, [domainId, ...some], `0:${some.length}`));
+          }
+        }
+        return { rows: rows.sort((x, y) => x.id - y.id), dnames };
+      },
       byDomain: (domainId) => db.selectFrom('records').selectAll().where('domain_id', '=', domainId).orderBy('id').execute(),
       slice: (domainId, afterId, limit) => db.selectFrom('records').selectAll().where('domain_id', '=', domainId).where('id', '>', afterId).orderBy('id').limit(limit).execute(),
       countByDomain: (domainId) =>

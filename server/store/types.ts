@@ -287,6 +287,12 @@ export interface Repos {
     atName(domainId: number, name: string): Promise<RecordRow[]>;
     /** The records at any of these names, by id (one query for many names). */
     atNames(domainId: number, names: readonly string[]): Promise<RecordRow[]>;
+    /**
+     * What a change's draft of the zone needs: the records at `names` (by id), and which of the
+     * names `above` them hold a DNAME, the one thing of theirs a change below can break (RFC 6672
+     * §2.4). Few names: one query for both.
+     */
+    near(domainId: number, names: readonly string[], above: readonly string[]): Promise<{ rows: ListedRecord[]; dnames: string[] }>;
     byDomain(domainId: number): Promise<RecordRow[]>;
     /** The zone's records with an id above `afterId`, by id, at most `limit` (to read a big zone in slices). */
     slice(domainId: number, afterId: number, limit: number): Promise<RecordRow[]>;
