@@ -56,6 +56,31 @@ describe('group commit', () => {
     expect(seen).toBe('first');
   });
 
+  it('a zone read by name in a batch is the zone as stored: after the writes before it, and not after one rolled back', async () => {
+    const user = await addUser(store, 'owner');
+    await store.transaction((tx) => tx.domains.insert({ user_id: user.id, name: 'example.com', serial_number: 1, refresh_interval: 1, retry_interval: 1, expire_interval: 1, minimum_ttl: 1, dnssec_enabled: false, delegated: false, created_at: at, updated_at: at }));
+    const bump = (serial: number, fail = false) =>
+      store.transaction(async (tx) => {
+        const zone = (await tx.domains.byName('example.com'))!;
+        const seen = zone.serial_number;
+        await tx.domains.update(zone, { serial_number: serial });
+        if (fail) throw new Error('refused');
+        return seen;
+      });
+    const seenBy = async (tx: Pick<Store, 'domains'>) => (await tx.domains.byName('example.com'))!.serial_number;
+    // One batch: a write, a write rolled back, a read, a write, a read, a deletion, a read.
+    const results = await Promise.allSettled([
+      bump(2),
+      bump(99, true),
+      store.transaction(seenBy),
+      bump(3),
+      store.transaction(seenBy),
+      store.transaction(async (tx) => tx.domains.delete((await tx.domains.byName('example.com'))!.id)),
+      store.transaction((tx) => tx.domains.byName('example.com')),
+    ]);
+    expect(results.map((r) => (r.status === 'fulfilled' ? r.value : (r.reason as Error).message))).toEqual([1, 'refused', 2, 2, 3, true, undefined]);
+  });
+
   it('answers a transaction only once an fsync of the log begun after its commit has finished, even while the next batch commits', async () => {
     const events: string[] = [];
     const realFsync = fs.fsync;

@@ -171,8 +171,11 @@ function pageTotal(got: number, w: Window, countAll: () => Promise<number>): Pro
 /**
  * The repos on `db` (the store, or one transaction of it). `runner` runs the prepared queries;
  * through kysely by default, SQLite's transactions pass one that runs them on better-sqlite3.
+ * `zones`, given by a transaction that no other connection can write under (SQLite's group
+ * commit holds the write lock), keeps the zones it read by name: writes through these repos keep
+ * it true, and the caller empties it when it rolls any of them back.
  */
-export function createRepos(db: Db, dialect: Dialect, runner: Runner = kyselyRunner(db)): Repos {
+export function createRepos(db: Db, dialect: Dialect, runner: Runner = kyselyRunner(db), zones?: Map<string, DomainRow>): Repos {
   const p = preparedRunner(db, dialect, runner);
   /** A zone's record count as the triggers of migration 0004 keep it. */
   const recordCount = async (domainId: number) => Number((await p.first(Q.recordCount, [domainId]))?.record_count ?? 0);
@@ -276,15 +279,23 @@ export function createRepos(db: Db, dialect: Dialect, runner: Runner = kyselyRun
       delete: async (id) => Number((await db.deleteFrom('ips').where('id', '=', id).executeTakeFirst()).numDeletedRows) > 0,
     },
     domains: {
-      insert: async (row) =>
-        domainRow(
+      insert: async (row) => {
+        zones?.clear();
+        return domainRow(
           await db
             .insertInto('domains')
             .values({ ...row, dnssec_enabled: row.dnssec_enabled ? 1 : 0, delegated: row.delegated ? 1 : 0 })
             .returningAll()
             .executeTakeFirstOrThrow(),
-        ),
-      byName: (name) => firstDomain(p.first(Q.domainByName, [name])),
+        );
+      },
+      byName: async (name) => {
+        const known = zones?.get(name);
+        if (known) return { ...known };
+        const zone = await firstDomain(p.first(Q.domainByName, [name]));
+        if (zone) zones?.set(name, { ...zone });
+        return zone;
+      },
       byId: (id) => firstDomain(p.first(Q.domainById, [id])),
       page: async (userId, w, search, only) => {
         let q = db.selectFrom('domains').where('user_id', '=', userId);
@@ -324,11 +335,19 @@ export function createRepos(db: Db, dialect: Dialect, runner: Runner = kyselyRun
         }
         args.push(zone.id);
         if (guard) args.push(guard.recordsAtMost);
-        if ((await p.run(Q.domainUpdate, args, guard ? `${columns.join(',')};guard` : columns.join(','))) === 1) return updated as unknown as DomainRow;
+        // A zone read by name before is what it was plus this patch (a new name: read it again).
+        if (zones) columns.includes('name') ? zones.clear() : zones.delete(zone.name);
+        if ((await p.run(Q.domainUpdate, args, guard ? `${columns.join(',')};guard` : columns.join(','))) === 1) {
+          if (zones && !columns.includes('name')) zones.set(zone.name, { ...(updated as unknown as DomainRow) });
+          return updated as unknown as DomainRow;
+        }
         if (guard && (await firstDomain(p.first(Q.domainById, [zone.id])))) return null;
         throw new Error(`no domain with id ${zone.id}`);
       }) as Repos['domains']['update'],
-      delete: async (id) => Number((await db.deleteFrom('domains').where('id', '=', id).executeTakeFirst()).numDeletedRows) > 0,
+      delete: async (id) => {
+        zones?.clear();
+        return Number((await db.deleteFrom('domains').where('id', '=', id).executeTakeFirst()).numDeletedRows) > 0;
+      },
     },
     dnssecKeys: {
       insert: async (row) => (await db.insertInto('dnssec_keys').values(row).returning(PUBLIC_KEY_COLUMNS).executeTakeFirstOrThrow()) as DnssecPublicKey,

@@ -10,7 +10,7 @@ import type { Database as Schema } from './schema';
 import { migrate } from './migrate';
 import type { Runner } from './prepared';
 import { createRepos } from './repos';
-import type { Repos, Store } from './types';
+import type { DomainRow, Repos, Store } from './types';
 
 /**
  * kysely prepares every query anew; SQLite's prepare costs more than running a simple
@@ -74,7 +74,9 @@ function groupCommit(db: Kysely<Schema>, statements: Statements, durable: () => 
   async function batch(): Promise<void> {
     // Holding kysely's one connection keeps queries from outside the batch out of its transaction.
     const done = await db.connection().execute(async (conn) => {
-      const repos = createRepos(conn, 'sqlite', runner);
+      // Zones read by name stay known for the batch: it holds the write lock, so only its own jobs change them.
+      const zones = new Map<string, DomainRow>();
+      const repos = createRepos(conn, 'sqlite', runner, zones);
       const done: { job: Job; ok: boolean; value: unknown }[] = [];
       try {
         // The COMMIT below writes the WAL without waiting for the disk; `durable` waits for it instead.
@@ -89,6 +91,7 @@ function groupCommit(db: Kysely<Schema>, statements: Statements, durable: () => 
             exec('release tx');
             done.push({ job, ok: true, value });
           } catch (err) {
+            zones.clear();
             exec('rollback to tx');
             exec('release tx');
             done.push({ job, ok: false, value: err });
