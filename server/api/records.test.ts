@@ -143,6 +143,11 @@ describe('list, get, update and delete records', () => {
     );
     const belowA = await (await t.request('GET', '/api/v1/domains/sub.example.com/records?record_type=A')).json();
     expect(belowA.map((r: { fqdn: string }) => r.fqdn)).toEqual(['a.sub.example.com', 'sub.example.com']);
+    // A full page of a filtered list counts what the filter selects.
+    const total = async (url: string) => (await t.request('GET', url)).headers.get('x-total-count');
+    expect(await total(`${base}?name=b.sub&record_type=TXT&per_page=2`)).toBe('5');
+    expect(await total('/api/v1/domains/sub.example.com/records?per_page=2&page=2')).toBe(String(made.length));
+    expect(await total('/api/v1/domains/sub.example.com/records?record_type=A&per_page=1')).toBe('2');
     // Pages of 3 put together are the whole list, in the same order.
     const pages = [];
     for (let p = 1; p <= Math.ceil(all.length / 3); p++) pages.push(...(await list(`?per_page=3&page=${p}`)));

@@ -5,7 +5,7 @@
  */
 import { sql, type Compilable, type Kysely, type Selectable } from 'kysely';
 import { createClusterRepos } from './cluster-repos';
-import { kyselyRunner, Prepared, preparedRunner, type Runner } from './prepared';
+import { kyselyRunner, Prepared, preparedRunner, type Arg, type Runner } from './prepared';
 import type { Database } from './schema';
 import type { Dialect } from './migrate';
 import { scopeFromJson, scopeToJson } from '../core/scope';
@@ -114,24 +114,18 @@ const Q = {
       .where('name', 'in', Array.from({ length: n }, (_, i) => a(i + 1))),
   ),
   /**
-   * A page of a record list. Shape: the filters given, `n` name, `b` below (the name, then the
-   * LIKE pattern of the names under it), `t` type; then limit and offset. SQLite hands the page
+   * A page of a record list: shape and arguments as `filteredRecords`, then limit and offset. SQLite hands the page
    * back as one JSON array, for better-sqlite3 turns every value of every row into JavaScript one
    * by one, which costs several times what SQLite takes to find the rows (README, Benchmarks).
    */
   recordPage: new Prepared((db, a, shape: string, dialect) => {
-    let i = 1;
-    let q = db.selectFrom('records').select(LISTED_COLUMNS).where('domain_id', '=', a(0));
-    if (shape.includes('n')) q = q.where('name', '=', a(i++));
-    if (shape.includes('b')) {
-      const [below, pattern] = [a(i++), a(i++)];
-      q = q.where((eb) => eb.or([eb('name', '=', below), like('name', pattern)]));
-    }
-    if (shape.includes('t')) q = q.where('record_type', '=', a(i++));
-    const page = q.orderBy('name').orderBy('record_type').orderBy('id').limit(a(i++)).offset(a(i++));
+    const { q, next } = filteredRecords(db, a, shape);
+    const page = q.select(LISTED_COLUMNS).orderBy('name').orderBy('record_type').orderBy('id').limit(a(next)).offset(a(next + 1));
     if (dialect === 'postgres') return page as Compilable<ListedRecord | { page: string }>;
     return db.selectFrom(page.as('p')).select(sql<string>`json_group_array(json_array(id, name, record_type, content, ttl) order by name, record_type, id)`.as('page'));
   }),
+  /** How many records a filter selects (shape and arguments as `recordPage`'s, without limit and offset). */
+  recordsCount: new Prepared((db, a, shape: string) => filteredRecords(db, a, shape).q.select((e) => e.fn.countAll<number>().as('n'))),
   /**
    * What a zone draft loads (`near` below): the records at `n` names, and the DNAME records at
    * `m` names above them, with no content (shape `n:m`; the zone id is the first argument, then
@@ -161,6 +155,33 @@ const Q = {
   entriesInsert: new Prepared((db, a, n: number) => db.insertInto('change_set_records').values(rowsOf(ENTRY_COLUMNS, n, a))),
 };
 
+/**
+ * A zone's records that a filter selects. Shape: the filters given, `n` name, `b` below (the
+ * name, then the LIKE pattern of the names under it), `t` type; the zone id is argument 0, the
+ * filters' values follow in that order (`filterArgs`); `next` is the index of the argument after them.
+ */
+function filteredRecords(db: Db, a: Arg, shape: string) {
+  let i = 1;
+  let q = db.selectFrom('records').where('domain_id', '=', a(0));
+  if (shape.includes('n')) q = q.where('name', '=', a(i++));
+  if (shape.includes('b')) {
+    const [below, pattern] = [a(i++), a(i++)];
+    q = q.where((eb) => eb.or([eb('name', '=', below), like('name', pattern)]));
+  }
+  if (shape.includes('t')) q = q.where('record_type', '=', a(i++));
+  return { q, next: i };
+}
+
+/** The shape and arguments of `filteredRecords` for a filter. */
+function filterArgs(domainId: number, filter: RecordFilter): { shape: string; args: unknown[] } {
+  let shape = '';
+  const args: unknown[] = [domainId];
+  if (filter.name !== undefined) (shape += 'n'), args.push(filter.name);
+  if (filter.below !== undefined) (shape += 'b'), args.push(filter.below, `%.${escapeLike(filter.below)}`);
+  if (filter.record_type !== undefined) (shape += 't'), args.push(filter.record_type);
+  return { shape, args };
+}
+
 /** The total behind a page: known without a count when the page is a partial one. */
 function pageTotal(got: number, w: Window, countAll: () => Promise<number>): Promise<number> {
   if (got > 0 && got < w.limit) return Promise.resolve(w.offset + got);
@@ -182,17 +203,6 @@ export function createRepos(db: Db, dialect: Dialect, runner: Runner = kyselyRun
   const firstDomain = async (q: Promise<Selectable<Database['domains']> | undefined>) => {
     const r = await q;
     return r && domainRow(r);
-  };
-  /** The records of a zone a filter selects (to count them). */
-  const recordFilter = (domainId: number, filter: RecordFilter) => {
-    let q = db.selectFrom('records').where('domain_id', '=', domainId);
-    if (filter.name !== undefined) q = q.where('name', '=', filter.name);
-    if (filter.below !== undefined) {
-      const below = filter.below;
-      q = q.where((eb) => eb.or([eb('name', '=', below), like('name', `%.${escapeLike(below)}`)]));
-    }
-    if (filter.record_type !== undefined) q = q.where('record_type', '=', filter.record_type);
-    return q;
   };
   /** Records at these names, by id (sorted here: ORDER BY would sort them in a temp b-tree): one query per 500 names. */
   const atNames = async (domainId: number, names: readonly string[]): Promise<RecordRow[]> => {
@@ -375,16 +385,11 @@ export function createRepos(db: Db, dialect: Dialect, runner: Runner = kyselyRun
       insert: async (row) => (await db.insertInto('records').values(row).returningAll().executeTakeFirstOrThrow()) as RecordRow,
       byId: (domainId, id) => db.selectFrom('records').selectAll().where('domain_id', '=', domainId).where('id', '=', id).executeTakeFirst(),
       page: async (domainId, filter, w) => {
-        let shape = '';
-        const args: unknown[] = [domainId];
-        if (filter.name !== undefined) (shape += 'n'), args.push(filter.name);
-        if (filter.below !== undefined) (shape += 'b'), args.push(filter.below, `%.${escapeLike(filter.below)}`);
-        if (filter.record_type !== undefined) (shape += 't'), args.push(filter.record_type);
-        args.push(w.limit, w.offset);
-        const got = await p.rows(Q.recordPage, args, shape);
+        const { shape, args } = filterArgs(domainId, filter);
+        const got = await p.rows(Q.recordPage, [...args, w.limit, w.offset], shape);
         const rows = dialect === 'sqlite' ? listedFromJson((got[0] as { page: string }).page) : (got as ListedRecord[]);
         // Unfiltered, the total is the count the triggers keep: no scan of a large zone per page.
-        const countAll = shape === '' ? () => recordCount(domainId) : () => count(recordFilter(domainId, filter).select((e) => e.fn.countAll<number>().as('n')).executeTakeFirst());
+        const countAll = shape === '' ? () => recordCount(domainId) : () => count(p.first(Q.recordsCount, args, shape));
         return { rows, total: await pageTotal(rows.length, w, countAll) };
       },
       atName: (domainId, name) => atNames(domainId, [name]),
