@@ -51,7 +51,7 @@ const changeSetRow = (r: Selectable<Database['change_sets']>): ChangeSetRow => (
   serial_after: Number(r.serial_after),
 });
 
-/** Up to this many names, and as many above them, a zone draft's load is one query (one compiled statement per pair of counts). */
+/** Up to this many names, and as many above them, a zone draft's load is one query (one compiled statement per pair of counts); past it, up to 500 of either per query. */
 const NEAR_NAMES = 16;
 
 /** Rows per multi-row INSERT: well under SQLite's 32,766 bound parameters and PostgreSQL's 65,535. */
@@ -346,9 +346,11 @@ export function createRepos(db: Db, dialect: Dialect, runner: Runner = kyselyRun
         args.push(zone.id);
         if (guard) args.push(guard.recordsAtMost);
         // A zone read by name before is what it was plus this patch (a new name: read it again).
-        if (zones) columns.includes('name') ? zones.clear() : zones.delete(zone.name);
+        const renamed = columns.includes('name');
+        if (renamed) zones?.clear();
+        else zones?.delete(zone.name);
         if ((await p.run(Q.domainUpdate, args, guard ? `${columns.join(',')};guard` : columns.join(','))) === 1) {
-          if (zones && !columns.includes('name')) zones.set(zone.name, { ...(updated as unknown as DomainRow) });
+          if (!renamed) zones?.set(zone.name, { ...(updated as unknown as DomainRow) });
           return updated as unknown as DomainRow;
         }
         if (guard && (await firstDomain(p.first(Q.domainById, [zone.id])))) return null;
@@ -397,21 +399,17 @@ export function createRepos(db: Db, dialect: Dialect, runner: Runner = kyselyRun
       near: async (domainId, names, above) => {
         const rows: ListedRecord[] = [];
         const dnames: string[] = [];
-        const take = (got: (ListedRecord | { id: null; name: string })[]) => {
-          for (const r of got) {
+        const run = async (at: readonly string[], up: readonly string[]) => {
+          for (const r of await p.rows(Q.recordsNear, [domainId, ...at, ...up], `${at.length}:${up.length}`)) {
             if (r.id === null) dnames.push(r.name);
             else rows.push(r as ListedRecord);
           }
         };
-        if (names.length + above.length === 0) return { rows, dnames };
         if (names.length <= NEAR_NAMES && above.length <= NEAR_NAMES) {
-          take(await p.rows(Q.recordsNear, [domainId, ...names, ...above], `${names.length}:${above.length}`));
+          if (names.length + above.length > 0) await run(names, above);
         } else {
-          rows.push(...(await atNames(domainId, names)));
-          for (let i = 0; i < above.length; i += BATCH) {
-            const some = above.slice(i, i + BATCH);
-            take(await p.rows(Q.recordsNear, [domainId, ...some], `0:${some.length}`));
-          }
+          for (let i = 0; i < names.length; i += BATCH) await run(names.slice(i, i + BATCH), []);
+          for (let i = 0; i < above.length; i += BATCH) await run([], above.slice(i, i + BATCH));
         }
         return { rows: rows.sort((x, y) => x.id - y.id), dnames };
       },
