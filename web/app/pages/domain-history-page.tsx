@@ -3,7 +3,7 @@
  * comment and the diff; filters by source and user and the page live in the URL, so a view
  * can be linked. Any change can be reverted after a preview.
  */
-import { useEffect, useState } from 'react';
+import { useCallback, useEffect, useState } from 'react';
 import { Link, useParams } from 'react-router-dom';
 import { DomainTabs } from '../../features/domains/domain-tabs';
 import { useDomain } from '../../features/domains/get-domain';
@@ -22,34 +22,33 @@ import { EmptyState, ErrorState, LoadingState, Spinner } from '../../ui/states';
 export function Component() {
   const name = useParams().name ?? '';
   const domain = useDomain(name);
-  const { page, setPage, params, setParams } = usePageParam();
+  const { page, setPage, params, update } = usePageParam();
   const { source, username } = filterOfParams(params);
   const [typed, setTyped] = useState(username);
   const [reverting, setReverting] = useState<ChangeSet | null>(null);
   const q = useChanges(name, { source, username, page });
 
-  const set = (changes: Record<string, string>) => {
-    const next = new URLSearchParams(params);
-    for (const [k, v] of Object.entries(changes)) {
-      if (v) next.set(k, v);
-      else next.delete(k);
-    }
-    next.delete('page');
-    setParams(next, { replace: true });
-  };
+  const set = useCallback(
+    (changes: Record<string, string>) =>
+      update(
+      (next) => {
+        for (const [k, v] of Object.entries(changes)) {
+          if (v) next.set(k, v);
+          else next.delete(k);
+        }
+        next.delete('page');
+      },
+      { replace: true },
+    ),
+    [update],
+  );
 
   // Typing a user updates the URL (and the query) once the user pauses.
   useEffect(() => {
     if (typed.trim() === username) return;
-    const t = setTimeout(() => {
-      const next = new URLSearchParams(params);
-      if (typed.trim()) next.set('user', typed.trim());
-      else next.delete('user');
-      next.delete('page');
-      setParams(next, { replace: true });
-    }, 300);
+    const t = setTimeout(() => set({ user: typed.trim() }), 300);
     return () => clearTimeout(t);
-  }, [typed, username, params, setParams]);
+  }, [typed, username, set]);
 
   if (domain.isError && domain.error instanceof ApiError && domain.error.status === 404) {
     return (

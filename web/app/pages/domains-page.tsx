@@ -10,7 +10,7 @@ import { Pagination } from '../../ui/pagination';
 import { EmptyState, ErrorState, LoadingState, Spinner } from '../../ui/states';
 
 export function Component() {
-  const { page, setPage, params, setParams } = usePageParam();
+  const { page, setPage, params, update } = usePageParam();
   const search = params.get('q') ?? '';
   const [typed, setTyped] = useState(search);
   const [deleting, setDeleting] = useState<string | null>(null);
@@ -19,15 +19,20 @@ export function Component() {
   // Typing updates the URL (and the query) once the user pauses.
   useEffect(() => {
     if (typed.trim() === search) return;
-    const t = setTimeout(() => {
-      const next = new URLSearchParams(params);
-      if (typed.trim()) next.set('q', typed.trim());
-      else next.delete('q');
-      next.delete('page');
-      setParams(next, { replace: true });
-    }, 250);
+    const t = setTimeout(
+      () =>
+        update(
+          (next) => {
+            if (typed.trim()) next.set('q', typed.trim());
+            else next.delete('q');
+            next.delete('page');
+          },
+          { replace: true },
+        ),
+      250,
+    );
     return () => clearTimeout(t);
-  }, [typed, search, params, setParams]);
+  }, [typed, search, update]);
 
   return (
     <div className="page">
