@@ -19,10 +19,32 @@ export function useUpdateParams() {
   );
 }
 
+/** A filter's value; empty or null takes the filter out of the URL. */
+export type FilterValue = string | number | null;
+
+/**
+ * Sets list filters in the URL (as `useUpdateParams`): an empty or null value removes one, and
+ * the list goes back to its first page unless `page` is among the changes.
+ */
+export function useSetFilters() {
+  const update = useUpdateParams();
+  return useCallback(
+    (changes: Record<string, FilterValue>, options?: NavigateOptions) =>
+      update((next) => {
+        for (const [k, v] of Object.entries(changes)) {
+          if (v === null || v === '') next.delete(k);
+          else next.set(k, String(v));
+        }
+        if (!('page' in changes)) next.delete('page');
+      }, options),
+    [update],
+  );
+}
+
 export function usePageParam() {
   const [params] = useSearchParams();
-  const update = useUpdateParams();
+  const setFilters = useSetFilters();
   const page = Math.max(1, Number(params.get('page')) || 1);
-  const setPage = (p: number) => update((next) => next.set('page', String(p)));
-  return { page, setPage, params, update };
+  const setPage = (p: number) => setFilters({ page: p });
+  return { page, setPage, params, setFilters };
 }

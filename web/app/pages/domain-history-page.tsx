@@ -22,26 +22,13 @@ import { EmptyState, ErrorState, LoadingState, Spinner } from '../../ui/states';
 export function Component() {
   const name = useParams().name ?? '';
   const domain = useDomain(name);
-  const { page, setPage, params, update } = usePageParam();
+  const { page, setPage, params, setFilters } = usePageParam();
   const { source, username } = filterOfParams(params);
   const [typed, setTyped] = useState(username);
   const [reverting, setReverting] = useState<ChangeSet | null>(null);
   const q = useChanges(name, { source, username, page });
 
-  const set = useCallback(
-    (changes: Record<string, string>) =>
-      update(
-      (next) => {
-        for (const [k, v] of Object.entries(changes)) {
-          if (v) next.set(k, v);
-          else next.delete(k);
-        }
-        next.delete('page');
-      },
-      { replace: true },
-    ),
-    [update],
-  );
+  const set = useCallback((changes: Record<string, string>) => setFilters(changes, { replace: true }), [setFilters]);
 
   // Typing a user updates the URL (and the query) once the user pauses.
   useEffect(() => {

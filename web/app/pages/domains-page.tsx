@@ -10,7 +10,7 @@ import { Pagination } from '../../ui/pagination';
 import { EmptyState, ErrorState, LoadingState, Spinner } from '../../ui/states';
 
 export function Component() {
-  const { page, setPage, params, update } = usePageParam();
+  const { page, setPage, params, setFilters } = usePageParam();
   const search = params.get('q') ?? '';
   const [typed, setTyped] = useState(search);
   const [deleting, setDeleting] = useState<string | null>(null);
@@ -19,20 +19,9 @@ export function Component() {
   // Typing updates the URL (and the query) once the user pauses.
   useEffect(() => {
     if (typed.trim() === search) return;
-    const t = setTimeout(
-      () =>
-        update(
-          (next) => {
-            if (typed.trim()) next.set('q', typed.trim());
-            else next.delete('q');
-            next.delete('page');
-          },
-          { replace: true },
-        ),
-      250,
-    );
+    const t = setTimeout(() => setFilters({ q: typed.trim() }, { replace: true }), 250);
     return () => clearTimeout(t);
-  }, [typed, search, update]);
+  }, [typed, search, setFilters]);
 
   return (
     <div className="page">

@@ -5,7 +5,7 @@
  */
 import { useMemo } from 'react';
 import { useSearchParams } from 'react-router-dom';
-import { useUpdateParams } from '../../lib/page-param';
+import { useSetFilters, type FilterValue } from '../../lib/page-param';
 import { useAllIps } from '../../features/ips/list-all-ips';
 import { useIpsPage } from '../../features/ips/list-ips';
 import { useIpUsage } from '../../features/ips/get-ip-usage';
@@ -24,7 +24,7 @@ function intParam(v: string | null, fallback: number, allowed?: number[]): numbe
 
 export function Component() {
   const [params] = useSearchParams();
-  const update = useUpdateParams();
+  const setFilters = useSetFilters();
   const page = intParam(params.get('page'), 1);
   const perPage = intParam(params.get('per_page'), 50, PER_PAGE);
   const family = params.get('family') ?? 'all';
@@ -45,14 +45,8 @@ export function Component() {
     return paged.data ? { ...paged.data, of: paged.data.total } : undefined;
   }, [filtered, all.data, paged.data, family, status, page, perPage]);
 
-  const set = (changes: Record<string, string | number | null>) =>
-    update((next) => {
-      for (const [k, v] of Object.entries(changes)) {
-        if (v === null || v === 'all') next.delete(k);
-        else next.set(k, String(v));
-      }
-      if (!('page' in changes)) next.delete('page');
-    });
+  // "All" is no filter at all.
+  const set = (changes: Record<string, FilterValue>) => setFilters(Object.fromEntries(Object.entries(changes).map(([k, v]) => [k, v === 'all' ? null : v])));
 
   return (
     <div className="page">

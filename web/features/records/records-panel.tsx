@@ -8,7 +8,7 @@
 import { useMutationState } from '@tanstack/react-query';
 import { useCallback, useDeferredValue, useMemo, useState } from 'react';
 import { useSearchParams } from 'react-router-dom';
-import { useUpdateParams } from '../../lib/page-param';
+import { useSetFilters } from '../../lib/page-param';
 import { WRITABLE_TYPES } from '../../../server/core/record-types';
 import { ApiError } from '../../lib/api-client';
 import type { DnsRecord, Domain } from '../../lib/api-types';
@@ -44,7 +44,7 @@ export function RecordsPanel({ domain }: { domain: Domain }) {
   const ips = useAllIps();
   const toast = useToast();
   const [params] = useSearchParams();
-  const updateParams = useUpdateParams();
+  const setFilters = useSetFilters();
   const nameFilter = params.get('name') ?? '';
   const typeFilter = params.get('type') ?? '';
   const [sort, setSort] = useState<Sort>({ key: 'name', dir: 1 });
@@ -84,14 +84,7 @@ export function RecordsPanel({ domain }: { domain: Domain }) {
   // Once the user has reloaded after a conflict, the 412 on a form no longer applies.
   const current = (e: ApiError | null) => (e && isStale(e) && !conflict ? null : e);
 
-  const setFilter = (key: 'name' | 'type', value: string) =>
-    updateParams(
-      (next) => {
-        if (value) next.set(key, value);
-        else next.delete(key);
-      },
-      { replace: true },
-    );
+  const setFilter = (key: 'name' | 'type', value: string) => setFilters({ [key]: value }, { replace: true });
   const onSort = useCallback((key: SortKey) => setSort((s) => ({ key, dir: s.key === key ? (s.dir === 1 ? -1 : 1) : 1 })), []);
 
   const submitAdd = (rec: NonNullable<Checked['record']>) => {
