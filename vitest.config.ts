@@ -6,6 +6,8 @@ const postgres = process.env.TEST_DATABASE_URL;
 
 export default defineConfig({
   test: {
+    // Tests that start the server as a process run the build of it (server/testing/server-process.ts).
+    globalSetup: ['server/testing/vitest-setup.ts'],
     projects: [
       { test: { ...base, name: 'sqlite', include: ['server/**/*.test.ts', 'web/**/*.test.ts', 'bench/**/*.test.ts'] } },
       ...(postgres

@@ -1,6 +1,7 @@
 /** `npm run bench`: every benchmark, one table with the reference beside each figure. Never fails on a number. */
 import { existsSync } from 'node:fs';
 import { printTable, type Row } from './table';
+import { buildServer } from '../scripts/build-server.mjs';
 
 type Bench = { name: string; file: string; fn: string };
 const BENCHES: Bench[] = [
@@ -13,6 +14,9 @@ const BENCHES: Bench[] = [
   { name: 'Nodes', file: './nodes.ts', fn: 'benchNodes' },
   { name: 'Updates', file: './update.ts', fn: 'benchUpdates' },
 ];
+
+// The servers measured are the build `npm start` runs, of the sources as they are now.
+await buildServer();
 
 const only = process.argv.slice(2);
 const rows: Row[] = [];

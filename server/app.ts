@@ -30,6 +30,7 @@ export interface AppDeps {
   staticRoot?: string;
 }
 
+// One level below the repository both as server/app.ts and as the built build/server.js.
 const DIST = fileURLToPath(new URL('../dist', import.meta.url));
 
 /** For the dashboard and the BFF: no inline script, no framing, no sniffing, no referrer. */

@@ -1,6 +1,6 @@
 /**
  * Once per Playwright run: make sure Chromium and dig exist (fail loudly, never skip), build
- * the SPA if it is stale, and start this run's own server (HTTP and DNS on free ports) with a
+ * the SPA if it is stale and the server, and start this run's own server (HTTP and DNS on free ports) with a
  * temp DATA_DIR.
  * The returned function stops that server by its pid.
  */
@@ -11,6 +11,7 @@ import path from 'node:path';
 import { CHROMIUM_PATH } from '../../playwright.config';
 import { startServer, tempDataDir } from '../../server/testing/server-process';
 import type { ServerInfo } from './server-info';
+import { buildServer } from '../../scripts/build-server.mjs';
 
 const ROOT = path.resolve(import.meta.dirname, '../..');
 
@@ -22,6 +23,8 @@ export default async function globalSetup(): Promise<() => Promise<void>> {
   }
   const build = spawnSync(process.execPath, [path.join(ROOT, 'scripts/build-web-if-needed.mjs')], { cwd: ROOT, stdio: 'inherit' });
   if (build.status !== 0) throw new Error('building the SPA (vite build) failed');
+  // The server as `npm start` runs it.
+  await buildServer();
 
   if (spawnSync('dig', ['-v']).error) {
     throw new Error('No `dig`: the end-to-end tests check records with real DNS queries. Install it with `apt-get install bind9-dnsutils`.');

@@ -23,7 +23,10 @@ export async function startDnsThread(config: Config, store: Store, events: ZoneE
   if (config.dnsPort === null) return null;
   if (config.sqlitePath === ':memory:' && !config.databaseUrl) return startDns(config, store, events, log, update);
 
-  const worker = new Worker(new URL('./worker-boot.mjs', import.meta.url), { workerData: { config, origin: events.origin } });
+  // Built (npm start), the thread's bundle sits beside the server's (scripts/build-server.mjs); run
+  // from the TypeScript (tests in process), it boots tsx itself.
+  const entry = import.meta.url.endsWith('.ts') ? './worker-boot.mjs' : './dns-worker.js';
+  const worker = new Worker(new URL(entry, import.meta.url), { workerData: { config, origin: events.origin } });
   const send = (m: ToWorker) => worker.postMessage(m);
   let closing = false;
   let closed: (() => void) | undefined;

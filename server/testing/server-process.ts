@@ -1,5 +1,5 @@
 /**
- * Starts the real server as one child process (`node --import tsx server/main.ts`) on free
+ * Starts the real server as one child process (`node build/server.js`, as `npm start` does) on free
  * loopback ports with its own DATA_DIR, for tests that need the real thing (crash, CLI, DNS).
  */
 import { spawn, spawnSync, type ChildProcess } from 'node:child_process';
@@ -8,6 +8,12 @@ import os from 'node:os';
 import path from 'node:path';
 
 const ROOT = path.resolve(import.meta.dirname, '../..');
+
+/**
+ * What `npm start` runs: the server as scripts/build-server.mjs builds it, which the test runs'
+ * global set-ups (vitest.config.ts, playwright.config.ts) and the benchmarks do first.
+ */
+const SERVER = 'build/server.js';
 
 export interface ServerProcess {
   url: string;
@@ -25,7 +31,7 @@ export function tempDataDir(): string {
 }
 
 export interface StartOptions {
-  /** The entry point; the benchmarks start reference servers this way. */
+  /** The entry point: the built server by default; the benchmarks start reference servers (TypeScript, through tsx) this way. */
   script?: string;
   /** Pins the process to one CPU core with taskset (benchmarks). */
   cpu?: number;
@@ -34,7 +40,8 @@ export interface StartOptions {
 }
 
 export async function startServer(env: Record<string, string> = {}, dataDir = tempDataDir(), opts: StartOptions = {}): Promise<ServerProcess> {
-  const node = [process.execPath, ...(opts.nodeArgs ?? []), '--import', 'tsx', opts.script ?? 'server/main.ts'];
+  const script = opts.script ?? SERVER;
+  const node = [process.execPath, ...(opts.nodeArgs ?? []), ...(script.endsWith('.ts') ? ['--import', 'tsx'] : ['--enable-source-maps']), script];
   const argv = opts.cpu === undefined ? node : ['taskset', '-c', String(opts.cpu), ...node];
   const child = spawn(argv[0]!, argv.slice(1), {
     cwd: ROOT,

@@ -1,0 +1,31 @@
+// Compiles the server and its DNS thread into build/ (npm start, npm test, npm run bench): one
+// ES module each, with source maps, the packages left in node_modules. It takes under a second,
+// so it runs every time rather than guessing whether the sources changed.
+//
+// Why not run the TypeScript through tsx, as the CLI does: tsx compiles with esbuild's keepNames,
+// which wraps every function that is created in a call that sets its name. A record write creates
+// dozens of closures, and these calls cost ~5% of the CPU of a write under load (profile, issue 16).
+// Built, a record write took ~10% less CPU (6 interleaved runs on one core: 249–287 µs against
+// 287–320 µs) and the server answered 2–15% more writes per second.
+import { fileURLToPath } from 'node:url';
+import * as esbuild from 'esbuild';
+
+const root = fileURLToPath(new URL('..', import.meta.url));
+
+export async function buildServer() {
+  await esbuild.build({
+    absWorkingDir: root,
+    // server/dns/thread.ts starts build/dns-worker.js beside build/server.js.
+    entryPoints: { server: 'server/main.ts', 'dns-worker': 'server/dns/worker.ts' },
+    outdir: 'build',
+    bundle: true,
+    platform: 'node',
+    format: 'esm',
+    target: `node${process.versions.node}`,
+    packages: 'external',
+    sourcemap: true,
+    logLevel: 'warning',
+  });
+}
+
+if (process.argv[1] === fileURLToPath(import.meta.url)) await buildServer();
