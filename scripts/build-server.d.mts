@@ -1,2 +1,2 @@
-/** Compiles the server and its DNS thread into build/ (see build-server.mjs). */
+/** Compiles the server and its DNS thread into build/ when missing or stale (see build-server.mjs). */
 export function buildServer(): Promise<void>;
