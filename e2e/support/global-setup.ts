@@ -1,7 +1,7 @@
 /**
  * Once per Playwright run: make sure Chromium and dig exist (fail loudly, never skip), build
- * the SPA if it is stale and the server, and start this run's own server (HTTP and DNS on free ports) with a
- * temp DATA_DIR.
+ * the SPA and the server where they are stale, and start this run's own server (HTTP and DNS on
+ * free ports) with a temp DATA_DIR.
  * The returned function stops that server by its pid.
  */
 import { spawnSync } from 'node:child_process';
