@@ -3,7 +3,7 @@
  * DNS queries by rcode (counted by the DNS server through `countDnsQuery`).
  */
 import type { Context } from 'hono';
-import { routePath } from 'hono/route';
+import { matchedRoutes, routePath } from 'hono/route';
 import { Counter, Registry, collectDefaultMetrics } from 'prom-client';
 
 export const registry = new Registry();
@@ -87,8 +87,11 @@ export function countDnsResponse(transport: 'udp' | 'tcp', response: Buffer): vo
 
 /** The route pattern that answered (never the concrete path: bounded label values). */
 function routeOf(c: Context): string {
-  // The handler that responded; '*' is the dashboard's catch-all (or no route at all).
-  const path = routePath(c);
+  // The handler that responded; '*' is the dashboard's catch-all (or no route at all). A check that
+  // answered before the handler (a 404 for a path's zone, a 403 for a scope) counts under the
+  // handler's route, the last concrete route the request matched.
+  let path = routePath(c);
+  if (path?.endsWith('*')) path = matchedRoutes(c).findLast((r) => !r.path.endsWith('*'))?.path ?? path;
   return path && path !== '*' && path !== '/*' ? path : c.req.path.startsWith('/api/') ? 'unmatched' : 'dashboard';
 }
 

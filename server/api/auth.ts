@@ -4,10 +4,15 @@
  */
 import type { Principal } from '../services/accounts';
 import type { Services } from '../services';
+import type { Place } from '../services/zones';
 import type { Check } from './checks';
 import { HttpError } from './errors';
 
-export type ApiEnv = { Variables: { principal: Principal; requestId: string } };
+/**
+ * `zone`: the zone a `/domains/:name…` path names, resolved once before any handler runs
+ * (server/api/scope.ts); the scope was judged on it, and the handler acts on it.
+ */
+export type ApiEnv = { Variables: { principal: Principal; requestId: string; zone: Place } };
 
 function unauthorized(message: string, error?: string): HttpError {
   const challenge = error ? `Bearer realm="zonedeck", error="${error}"` : 'Bearer realm="zonedeck"';

@@ -30,10 +30,13 @@ describe('request bodies', () => {
 
   it('answers 413 for a body over the limit', async () => {
     // POST /domains takes a whole zone file, so it has the bulk limit; records take the ordinary one.
+    expect((await t.request('POST', '/api/v1/domains', { body: { name: 'x.example' } })).status).toBe(201);
     const res = await t.request('POST', '/api/v1/domains/x.example/records', { body: { name: 'x'.repeat(4000) } });
     expect(res.status).toBe(413);
     expect((await res.json()).error).toMatchObject({ status: 413, code: 'payload_too_large' });
-    expect(await domains()).toEqual([]);
+    expect((await (await t.request('GET', '/api/v1/domains/x.example/records')).json()).map((r: { record_type: string }) => r.record_type)).toEqual(['NS', 'NS']);
+    // A path that names no zone is 404 before its body is read (DESIGN.md §17).
+    expect((await t.request('POST', '/api/v1/domains/nope.example/records', { body: { name: 'x'.repeat(4000) } })).status).toBe(404);
   });
 
   it('answers 413 for a streamed body that grows past the limit without a content-length', async () => {
@@ -45,6 +48,7 @@ describe('request bodies', () => {
         else ctrl.close();
       },
     });
+    expect((await t.request('POST', '/api/v1/domains', { body: { name: 'x.example' } })).status).toBe(201);
     const res = await t.request('POST', '/api/v1/domains/x.example/records', { raw, headers: { 'content-type': 'application/json' } });
     expect(res.status).toBe(413);
   });

@@ -6,7 +6,7 @@ import { createRoute, z } from '@hono/zod-openapi';
 import type { Services } from '../services';
 import { SOURCES } from '../services/change-sets';
 import { createApi, errors, json, security } from './create-api';
-import { zoneParam } from './domains';
+import { pathZone } from './scope';
 import { pageHeaders, pageParams, pageQuery, setPageHeaders } from './pagination';
 import { ChangeSetSchema, RevertSchema, RRsetPatchSchema } from './schemas';
 import { changeView, writeAnswer, writeHeaders, writeOptions, writeQuery } from './write-options';
@@ -77,28 +77,28 @@ export function changesApi(services: Services) {
     .openapi(list, async (c) => {
       const q = c.req.valid('query');
       const p = pageParams(q);
-      const zone = await zones.owned(user(c), zoneParam(c.req.valid('param').name));
+      const zone = pathZone(c).zone;
       const page = await changes.page(zone, { source: q.source, username: q.username?.trim().toLowerCase() }, p.window);
       setPageHeaders(c, page.total, p);
       return c.json(page.rows.map((cs) => changeView(cs)), 200);
     })
     .openapi(get, async (c) => {
-      const { name, id } = c.req.valid('param');
-      const zone = await zones.owned(user(c), zoneParam(name));
+      const { id } = c.req.valid('param');
+      const zone = pathZone(c).zone;
       return c.json(changeView(await changes.get(zone, changeId(id))), 200);
     })
     .openapi(revert, async (c) => {
-      const { name, id } = c.req.valid('param');
+      const { id } = c.req.valid('param');
       // The body is optional: a bare POST reverts with the default comment.
       const body = c.req.header('content-type') ? c.req.valid('json') : {};
       const opts = writeOptions(c, body.comment);
-      const applied = await changes.revert((tx) => zones.owned(user(c), zoneParam(name), tx), changeId(id), opts);
+      const applied = await changes.revert((tx) => zones.owned(user(c), pathZone(c), tx), changeId(id), opts);
       return writeAnswer(c, opts, applied, (a) => changeView(a.change));
     })
     .openapi(patch, async (c) => {
       const body = c.req.valid('json');
       const opts = writeOptions(c, body.comment);
-      const applied = await rrsets.patch(user(c), zoneParam(c.req.valid('param').name), body.rrsets, opts);
+      const applied = await rrsets.patch(user(c), pathZone(c), body.rrsets, opts);
       return writeAnswer(c, opts, applied, (a) => changeView(a.change));
     });
 }

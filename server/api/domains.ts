@@ -11,6 +11,7 @@ import { ChangeSetSchema, DomainCreateSchema, DomainSchema, DomainUpdateSchema }
 import { asFileErrors, fileBuilder } from '../services/zone-files';
 import { etag, writeAnswer, writeHeaders, writeOptions, writeQuery } from './write-options';
 import { domainView } from './views';
+import { pathZone } from './scope';
 
 const nameParam = z.object({
   name: z.string().openapi({ param: { name: 'name', in: 'path' }, example: 'example.com', description: 'Domain name; a trailing ".json" is accepted' }),
@@ -99,22 +100,21 @@ export function domainsApi(services: Services) {
       return c.json(await view(zone), 201);
     })
     .openapi(get, async (c) => {
-      const zone = await zones.owned(c.get('principal').user.id, zoneParam(c.req.valid('param').name));
+      const zone = pathZone(c).zone;
       c.header('ETag', etag(zone.serial_number));
       return c.json(await view(zone), 200);
     })
     .openapi(update, async (c) => {
       const opts = writeOptions(c);
-      const applied = await zones.update(c.get('principal').user.id, zoneParam(c.req.valid('param').name), c.req.valid('json'), opts);
+      const applied = await zones.update(c.get('principal').user.id, pathZone(c), c.req.valid('json'), opts);
       const body = opts.dryRun ? null : await view(applied.zone);
       return writeAnswer(c, opts, applied, () => body);
     })
     .openapi(remove, async (c) => {
-      const userId = c.get('principal').user.id;
-      const name = zoneParam(c.req.valid('param').name);
-      const zone = await zones.owned(userId, name);
-      const body = await view(zone);
-      await zones.remove(userId, name, writeOptions(c).ifMatch);
+      const { user, scope } = c.get('principal');
+      const place = pathZone(c);
+      const body = await view(place.zone);
+      await zones.remove(user.id, place, writeOptions(c).ifMatch, scope);
       return c.json(body, 200);
     });
 }

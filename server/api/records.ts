@@ -5,7 +5,7 @@
 import { createRoute, z } from '@hono/zod-openapi';
 import type { Services } from '../services';
 import { createApi, errors, json, security } from './create-api';
-import { zoneParam } from './domains';
+import { pathZone } from './scope';
 import { pageHeaders, pageParams, pageQuery, setPageHeaders } from './pagination';
 import { ChangeSetSchema, RecordCreateSchema, RecordSchema, RecordUpdateSchema } from './schemas';
 import { etag, writeAnswer, writeHeaders, writeOptions, writeQuery } from './write-options';
@@ -86,7 +86,7 @@ export function recordsApi(services: Services) {
     .openapi(list, async (c) => {
       const q = c.req.valid('query');
       const p = pageParams(q);
-      const { zone, base, page } = await records.page(user(c), zoneParam(c.req.valid('param').domain_name), { name: q.name, record_type: q.record_type }, p.window);
+      const { zone, base, page } = await records.page(user(c), pathZone(c), { name: q.name, record_type: q.record_type }, p.window);
       setPageHeaders(c, page.total, p);
       // The serial read before the records: a write in between makes it older, never newer, so an
       // If-Match built on it can only give a needless 412, never overwrite unseen changes.
@@ -95,24 +95,24 @@ export function recordsApi(services: Services) {
     })
     .openapi(create, async (c) => {
       const opts = writeOptions(c);
-      const applied = await records.create(user(c), zoneParam(c.req.valid('param').domain_name), c.req.valid('json'), opts);
+      const applied = await records.create(user(c), pathZone(c), c.req.valid('json'), opts);
       return writeAnswer(c, opts, applied, ({ zone, result }) => recordView(zone, result.record, result.base));
     })
     .openapi(get, async (c) => {
-      const { domain_name, id } = c.req.valid('param');
-      const { zone, base, record } = await records.get(user(c), zoneParam(domain_name), recordId(id));
+      const { id } = c.req.valid('param');
+      const { zone, base, record } = await records.get(user(c), pathZone(c), recordId(id));
       return c.json(recordView(zone, record, base), 200);
     })
     .openapi(update, async (c) => {
-      const { domain_name, id } = c.req.valid('param');
+      const { id } = c.req.valid('param');
       const opts = writeOptions(c);
-      const applied = await records.update(user(c), zoneParam(domain_name), recordId(id), c.req.valid('json'), opts);
+      const applied = await records.update(user(c), pathZone(c), recordId(id), c.req.valid('json'), opts);
       return writeAnswer(c, opts, applied, ({ zone, result }) => recordView(zone, result.record, result.base));
     })
     .openapi(remove, async (c) => {
-      const { domain_name, id } = c.req.valid('param');
+      const { id } = c.req.valid('param');
       const opts = writeOptions(c);
-      const applied = await records.remove(user(c), zoneParam(domain_name), recordId(id), opts);
+      const applied = await records.remove(user(c), pathZone(c), recordId(id), opts);
       return writeAnswer(c, opts, applied, ({ zone, result }) => recordView(zone, result.record, result.base));
     });
 }

@@ -6,7 +6,6 @@
 import type { Context } from 'hono';
 import { z } from '@hono/zod-openapi';
 import { Invalid } from '../core/errors';
-import { recordGuard } from '../core/scope';
 import { DASHBOARD_HEADER, DASHBOARD_MARK } from '../dashboard-mark';
 import type { Applied, ChangeSet, WriteOptions } from '../services/change-sets';
 import type { ApiEnv } from './auth';
@@ -43,7 +42,7 @@ export function writeOptions(c: Context<ApiEnv>, comment?: string): WriteOptions
   return {
     source: dashboard ? 'dashboard' : 'api',
     // The token's scope decides which RRsets it may change (DESIGN.md §13), checked in the change set.
-    actor: { username: user.username, credential: dashboard ? 'session' : `token:${token.id}`, allows: recordGuard(scope) },
+    actor: { username: user.username, credential: dashboard ? 'session' : `token:${token.id}`, scope },
     ifMatch: parseIfMatch(c.req.header('if-match')),
     dryRun: dry === 'true' || dry === '1',
     comment,

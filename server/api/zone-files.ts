@@ -6,7 +6,7 @@
 import { createRoute, z } from '@hono/zod-openapi';
 import type { Services } from '../services';
 import { createApi, errors, json, security } from './create-api';
-import { zoneParam } from './domains';
+import { pathZone } from './scope';
 import { ZoneImportResultSchema } from './schemas';
 import { changeView, etag, writeHeaders, writeOptions, writeQuery } from './write-options';
 
@@ -51,7 +51,7 @@ export function zoneFilesApi(services: Services) {
   const user = (c: { get(k: 'principal'): { user: { id: number } } }) => c.get('principal').user.id;
   return createApi()
     .openapi(exportRoute, async (c) => {
-      const zone = await zones.owned(user(c), zoneParam(c.req.valid('param').name));
+      const zone = pathZone(c).zone;
       const text = await zoneFiles.export(zone);
       return c.body(text, 200, {
         'Content-Type': 'text/dns; charset=utf-8',
@@ -60,10 +60,10 @@ export function zoneFilesApi(services: Services) {
       }) as never;
     })
     .openapi(importRoute, async (c) => {
-      const name = zoneParam(c.req.valid('param').name);
+      const place = pathZone(c);
       const opts = writeOptions(c, c.req.valid('query').comment);
       const text = await c.req.text();
-      const applied = await zoneFiles.importInto((tx) => zones.owned(user(c), name, tx), text, c.req.valid('query').mode ?? 'replace', opts);
+      const applied = await zoneFiles.importInto((tx) => zones.owned(user(c), place, tx), text, c.req.valid('query').mode ?? 'replace', opts);
       c.header('ETag', etag(opts.dryRun ? applied.change.serial_before : applied.zone.serial_number));
       // A whole zone's worth of records would be megabytes: the first 1,000 of each side, and the counts.
       return c.json({ change: changeView(applied.change, 1000), ignored: applied.result.ignored }, 200);

@@ -55,6 +55,37 @@ export function normalizeZoneName(input: string): string {
   return name;
 }
 
+/**
+ * Code points that UTS #46 maps away or to a dot, or that are invisible: a name in a path that
+ * holds one is another spelling of some other name, and is refused rather than mapped.
+ */
+const PATH_NAME_IGNORABLE = /[\u00ad\u034f\u061c\u115f\u1160\u17b4\u17b5\u180b-\u180f\u200b-\u200f\u202a-\u202e\u2060-\u206f\u3002\u3164\ufe00-\ufe0f\ufeff\uff0e\uff61\uffa0]/u;
+
+/**
+ * A zone name as a URL path or an id names it (DESIGN.md §17), parsed strictly: no
+ * surrounding or inner whitespace or control characters, at most one trailing dot, and a
+ * non-ASCII name only in its one normal form (NFKC, nothing UTS #46 would map or drop, such as a
+ * fullwidth digit, `ſ`, a soft hyphen or an ideographic full stop). Then normalized as
+ * `normalizeZoneName` does. Throws RuleError.
+ */
+export function parseZonePathName(raw: string): string {
+  return normalizeZoneName(strictPathName(raw));
+}
+
+/** The strict part of `parseZonePathName`: the name as given, one trailing dot dropped, not yet normalized. Throws RuleError. */
+export function strictPathName(raw: string): string {
+  if (raw.length > 4 * MAX_NAME_LENGTH) throw new RuleError(`must be at most ${MAX_NAME_LENGTH} characters`);
+  if (/[\s\x00-\x1f\x7f-\x9f]/.test(raw)) throw new RuleError('must not contain spaces or control characters');
+  const name = raw.endsWith('.') ? raw.slice(0, -1) : raw;
+  if (name === '' || name.endsWith('.') || name.startsWith('.')) throw new RuleError('must not contain empty labels');
+  if (!/^[\x00-\x7f]*$/.test(name)) {
+    if (name.normalize('NFKC') !== name || PATH_NAME_IGNORABLE.test(name)) {
+      throw new RuleError('must be written in its normal form (no fullwidth, compatibility or invisible characters)');
+    }
+  }
+  return name;
+}
+
 /** Whether `name` equals `zone` or lies below it (both normalized). */
 export function isInZone(name: string, zone: string): boolean {
   return name === zone || name.endsWith(`.${zone}`);

@@ -169,14 +169,54 @@ export function allows(scope: Scope, req: ScopeRequest): boolean {
   return true;
 }
 
+/** Whether the scope limits which records may change (names or types): such a credential changes records only. */
+export const limitsRecords = (scope: Scope): boolean => Boolean(scope.names?.length || scope.types?.length);
+
 /**
- * The record check of a change set for a credential with this scope (the change-set Actor's
- * `allows`): whether it may change the RRset `name`/`type` of `zone`. Undefined when the scope
- * does not limit record writes at all, so unrestricted writers pay nothing.
+ * Whether the scope admits every name below `name` (relative; `@` is the apex): a delegation (NS
+ * below the apex) or a DNAME at `name` takes the whole subtree, so it needs that too
+ * (DESIGN.md §17). Admitted by `*`, by `<name>.*` as DESIGN.md spells it, and by a `*.<suffix>`
+ * that covers the subtree (`*.www` for `www`, `*.dev` for `a.dev`).
  */
-export function recordGuard(scope: Scope): ((zone: string, name: string, type: string) => boolean) | undefined {
-  if (!scope.read_only && !scope.zones?.length && !scope.names?.length && !scope.types?.length) return undefined;
-  return (zone, name, type) => allows(scope, { zone, name, type, write: true });
+export function allowsSubtree(scope: Scope, name: string): boolean {
+  if (!scope.names?.length) return true;
+  return scope.names.some((p) => {
+    if (p === '*') return true;
+    if (name === APEX) return false;
+    if (p === `${name}.*`) return true;
+    if (!p.startsWith('*.')) return false;
+    const suffix = p.slice(2);
+    return name === suffix || name.endsWith(`.${suffix}`);
+  });
+}
+
+/** Types whose record takes the subtree below its name (RFC 1034 §4.2.1 delegation; RFC 6672 DNAME). */
+export const subtreeWrite = (name: string, type: string): boolean => type === 'DNAME' || (type === 'NS' && name !== APEX);
+
+/**
+ * Why this scope may not change an RRset of `zone` (null when it may): the zone, read-only, the
+ * name and type, and for a delegation or DNAME the subtree below it.
+ */
+export function recordRefusal(scope: Scope, zone: string, name: string, type: string): string | null {
+  if (scope.read_only) return 'this credential is read-only';
+  if (!allowsZone(scope, zone)) return `this credential's scope does not include the zone ${zone}`;
+  const label = name === APEX ? '@' : name;
+  if (!allowsName(scope, name) || !allowsType(scope, type)) return `this credential may not change ${label} ${type} in ${zone}`;
+  if (subtreeWrite(name, type) && !allowsSubtree(scope, name)) {
+    return `a ${type} record at ${label} takes over every name below it, and this credential's scope does not include ${label === '@' ? '*' : `${label}.*`}`;
+  }
+  return null;
+}
+
+/**
+ * Why this scope may not change the zone itself — its settings, DNSSEC and keys, or delete it —
+ * (null when it may): read-only, another zone, or a scope limited to names or types.
+ */
+export function zoneRefusal(scope: Scope, zone: string, what = "the zone's settings"): string | null {
+  if (scope.read_only) return 'this credential is read-only';
+  if (!allowsZone(scope, zone)) return `this credential's scope does not include the zone ${zone}`;
+  if (limitsRecords(scope)) return `this credential may change only the records its scope names, not ${what}`;
+  return null;
 }
 
 /** The scope as stored (JSON text), and back. A stored value that is not an object throws: a credential never fails open. */

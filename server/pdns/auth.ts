@@ -5,10 +5,12 @@
  */
 import type { MiddlewareHandler } from 'hono';
 import type { Services } from '../services';
+import type { DomainRow } from '../store/types';
 import type { Principal } from '../services/accounts';
 import { PdnsError } from './errors';
 
-export type PdnsEnv = { Variables: { principal: Principal; requestId: string } };
+/** `zone`: the zone a `…/zones/:zone_id…` path names, resolved once before any handler (server/pdns/scope.ts). */
+export type PdnsEnv = { Variables: { principal: Principal; requestId: string; zone: DomainRow } };
 
 const unauthorized = () => new PdnsError(401, 'Unauthorized', { 'WWW-Authenticate': 'X-API-Key realm="zonedeck"' });
 

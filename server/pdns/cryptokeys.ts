@@ -6,13 +6,14 @@
  * GET …/cryptokeys/:id, zonedeck keeps it to the DNS server).
  */
 import { Hono, type Context } from 'hono';
-import { NotFound } from '../core/errors';
+import { APEX } from '../core/domain-name';
 import { DIGEST_SHA256 } from '../services/dnssec-keys';
 import type { Services } from '../services';
 import type { DnssecPublicKey, DomainRow } from '../store/types';
 import type { PdnsEnv } from './auth';
-import { PdnsError, unprocessable, zoneNotFound } from './errors';
-import { dotted, zoneNameOfId } from './names';
+import { PdnsError, unprocessable } from './errors';
+import { dotted } from './names';
+import { pathZone } from './scope';
 import { CryptokeyIn, parseBody } from './schemas';
 import { pdnsWrite } from './write-options';
 
@@ -37,15 +38,9 @@ export function cryptokeyView(zone: string, k: DnssecPublicKey) {
 export function cryptokeysApi(services: Services) {
   const { zones } = services;
 
-  async function zoneOf(c: Context<PdnsEnv>): Promise<DomainRow> {
-    const name = zoneNameOfId(c.req.param('zone_id')!);
-    try {
-      return await zones.owned(c.get('principal').user.id, name);
-    } catch (e) {
-      if (e instanceof NotFound) throw zoneNotFound(dotted(name));
-      throw e;
-    }
-  }
+  const zoneOf = async (c: Context<PdnsEnv>): Promise<DomainRow> => pathZone(c);
+  /** The path's zone as a place for the write path, which reads it again in its transaction. */
+  const placeOf = (c: Context<PdnsEnv>) => ({ zone: pathZone(c), base: APEX });
 
   const keysOf = async (zone: DomainRow) => (await zones.publicKeys([zone])).get(zone.id) ?? [];
 
@@ -78,7 +73,7 @@ export function cryptokeysApi(services: Services) {
       if (zone.dnssec_enabled && existing.length > 0) {
         throw unprocessable(`${dotted(zone.name)} is already signed with key ${existing.map((k) => k.id).join(', ')}; zonedeck keeps one key per zone (rollover: npm run cli -- dnssec rollover)`);
       }
-      const applied = await zones.update(c.get('principal').user.id, zone.name, { dnssec_enabled: true }, pdnsWrite(c));
+      const applied = await zones.update(c.get('principal').user.id, placeOf(c), { dnssec_enabled: true }, pdnsWrite(c));
       const keys = await keysOf(applied.zone);
       return c.json(cryptokeyView(zone.name, keys.at(-1)!), 201);
     })
@@ -99,7 +94,7 @@ export function cryptokeysApi(services: Services) {
       if (keys.length > 1) {
         throw unprocessable(`${dotted(zone.name)} is in a key rollover; finish it with npm run cli -- dnssec rollover ${zone.name} --finish`);
       }
-      await zones.update(c.get('principal').user.id, zone.name, { dnssec_enabled: false }, pdnsWrite(c));
+      await zones.update(c.get('principal').user.id, placeOf(c), { dnssec_enabled: false }, pdnsWrite(c));
       return c.body(null, 204);
     });
 }

@@ -1,53 +1,74 @@
 /**
- * A token's scope (DESIGN.md §13) on the PowerDNS API, judged as zonedeck's API judges it
- * (server/api/scope.ts): the client network, read-only, zone creation, and the zone an id
- * names, 403 outside the scope. Which records a PATCH may change (names, types) is judged in
- * the change set, from the same scope (write-options.ts). A NOTIFY changes nothing and is
- * allowed to any token that may see the zone: lego asks for one after each change it makes.
+ * The zone a PowerDNS API path names, and a token's scope (DESIGN.md §13, §17), judged as
+ * zonedeck's API judges them (server/api/scope.ts): a `…/zones/:zone_id…` path becomes a zone row
+ * here, once, through the same service function the write path re-checks it with; an id that names
+ * no zone of the user is 404 before any handler, the scope is judged on that row, and the handler
+ * acts on it. The client network, read-only and zone creation are judged from the request. Which
+ * records a PATCH may change, and any setting or key, is judged again in the change set. A NOTIFY
+ * changes nothing and is allowed to any token that may see the zone: lego asks for one after each
+ * change it makes.
  */
-import type { MiddlewareHandler } from 'hono';
+import type { Context, MiddlewareHandler } from 'hono';
 import { clientAddress } from '../client-address';
-import { allowsAddress, allowsZone, isRestricted } from '../core/scope';
+import { NotFound } from '../core/errors';
+import { allowsAddress, allowsZone, isRestricted, limitsRecords, type Scope } from '../core/scope';
 import type { Services } from '../services';
+import type { DomainRow } from '../store/types';
 import type { PdnsEnv } from './auth';
-import { PdnsError } from './errors';
-import { zoneNameOfId } from './names';
+import { PdnsError, zoneNotFound } from './errors';
+import { dotted, zoneNameOfId } from './names';
 
 const READS = new Set(['GET', 'HEAD', 'OPTIONS']);
 const ZONES = /^\/api\/v1\/servers\/[^/]+\/zones\/?$/;
-const ZONE_PATH = /^\/api\/v1\/servers\/[^/]+\/zones\/([^/]+)(\/.*)?$/;
+const ZONE_PATH = /^\/api\/v1\/servers\/[^/]+\/zones\/([^/]*)(\/.*)?$/;
 
 const forbidden = (message: string) => new PdnsError(403, message);
 
+/** The zone the request's path named, as resolved before the handler. */
+export function pathZone(c: Context<PdnsEnv>): DomainRow {
+  const zone = c.get('zone');
+  if (!zone) throw new PdnsError(404, 'Not Found');
+  return zone;
+}
+
 export function enforcePdnsScope(services: Services): MiddlewareHandler<PdnsEnv> {
-  return async (c, next) => {
-    const { scope, user } = c.get('principal');
-    if (!isRestricted(scope)) return next();
+  function checkEdge(c: Context<PdnsEnv>, scope: Scope, write: boolean, zoneWrite: boolean): void {
     if (!allowsAddress(scope, clientAddress(c))) throw forbidden("this token may not be used from this address (see its scope's allowed_ips)");
-    const method = c.req.method;
-    const path = c.req.path;
-    const m = ZONE_PATH.exec(path);
-    const rest = m?.[2];
-    const write = !READS.has(method) && rest !== '/notify';
     if (scope.read_only && write) throw forbidden('this token is read-only');
-    const limited = Boolean(scope.zones?.length || scope.names?.length || scope.types?.length);
-    if (ZONES.test(path) && method === 'POST' && limited) throw forbidden('a token limited to zones, names or types cannot create zones');
-    if (!m) return next();
+    if (ZONES.test(c.req.path) && c.req.method === 'POST' && (scope.zones?.length || limitsRecords(scope))) {
+      throw forbidden('a token limited to zones, names or types cannot create zones');
+    }
     // Zone settings, DNSSEC and deletion are not record changes a names/types scope could allow.
-    const zoneWrite = write && (rest === undefined ? method !== 'PATCH' : rest.startsWith('/cryptokeys'));
-    if (zoneWrite && (scope.names?.length || scope.types?.length)) throw forbidden('this token may change only the records its scope names, not the zone itself');
-    if (!scope.zones?.length) return next();
+    if (zoneWrite && limitsRecords(scope)) throw forbidden('this token may change only the records its scope names, not the zone itself');
+  }
+
+  async function resolve(c: Context<PdnsEnv>, scope: Scope, userId: number, segment: string): Promise<void> {
     let name: string;
     try {
-      name = zoneNameOfId(decodeURIComponent(m[1]!));
-    } catch {
-      return next();
+      name = zoneNameOfId(decodeURIComponent(segment));
+    } catch (e) {
+      if (e instanceof PdnsError) throw e;
+      throw new PdnsError(404, 'Not Found');
     }
-    if (!allowsZone(scope, name)) {
-      // Another user's zone, or none: the handler answers 404 exactly as for anyone else.
-      const zone = await services.store.domains.byName(name);
-      if (zone && zone.user_id === user.id) throw forbidden(`this token's scope does not include the zone ${name}`);
+    let zone: DomainRow;
+    try {
+      zone = await services.zones.owned(userId, name);
+    } catch (e) {
+      if (e instanceof NotFound) throw zoneNotFound(dotted(name.slice(0, 255)));
+      throw e;
     }
+    // Judged on the row the id resolved to, whatever spelling named it.
+    if (!allowsZone(scope, zone.name)) throw forbidden(`this token's scope does not include the zone ${zone.name}`);
+    c.set('zone', zone);
+  }
+
+  return async (c, next) => {
+    const { scope, user } = c.get('principal');
+    const m = ZONE_PATH.exec(c.req.path);
+    const rest = m?.[2];
+    const write = !READS.has(c.req.method) && rest !== '/notify';
+    if (isRestricted(scope)) checkEdge(c, scope, write, Boolean(m) && write && (rest === undefined ? c.req.method !== 'PATCH' : rest.startsWith('/cryptokeys')));
+    if (m) await resolve(c, scope, user.id, m[1]!);
     return next();
   };
 }

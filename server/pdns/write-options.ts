@@ -1,11 +1,10 @@
 /** What every zone write of the PowerDNS API carries into its change set (DESIGN.md §10): source `pdns`, the user, `token:<id>` and its scope. */
 import type { Context } from 'hono';
-import { recordGuard } from '../core/scope';
 import type { WriteOptions } from '../services/change-sets';
 import type { PdnsEnv } from './auth';
 
 export function pdnsWrite(c: Context<PdnsEnv>, comment?: string): WriteOptions {
   const { user, token, scope } = c.get('principal');
   // The token's scope decides which RRsets it may change (DESIGN.md §13), checked in the change set.
-  return { source: 'pdns', actor: { username: user.username, credential: `token:${token.id}`, allows: recordGuard(scope) }, comment };
+  return { source: 'pdns', actor: { username: user.username, credential: `token:${token.id}`, scope }, comment };
 }

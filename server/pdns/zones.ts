@@ -9,8 +9,9 @@ import { NotFound, RuleError } from '../core/errors';
 import type { Services } from '../services';
 import type { DomainRow } from '../store/types';
 import type { PdnsEnv } from './auth';
+import { pathZone } from './scope';
 import { checkKind, checkUnsupported, createZone } from './zone-create';
-import { unprocessable, zoneNotFound } from './errors';
+import { unprocessable } from './errors';
 import { asAbsolute, dotted, zoneNameOfId } from './names';
 import { clientError, translate } from './rrset-changes';
 import { parseBody, PatchBody, ZoneIn } from './schemas';
@@ -30,15 +31,9 @@ export function zonesApi(services: Services, identity: SoaIdentity) {
   const { zones, store } = services;
 
   /** The user's zone an id names; another user's zone is 404 exactly like a missing one. */
-  async function zoneOf(c: Context<PdnsEnv>): Promise<DomainRow> {
-    const name = zoneNameOfId(c.req.param('zone_id')!);
-    try {
-      return await zones.owned(c.get('principal').user.id, name);
-    } catch (e) {
-      if (e instanceof NotFound) throw zoneNotFound(dotted(name));
-      throw e;
-    }
-  }
+  const zoneOf = async (c: Context<PdnsEnv>): Promise<DomainRow> => pathZone(c);
+  /** The path's zone as a place for the write path, which reads it again in its transaction. */
+  const placeOf = (c: Context<PdnsEnv>) => ({ zone: pathZone(c), base: APEX });
 
   /** The RRsets of a zone, all of them or those at `rrset_name` (and of `rrset_type`). */
   async function rrsetsOf(c: Context, zone: DomainRow) {
@@ -93,7 +88,7 @@ export function zonesApi(services: Services, identity: SoaIdentity) {
       checkKind(body.kind);
       checkUnsupported(body);
       if (body.rrsets !== undefined) throw unprocessable('rrsets: replacing every RRset with PUT is not supported; send the changes with PATCH');
-      if (body.dnssec !== undefined) await zones.update(c.get('principal').user.id, zone.name, { dnssec_enabled: body.dnssec }, pdnsWrite(c));
+      if (body.dnssec !== undefined) await zones.update(c.get('principal').user.id, placeOf(c), { dnssec_enabled: body.dnssec }, pdnsWrite(c));
       return c.body(null, 204);
     })
     .patch('/zones/:zone_id', async (c) => {
@@ -101,7 +96,7 @@ export function zonesApi(services: Services, identity: SoaIdentity) {
       const zone = await zoneOf(c);
       const apexNs = (await store.records.atName(zone.id, APEX)).filter((r) => r.record_type === 'NS');
       const t = translate(body.rrsets, { zone, apexNs, identity });
-      const applied = await services.rrsets.patch(c.get('principal').user.id, zone.name, t.changes, pdnsWrite(c)).catch((e: unknown) => {
+      const applied = await services.rrsets.patch(c.get('principal').user.id, placeOf(c), t.changes, pdnsWrite(c)).catch((e: unknown) => {
         throw clientError(e, t);
       });
       c.header('X-PDNS-Old-Serial', String(applied.change.serial_before));
@@ -109,13 +104,12 @@ export function zonesApi(services: Services, identity: SoaIdentity) {
       return c.body(null, 204);
     })
     .delete('/zones/:zone_id', async (c) => {
-      const zone = await zoneOf(c);
-      await zones.remove(c.get('principal').user.id, zone.name);
+      const { user, scope } = c.get('principal');
+      await zones.remove(user.id, placeOf(c), undefined, scope);
       return c.body(null, 204);
     })
     .put('/zones/:zone_id/notify', async (c) => {
-      const zone = await zoneOf(c);
-      await zones.notify(c.get('principal').user.id, zone.name);
+      await zones.notify(c.get('principal').user.id, placeOf(c));
       return c.json({ result: 'Notification queued' });
     })
     .get('/zones/:zone_id/export', async (c) => {

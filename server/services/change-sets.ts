@@ -7,6 +7,7 @@
  * all of it and rolls back.
  */
 import { APEX } from '../core/domain-name';
+import { isRestricted, recordRefusal, zoneRefusal, type Scope } from '../core/scope';
 import { Conflict, Forbidden, NotFound, PreconditionFailed } from '../core/errors';
 import { nextSerial, SOA_FIELDS } from '../core/soa';
 import type { ChangeEntryRow, ChangeFilter, ChangeSetRow, DomainRow, Page, RecordRow, Repos, Store, Window } from '../store/types';
@@ -22,8 +23,11 @@ export type Source = (typeof SOURCES)[number];
 export interface Actor {
   username: string;
   credential: string;
-  /** Whether the credential's scope lets it change this RRset (DESIGN.md §13); absent: unrestricted. */
-  allows?(zone: string, name: string, type: string): boolean;
+  /**
+   * The credential's scope (DESIGN.md §13, §17); absent or empty: unrestricted. Judged here, on
+   * the zone row the change locked: every RRset it touches, and any setting or key it changes.
+   */
+  scope?: Scope;
 }
 
 /** What the admin CLI (and code acting for it) writes as: the zone owner, credential `cli`. */
@@ -144,22 +148,41 @@ export function createChangeSets(store: Store, events: ZoneEvents, options: Chan
     return { change: applied.change, zone: applied.zone, result: applied.result };
   }
 
+  /**
+   * The credential's scope on this change (DESIGN.md §17): every RRset it adds or removes (a
+   * delegation or DNAME needs the subtree below it too), and no setting, key or re-signing for
+   * a credential limited to names or types. Forbidden, and nothing applied, otherwise.
+   */
+  function guard(scope: Scope, zone: DomainRow, w: { added: readonly RecordData[]; removed: readonly RecordData[] }, settings: Record<string, unknown>, edit: Edit): void {
+    const touched = [...Object.keys(settings), ...(edit.keys ? ['dnssec_keys'] : [])];
+    if (touched.length > 0 || edit.touch) {
+      const why = zoneRefusal(scope, zone.name, `the zone's settings (${touched.join(', ') || 'its signatures'})`);
+      if (why) throw new Forbidden(why);
+    }
+    const seen = new Set<string>();
+    for (const r of [...w.added, ...w.removed]) {
+      const k = `${r.name} ${r.record_type}`;
+      if (seen.has(k)) continue;
+      seen.add(k);
+      const why = recordRefusal(scope, zone.name, r.name, r.record_type);
+      if (why) throw new Forbidden(why);
+    }
+  }
+
   async function write(tx: Repos, zone: DomainRow, edit: Edit, opts: WriteOptions) {
     const { draft } = edit;
     const now = edit.now;
     const at = now.toISOString();
     const w = draft.writes(at);
-    // Scope first: a credential that may not write here learns nothing from the zone's rules.
-    if (opts.actor.allows) {
-      const denied = [...w.added, ...w.removed].find((r) => !opts.actor.allows!(zone.name, r.name, r.record_type));
-      if (denied) throw new Forbidden(`this credential may not change ${denied.name} ${denied.record_type} in ${zone.name}`);
-    }
-    await draft.validate(edit.blame ?? crudBlame);
     const settings: Record<string, [unknown, unknown]> = {};
     for (const f of SETTING_FIELDS) {
       const v = edit.settings[f];
       if (v !== undefined && v !== zone[f]) settings[f] = [zone[f], v];
     }
+    // Scope first: a credential that may not write here learns nothing from the zone's rules.
+    const scope = opts.actor.scope;
+    if (scope && isRestricted(scope)) guard(scope, zone, w, settings, edit);
+    await draft.validate(edit.blame ?? crudBlame);
     let keysChanged = settings.dnssec_enabled !== undefined;
     if (edit.keys) {
       const before = (await tx.dnssecKeys.publicKeys([zone.id])).map((k) => k.key_tag);
@@ -258,8 +281,12 @@ export function createChangeSets(store: Store, events: ZoneEvents, options: Chan
       return apply(locate, { ...opts, source: 'revert', comment: opts.comment ?? `revert of change ${id}` }, async ({ draft, zone, tx, settings }) => {
         const row = await tx.changes.byId(zone.id, id);
         if (!row) throw new NotFound(`no change ${id} in ${zone.name}`);
-        if (row.serial_before === 0) throw new Conflict(`change ${id} created the zone; delete the zone instead`);
         const cs = view(row, await tx.changes.entries(row.id));
+        // A credential that may not change settings is told so before whether the revert would conflict.
+        const touched = Object.keys(cs.settings);
+        const why = touched.length > 0 && opts.actor.scope ? zoneRefusal(opts.actor.scope, zone.name, `the zone's settings (${touched.join(', ')})`) : null;
+        if (why) throw new Forbidden(why);
+        if (row.serial_before === 0) throw new Conflict(`change ${id} created the zone; delete the zone instead`);
         if (cs.settings.dnssec_keys) throw new Conflict(`change ${id} was a DNSSEC key rollover, which cannot be reverted; use npm run cli -- dnssec rollover`);
         await draft.load(new Set([...cs.added, ...cs.removed].map((r) => r.name)));
         const key = (r: { name: string; record_type: string }) => `${r.name === APEX ? '@' : r.name} ${r.record_type}`;

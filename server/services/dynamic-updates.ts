@@ -9,7 +9,7 @@
 import { APEX } from '../core/domain-name';
 import { ZonedeckError } from '../core/errors';
 import { RECORD_TYPE_BY_NAME } from '../core/record-types';
-import { allowsAddress, allowsZone, recordGuard } from '../core/scope';
+import { allowsAddress, allowsZone } from '../core/scope';
 import type { Store } from '../store/types';
 import type { ChangeSets } from './change-sets';
 import type { ZoneDraft } from './zone-draft';
@@ -131,7 +131,7 @@ export function createDynamicUpdates(store: Store, changes: ChangeSets) {
       try {
         await changes.apply(
           (tx) => tx.domains.byId(zone.id).then((z) => z ?? Promise.reject(new Refused(UPDATE_RCODE.REFUSED))),
-          { source: 'rfc2136', actor: { username: '', credential: `tsig:${key.name}`, allows: recordGuard(key.scope) } },
+          { source: 'rfc2136', actor: { username: '', credential: `tsig:${key.name}`, scope: key.scope } },
           async ({ draft }) => {
             await draft.load(new Set([...req.prerequisites, ...req.updates].map((r) => r.name)));
             checkPrerequisites(draft, canonical(req.prerequisites));

@@ -11,7 +11,7 @@ import { parseTtl } from '../core/ttl';
 import type { DomainRow, ListedRecord, Page, RecordFilter, RecordRow, Repos, Store, Window } from '../store/types';
 import { CLI_WRITE, type Applied, type ChangeSets, type WriteOptions } from './change-sets';
 import { FieldCheck } from './rule-fields';
-import { nameAtPlace, nameFromPlace, type Place, type Zones } from './zones';
+import { nameAtPlace, nameFromPlace, type Place, type ZoneRef, type Zones } from './zones';
 
 export interface RecordInput {
   name?: string;
@@ -58,16 +58,16 @@ export function createRecords(store: Store, changes: ChangeSets, zones: Zones) {
   };
 
   /** A record by id, seen from the place the request names (another place's record is NotFound). */
-  async function load(userId: number, where: string, id: number, tx: Repos = store): Promise<Placed> {
+  async function load(userId: number, where: ZoneRef, id: number, tx: Repos = store): Promise<Placed> {
     const place = await zones.place(userId, where, tx);
     const record = await tx.records.byId(place.zone.id, id);
-    if (!record || nameFromPlace(record.name, place.base) === null) throw new NotFound(`no record with id ${id} in ${where}`);
+    if (!record || nameFromPlace(record.name, place.base) === null) throw new NotFound(`no record with id ${id} in ${place.base === APEX ? place.zone.name : `${place.base}.${place.zone.name}`}`);
     return { ...place, record };
   }
 
   return {
     /** Records at or below the place asked for, by name and type. */
-    page: async (userId: number, where: string, filter: RecordFilter, w: Window): Promise<Place & { page: Page<ListedRecord> }> => {
+    page: async (userId: number, where: ZoneRef, filter: RecordFilter, w: Window): Promise<Place & { page: Page<ListedRecord> }> => {
       const place = await zones.place(userId, where);
       const f: RecordFilter = {};
       if (place.base !== APEX) f.below = place.base;
@@ -82,10 +82,10 @@ export function createRecords(store: Store, changes: ChangeSets, zones: Zones) {
       return { ...place, page: await store.records.page(place.zone.id, f, w) };
     },
 
-    get: (userId: number, where: string, id: number) => load(userId, where, id),
+    get: (userId: number, where: ZoneRef, id: number) => load(userId, where, id),
 
     /** Adds a record; without a ttl it takes its RRset's, else the zone's minimum_ttl. */
-    async create(userId: number, where: string, input: RecordInput, opts: WriteOptions = CLI_WRITE): Promise<Applied<Placed>> {
+    async create(userId: number, where: ZoneRef, input: RecordInput, opts: WriteOptions = CLI_WRITE): Promise<Applied<Placed>> {
       const check = new FieldCheck();
       if (input.record_type === undefined) check.fail('record_type', 'is required');
       if (input.content === undefined) check.fail('content', 'is required');
@@ -112,7 +112,7 @@ export function createRecords(store: Store, changes: ChangeSets, zones: Zones) {
     },
 
     /** Partial update, keeping the record's id; a ttl applies to the record's whole RRset. */
-    async update(userId: number, where: string, id: number, input: RecordInput, opts: WriteOptions = CLI_WRITE): Promise<Applied<Placed>> {
+    async update(userId: number, where: ZoneRef, id: number, input: RecordInput, opts: WriteOptions = CLI_WRITE): Promise<Applied<Placed>> {
       let found!: Placed;
       let rec!: Resolved;
       return changes.apply(
@@ -139,7 +139,7 @@ export function createRecords(store: Store, changes: ChangeSets, zones: Zones) {
       );
     },
 
-    async remove(userId: number, where: string, id: number, opts: WriteOptions = CLI_WRITE): Promise<Applied<Placed>> {
+    async remove(userId: number, where: ZoneRef, id: number, opts: WriteOptions = CLI_WRITE): Promise<Applied<Placed>> {
       let found!: Placed;
       return changes.apply(
         async (tx) => (found = await load(userId, where, id, tx)).zone,

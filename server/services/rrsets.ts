@@ -11,7 +11,7 @@ import { parseTtl } from '../core/ttl';
 import type { Applied, ChangeSets, WriteOptions } from './change-sets';
 import { FieldCheck } from './rule-fields';
 import type { Blame, Entry } from './zone-draft';
-import type { Zones } from './zones';
+import type { ZoneRef, Zones } from './zones';
 
 export type Changetype = 'REPLACE' | 'DELETE' | 'ADD' | 'REMOVE';
 
@@ -52,7 +52,7 @@ export function createRrsets(changes: ChangeSets, zones: Zones) {
   }
 
   return {
-    patch(userId: number, zoneName: string, list: readonly RRsetChange[], opts: WriteOptions): Promise<Applied<void>> {
+    patch(userId: number, zoneName: ZoneRef, list: readonly RRsetChange[], opts: WriteOptions): Promise<Applied<void>> {
       return changes.apply(
         (tx) => zones.owned(userId, zoneName, tx),
         opts,

@@ -4,9 +4,10 @@
  * Turning DNSSEC on creates the zone's CSK in that transaction and turning it off removes
  * its keys, so a zone is signed exactly when `dnssec_enabled` says so (issue 5).
  */
-import { isInZone, normalizeRecordName, normalizeZoneName, APEX } from '../core/domain-name';
+import { isInZone, normalizeRecordName, normalizeZoneName, parseZonePathName, strictPathName, APEX } from '../core/domain-name';
 import { RuleError } from '../core/errors';
-import { Conflict, NotFound, PreconditionFailed } from '../core/errors';
+import { Conflict, Forbidden, NotFound, PreconditionFailed } from '../core/errors';
+import { zoneRefusal, type Scope } from '../core/scope';
 import { SOA_DEFAULTS, SOA_FIELDS, soaErrors, type SoaField, type SoaTimers } from '../core/soa';
 import type { DnssecPublicKey, DomainRow, Page, Repos, Store, Window } from '../store/types';
 import { CLI_WRITE, type Applied, type ChangeSets, type Edit, type WriteOptions } from './change-sets';
@@ -44,6 +45,12 @@ export interface Place {
   base: string;
 }
 
+/** A zone as a caller names it: a name (the CLI, a DNS message) or a place the API resolved from its path. */
+export type ZoneRef = string | Place;
+
+/** A name quoted in an error, cut to a sane length. */
+const clip = (s: string) => (s.length > 80 ? `${s.slice(0, 80)}…` : s);
+
 /** A record name given relative to a place, as stored (relative to the zone). */
 export function nameAtPlace(input: string, { zone, base }: Place): string {
   if (base === APEX) return normalizeRecordName(input, zone.name);
@@ -59,13 +66,31 @@ export function nameFromPlace(name: string, base: string): string | null {
 }
 
 export function createZones(store: Store, events: ZoneEvents, changes: ChangeSets, defaults: ZoneDefaults) {
-  /** The user's zone by name; another user's zone is NotFound exactly like a missing one. */
-  async function owned(userId: number, name: string, repos: Repos = store): Promise<DomainRow> {
+  /**
+   * A place resolved earlier (by the API's path check, DESIGN.md §17), as it is now: read again
+   * inside a transaction, and NotFound unless it is still the same zone of the same user.
+   */
+  async function again(userId: number, ref: Place, repos: Repos): Promise<Place> {
+    if (repos === store) return ref;
+    const zone = await repos.domains.byId(ref.zone.id);
+    if (!zone || zone.user_id !== userId || zone.name !== ref.zone.name) throw new NotFound(`no domain named ${ref.zone.name}`);
+    return { zone, base: ref.base };
+  }
+
+  /**
+   * The user's zone by name (parsed strictly, as a path names it), or a place already resolved;
+   * another user's zone is NotFound exactly like a missing one.
+   */
+  async function owned(userId: number, ref: ZoneRef, repos: Repos = store): Promise<DomainRow> {
+    if (typeof ref !== 'string') {
+      if (ref.base !== APEX) throw new NotFound(`no domain named ${ref.base}.${ref.zone.name}`);
+      return (await again(userId, ref, repos)).zone;
+    }
     let normalized: string;
     try {
-      normalized = normalizeZoneName(name);
+      normalized = parseZonePathName(ref);
     } catch {
-      throw new NotFound(`no domain named ${name}`);
+      throw new NotFound(`no domain named ${clip(ref)}`);
     }
     const zone = await repos.domains.byName(normalized);
     if (!zone || zone.user_id !== userId) throw new NotFound(`no domain named ${normalized}`);
@@ -74,19 +99,24 @@ export function createZones(store: Store, events: ZoneEvents, changes: ChangeSet
 
   /**
    * The closest enclosing zone of the user for a name at or inside one of their zones
-   * (a leading `*.` of a wildcard certificate name is dropped). NotFound otherwise, also for
-   * another user's zone.
+   * (a leading `*\.` of a wildcard certificate name is dropped), or a place already resolved.
+   * The name is parsed strictly, as a path names it. NotFound otherwise, also for another
+   * user's zone.
    */
-  async function place(userId: number, raw: string, repos: Repos = store): Promise<Place> {
-    let name = raw.trim().toLowerCase();
-    if (name.endsWith('.')) name = name.slice(0, -1);
+  async function place(userId: number, ref: ZoneRef, repos: Repos = store): Promise<Place> {
+    if (typeof ref !== 'string') return again(userId, ref, repos);
+    let name: string;
+    try {
+      name = strictPathName(ref).toLowerCase();
+    } catch {
+      throw new NotFound(`no domain named ${clip(ref)}`);
+    }
     if (name.startsWith('*.')) name = name.slice(2);
     const labels = name.split('.');
     for (let i = 0; i + 2 <= labels.length; i++) {
-      const candidate = labels.slice(i).join('.');
       let zoneName: string;
       try {
-        zoneName = normalizeZoneName(candidate);
+        zoneName = normalizeZoneName(labels.slice(i).join('.'));
       } catch {
         continue;
       }
@@ -100,7 +130,7 @@ export function createZones(store: Store, events: ZoneEvents, changes: ChangeSet
         throw e;
       }
     }
-    throw new NotFound(`no domain named ${raw}`);
+    throw new NotFound(`no domain named ${clip(name)}`);
   }
 
   function timers(check: FieldCheck, current: SoaTimers, patch: ZoneSettings): SoaTimers {
@@ -173,7 +203,7 @@ export function createZones(store: Store, events: ZoneEvents, changes: ChangeSet
     },
 
     /** Partial update of SOA timers and DNSSEC, as one change set; a no-op patch changes nothing, not even the serial. */
-    async update(userId: number, name: string, patch: ZoneSettings, opts: WriteOptions = CLI_WRITE): Promise<Applied<void>> {
+    async update(userId: number, name: ZoneRef, patch: ZoneSettings, opts: WriteOptions = CLI_WRITE): Promise<Applied<void>> {
       return changes.apply(
         (tx) => owned(userId, name, tx),
         opts,
@@ -229,16 +259,21 @@ export function createZones(store: Store, events: ZoneEvents, changes: ChangeSet
      * Asks for a NOTIFY to the secondaries now (the PowerDNS API's PUT …/notify): a zone event
      * that changes nothing, on which the DNS server notifies as on every serial change.
      */
-    async notify(userId: number, name: string): Promise<DomainRow> {
+    async notify(userId: number, name: ZoneRef): Promise<DomainRow> {
       const zone = await owned(userId, name);
       events.emit({ kind: 'zone-changed', domain: zone, names: [], keys: false });
       return zone;
     },
 
-    /** Deletes a zone with its records and history; `ifMatch` guards it like any write. */
-    async remove(userId: number, name: string, ifMatch?: number | '*'): Promise<void> {
+    /**
+     * Deletes a zone with its records and history; `ifMatch` guards it like any write, and the
+     * credential's scope is judged on the row it locked (DESIGN.md §17).
+     */
+    async remove(userId: number, name: ZoneRef, ifMatch?: number | '*', scope?: Scope): Promise<void> {
       const zone = await store.transaction(async (tx) => {
         const z = await tx.domains.lock(await owned(userId, name, tx));
+        const why = scope ? zoneRefusal(scope, z.name, 'delete the zone') : null;
+        if (why) throw new Forbidden(why);
         if (ifMatch !== undefined && ifMatch !== '*' && ifMatch !== z.serial_number) {
           throw new PreconditionFailed(`${z.name} has changed: its serial is ${z.serial_number}, not ${ifMatch}`, { 'If-Match': `the zone is at serial ${z.serial_number}` });
         }
