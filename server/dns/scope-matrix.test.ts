@@ -70,3 +70,24 @@ describe.each(Object.keys(SCOPES))('scope "%s"', (scope) => {
     expect(await served(dnsName, type)).toBe(allowed ? (type === 'TXT' ? `"${content}"` : `${content}.`) : '');
   });
 });
+
+describe('a delegation or DNAME takes the subtree (DESIGN.md §17)', () => {
+  it('a token and a key limited to "www" cannot put NS or DNAME at www; an A record they can', async () => {
+    const scope = { zones: ['example.com'], names: ['www'] };
+    const token = ((await (await s.api('POST', '/tokens', { label: 'www', scope })).json()) as { token: string }).token;
+    const key = ((await (await s.api('POST', '/tsig-keys', { name: 'www-only', scope })).json()) as { nsupdate: string }).nsupdate;
+    expect(await eventually(async () => /NOERROR/.test(await s.dig('-y', key, 'example.com', 'SOA')), 50, 100)).toBe(true);
+    for (const [type, content] of [['NS', 'ns.attacker.example.'], ['DNAME', 'attacker.example.']] as const) {
+      const viaApi = await api(token, { name: 'www', record_type: type, content, ttl: '60' });
+      expect(viaApi.status, `API www ${type}`).toBe(403);
+      const out = await nsupdate(key, `update add www.example.com. 60 ${type} ${content}`);
+      expect(out, `UPDATE www ${type}`).toMatch(/REFUSED/);
+      expect(await served('www', type)).toBe('');
+    }
+    // api.www stays answered by zonedeck, not referred to the attacker's server.
+    expect(await s.dig('api.www.example.com', 'A')).toMatch(/status: NXDOMAIN/);
+    expect((await api(token, { name: 'www', record_type: 'A', content: '192.0.2.80', ttl: '60' })).status).toBe(200);
+    expect(await nsupdate(key, 'update add www.example.com. 60 A 192.0.2.81')).toMatch(/^0 /);
+    expect((await served('www', 'A')).split('\n').sort()).toEqual(['192.0.2.80', '192.0.2.81']);
+  });
+});
