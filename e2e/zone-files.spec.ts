@@ -111,7 +111,8 @@ test('Import: a bad line shows its message and changes nothing; fixed, the previ
     `+ @ 300 IN MX 10 mail.${zone}`,
     '+ mail 3600 IN A 192.0.2.25',
     '- old 300 IN A 192.0.2.50',
-    '+ txt 300 IN TXT v=spf1 include:_spf.example.net -all',
+    // The file's two character-strings stay two (DESIGN.md §4).
+    '+ txt 300 IN TXT "v=spf1 include:_spf.example.net" " -all"',
     '+ www 300 IN A 192.0.2.10',
     '+ www 300 IN A 192.0.2.11',
   ]);
@@ -141,7 +142,7 @@ test('Import: a bad line shows its message and changes nothing; fixed, the previ
   await expectServed(user.api, server, zone, { name: 'www', record_type: 'A', content: '192.0.2.11', ttl: '300' });
   await expectServed(user.api, server, zone, { name: 'mail', record_type: 'A', content: '192.0.2.25', ttl: '3600' });
   await expectServed(user.api, server, zone, { name: '@', record_type: 'MX', content: `10 mail.${zone}`, ttl: '300' });
-  await expectServed(user.api, server, zone, { name: 'txt', record_type: 'TXT', content: 'v=spf1 include:_spf.example.net -all' });
+  await expectServed(user.api, server, zone, { name: 'txt', record_type: 'TXT', content: '"v=spf1 include:_spf.example.net" " -all"' });
   await expectNotServed(user.api, server, zone, { name: 'old', record_type: 'A', content: '192.0.2.50' });
   // The file's apex NS was not taken.
   await expectNotServed(user.api, server, zone, { name: '@', record_type: 'NS', content: 'ns1.example.net' });

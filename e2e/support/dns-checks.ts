@@ -6,6 +6,7 @@ import { execFileSync } from 'node:child_process';
 import { expect } from '@playwright/test';
 import type { ApiClient } from './api-client';
 import type { ServerInfo } from './server-info';
+import { recordType } from '../../server/core/record-types';
 
 export interface Expected {
   name: string;
@@ -21,10 +22,8 @@ interface Answer {
 
 const fqdn = (name: string, domain: string) => (name === '@' ? domain : `${name}.${domain}`);
 
-/** TXT rdata as dig prints it ("a" "b") back to the text the API holds. */
-function unquote(rdata: string): string {
-  return [...rdata.matchAll(/"((?:[^"\\]|\\.)*)"/g)].map((m) => m[1]!.replace(/\\(.)/g, '$1')).join('');
-}
+/** TXT rdata as dig prints it ("a" "b") back to the content the API holds: its strings kept (DESIGN.md §4). */
+const unquote = (rdata: string): string => recordType('TXT').fromText(rdata);
 
 /** The answer records of one type from a real query to this run's DNS server. */
 export function dig(server: ServerInfo, name: string, type: string): Answer[] {

@@ -109,7 +109,7 @@ describe('POST /domains/:name/zone', () => {
         'www 300 A 192.0.2.2',
         'www 300 AAAA 2001:db8::1',
         'mail 3600 A 192.0.2.25',
-        'txt 3600 TXT v=spf1 include:_spf.example.net -all',
+        'txt 3600 TXT "v=spf1 " "include:_spf.example.net -all"',
         '_sip._tcp 3600 SRV 10 5 5060 sip.example.com',
         'api.dev 3600 CNAME www.example.com',
       ].sort(),

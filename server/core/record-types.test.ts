@@ -177,7 +177,8 @@ describe('record content per type', () => {
 describe('presentation text as dig prints it and PowerDNS sends it', () => {
   it.each([
     ['MX', '10 mail.example.com.', '10 mail.example.com'],
-    ['TXT', '"v=spf1 " "-all"', 'v=spf1 -all'],
+    ['TXT', '"v=spf1 " "-all"', '"v=spf1 " "-all"'],
+    ['TXT', '"v=spf1 -all"', 'v=spf1 -all'],
     ['TXT', '"caf\\195\\169 \\"q\\""', 'café "q"'],
     ['SRV', '0 5 5060 sip', '0 5 5060 sip'],
     ['CNAME', 'www', 'www.example.com', 'example.com'],

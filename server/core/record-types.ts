@@ -13,7 +13,7 @@ import { tokenOctets } from './rdata/presentation';
 import { defineType, type RecordType } from './rdata/record-codec';
 import { caaTag, charString, restString } from './rdata/string-fields';
 import { noParams, svcParams, type SvcParams } from './rdata/svcb';
-import { readTxtContent, splitStrings, txtField } from './rdata/txt';
+import { readTxtContent, splitStrings, txtField, txtStrings } from './rdata/txt';
 
 export type { RecordType } from './rdata/record-codec';
 export type { EditorField as RecordField } from './rdata/field';
@@ -288,16 +288,14 @@ export function recordType(name: string): RecordType {
 }
 
 /**
- * TXT content as character-strings of at most 255 octets (RFC 1035 §3.3.14), split on
- * octet boundaries. Stored content that predates the escape rule and does not read is
- * sent as its UTF-8 octets rather than dropping the zone.
+ * TXT content as its character-strings (DESIGN.md §4): the quoted form's strings as written,
+ * plain text split on octet boundaries at 255. Stored content that predates the escape rule
+ * and does not read is sent as its UTF-8 octets rather than dropping the zone.
  */
 export function txtChunks(content: string): Uint8Array[] {
-  let octets: Uint8Array;
   try {
-    octets = tokenOctets(content, true);
+    return txtStrings(content);
   } catch {
-    octets = new TextEncoder().encode(content);
+    return splitStrings(new TextEncoder().encode(content));
   }
-  return splitStrings(octets);
 }

@@ -53,7 +53,7 @@ describe('parseUpdate', () => {
       zoneEnd: 12 + 13 + 4,
       prerequisites: [{ name: 'www', type: 'A', cls: 'zone', ttl: 0, content: '192.0.2.1' }],
       updates: [
-        { name: '_acme-challenge.www', type: 'TXT', cls: 'zone', ttl: 120, content: 'part one and two' },
+        { name: '_acme-challenge.www', type: 'TXT', cls: 'zone', ttl: 120, content: '"part one " "and two"' },
         { name: '@', type: 'MX', cls: 'zone', ttl: 300, content: '10 mx.example.net' },
         { name: 'v6', type: 'AAAA', cls: 'zone', ttl: 300, content: '2001:db8::1' },
         // Octets that are not text are kept, in the registry's \DDD form.

@@ -12,6 +12,7 @@ import * as m0006 from './migrations/0006-txt-escapes';
 import * as m0007 from './migrations/0007-tsig-keys';
 import * as m0008 from './migrations/0008-many-nodes';
 import * as m0009 from './migrations/0009-dnssec-disabled-at';
+import * as m0010 from './migrations/0010-txt-strings';
 
 export type Dialect = 'sqlite' | 'postgres';
 
@@ -27,6 +28,7 @@ const STEPS: Record<string, Step> = {
   '0007-tsig-keys': m0007,
   '0008-many-nodes': m0008,
   '0009-dnssec-disabled-at': m0009,
+  '0010-txt-strings': m0010,
 };
 
 export async function migrate(db: Kysely<any>, dialect: Dialect): Promise<void> {

@@ -10,6 +10,7 @@ import { txtChunks } from '../../core/record-types';
 import { createPostgresDatabase } from '../../testing/postgres-database';
 import { migrate, type Dialect } from '../migrate';
 import { escapeRawTxt, up } from './0006-txt-escapes';
+import { up as up0010 } from './0010-txt-strings';
 
 const raw = ['v=spf1 -all', 'C:\\path\\file', 'tab\there', 'line\nbreak', 'del\x7f', 'café ünïcode', '"quoted"', 'ends in \\'];
 
@@ -24,6 +25,8 @@ async function check(db: Kysely<any>, dialect: Dialect) {
   }
   await sql`insert into records (domain_id, name, record_type, content, ttl, created_at, updated_at) values (1, 'caa', 'CAA', '0 issue "a\\b"', 1, ${now}, ${now})`.execute(db);
   await up(db, dialect);
+  // 0010 then gives the quoted-looking row the quoted form of its old octets (DESIGN.md §4).
+  await up0010(db, dialect);
   const { rows } = await sql<{ name: string; record_type: string; content: string }>`select name, record_type, content from records order by id`.execute(db);
   expect(rows.map((r) => r.content)).toEqual([
     'v=spf1 -all',
@@ -32,7 +35,7 @@ async function check(db: Kysely<any>, dialect: Dialect) {
     'line\\010break',
     'del\\127',
     'café ünïcode',
-    '"quoted"',
+    '"\\"quoted\\""',
     'ends in \\\\',
     '0 issue "a\\b"',
   ]);
