@@ -76,7 +76,8 @@ const schema = z.object({
   BULK_BODY_LIMIT_BYTES: z.string().regex(/^[0-9]+$/).transform(Number).default(32 * 1024 * 1024),
   HISTORY_DAYS: z.string().regex(/^[1-9][0-9]{0,4}$/, 'must be a whole number of days, 1 or more').transform(Number).default(365),
   MAX_RECORDS_PER_ZONE: z.string().regex(/^[1-9][0-9]*$/, 'must be a whole number of 1 or more').transform(Number).default(200_000),
-  RATE_LIMIT_TOKEN: rate.default({ perSecond: 50, burst: 500 }),
+  // A Terraform or octoDNS refresh reads every record of a zone back to back: 1,000 GETs pass (issue 26).
+  RATE_LIMIT_TOKEN: rate.default({ perSecond: 100, burst: 1500 }),
   RATE_LIMIT_ADDRESS: rate.default({ perSecond: 100, burst: 1000 }),
   AXFR_ALLOW: z.string().default('127.0.0.0/8,::1/128'),
   SECONDARIES: secondaryList.default([]),

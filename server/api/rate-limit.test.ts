@@ -31,6 +31,20 @@ describe('per-token limit on the API', () => {
     expect((await res.json()).error).toMatchObject({ status: 429, code: 'rate_limited' });
     expect((await t.request('GET', '/api/v1/ips', { token: bob })).status).toBe(200);
   });
+
+  it('with the default limits, a sync tool reading 1,000 records back to back (a Terraform refresh) gets no 429', async () => {
+    // An empty variable is unset: the default applies.
+    t = await createTestApp({ RATE_LIMIT_TOKEN: '', RATE_LIMIT_ADDRESS: '' });
+    const token = await t.user('alice');
+    expect((await t.request('POST', '/api/v1/domains', { token, body: { name: 'refresh.example' } })).status).toBe(201);
+    const { id } = await (await t.request('POST', '/api/v1/domains/refresh.example/records', { token, body: { name: 'www', record_type: 'A', content: '192.0.2.1' } })).json();
+    const statuses = new Map<number, number>();
+    for (let i = 0; i < 1000; i++) {
+      const status = (await t.request('GET', `/api/v1/domains/refresh.example/records/${id}`, { token })).status;
+      statuses.set(status, (statuses.get(status) ?? 0) + 1);
+    }
+    expect(Object.fromEntries(statuses)).toEqual({ 200: 1000 });
+  });
 });
 
 describe('health and metrics', () => {

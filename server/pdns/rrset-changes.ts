@@ -112,6 +112,9 @@ export function translate(list: readonly RRsetInput[], managed: Managed, positio
     });
 
     if (type === 'SOA' && name !== APEX) return fail(`${at}.type`, 'an SOA record stands only at the zone apex, where zonedeck manages it');
+    // dnscontrol ≥ 4.16 deletes the SOA when its config has none, as its PowerDNS docs allow: the
+    // SOA is zonedeck's, so that DELETE changes nothing and is accepted (issue 26).
+    if (type === 'SOA' && changetype === 'DELETE') return;
     if (type === 'SOA' || (name === APEX && type === 'NS')) {
       const refused = managedChange(type, changetype, records, rs.ttl, managed);
       return refused ? fail(at, refused) : undefined;

@@ -153,6 +153,17 @@ describe('the SOA and the apex NS set are zonedeck’s', () => {
     expect((await patch(rs('example.com.', 'NS', 'EXTEND', ['ns1.zonedeck.test.']))).status).toBe(204);
   });
 
+  it('a DELETE of the apex SOA (dnscontrol ≥ 4.16 without SOA()) is accepted and changes nothing; the rest of the PATCH applies', async () => {
+    const before = await zone();
+    const count = (await changes()).length;
+    expect((await patch(rs('example.com.', 'SOA', 'DELETE'))).status).toBe(204);
+    expect(await zone()).toEqual(before);
+    expect((await changes()).length).toBe(count);
+    expect((await patch(rs('example.com.', 'SOA', 'DELETE'), rs('d.example.com.', 'A', 'REPLACE', ['192.0.2.4'], 60))).status).toBe(204);
+    expect((await rrsetsOf())['d.example.com. A']).toEqual([60, '192.0.2.4']);
+    expect((await zone()).rrsets.filter((s: { type: string }) => s.type === 'SOA')).toHaveLength(1);
+  });
+
   it.each([
     ['a new NS set', rs('example.com.', 'NS', 'REPLACE', ['ns1.example.net.', 'ns2.example.net.'], 3600), /NS set at the apex is managed by zonedeck/],
     ['deleting the NS set', rs('example.com.', 'NS', 'DELETE'), /NS set at the apex is managed by zonedeck/],
