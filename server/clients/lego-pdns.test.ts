@@ -43,7 +43,7 @@ beforeAll(async () => {
   const created = await fetch(`${server.url}/api/v1/servers/localhost/zones`, {
     method: 'POST',
     headers: { 'x-api-key': token, 'content-type': 'application/json' },
-    body: JSON.stringify({ name: 'example.test.', kind: 'Native', nameservers: ['ns1.example.test.'] }),
+    body: JSON.stringify({ name: 'example.test.', kind: 'Native', nameservers: ['ns1.zonedeck.test.', 'ns2.zonedeck.test.'] }),
   });
   expect(created.status).toBe(201);
   pebble = await startPebble(server.dnsPort!);

@@ -36,7 +36,7 @@ function serverView() {
 }
 
 export function pdnsApi(services: Services, config: PdnsConfig, log: Logger) {
-  const identity = { primary: config.nameservers[0]!, hostmaster: config.hostmaster };
+  const identity = { primary: config.nameservers[0]!, hostmaster: config.hostmaster, nameservers: config.nameservers };
   const app = new Hono<PdnsEnv>();
   // Only these paths ('/v1/servers/*' takes '/v1/servers' too): every other /api/… is zonedeck's API, with its own auth and errors.
   for (const path of ['/', '/v1/servers/*']) {

@@ -39,10 +39,14 @@ describe('the documented examples', () => {
   });
 
   it('creating, listing and reading a zone', async () => {
-    const created = await h.json('POST', ZONES, docs.ZONE_CREATE_REQUEST);
+    // The apex NS set is zonedeck's own (NAMESERVERS): another set is refused, naming the expected one…
+    const foreign = await h.json('POST', ZONES, docs.ZONE_CREATE_REQUEST);
+    expect(foreign.status).toBe(422);
+    expect(foreign.body.error).toMatch(/^nameservers: .*"ns1\.zonedeck\.test\.", "ns2\.zonedeck\.test\."/);
+    // …and the documented request with the service's set (or none) creates the zone.
+    const created = await h.json('POST', ZONES, { ...docs.ZONE_CREATE_REQUEST, nameservers: ['ns1.zonedeck.test.', 'ns2.zonedeck.test.'] });
     expect(created.status).toBe(201);
     expect(shapeGaps(created.body, docs.ZONE)).toEqual([]);
-    // The apex NS set is zonedeck's own: the nameservers sent are ignored.
     const [soa, ns] = created.body.rrsets;
     expect(soa).toEqual({ name: 'example.org.', type: 'SOA', ttl: 3600, records: [{ content: expect.stringMatching(/^ns1\.zonedeck\.test\. hostmaster\.zonedeck\.test\. [0-9]{10} 10800 3600 1209600 3600$/), disabled: false }], comments: [] });
     expect(ns.records.map((r: { content: string }) => r.content)).toEqual(['ns1.zonedeck.test.', 'ns2.zonedeck.test.']);

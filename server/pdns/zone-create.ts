@@ -1,8 +1,10 @@
 /**
  * POST …/zones: a new zone, and the records the client gives with it: `rrsets` as the
  * zone's first change after its creation, or `zone`, a zone file, within the creation itself
- * (as POST /api/v1/domains does with `zone_file`). `nameservers` and an apex NS
- * set are ignored: zonedeck puts NAMESERVERS there (PowerDNS clients send them anyway). An
+ * (as POST /api/v1/domains does with `zone_file`). `nameservers` must name the service's set
+ * (NAMESERVERS, in any order, with or without dots) when given, and an apex NS set is ignored:
+ * zonedeck puts NAMESERVERS there (PowerDNS clients send them anyway). `account`,
+ * `soa_edit_api` and `catalog` are kept and answered (issue 26). An
  * SOA's timers become the zone's, as in a zone-file import (DESIGN.md §11); its names and
  * serial are zonedeck's. If the records are refused, the zone is removed again: a client
  * gets a zone with all of them or no zone.
@@ -13,7 +15,7 @@ import type { Services } from '../services';
 import type { WriteOptions } from '../services/change-sets';
 import { asFileErrors, fileBuilder } from '../services/zone-files';
 import type { ZoneSettings } from '../services/zones';
-import type { DomainRow } from '../store/types';
+import { DEFAULT_ZONE_ATTRIBUTES, type DomainRow, type ZoneAttributes } from '../store/types';
 import { PdnsError, unprocessable } from './errors';
 import { asAbsolute, dotted } from './names';
 import { clientError, translate, type Translated } from './rrset-changes';
@@ -72,11 +74,51 @@ function fromRRsets(list: readonly RRsetInput[], zone: string): { settings: Zone
   return { settings, rrsets, positions };
 }
 
+/** PowerDNS's SOA-EDIT-API and SOA-EDIT values (its docs, "SOA-EDIT-API" and "SOA-EDIT"). */
+const SOA_EDIT_API = ['DEFAULT', 'INCREASE', 'EPOCH', 'SOA-EDIT', 'SOA-EDIT-INCREASE', 'INCEPTION-INCREMENT', 'INCEPTION-EPOCH', 'INCREMENT-WEEKS', 'NONE', 'OFF'];
+
+/**
+ * The zone's PowerDNS attributes with what the body sets: `soa_edit_api` one of PowerDNS's values
+ * (the serial stays zonedeck's: it only ever rises), `catalog` a zone name or empty. Null when the
+ * body sets none. 422 naming the field otherwise.
+ */
+export function attributesOf(body: ZoneInput, current: ZoneAttributes): ZoneAttributes | null {
+  if (body.account === undefined && body.soa_edit_api === undefined && body.catalog === undefined) return null;
+  const next = { ...current };
+  if (body.account !== undefined) next.account = body.account;
+  if (body.soa_edit_api !== undefined) {
+    const v = body.soa_edit_api.trim().toUpperCase();
+    if (v !== '' && !SOA_EDIT_API.includes(v)) throw unprocessable(`soa_edit_api: '${body.soa_edit_api}' is not one of ${SOA_EDIT_API.join(', ')}`);
+    next.soa_edit_api = v;
+  }
+  if (body.catalog !== undefined) {
+    try {
+      next.catalog = body.catalog.trim() === '' ? '' : dotted(normalizeZoneName(body.catalog));
+    } catch (e) {
+      if (e instanceof RuleError) throw unprocessable(`catalog: ${e.message}`);
+      throw e;
+    }
+  }
+  return next;
+}
+
+/** `nameservers` on creation: the service's set, in any order, dots or not; 422 with the expected set otherwise. */
+function checkNameservers(given: readonly string[] | undefined, identity: SoaIdentity): void {
+  if (!given || given.length === 0) return;
+  const norm = (n: string) => n.trim().toLowerCase().replace(/\.$/, '');
+  const want = new Set(identity.nameservers.map(norm));
+  const got = new Set(given.map(norm));
+  if (got.size === want.size && [...got].every((n) => want.has(n))) return;
+  throw unprocessable(`nameservers: zonedeck serves every zone from its own name servers (NAMESERVERS): send exactly ${identity.nameservers.map((n) => `"${dotted(n)}"`).join(', ')}, or leave nameservers out`);
+}
+
 export async function createZone(services: Services, identity: SoaIdentity, userId: number, body: ZoneInput, opts: WriteOptions): Promise<DomainRow> {
   const { zones, store } = services;
   if (!body.name) throw unprocessable('name: must be given, e.g. "example.org."');
   checkKind(body.kind);
   checkUnsupported(body);
+  checkNameservers(body.nameservers, identity);
+  const attributes = attributesOf(body, DEFAULT_ZONE_ATTRIBUTES);
   if (body.rrsets?.length && body.zone) throw unprocessable('give either rrsets or zone (a zone file), not both');
   let zoneName: string;
   try {
@@ -103,6 +145,7 @@ export async function createZone(services: Services, identity: SoaIdentity, user
     }
     throw e;
   }
+  if (attributes) await store.zoneAttributes.set(zone.id, attributes);
   if (!given?.rrsets.length) return zone;
 
   try {

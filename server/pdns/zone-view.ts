@@ -5,7 +5,7 @@
  * set and every record, names absolute and content as master-file rdata.
  */
 import { APEX } from '../core/domain-name';
-import type { DomainRow, RecordRow } from '../store/types';
+import { DEFAULT_ZONE_ATTRIBUTES, type DomainRow, type RecordRow, type ZoneAttributes } from '../store/types';
 import { contentToPdns } from './content';
 import { absoluteName, dotted, zoneId, zoneUrl } from './names';
 
@@ -13,6 +13,8 @@ import { absoluteName, dotted, zoneId, zoneUrl } from './names';
 export interface SoaIdentity {
   primary: string;
   hostmaster: string;
+  /** NAMESERVERS: the apex NS set of every zone. */
+  nameservers: readonly string[];
 }
 
 export interface PdnsRecord {
@@ -29,7 +31,7 @@ export interface PdnsRRset {
 }
 
 /** The fields of a zone in a list (PowerDNS lists zones without their RRsets). */
-export function zoneSummary(zone: DomainRow) {
+export function zoneSummary(zone: DomainRow, attributes: ZoneAttributes = DEFAULT_ZONE_ATTRIBUTES) {
   return {
     id: zoneId(zone.name),
     name: dotted(zone.name),
@@ -41,8 +43,8 @@ export function zoneSummary(zone: DomainRow) {
     notified_serial: zone.serial_number,
     masters: [] as string[],
     dnssec: zone.dnssec_enabled,
-    account: '',
-    catalog: '',
+    account: attributes.account,
+    catalog: attributes.catalog,
     last_check: 0,
   };
 }
@@ -86,14 +88,14 @@ export function zoneRRsets(zone: DomainRow, records: readonly RecordRow[], id: S
 }
 
 /** The whole zone object of GET …/zones/:zone_id; `rrsets` left out when not asked for. */
-export function zoneDetail(zone: DomainRow, rrsets: PdnsRRset[] | undefined) {
+export function zoneDetail(zone: DomainRow, rrsets: PdnsRRset[] | undefined, attributes: ZoneAttributes = DEFAULT_ZONE_ATTRIBUTES) {
   return {
-    ...zoneSummary(zone),
+    ...zoneSummary(zone, attributes),
     nsec3param: '',
     nsec3narrow: false,
     presigned: false,
     soa_edit: '',
-    soa_edit_api: 'DEFAULT',
+    soa_edit_api: attributes.soa_edit_api,
     api_rectify: false,
     nameservers: [] as string[],
     master_tsig_key_ids: [] as string[],

@@ -104,7 +104,7 @@ describe('creating zones', () => {
     const res = await h.json('POST', ZONES, {
       name: 'made.example.',
       kind: 'master',
-      nameservers: ['ns1.elsewhere.example.'],
+      nameservers: ['ns2.zonedeck.test', 'ns1.zonedeck.test.'],
       rrsets: [
         { name: 'made.example.', type: 'SOA', ttl: 300, records: [{ content: 'ns.elsewhere.example. h.elsewhere.example. 7 7200 1800 604800 300', disabled: false }] },
         { name: 'made.example.', type: 'NS', ttl: 300, records: [{ content: 'ns1.elsewhere.example.', disabled: false }] },

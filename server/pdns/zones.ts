@@ -7,10 +7,10 @@ import { Hono, type Context } from 'hono';
 import { APEX, normalizeRecordName } from '../core/domain-name';
 import { NotFound, RuleError } from '../core/errors';
 import type { Services } from '../services';
-import type { DomainRow } from '../store/types';
+import { DEFAULT_ZONE_ATTRIBUTES, type DomainRow } from '../store/types';
 import type { PdnsEnv } from './auth';
 import { pathZone } from './scope';
-import { checkKind, checkUnsupported, createZone } from './zone-create';
+import { attributesOf, checkKind, checkUnsupported, createZone } from './zone-create';
 import { unprocessable } from './errors';
 import { asAbsolute, dotted, zoneNameOfId } from './names';
 import { clientError, translate } from './rrset-changes';
@@ -62,7 +62,8 @@ export function zonesApi(services: Services, identity: SoaIdentity) {
           if (e instanceof NotFound) return null;
           throw e;
         });
-        return c.json(zone && (!inScope || inScope.includes(zone.name)) ? [zoneSummary(zone)] : []);
+        if (!zone || (inScope && !inScope.includes(zone.name))) return c.json([]);
+        return c.json([zoneSummary(zone, (await store.zoneAttributes.get([zone.id])).get(zone.id))]);
       }
       const all: DomainRow[] = [];
       for (let offset = 0; ; offset += 500) {
@@ -70,17 +71,19 @@ export function zonesApi(services: Services, identity: SoaIdentity) {
         all.push(...page.rows);
         if (page.rows.length < 500) break;
       }
-      return c.json(all.map(zoneSummary));
+      const attributes = await store.zoneAttributes.get(all.map((z) => z.id));
+      return c.json(all.map((z) => zoneSummary(z, attributes.get(z.id))));
     })
     .post('/zones', async (c) => {
       const body = parseBody(ZoneIn, await c.req.json());
       const zone = await createZone(services, identity, c.get('principal').user.id, body, pdnsWrite(c));
       const rrsets = flag(c, 'rrsets', true) ? zoneRRsets(zone, await store.records.byDomain(zone.id), identity) : undefined;
-      return c.json(zoneDetail(zone, rrsets), 201);
+      return c.json(zoneDetail(zone, rrsets, (await store.zoneAttributes.get([zone.id])).get(zone.id)), 201);
     })
     .get('/zones/:zone_id', async (c) => {
       const zone = await zoneOf(c);
-      return c.json(zoneDetail(zone, flag(c, 'rrsets', true) ? await rrsetsOf(c, zone) : undefined));
+      const attributes = (await store.zoneAttributes.get([zone.id])).get(zone.id);
+      return c.json(zoneDetail(zone, flag(c, 'rrsets', true) ? await rrsetsOf(c, zone) : undefined, attributes));
     })
     .put('/zones/:zone_id', async (c) => {
       const body = parseBody(ZoneIn, await c.req.json());
@@ -88,7 +91,9 @@ export function zonesApi(services: Services, identity: SoaIdentity) {
       checkKind(body.kind);
       checkUnsupported(body);
       if (body.rrsets !== undefined) throw unprocessable('rrsets: replacing every RRset with PUT is not supported; send the changes with PATCH');
+      const attributes = attributesOf(body, (await store.zoneAttributes.get([zone.id])).get(zone.id) ?? DEFAULT_ZONE_ATTRIBUTES);
       if (body.dnssec !== undefined) await zones.update(c.get('principal').user.id, placeOf(c), { dnssec_enabled: body.dnssec }, pdnsWrite(c));
+      if (attributes) await store.zoneAttributes.set(zone.id, attributes);
       return c.body(null, 204);
     })
     .patch('/zones/:zone_id', async (c) => {

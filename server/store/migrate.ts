@@ -13,6 +13,7 @@ import * as m0007 from './migrations/0007-tsig-keys';
 import * as m0008 from './migrations/0008-many-nodes';
 import * as m0009 from './migrations/0009-dnssec-disabled-at';
 import * as m0010 from './migrations/0010-txt-strings';
+import * as m0011 from './migrations/0011-zone-attributes';
 
 export type Dialect = 'sqlite' | 'postgres';
 
@@ -29,6 +30,7 @@ const STEPS: Record<string, Step> = {
   '0008-many-nodes': m0008,
   '0009-dnssec-disabled-at': m0009,
   '0010-txt-strings': m0010,
+  '0011-zone-attributes': m0011,
 };
 
 export async function migrate(db: Kysely<any>, dialect: Dialect): Promise<void> {

@@ -9,7 +9,7 @@ import { kyselyRunner, Prepared, preparedRunner, type Arg, type Runner } from '.
 import type { Database } from './schema';
 import type { Dialect } from './migrate';
 import { scopeFromJson, scopeToJson } from '../core/scope';
-import type { ChangeEntryRow, ChangeSetRow, DnssecKeyRow, DnssecPublicKey, DomainRow, IpRow, ListedRecord, NewRow, RecordFilter, RecordRow, Repos, TokenRow, TsigKeyRow, UserRow, Window } from './types';
+import type { ChangeEntryRow, ChangeSetRow, DnssecKeyRow, DnssecPublicKey, DomainRow, IpRow, ListedRecord, NewRow, RecordFilter, RecordRow, Repos, TokenRow, TsigKeyRow, UserRow, Window, ZoneAttributes } from './types';
 
 type Db = Kysely<Database>;
 
@@ -359,6 +359,23 @@ export function createRepos(db: Db, dialect: Dialect, runner: Runner = kyselyRun
       delete: async (id) => {
         zones?.clear();
         return Number((await db.deleteFrom('domains').where('id', '=', id).executeTakeFirst()).numDeletedRows) > 0;
+      },
+    },
+    zoneAttributes: {
+      get: async (domainIds) => {
+        const out = new Map<number, ZoneAttributes>();
+        if (domainIds.length === 0) return out;
+        for (const r of await db.selectFrom('zone_attributes').selectAll().where('domain_id', 'in', [...domainIds]).execute()) {
+          out.set(Number(r.domain_id), { account: r.account, soa_edit_api: r.soa_edit_api, catalog: r.catalog });
+        }
+        return out;
+      },
+      set: async (domainId, a) => {
+        await db
+          .insertInto('zone_attributes')
+          .values({ domain_id: domainId, ...a })
+          .onConflict((oc) => oc.column('domain_id').doUpdateSet({ account: a.account, soa_edit_api: a.soa_edit_api, catalog: a.catalog }))
+          .execute();
       },
     },
     dnssecKeys: {

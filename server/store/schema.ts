@@ -100,6 +100,8 @@ export interface Database {
     private_key: string;
     created_at: string;
   };
+  /** Migration 0011: what PowerDNS clients set on a zone and read back (account, soa_edit_api, catalog). */
+  zone_attributes: { domain_id: number; account: string; soa_edit_api: string; catalog: string };
   /** Migration 0008: one row (id 1), the catalog zone's serial. */
   catalog: { id: number; serial: number };
   sign_in_failures: { key: string; failures: number; last_at: number };

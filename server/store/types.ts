@@ -194,6 +194,15 @@ export interface Feed {
 
 export type NewRow<T extends { id: number }> = Omit<T, 'id'>;
 
+/** A zone's PowerDNS attributes (migration 0011). */
+export interface ZoneAttributes {
+  account: string;
+  soa_edit_api: string;
+  catalog: string;
+}
+
+export const DEFAULT_ZONE_ATTRIBUTES: ZoneAttributes = { account: '', soa_edit_api: 'DEFAULT', catalog: '' };
+
 export interface Repos {
   users: {
     insert(row: NewRow<UserRow>): Promise<UserRow>;
@@ -260,6 +269,12 @@ export interface Repos {
      */
     update(zone: DomainRow, patch: Partial<NewRow<DomainRow>>, guard: { recordsAtMost: number }): Promise<DomainRow | null>;
     delete(id: number): Promise<boolean>;
+  };
+  /** What PowerDNS clients set on a zone and read back (account, soa_edit_api, catalog); nothing zonedeck serves. */
+  zoneAttributes: {
+    /** By domain id; a zone without a row has the defaults. */
+    get(domainIds: readonly number[]): Promise<Map<number, ZoneAttributes>>;
+    set(domainId: number, attributes: ZoneAttributes): Promise<void>;
   };
   dnssecKeys: {
     insert(row: NewRow<DnssecKeyRow>): Promise<DnssecPublicKey>;

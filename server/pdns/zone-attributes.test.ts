@@ -1,0 +1,67 @@
+/**
+ * What PowerDNS sync tools set on a zone and compare after reading it back (issue 26):
+ * terraform-provider-powerdns (`nameservers` is ForceNew, `account` and `soa_edit_api` planned),
+ * PowerDNS-Admin (zones filed under accounts). Kept, answered, and a plan after apply sees no change.
+ */
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { pdnsHarness, ZONES, type PdnsHarness } from './pdns-harness';
+
+let h: PdnsHarness;
+beforeAll(async () => {
+  h = await pdnsHarness();
+});
+afterAll(() => h.t.close());
+
+/** What terraform-provider-powerdns sends for `resource "powerdns_zone"` (its resourcePDNSZoneCreate). */
+const terraformZone = (name: string, nameservers: string[]) => ({ name, kind: 'Native', nameservers, account: 'team-web', soa_edit_api: 'DEFAULT' });
+
+describe('zone attributes PowerDNS clients keep', () => {
+  it('account, soa_edit_api and catalog are kept on create, answered by GET and the list, and changed by PUT', async () => {
+    const res = await h.json('POST', ZONES, { ...terraformZone('attrs.example.', ['ns2.zonedeck.test', 'ns1.zonedeck.test.']), catalog: 'catalog.example' });
+    expect(res.status, JSON.stringify(res.body)).toBe(201);
+    expect(res.body).toMatchObject({ account: 'team-web', soa_edit_api: 'DEFAULT', catalog: 'catalog.example.' });
+    const read = await h.json('GET', `${ZONES}/attrs.example.`);
+    expect(read.body).toMatchObject({ account: 'team-web', soa_edit_api: 'DEFAULT', catalog: 'catalog.example.' });
+    const list = await h.json('GET', ZONES);
+    expect(list.body.find((z: { name: string }) => z.name === 'attrs.example.')).toMatchObject({ account: 'team-web', catalog: 'catalog.example.' });
+    // PowerDNS-Admin moves a zone to another account with PUT.
+    expect((await h.json('PUT', `${ZONES}/attrs.example.`, { account: 'team-mail', soa_edit_api: 'INCREASE' })).status).toBe(204);
+    expect((await h.json('GET', `${ZONES}/attrs.example.`)).body).toMatchObject({ account: 'team-mail', soa_edit_api: 'INCREASE', catalog: 'catalog.example.' });
+    // A zone without any keeps PowerDNS's defaults.
+    expect((await h.json('POST', ZONES, { name: 'plain.example.', kind: 'Native' })).body).toMatchObject({ account: '', soa_edit_api: 'DEFAULT', catalog: '' });
+  });
+
+  it('a bad soa_edit_api or catalog is 422 naming the field, and nothing is created', async () => {
+    const bad = await h.json('POST', ZONES, { name: 'bad-attrs.example.', kind: 'Native', soa_edit_api: 'SOMETIMES' });
+    expect(bad.status).toBe(422);
+    expect(bad.body.error).toMatch(/^soa_edit_api: 'SOMETIMES' is not one of/);
+    expect((await h.json('GET', `${ZONES}/bad-attrs.example.`)).status).toBe(404);
+    const cat = await h.json('PUT', `${ZONES}/attrs.example.`, { catalog: 'not a name' });
+    expect(cat.status).toBe(422);
+    expect(cat.body.error).toMatch(/^catalog: /);
+  });
+
+  it('nameservers naming the service set is accepted in any order and form; another set is 422 with the expected set', async () => {
+    const other = await h.json('POST', ZONES, terraformZone('ns-other.example.', ['ns1.example.net.', 'ns2.example.net.']));
+    expect(other.status).toBe(422);
+    expect(other.body.error).toBe('nameservers: zonedeck serves every zone from its own name servers (NAMESERVERS): send exactly "ns1.zonedeck.test.", "ns2.zonedeck.test.", or leave nameservers out');
+    expect((await h.json('GET', `${ZONES}/ns-other.example.`)).status).toBe(404);
+    expect((await h.json('POST', ZONES, terraformZone('ns-ok.example.', ['NS2.zonedeck.test.', 'ns1.zonedeck.test']))).status).toBe(201);
+  });
+
+  it('a Terraform plan after apply sees what it applied: the same account, soa_edit_api and NS set', async () => {
+    const config = terraformZone('plan.example.', ['ns1.zonedeck.test.', 'ns2.zonedeck.test.']);
+    expect((await h.json('POST', ZONES, config)).status).toBe(201);
+    // The provider's read (resourcePDNSZoneRead): the zone, then its NS RRset, compared with the config.
+    const zone = (await h.json('GET', `${ZONES}/plan.example.`)).body;
+    expect({ kind: zone.kind, account: zone.account, soa_edit_api: zone.soa_edit_api }).toEqual({ kind: 'Native', account: config.account, soa_edit_api: config.soa_edit_api });
+    const ns = zone.rrsets.find((s: { name: string; type: string }) => s.name === 'plan.example.' && s.type === 'NS');
+    expect(ns.records.map((r: { content: string }) => r.content).sort()).toEqual([...config.nameservers].sort());
+  });
+
+  it('deleting the zone removes its attributes: a new zone of the same name starts with the defaults', async () => {
+    expect((await h.json('POST', ZONES, { name: 'again.example.', kind: 'Native', account: 'old' })).status).toBe(201);
+    expect((await h.call('DELETE', `${ZONES}/again.example.`)).status).toBe(204);
+    expect((await h.json('POST', ZONES, { name: 'again.example.', kind: 'Native' })).body.account).toBe('');
+  });
+});
