@@ -27,7 +27,7 @@ export function contentToPdns(recordType: string, content: string): string {
   const type = RECORD_TYPE_BY_NAME.get(recordType);
   if (!type) return content;
   try {
-    return type.zoneText(content);
+    return type.pdnsText(content);
   } catch {
     return content;
   }

@@ -36,6 +36,7 @@ export function hex(meta: FieldMeta): Field<Uint8Array> {
       return v;
     },
     text: hexText,
+    pdns: (v: Uint8Array) => hexText(v).toLowerCase(),
     encode: (v, w) => w.bytes(v),
     decode: (r) => {
       if (r.left === 0) throw new RuleError(says(what, 'must not be empty'));

@@ -62,6 +62,11 @@ export interface Field<V = unknown> extends EditorField {
   read(c: Cursor, ctx: ReadContext): V;
   /** Presentation text: record content, or (`zone`) master-file text, absolute names with a dot and ASCII only. */
   text(v: V, zone: boolean): string;
+  /**
+   * The text as PowerDNS prints it, where that differs from the master-file text (hex in lower
+   * case, LOC sizes with two decimals), so a client reads back what it wrote (default: `text(v, true)`).
+   */
+  pdns?(v: V): string;
   encode(v: V, w: ByteWriter): void;
   decode(r: ByteReader): V;
   /** What the editor shows for a value (default: its content text). */

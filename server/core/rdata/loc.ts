@@ -82,8 +82,10 @@ function angleText(v: number, hemispheres: [string, string]): string {
 const LAT: [string, string] = ['N', 'S'];
 const LON: [string, string] = ['E', 'W'];
 
-export function locText(v: Loc): string {
-  return `${angleText(v.lat, LAT)} ${angleText(v.lon, LON)} ${centimetresText(v.alt)} ${sizeText(v.size)} ${sizeText(v.hp)} ${sizeText(v.vp)}`;
+/** LOC presentation text; `fixed`: sizes with two decimals, as PowerDNS prints them (`1.00m`). */
+export function locText(v: Loc, fixed = false): string {
+  const size = fixed ? (b: number) => `${((b >> 4) * 10 ** (b & 15) / 100).toFixed(2)}m` : sizeText;
+  return `${angleText(v.lat, LAT)} ${angleText(v.lon, LON)} ${centimetresText(v.alt)} ${size(v.size)} ${size(v.hp)} ${size(v.vp)}`;
 }
 
 /** The whole LOC rdata as one field. */
@@ -114,6 +116,7 @@ export function locField(meta: FieldMeta): Field<Loc> {
       return { size, hp, vp, lat, lon, alt };
     },
     text: (v) => locText(v),
+    pdns: (v) => locText(v, true),
     encode(v, w) {
       w.u8(0);
       w.u8(v.size);

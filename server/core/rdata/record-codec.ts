@@ -45,6 +45,8 @@ export interface RecordType {
   fromText(text: string, origin?: string): string;
   /** Master-file rdata of canonical content: absolute names with a trailing dot, ASCII only. */
   zoneText(content: string): string;
+  /** The master-file text as PowerDNS prints it (hex in lower case, LOC sizes with decimals). */
+  pdnsText(content: string): string;
   /**
    * rdata in the shape server/dns/writer.ts takes: dns-packet's `data` shape for the types it
    * compresses or whose codec it uses, else the finished rdata (RFC 3597 generic encoding).
@@ -125,9 +127,9 @@ export function defineType(spec: TypeSpec): RecordType {
   }
 
   /** Field texts joined by one space; an optional field with nothing to say leaves no trailing space. */
-  const present = (values: unknown[], zone: boolean) =>
+  const present = (values: unknown[], zone: boolean | 'pdns') =>
     fields
-      .map((f, i) => f.text(values[i], zone))
+      .map((f, i) => (zone === 'pdns' ? (f.pdns ? f.pdns(values[i]) : f.text(values[i], true)) : f.text(values[i], zone)))
       .filter((t, i) => t !== '' || !fields[i]!.optional)
       .join(' ');
   const contentText = (values: unknown[]) => present(values, false);
@@ -171,6 +173,7 @@ export function defineType(spec: TypeSpec): RecordType {
     zoneText: guard((content: string) => {
       return present(parseContent(content), true);
     }),
+    pdnsText: guard((content: string) => present(parseContent(content), 'pdns')),
     wireData: spec.wireData ?? guard((content: string) => encode(parseContent(content))),
     ...(spec.target ? { target: (content: string) => spec.target!(parseContent(content)) } : {}),
     ...(spec.synthetic ? { synthetic: true } : {}),
