@@ -10,7 +10,9 @@ import { APEX, normalizeRecordName } from '../core/domain-name';
 import { RuleError, ZonedeckError } from '../core/errors';
 import { RECORD_TYPE_BY_NAME } from '../core/record-types';
 import type { Changetype, RRsetChange } from '../services/rrsets';
-import type { DomainRow, RecordRow } from '../store/types';
+import type { DomainRow, RecordRow, Store } from '../store/types';
+import { isRestricted, recordRefusal } from '../core/scope';
+import type { WriteOptions } from '../services/change-sets';
 import { contentFromPdns } from './content';
 import { PdnsError } from './errors';
 import { asAbsolute } from './names';
@@ -19,9 +21,18 @@ import { soaContent, type SoaIdentity } from './zone-view';
 
 const CHANGETYPES: Record<string, Changetype> = { REPLACE: 'REPLACE', DELETE: 'DELETE', EXTEND: 'ADD', PRUNE: 'REMOVE' };
 
+/** New comments of one RRset (empty: none), as PowerDNS keeps them beside the records. */
+export interface CommentChange {
+  name: string;
+  record_type: string;
+  comments: Array<{ content: string; account: string; modified_at: number }>;
+}
+
 /** zonedeck's changes, and for each the position in the client's list it came from. */
 export interface Translated {
   changes: RRsetChange[];
+  /** Comment changes: REPLACE with `comments` sets them, DELETE removes them (PowerDNS's PATCH). */
+  comments: CommentChange[];
   from: number[];
   /** "RRset www.example.com. IN A" by position in the client's list. */
   labels: Map<number, string>;
@@ -76,7 +87,7 @@ function managedChange(type: string, changetype: Changetype, records: readonly {
 export function translate(list: readonly RRsetInput[], managed: Managed, position: (i: number) => number = (i) => i): Translated {
   const { zone } = managed;
   const errors: string[] = [];
-  const out: Translated = { changes: [], from: [], labels: new Map() };
+  const out: Translated = { changes: [], comments: [], from: [], labels: new Map() };
   const seen = new Set<string>();
   list.forEach((rs, k) => {
     const i = position(k);
@@ -99,8 +110,12 @@ export function translate(list: readonly RRsetInput[], managed: Managed, positio
     seen.add(key);
 
     const records = changetype === 'DELETE' ? [] : (rs.records ?? []);
+    // PowerDNS: REPLACE with `comments` sets the RRset's comments; DELETE removes them with the records.
+    const now = Math.floor(Date.now() / 1000);
+    if (changetype === 'DELETE' || (changetype === 'REPLACE' && rs.comments !== undefined)) {
+      out.comments.push({ name, record_type: type, comments: changetype === 'DELETE' ? [] : rs.comments!.map((c) => ({ content: c.content, account: c.account ?? '', modified_at: c.modified_at ?? now })) });
+    }
     if (changetype === 'REPLACE' && rs.records === undefined) {
-      // PowerDNS: REPLACE with only comments changes the comments, which zonedeck does not keep.
       if (rs.comments !== undefined) return;
       return fail(`${at}.records`, 'no change: give the records (an empty list deletes the RRset)');
     }
@@ -146,6 +161,33 @@ export function translate(list: readonly RRsetInput[], managed: Managed, positio
   });
   if (errors.length > 0) throw new PdnsError(422, errors.join('; '));
   return out;
+}
+
+/** Drops the comment changes that change nothing (a client sends back what it read, `comments: []` on the SOA too). */
+async function effective(store: Store, zone: DomainRow, t: Translated): Promise<CommentChange[]> {
+  if (t.comments.length === 0) return [];
+  const stored = await store.rrsetComments.byDomain(zone.id);
+  const key = (list: ReadonlyArray<{ content: string; account: string }>) => JSON.stringify(list.map((c) => [c.content, c.account]));
+  return t.comments.filter((c) => key(stored.filter((s) => s.name === c.name && s.record_type === c.record_type)) !== key(c.comments));
+}
+
+/**
+ * A credential's scope covers comments as it covers the RRsets they belong to (DESIGN.md §17):
+ * 403 for a comment change outside it. Keeps only the changes that change something.
+ */
+export async function checkCommentScope(store: Store, opts: WriteOptions, zone: DomainRow, t: Translated): Promise<void> {
+  t.comments = await effective(store, zone, t);
+  const scope = opts.actor.scope;
+  if (!scope || !isRestricted(scope)) return;
+  for (const c of t.comments) {
+    const why = recordRefusal(scope, zone.name, c.name, c.record_type);
+    if (why) throw new PdnsError(403, why);
+  }
+}
+
+/** Writes the comment changes of a PATCH once its records are applied. */
+export async function writeComments(store: Store, zone: DomainRow, t: Translated): Promise<void> {
+  for (const c of t.comments) await store.rrsetComments.replace(zone.id, c.name, c.record_type, c.comments);
 }
 
 /**

@@ -14,13 +14,20 @@ export const RecordIn = z.object({
   disabled: optional(z.boolean({ error: 'must be true or false' })),
 });
 
+/** A comment on an RRset, as PowerDNS has them (its Comment object). */
+export const CommentIn = z.object({
+  content: z.string({ error: 'must be a string' }).max(4096, 'must be at most 4096 characters'),
+  account: optional(z.string({ error: 'must be a string' }).max(255, 'must be at most 255 characters')),
+  modified_at: optional(z.number({ error: 'must be seconds since 1970' }).int().min(0).max(2 ** 53)),
+});
+
 export const RRsetIn = z.object({
   name: z.string({ error: 'must be a string: the absolute name, e.g. www.example.com.' }),
   type: z.string({ error: 'must be a string: the record type, e.g. A' }),
   ttl: optional(z.number({ error: 'must be a whole number of seconds' }).int({ error: 'must be a whole number of seconds' })),
   changetype: optional(z.string({ error: 'must be REPLACE, DELETE, EXTEND or PRUNE' })),
   records: optional(z.array(RecordIn, { error: 'must be an array of records' })),
-  comments: optional(z.array(z.unknown(), { error: 'must be an array' })),
+  comments: optional(z.array(CommentIn, { error: 'must be an array of comments' }).max(100, 'at most 100 comments per RRset')),
 });
 export type RRsetInput = z.infer<typeof RRsetIn>;
 

@@ -18,7 +18,7 @@ import type { ZoneSettings } from '../services/zones';
 import { DEFAULT_ZONE_ATTRIBUTES, type DomainRow, type ZoneAttributes } from '../store/types';
 import { PdnsError, unprocessable } from './errors';
 import { asAbsolute, dotted } from './names';
-import { clientError, translate, type Translated } from './rrset-changes';
+import { clientError, translate, writeComments, type Translated } from './rrset-changes';
 import type { RRsetInput, ZoneInput } from './schemas';
 import type { SoaIdentity } from './zone-view';
 
@@ -154,6 +154,7 @@ export async function createZone(services: Services, identity: SoaIdentity, user
     const applied = await services.rrsets.patch(userId, zone.name, t.changes, opts).catch((e: unknown) => {
       throw clientError(e, t);
     });
+    await writeComments(store, zone, t);
     return applied.zone;
   } catch (e) {
     await zones.remove(userId, zone.name).catch(() => {});

@@ -5,7 +5,7 @@
  * set and every record, names absolute and content as master-file rdata.
  */
 import { APEX } from '../core/domain-name';
-import { DEFAULT_ZONE_ATTRIBUTES, type DomainRow, type RecordRow, type ZoneAttributes } from '../store/types';
+import { DEFAULT_ZONE_ATTRIBUTES, type DomainRow, type RecordRow, type RRsetComment, type ZoneAttributes } from '../store/types';
 import { contentToPdns } from './content';
 import { absoluteName, dotted, zoneId, zoneUrl } from './names';
 
@@ -27,7 +27,7 @@ export interface PdnsRRset {
   type: string;
   ttl: number;
   records: PdnsRecord[];
-  comments: unknown[];
+  comments: Array<{ content: string; account: string; modified_at: number }>;
 }
 
 /** The fields of a zone in a list (PowerDNS lists zones without their RRsets). */
@@ -59,13 +59,19 @@ const nameKey = (name: string) => (name === APEX ? '' : `\u0001${name.split('.')
 const TYPE_RANK: Record<string, number> = { SOA: 0, NS: 1 };
 
 /** The zone's RRsets: the SOA, then every stored RRset (the apex NS set among them). */
-export function zoneRRsets(zone: DomainRow, records: readonly RecordRow[], id: SoaIdentity): PdnsRRset[] {
-  const sets = new Map<string, { name: string; type: string; rows: RecordRow[] }>();
+export function zoneRRsets(zone: DomainRow, records: readonly RecordRow[], id: SoaIdentity, comments: readonly RRsetComment[] = []): PdnsRRset[] {
+  const sets = new Map<string, { name: string; type: string; rows: RecordRow[]; comments: RRsetComment[] }>();
   for (const r of records) {
     const key = `${r.name}\u0000${r.record_type}`;
     const set = sets.get(key);
     if (set) set.rows.push(r);
-    else sets.set(key, { name: r.name, type: r.record_type, rows: [r] });
+    else sets.set(key, { name: r.name, type: r.record_type, rows: [r], comments: [] });
+  }
+  // An RRset with comments and no records is listed too, as PowerDNS lists it.
+  for (const c of comments) {
+    const key = `${c.name}\u0000${c.record_type}`;
+    const set = sets.get(key) ?? sets.set(key, { name: c.name, type: c.record_type, rows: [], comments: [] }).get(key)!;
+    set.comments.push(c);
   }
   const ordered = [...sets.values()].sort(
     (a, b) =>
@@ -76,13 +82,13 @@ export function zoneRRsets(zone: DomainRow, records: readonly RecordRow[], id: S
   const soa: PdnsRRset = { name: dotted(zone.name), type: 'SOA', ttl: zone.minimum_ttl, records: [{ content: soaContent(zone, id), disabled: false }], comments: [] };
   return [
     soa,
-    ...ordered.map(({ name, type, rows }) => ({
+    ...ordered.map(({ name, type, rows, comments: notes }) => ({
       name: absoluteName(name, zone.name),
       type,
       // RFC 2181 §5.2: one TTL per RRset; the services keep them equal, take the least if not.
-      ttl: Math.min(...rows.map((r) => r.ttl)),
+      ttl: rows.length > 0 ? Math.min(...rows.map((r) => r.ttl)) : 0,
       records: rows.map((r) => ({ content: contentToPdns(type, r.content), disabled: false })),
-      comments: [],
+      comments: notes.map(({ content, account, modified_at }) => ({ content, account, modified_at })),
     })),
   ];
 }

@@ -13,7 +13,7 @@ import { pathZone } from './scope';
 import { attributesOf, checkKind, checkUnsupported, createZone } from './zone-create';
 import { unprocessable } from './errors';
 import { asAbsolute, dotted, zoneNameOfId } from './names';
-import { clientError, translate } from './rrset-changes';
+import { checkCommentScope, clientError, translate, writeComments } from './rrset-changes';
 import { parseBody, PatchBody, ZoneIn } from './schemas';
 import { pdnsWrite } from './write-options';
 import { zoneDetail, zoneRRsets, zoneSummary, type SoaIdentity } from './zone-view';
@@ -39,7 +39,7 @@ export function zonesApi(services: Services, identity: SoaIdentity) {
   async function rrsetsOf(c: Context, zone: DomainRow) {
     const rawName = c.req.query('rrset_name');
     const type = c.req.query('rrset_type')?.toUpperCase();
-    if (rawName === undefined) return zoneRRsets(zone, await store.records.byDomain(zone.id), identity);
+    if (rawName === undefined) return zoneRRsets(zone, await store.records.byDomain(zone.id), identity, await store.rrsetComments.byDomain(zone.id));
     let name: string;
     try {
       name = normalizeRecordName(asAbsolute(rawName), zone.name);
@@ -47,7 +47,7 @@ export function zonesApi(services: Services, identity: SoaIdentity) {
       if (e instanceof RuleError) return [];
       throw e;
     }
-    const sets = zoneRRsets(zone, await store.records.atName(zone.id, name), identity);
+    const sets = zoneRRsets(zone, await store.records.atName(zone.id, name), identity, await store.rrsetComments.byDomain(zone.id, name));
     return sets.filter((s) => (s.type !== 'SOA' || name === APEX) && (type === undefined || s.type === type));
   }
 
@@ -77,7 +77,7 @@ export function zonesApi(services: Services, identity: SoaIdentity) {
     .post('/zones', async (c) => {
       const body = parseBody(ZoneIn, await c.req.json());
       const zone = await createZone(services, identity, c.get('principal').user.id, body, pdnsWrite(c));
-      const rrsets = flag(c, 'rrsets', true) ? zoneRRsets(zone, await store.records.byDomain(zone.id), identity) : undefined;
+      const rrsets = flag(c, 'rrsets', true) ? zoneRRsets(zone, await store.records.byDomain(zone.id), identity, await store.rrsetComments.byDomain(zone.id)) : undefined;
       return c.json(zoneDetail(zone, rrsets, (await store.zoneAttributes.get([zone.id])).get(zone.id)), 201);
     })
     .get('/zones/:zone_id', async (c) => {
@@ -101,9 +101,12 @@ export function zonesApi(services: Services, identity: SoaIdentity) {
       const zone = await zoneOf(c);
       const apexNs = (await store.records.atName(zone.id, APEX)).filter((r) => r.record_type === 'NS');
       const t = translate(body.rrsets, { zone, apexNs, identity });
-      const applied = await services.rrsets.patch(c.get('principal').user.id, placeOf(c), t.changes, pdnsWrite(c)).catch((e: unknown) => {
+      const opts = pdnsWrite(c);
+      await checkCommentScope(store, opts, zone, t);
+      const applied = await services.rrsets.patch(c.get('principal').user.id, placeOf(c), t.changes, opts).catch((e: unknown) => {
         throw clientError(e, t);
       });
+      await writeComments(store, zone, t);
       c.header('X-PDNS-Old-Serial', String(applied.change.serial_before));
       c.header('X-PDNS-New-Serial', String(applied.change.serial_after));
       return c.body(null, 204);

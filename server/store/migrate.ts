@@ -14,6 +14,7 @@ import * as m0008 from './migrations/0008-many-nodes';
 import * as m0009 from './migrations/0009-dnssec-disabled-at';
 import * as m0010 from './migrations/0010-txt-strings';
 import * as m0011 from './migrations/0011-zone-attributes';
+import * as m0012 from './migrations/0012-rrset-comments';
 
 export type Dialect = 'sqlite' | 'postgres';
 
@@ -31,6 +32,7 @@ const STEPS: Record<string, Step> = {
   '0009-dnssec-disabled-at': m0009,
   '0010-txt-strings': m0010,
   '0011-zone-attributes': m0011,
+  '0012-rrset-comments': m0012,
 };
 
 export async function migrate(db: Kysely<any>, dialect: Dialect): Promise<void> {

@@ -378,6 +378,17 @@ export function createRepos(db: Db, dialect: Dialect, runner: Runner = kyselyRun
           .execute();
       },
     },
+    rrsetComments: {
+      byDomain: async (domainId, name) => {
+        let q = db.selectFrom('rrset_comments').select(['name', 'record_type', 'content', 'account', 'modified_at']).where('domain_id', '=', domainId);
+        if (name !== undefined) q = q.where('name', '=', name);
+        return (await q.orderBy('id').execute()).map((r) => ({ ...r, modified_at: Number(r.modified_at) }));
+      },
+      replace: async (domainId, name, recordType, list) => {
+        await db.deleteFrom('rrset_comments').where('domain_id', '=', domainId).where('name', '=', name).where('record_type', '=', recordType).execute();
+        if (list.length > 0) await db.insertInto('rrset_comments').values(list.map((c) => ({ domain_id: domainId, name, record_type: recordType, ...c }))).execute();
+      },
+    },
     dnssecKeys: {
       insert: async (row) => (await db.insertInto('dnssec_keys').values(row).returning(PUBLIC_KEY_COLUMNS).executeTakeFirstOrThrow()) as DnssecPublicKey,
       signingKeys: async (domainId) => (await db.selectFrom('dnssec_keys').selectAll().where('domain_id', '=', domainId).orderBy('id').execute()) as DnssecKeyRow[],

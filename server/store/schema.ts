@@ -102,6 +102,8 @@ export interface Database {
   };
   /** Migration 0011: what PowerDNS clients set on a zone and read back (account, soa_edit_api, catalog). */
   zone_attributes: { domain_id: number; account: string; soa_edit_api: string; catalog: string };
+  /** Migration 0012: PowerDNS RRset comments. */
+  rrset_comments: { id: Generated<number>; domain_id: number; name: string; record_type: string; content: string; account: string; modified_at: number };
   /** Migration 0008: one row (id 1), the catalog zone's serial. */
   catalog: { id: number; serial: number };
   sign_in_failures: { key: string; failures: number; last_at: number };

@@ -201,6 +201,15 @@ export interface ZoneAttributes {
   catalog: string;
 }
 
+/** A comment on an RRset (migration 0012); `modified_at` in seconds since 1970. */
+export interface RRsetComment {
+  name: string;
+  record_type: string;
+  content: string;
+  account: string;
+  modified_at: number;
+}
+
 export const DEFAULT_ZONE_ATTRIBUTES: ZoneAttributes = { account: '', soa_edit_api: 'DEFAULT', catalog: '' };
 
 export interface Repos {
@@ -275,6 +284,13 @@ export interface Repos {
     /** By domain id; a zone without a row has the defaults. */
     get(domainIds: readonly number[]): Promise<Map<number, ZoneAttributes>>;
     set(domainId: number, attributes: ZoneAttributes): Promise<void>;
+  };
+  /** Comments on RRsets (the PowerDNS API's `comments`); nothing zonedeck serves. */
+  rrsetComments: {
+    /** A zone's comments, by RRset in the order written; `name` narrows to one name. */
+    byDomain(domainId: number, name?: string): Promise<RRsetComment[]>;
+    /** Sets the comments of one RRset to exactly `list` (empty: none). */
+    replace(domainId: number, name: string, recordType: string, list: readonly Omit<RRsetComment, 'name' | 'record_type'>[]): Promise<void>;
   };
   dnssecKeys: {
     insert(row: NewRow<DnssecKeyRow>): Promise<DnssecPublicKey>;
