@@ -13,6 +13,13 @@ export const APEX = '@';
 
 const ZONE_LABEL = /^[a-z0-9]([a-z0-9-]*[a-z0-9])?$/;
 const RECORD_LABEL = /^[a-z0-9_]([a-z0-9_-]*[a-z0-9_])?$/;
+/**
+ * Under the reverse trees a label may hold `/`: RFC 2317 §4 names classless delegations
+ * `0/26.2.0.192.in-addr.arpa`, and octoDNS and PowerDNS write them so.
+ */
+const REVERSE_ZONE_LABEL = /^[a-z0-9]([a-z0-9/-]*[a-z0-9])?$/;
+const REVERSE_RECORD_LABEL = /^[a-z0-9_]([a-z0-9_/-]*[a-z0-9_])?$/;
+const isReverse = (name: string) => /(^|\.)(in-addr|ip6)\.arpa$/.test(name);
 
 /** IDN to ASCII (UTS #46, as browsers do) through the platform URL parser. */
 function toAscii(name: string): string {
@@ -49,7 +56,7 @@ export function normalizeZoneName(input: string): string {
   name = toAscii(name);
   if (name.length > MAX_NAME_LENGTH) throw new RuleError(`must be at most ${MAX_NAME_LENGTH} characters`);
   const labels = name.split('.');
-  checkLabels(labels, ZONE_LABEL, 'letters, digits and hyphens', false);
+  checkLabels(labels, isReverse(name) ? REVERSE_ZONE_LABEL : ZONE_LABEL, isReverse(name) ? 'letters, digits, hyphens and (RFC 2317) slashes' : 'letters, digits and hyphens', false);
   if (labels.length < 2) throw new RuleError('must have at least two labels, like example.com');
   if (/^[0-9]+$/.test(labels[labels.length - 1]!)) throw new RuleError('must not end in an all-numeric label');
   return name;
@@ -109,7 +116,7 @@ export function normalizeRecordName(input: string, zone: string): string {
     if (name === zone) return APEX;
     name = name.slice(0, -(zone.length + 1));
   }
-  checkLabels(name.split('.'), RECORD_LABEL, 'letters, digits, hyphens and underscores', true);
+  checkLabels(name.split('.'), isReverse(zone) ? REVERSE_RECORD_LABEL : RECORD_LABEL, 'letters, digits, hyphens and underscores', true);
   if (name.length + 1 + zone.length > MAX_NAME_LENGTH) {
     throw new RuleError(`makes a full name longer than ${MAX_NAME_LENGTH} characters`);
   }
@@ -135,6 +142,6 @@ export function normalizeTargetName(input: string, allowRoot = false): string {
   if (name === '' || name === APEX) throw new RuleError('must be a fully qualified host name, like host.example.com');
   name = toAscii(name);
   if (name.length > MAX_NAME_LENGTH) throw new RuleError(`must be at most ${MAX_NAME_LENGTH} characters`);
-  checkLabels(name.split('.'), RECORD_LABEL, 'letters, digits, hyphens and underscores', false);
+  checkLabels(name.split('.'), isReverse(name) ? REVERSE_RECORD_LABEL : RECORD_LABEL, 'letters, digits, hyphens and underscores', false);
   return name;
 }
