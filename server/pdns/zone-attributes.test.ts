@@ -65,3 +65,33 @@ describe('zone attributes PowerDNS clients keep', () => {
     expect((await h.json('POST', ZONES, { name: 'again.example.', kind: 'Native' })).body.account).toBe('');
   });
 });
+
+describe('PUT of a zone with rrsets', () => {
+  it('replaces every record of the zone (the apex NS set stays the service’s) and the SOA timers, as one change set', async () => {
+    expect((await h.json('POST', ZONES, { name: 'put.example.', kind: 'Native' })).status).toBe(201);
+    const patch = (rrsets: unknown[]) => h.json('PATCH', `${ZONES}/put.example.`, { rrsets });
+    expect((await patch([{ name: 'old.put.example.', type: 'A', ttl: 60, changetype: 'REPLACE', records: [{ content: '192.0.2.1', disabled: false }] }])).status).toBe(204);
+    const history = async () => (await (await h.t.request('GET', '/api/v1/domains/put.example/changes')).json()) as Array<{ source: string; added: unknown[]; removed: unknown[]; settings: object }>;
+    const before = (await history()).length;
+    const res = await h.json('PUT', `${ZONES}/put.example.`, {
+      rrsets: [
+        { name: 'put.example.', type: 'SOA', ttl: 3600, records: [{ content: 'a. b. 1 7200 900 1209600 300', disabled: false }] },
+        { name: 'put.example.', type: 'NS', ttl: 3600, records: [{ content: 'ns.elsewhere.example.', disabled: false }] },
+        { name: 'www.put.example.', type: 'A', ttl: 300, records: [{ content: '192.0.2.10', disabled: false }] },
+        { name: 'put.example.', type: 'TXT', ttl: 300, records: [{ content: '"a" "b"', disabled: false }] },
+      ],
+    });
+    expect(res.status, JSON.stringify(res.body)).toBe(204);
+    const zone = (await h.json('GET', `${ZONES}/put.example.`)).body;
+    expect(zone.rrsets.map((s: { name: string; type: string; records: Array<{ content: string }> }) => `${s.name} ${s.type} ${s.records.map((r) => r.content).join(',')}`)).toEqual([
+      expect.stringMatching(/^put\.example\. SOA ns1\.zonedeck\.test\. hostmaster\.zonedeck\.test\. [0-9]+ 7200 900 1209600 300$/),
+      'put.example. NS ns1.zonedeck.test.,ns2.zonedeck.test.',
+      'put.example. TXT "a" "b"',
+      'www.put.example. A 192.0.2.10',
+    ]);
+    const after = await history();
+    expect(after.length).toBe(before + 1);
+    expect(after[0]).toMatchObject({ source: 'pdns', settings: { refresh_interval: [10800, 7200], retry_interval: [3600, 900], minimum_ttl: [3600, 300] } });
+    expect(after[0]!.removed).toEqual([expect.objectContaining({ name: 'old', content: '192.0.2.1' })]);
+  });
+});

@@ -49,7 +49,7 @@ function soaTimers(content: string, at: string): ZoneSettings {
 }
 
 /** Splits the client's RRsets: the SOA gives timers, the apex NS set is dropped, the rest are the zone's records. */
-function fromRRsets(list: readonly RRsetInput[], zone: string): { settings: ZoneSettings; rrsets: RRsetInput[]; positions: number[] } {
+export function fromRRsets(list: readonly RRsetInput[], zone: string): { settings: ZoneSettings; rrsets: RRsetInput[]; positions: number[] } {
   let settings: ZoneSettings = {};
   const rrsets: RRsetInput[] = [];
   const positions: number[] = [];

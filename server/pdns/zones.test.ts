@@ -161,7 +161,7 @@ describe('zone metadata, NOTIFY, export, deletion', () => {
     expect(await put({ kind: 'Native', soa_edit_api: 'INCEPTION-INCREMENT', api_rectify: true, account: 'ops' })).toEqual({ status: 204, body: null });
     expect((await put({ kind: 'Slave' })).status).toBe(422);
     expect((await put({ masters: ['192.0.2.1'] })).status).toBe(422);
-    expect((await put({ rrsets: [] })).body.error).toMatch(/PATCH/);
+    expect((await put({ rrsets: [{ name: 'example.com.', type: 'MX', records: [{ content: 'nope', disabled: false }] }] })).body.error).toMatch(/rrsets\.0\.records\.0/);
     expect(await put({ dnssec: true })).toEqual({ status: 204, body: null });
     expect((await h.json('GET', `${ZONES}/example.com.?rrsets=false`)).body.dnssec).toBe(true);
     expect(await put({ dnssec: false })).toEqual({ status: 204, body: null });

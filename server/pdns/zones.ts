@@ -10,7 +10,7 @@ import type { Services } from '../services';
 import { DEFAULT_ZONE_ATTRIBUTES, type DomainRow } from '../store/types';
 import type { PdnsEnv } from './auth';
 import { pathZone } from './scope';
-import { attributesOf, checkKind, checkUnsupported, createZone } from './zone-create';
+import { attributesOf, checkKind, checkUnsupported, createZone, fromRRsets } from './zone-create';
 import { unprocessable } from './errors';
 import { asAbsolute, dotted, zoneNameOfId } from './names';
 import { checkCommentScope, clientError, translate, writeComments } from './rrset-changes';
@@ -90,9 +90,18 @@ export function zonesApi(services: Services, identity: SoaIdentity) {
       const zone = await zoneOf(c);
       checkKind(body.kind);
       checkUnsupported(body);
-      if (body.rrsets !== undefined) throw unprocessable('rrsets: replacing every RRset with PUT is not supported; send the changes with PATCH');
       const attributes = attributesOf(body, (await store.zoneAttributes.get([zone.id])).get(zone.id) ?? DEFAULT_ZONE_ATTRIBUTES);
-      if (body.dnssec !== undefined) await zones.update(c.get('principal').user.id, placeOf(c), { dnssec_enabled: body.dnssec }, pdnsWrite(c));
+      if (body.rrsets !== undefined) {
+        // PUT with rrsets replaces the zone's records (its SOA's timers too) as one change set.
+        const given = fromRRsets(body.rrsets, zone.name);
+        const apexNs = (await store.records.atName(zone.id, APEX)).filter((r) => r.record_type === 'NS');
+        const t = translate(given.rrsets, { zone, apexNs, identity }, (k) => given.positions[k]!);
+        const settings = { ...given.settings, ...(body.dnssec === undefined ? {} : { dnssec_enabled: body.dnssec }) };
+        await services.rrsets.replaceAll(c.get('principal').user.id, placeOf(c), t.changes, settings, pdnsWrite(c)).catch((e: unknown) => {
+          throw clientError(e, t);
+        });
+        await writeComments(store, zone, t);
+      } else if (body.dnssec !== undefined) await zones.update(c.get('principal').user.id, placeOf(c), { dnssec_enabled: body.dnssec }, pdnsWrite(c));
       if (attributes) await store.zoneAttributes.set(zone.id, attributes);
       return c.body(null, 204);
     })

@@ -8,7 +8,7 @@
 import { APEX, normalizeRecordName } from '../core/domain-name';
 import { recordType } from '../core/record-types';
 import { parseTtl } from '../core/ttl';
-import type { Applied, ChangeSets, WriteOptions } from './change-sets';
+import type { Applied, ChangeSets, Settings, WriteOptions } from './change-sets';
 import { FieldCheck } from './rule-fields';
 import type { Blame, Entry } from './zone-draft';
 import type { ZoneRef, Zones } from './zones';
@@ -52,6 +52,37 @@ export function createRrsets(changes: ChangeSets, zones: Zones) {
   }
 
   return {
+    /**
+     * The zone's records replaced by exactly these RRsets (the apex NS set, the service's, stays),
+     * with these settings, as one change set: the PowerDNS API's PUT of a zone with `rrsets`.
+     */
+    replaceAll(userId: number, zoneName: ZoneRef, list: readonly RRsetChange[], settings: Partial<Settings>, opts: WriteOptions): Promise<Applied<void>> {
+      return changes.apply(
+        (tx) => zones.owned(userId, zoneName, tx),
+        opts,
+        async (edit) => {
+          const { draft, zone } = edit;
+          const entries = resolveAll(zone.name, list.map((rs) => ({ ...rs, changetype: 'REPLACE' as const })));
+          await draft.loadAll();
+          const given = new Set(entries.map((e) => `${e.name} ${e.type}`));
+          for (const name of draft.names()) {
+            for (const type of draft.types(name)) {
+              if ((name !== APEX || type !== 'NS') && !given.has(`${name} ${type}`)) draft.put(name, type, [], 0);
+            }
+          }
+          for (const e of entries) {
+            const ttl = e.ttl ?? draft.rrset(e.name, e.type)[0]?.ttl ?? zone.minimum_ttl;
+            draft.put(e.name, e.type, e.records.map((content) => ({ content, ttl })), ttl);
+          }
+          Object.assign(edit.settings, settings);
+          edit.blame = (name, type) => {
+            const at = entries.findLastIndex((e) => e.name === name && e.type === type);
+            return at < 0 ? 'rrsets' : `rrsets.${at}`;
+          };
+        },
+      );
+    },
+
     patch(userId: number, zoneName: ZoneRef, list: readonly RRsetChange[], opts: WriteOptions): Promise<Applied<void>> {
       return changes.apply(
         (tx) => zones.owned(userId, zoneName, tx),
