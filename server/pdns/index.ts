@@ -13,6 +13,7 @@ import { requireApiKey, type PdnsEnv } from './auth';
 import { pdnsBody } from './body';
 import { enforcePdnsScope } from './scope';
 import { cryptokeysApi } from './cryptokeys';
+import { metadataApi } from './metadata';
 import { PdnsError, pdnsErrorResponse } from './errors';
 import { zonesApi } from './zones';
 
@@ -51,6 +52,7 @@ export function pdnsApi(services: Services, config: PdnsConfig, log: Logger) {
   app.get(SERVER, (c) => c.json(serverView()));
   app.route(SERVER, zonesApi(services, identity));
   app.route(SERVER, cryptokeysApi(services));
+  app.route(SERVER, metadataApi(services));
   app.all('/v1/servers/*', () => {
     throw new PdnsError(404, 'Not Found');
   });

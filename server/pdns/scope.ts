@@ -67,7 +67,7 @@ export function enforcePdnsScope(services: Services): MiddlewareHandler<PdnsEnv>
     const m = ZONE_PATH.exec(c.req.path);
     const rest = m?.[2];
     const write = !READS.has(c.req.method) && rest !== '/notify';
-    if (isRestricted(scope)) checkEdge(c, scope, write, Boolean(m) && write && (rest === undefined ? c.req.method !== 'PATCH' : rest.startsWith('/cryptokeys')));
+    if (isRestricted(scope)) checkEdge(c, scope, write, Boolean(m) && write && (rest === undefined ? c.req.method !== 'PATCH' : rest.startsWith('/cryptokeys') || rest.startsWith('/metadata')));
     if (m) await resolve(c, scope, user.id, m[1]!);
     return next();
   };

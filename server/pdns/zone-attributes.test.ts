@@ -95,3 +95,19 @@ describe('PUT of a zone with rrsets', () => {
     expect(after[0]!.removed).toEqual([expect.objectContaining({ name: 'old', content: '192.0.2.1' })]);
   });
 });
+
+describe('zone metadata', () => {
+  it('SOA-EDIT-API is the zone attribute of that name; other kinds are 422 naming the kind', async () => {
+    expect((await h.json('POST', ZONES, { name: 'meta.example.', kind: 'Native' })).status).toBe(201);
+    const META = `${ZONES}/meta.example./metadata`;
+    expect((await h.json('GET', META)).body).toEqual([{ type: 'Metadata', kind: 'SOA-EDIT-API', metadata: ['DEFAULT'] }]);
+    expect((await h.json('PUT', `${META}/SOA-EDIT-API`, { metadata: ['INCREASE'] })).body).toEqual({ type: 'Metadata', kind: 'SOA-EDIT-API', metadata: ['INCREASE'] });
+    expect((await h.json('GET', `${ZONES}/meta.example.`)).body.soa_edit_api).toBe('INCREASE');
+    expect((await h.call('DELETE', `${META}/SOA-EDIT-API`)).status).toBe(204);
+    expect((await h.json('GET', `${META}/SOA-EDIT-API`)).body.metadata).toEqual(['DEFAULT']);
+    const axfr = await h.json('PUT', `${META}/ALLOW-AXFR-FROM`, { metadata: ['192.0.2.0/24'] });
+    expect(axfr.status).toBe(422);
+    expect(axfr.body.error).toMatch(/^metadata kind 'ALLOW-AXFR-FROM' has no meaning in zonedeck/);
+    expect((await h.json('PUT', `${META}/SOA-EDIT-API`, { metadata: ['SOMETIMES'] })).status).toBe(422);
+  });
+});

@@ -82,7 +82,7 @@ const SOA_EDIT_API = ['DEFAULT', 'INCREASE', 'EPOCH', 'SOA-EDIT', 'SOA-EDIT-INCR
  * (the serial stays zonedeck's: it only ever rises), `catalog` a zone name or empty. Null when the
  * body sets none. 422 naming the field otherwise.
  */
-export function attributesOf(body: ZoneInput, current: ZoneAttributes): ZoneAttributes | null {
+export function attributesOf(body: Partial<Pick<ZoneInput, 'account' | 'soa_edit_api' | 'catalog'>>, current: ZoneAttributes): ZoneAttributes | null {
   if (body.account === undefined && body.soa_edit_api === undefined && body.catalog === undefined) return null;
   const next = { ...current };
   if (body.account !== undefined) next.account = body.account;
