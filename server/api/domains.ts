@@ -9,6 +9,17 @@ import { createApi, errors, json, security } from './create-api';
 import { pageHeaders, pageParams, pageQuery, setPageHeaders } from './pagination';
 import { ChangeSetSchema, DomainCreateSchema, DomainSchema, DomainUpdateSchema } from './schemas';
 import { asFileErrors, fileBuilder } from '../services/zone-files';
+import { normalizeZoneName } from '../core/domain-name';
+import { SOA_DEFAULTS } from '../core/soa';
+
+/** The zone name as it would be stored, or null when it is not one (the create then says why). */
+function validZoneName(name: string): string | null {
+  try {
+    return normalizeZoneName(name);
+  } catch {
+    return null;
+  }
+}
 import { etag, writeAnswer, writeHeaders, writeOptions, writeQuery } from './write-options';
 import { domainView } from './views';
 import { pathZone } from './scope';
@@ -77,7 +88,7 @@ const remove = createRoute({
 });
 
 export function domainsApi(services: Services) {
-  const { zones } = services;
+  const { zones, zoneFiles } = services;
   const view = async (zone: DomainRow) => domainView(zone, (await zones.publicKeys([zone])).get(zone.id));
   return createApi()
     .openapi(list, async (c) => {
@@ -95,7 +106,9 @@ export function domainsApi(services: Services) {
     })
     .openapi(create, async (c) => {
       const { zone_file, ...input } = c.req.valid('json');
-      const file = zone_file === undefined ? undefined : fileBuilder(zone_file, 'merge');
+      // The file is read (bounded, in chunks) before the zone is made; a bad name is the create's to refuse.
+      const origin = validZoneName(input.name);
+      const file = zone_file === undefined || origin === null ? undefined : fileBuilder(await zoneFiles.read(zone_file, origin, input.minimum_ttl ?? SOA_DEFAULTS.minimum_ttl), 'merge');
       const zone = await asFileErrors(() => zones.create(c.get('principal').user.id, input, writeOptions(c), file?.build));
       return c.json(await view(zone), 201);
     })

@@ -63,7 +63,7 @@ export function zoneFilesApi(services: Services) {
       const place = pathZone(c);
       const opts = writeOptions(c, c.req.valid('query').comment);
       const text = await c.req.text();
-      const applied = await zoneFiles.importInto((tx) => zones.owned(user(c), place, tx), text, c.req.valid('query').mode ?? 'replace', opts);
+      const applied = await zoneFiles.importInto(place.zone, (tx) => zones.owned(user(c), place, tx), text, c.req.valid('query').mode ?? 'replace', opts);
       c.header('ETag', etag(opts.dryRun ? applied.change.serial_before : applied.zone.serial_number));
       // A whole zone's worth of records would be megabytes: the first 1,000 of each side, and the counts.
       return c.json({ change: changeView(applied.change, 1000), ignored: applied.result.ignored }, 200);

@@ -203,7 +203,7 @@ export async function run(services: Services, argv: string[], out: Out): Promise
       const locate = (tx: Repos) => services.zones.owned(user.id, zoneName, tx);
       const { change, result } = transferred
         ? await services.zoneFiles.importRecords(locate, transferred, mode, opts).then((r) => ({ ...r, result: { ignored: transferred.ignored } }))
-        : await services.zoneFiles.importInto(locate, text!, mode, opts);
+        : await services.zoneFiles.importInto(await services.zones.owned(user.id, zoneName), locate, text!, mode, opts);
       const verb = opts.dryRun ? 'would' : change.id === null ? 'no change:' : `change ${change.id}:`;
       out(`${zoneName}: ${verb} ${opts.dryRun ? 'add' : 'added'} ${change.added.length} and ${opts.dryRun ? 'remove' : 'removed'} ${change.removed.length} records (serial ${change.serial_before} -> ${change.serial_after})`);
       for (const [field, [before, after]] of Object.entries(change.settings)) out(`  ${field}: ${String(before)} -> ${String(after)}`);

@@ -34,16 +34,19 @@ function toAscii(name: string): string {
   return host;
 }
 
+/** A label quoted in a message, cut to a readable length. */
+const quoted = (label: string) => `"${label.length > 40 ? `${label.slice(0, 32)}…` : label}"`;
+
 function checkLabels(labels: string[], pattern: RegExp, what: string, allowWildcard: boolean): void {
   labels.forEach((label, i) => {
     if (label.length === 0) throw new RuleError('must not contain empty labels (two dots in a row, or a leading dot)');
-    if (label.length > MAX_LABEL_LENGTH) throw new RuleError(`label "${label}" is longer than ${MAX_LABEL_LENGTH} characters`);
+    if (label.length > MAX_LABEL_LENGTH) throw new RuleError(`label ${quoted(label)} is longer than ${MAX_LABEL_LENGTH} characters`);
     if (label === '*') {
       if (allowWildcard && i === 0) return;
       throw new RuleError('"*" is allowed only as the whole leftmost label');
     }
     if (!pattern.test(label)) {
-      throw new RuleError(`label "${label}" may contain only ${what}, and must not start or end with a hyphen`);
+      throw new RuleError(`label ${quoted(label)} may contain only ${what}, and must not start or end with a hyphen`);
     }
   });
 }

@@ -11,6 +11,7 @@
  */
 import { APEX, normalizeRecordName, normalizeZoneName } from '../core/domain-name';
 import { Conflict, Invalid, RuleError } from '../core/errors';
+import { SOA_DEFAULTS } from '../core/soa';
 import type { Services } from '../services';
 import type { WriteOptions } from '../services/change-sets';
 import { asFileErrors, fileBuilder } from '../services/zone-files';
@@ -129,7 +130,13 @@ export async function createZone(services: Services, identity: SoaIdentity, user
   }
   const given = body.rrsets ? fromRRsets(body.rrsets, zoneName) : null;
   // A zone file's records are part of the zone's first change set, as for POST /api/v1/domains with zone_file.
-  const file = body.zone === undefined ? undefined : fileBuilder(body.zone, 'merge');
+  let file: ReturnType<typeof fileBuilder> | undefined;
+  try {
+    file = body.zone === undefined ? undefined : fileBuilder(await services.zoneFiles.read(body.zone, zoneName, given?.settings.minimum_ttl ?? SOA_DEFAULTS.minimum_ttl), 'merge');
+  } catch (e) {
+    if (e instanceof Invalid) throw unprocessable(`zone: ${Object.entries(e.fields).map(([k, v]) => `${k}: ${v}`).join('; ')}`);
+    throw e;
+  }
 
   let zone: DomainRow;
   try {

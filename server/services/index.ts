@@ -26,7 +26,7 @@ export function createServices(store: Store, defaults: ZoneDefaults, events = ne
     rrsets: createRrsets(changes, zones),
     tsigKeys: createTsigKeys(store),
     updates: createDynamicUpdates(store, changes),
-    zoneFiles: createZoneFiles(store, changes, { primary: defaults.nameservers[0]!, hostmaster: defaults.hostmaster ?? 'hostmaster.zonedeck.test' }),
+    zoneFiles: createZoneFiles(store, changes, { primary: defaults.nameservers[0]!, hostmaster: defaults.hostmaster ?? 'hostmaster.zonedeck.test' }, defaults.maxRecords ?? DEFAULT_MAX_RECORDS),
   };
 }
 

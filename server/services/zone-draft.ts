@@ -10,6 +10,7 @@ import { Conflict, Invalid } from '../core/errors';
 import { RECORD_TYPE_BY_NAME } from '../core/record-types';
 import { zoneRuleViolations } from '../core/zone-rules';
 import type { ChangeEntryRow, DomainRow, ListedRecord, NewRow, RecordRow, Repos } from '../store/types';
+import { pauseEvery } from '../core/pause';
 
 /** One record as a change set sees it: relative name, type, TTL and canonical content. */
 export interface RecordData {
@@ -174,7 +175,9 @@ export class ZoneDraft {
    */
   async validate(blame: Blame = crudBlame): Promise<void> {
     const invalid: Record<string, string> = {};
+    let n = 0;
     for (const name of this.touched) {
+      await pauseEvery(++n);
       const label = toFqdn(name, this.zone.name);
       const types = this.types(name);
       const cname = this.node(name).get('CNAME') ?? [];

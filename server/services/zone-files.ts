@@ -8,10 +8,12 @@
 import { APEX } from '../core/domain-name';
 import { Conflict, Invalid } from '../core/errors';
 import { SOA_BOUNDS, SOA_FIELDS, soaErrors, type SoaField, type SoaTimers } from '../core/soa';
-import { parseZoneFile, printZoneFile, zoneFileInvalid, type ZoneFileIgnored, type ZoneFileRecord, type ZoneFileSoa } from '../core/zone-file';
+import { parseZoneFileChunked, printZoneFile, zoneFileInvalid, type ZoneFileIgnored, type ZoneFileRecord, type ZoneFileSoa } from '../core/zone-file';
+import type { ParsedZoneFile } from '../core/zone-file/parser';
 import type { DomainRow, Repos, Store } from '../store/types';
 import type { Applied, ChangeSets, Edit, WriteOptions } from './change-sets';
 import type { Blame } from './zone-draft';
+import { pauseEvery } from '../core/pause';
 
 export interface ZoneIdentity {
   /** SOA MNAME: the first of NAMESERVERS. */
@@ -40,9 +42,11 @@ async function applyFile(edit: Edit, records: readonly ZoneFileRecord[], mode: '
       set.ttl = Math.min(set.ttl, r.ttl);
     } else sets.set(k, { name: r.name, type: r.record_type, line: r.line, ttl: r.ttl, contents: [r.content] });
   }
+  let n = 0;
   if (mode === 'replace') {
     await draft.loadAll();
     for (const name of draft.names()) {
+      await pauseEvery(++n);
       for (const type of draft.types(name)) {
         if (name === APEX && type === 'NS') continue;
         if (!sets.has(key(name, type))) draft.put(name, type, [], 0);
@@ -52,6 +56,7 @@ async function applyFile(edit: Edit, records: readonly ZoneFileRecord[], mode: '
     await draft.load(new Set(records.map((r) => r.name)));
   }
   for (const set of sets.values()) {
+    await pauseEvery(++n);
     const entries = set.contents.map((content) => ({ content, ttl: set.ttl }));
     draft.put(set.name, set.type, mode === 'merge' ? [...draft.rrset(set.name, set.type), ...entries] : entries, set.ttl);
   }
@@ -77,16 +82,10 @@ function soaSettings(zone: DomainRow, soa: { refresh: number; retry: number; exp
  * A change-set builder that applies a master file to the zone being edited; `ignored` holds,
  * once it ran, what the file had that the zone does not take.
  */
-export function fileBuilder(text: string, mode: 'replace' | 'merge') {
-  let ignored: ZoneFileIgnored[] = [];
+export function fileBuilder(parsed: ParsedZoneFile, mode: 'replace' | 'merge') {
   return {
-    ignored: () => ignored,
-    async build(edit: Edit): Promise<void> {
-      const parsed = parseZoneFile(text, edit.zone.name, { defaultTtl: edit.zone.minimum_ttl });
-      if (parsed.errors.length > 0) throw zoneFileInvalid(parsed.errors);
-      ignored = parsed.ignored;
-      await recordsBuild(edit, parsed, mode);
-    },
+    ignored: () => parsed.ignored,
+    build: (edit: Edit): Promise<void> => recordsBuild(edit, parsed, mode),
   };
 }
 
@@ -106,10 +105,21 @@ export async function asFileErrors<T>(run: () => Promise<T>): Promise<T> {
   }
 }
 
-export function createZoneFiles(store: Store, changes: ChangeSets, identity: ZoneIdentity) {
-  /** Imports `text` into the zone `locate` finds, as one change set (source `import`). */
-  function importInto(locate: (tx: Repos, now: Date) => Promise<DomainRow>, text: string, mode: 'replace' | 'merge', opts: WriteOptions): Promise<Applied<ImportResult>> {
-    const file = fileBuilder(text, mode);
+export function createZoneFiles(store: Store, changes: ChangeSets, identity: ZoneIdentity, maxRecords = 200_000) {
+  /**
+   * Reads a master file for the zone `origin`, before any transaction: bounded (names, $GENERATE,
+   * at most MAX_RECORDS_PER_ZONE records, short error texts) and in chunks that let the event loop
+   * run (DESIGN.md §17). Invalid (400, `fields` keyed `line <n>`) on any error.
+   */
+  async function read(text: string, origin: string, defaultTtl: number): Promise<ParsedZoneFile> {
+    const parsed = await parseZoneFileChunked(text, origin, { defaultTtl, maxRecords });
+    if (parsed.errors.length > 0) throw zoneFileInvalid(parsed.errors);
+    return parsed;
+  }
+
+  /** Imports `text` into `zone` (which `locate` finds again in the transaction), as one change set (source `import`). */
+  async function importInto(zone: DomainRow, locate: (tx: Repos, now: Date) => Promise<DomainRow>, text: string, mode: 'replace' | 'merge', opts: WriteOptions): Promise<Applied<ImportResult>> {
+    const file = fileBuilder(await read(text, zone.name, zone.minimum_ttl), mode);
     return asFileErrors(() => changes.apply(locate, { ...opts, source: 'import' }, (edit) => file.build(edit), async () => ({ ignored: file.ignored() })));
   }
 
@@ -119,6 +129,7 @@ export function createZoneFiles(store: Store, changes: ChangeSets, identity: Zon
   }
 
   return {
+    read,
     importInto,
     importRecords,
 

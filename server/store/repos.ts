@@ -10,6 +10,7 @@ import type { Database } from './schema';
 import type { Dialect } from './migrate';
 import { scopeFromJson, scopeToJson } from '../core/scope';
 import type { ChangeEntryRow, ChangeSetRow, DnssecKeyRow, DnssecPublicKey, DomainRow, IpRow, ListedRecord, NewRow, RecordFilter, RecordRow, Repos, TokenRow, TsigKeyRow, UserRow, Window, ZoneAttributes } from './types';
+import { pause, PAUSE_EVERY, pauseEvery } from '../core/pause';
 
 type Db = Kysely<Database>;
 
@@ -58,7 +59,11 @@ const NEAR_NAMES = 16;
 const BATCH = 500;
 
 async function inBatches<T>(rows: readonly T[], write: (batch: T[]) => Promise<unknown>): Promise<void> {
-  for (let i = 0; i < rows.length; i += BATCH) await write(rows.slice(i, i + BATCH));
+  for (let i = 0; i < rows.length; i += BATCH) {
+    await write(rows.slice(i, i + BATCH));
+    // A big change lets the event loop run every few thousand rows (the transaction holds the connection).
+    if (Math.floor((i + BATCH) / PAUSE_EVERY) > Math.floor(i / PAUSE_EVERY)) await pause();
+  }
 }
 
 /** Rows of a multi-row INSERT up to which its statement is kept compiled (one per row count). */
@@ -452,7 +457,10 @@ export function createRepos(db: Db, dialect: Dialect, runner: Runner = kyselyRun
         const out: RecordRow[] = [];
         // SQLite runs one cached statement per row, with no round trip to save by batching.
         if (dialect === 'sqlite' || rows.length === 1) {
-          for (const row of rows) out.push({ id: await p.insert(Q.recordInsert, argsOf(RECORD_COLUMNS, [row])), ...row });
+          for (const row of rows) {
+            out.push({ id: await p.insert(Q.recordInsert, argsOf(RECORD_COLUMNS, [row])), ...row });
+            await pauseEvery(out.length);
+          }
           return out;
         }
         await inBatches(rows, async (batch) => {

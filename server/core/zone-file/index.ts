@@ -1,5 +1,5 @@
 /** Master files in and out (DESIGN.md §11): pure, so the dashboard can preview an import too. */
-export { parseZoneFile, parseZoneFileOrThrow, zoneFileInvalid } from './parser';
+export { parseZoneFile, parseZoneFileChunked, parseZoneFileOrThrow, zoneFileInvalid } from './parser';
 export type { ParseOptions, ParsedZoneFile, ZoneFileError, ZoneFileIgnored, ZoneFileRecord, ZoneFileSoa } from './parser';
 export { printZoneFile } from './printer';
 export type { PrintableRecord, PrintableSoa } from './printer';

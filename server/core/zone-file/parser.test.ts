@@ -3,7 +3,7 @@ import path from 'node:path';
 import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
 import { Invalid } from '../errors';
-import { parseZoneFile, parseZoneFileOrThrow, type ZoneFileRecord } from './parser';
+import { parseZoneFile, parseZoneFileChunked, parseZoneFileOrThrow, type ZoneFileRecord } from './parser';
 
 const fixture = (name: string) => fs.readFileSync(path.join(import.meta.dirname, 'fixtures', name), 'utf8');
 const simple = (records: ZoneFileRecord[]) => records.map(({ name, record_type, ttl, content }) => `${name} ${ttl} ${record_type} ${content}`).sort();
@@ -191,9 +191,13 @@ describe('errors, each with its line', () => {
   });
 
   it('stops past maxRecords', () => {
+    // A $GENERATE range is counted before any record is made; reading stops there.
     const parsed = parse('$GENERATE 1-10 h$ A 192.0.2.$\nlater A 192.0.2.1\n', { maxRecords: 5 });
-    expect(parsed.records).toHaveLength(5);
-    expect(parsed.errors).toEqual([{ line: 1, message: 'the file holds more than 5 records' }]);
+    expect(parsed.records).toHaveLength(0);
+    expect(parsed.errors).toEqual([{ line: 1, message: 'the file holds more than 5 records (counting the records of its $GENERATE lines); a zone holds at most MAX_RECORDS_PER_ZONE' }]);
+    const plain = parse('a A 192.0.2.1\nb A 192.0.2.2\nc A 192.0.2.3\nd A 192.0.2.4\n', { maxRecords: 3 });
+    expect(plain.records).toHaveLength(0);
+    expect(plain.errors).toEqual([{ line: 4, message: 'the file holds more than 3 records; a zone holds at most MAX_RECORDS_PER_ZONE' }]);
   });
 
   it('stops after maxErrors', () => {
@@ -249,5 +253,50 @@ describe('hostile files, property-based', () => {
       }),
       { numRuns: 500 },
     );
+  });
+});
+
+describe('bounded before anything is built (issue 24, DESIGN.md §17)', () => {
+  it('a $GENERATE width past 255 is refused, with a short message, before one record is made', () => {
+    const bomb = '$GENERATE 0-3 ${0,200000000} A 192.0.2.1\n'.repeat(5);
+    const parsed = parse(bomb);
+    expect(parsed.records).toEqual([]);
+    expect(parsed.errors).toEqual([1, 2, 3, 4, 5].map((line) => ({ line, message: '$GENERATE: a width must be at most 255' })));
+    // The audit's 225 bytes: five full ranges are past the record limit, refused by the count first.
+    const audit = parse('$GENERATE 0-65535 ${0,200000000} A 192.0.2.1\n'.repeat(5));
+    expect(audit.records).toEqual([]);
+    expect(audit.errors).toEqual([{ line: 4, message: 'the file holds more than 200000 records (counting the records of its $GENERATE lines); a zone holds at most MAX_RECORDS_PER_ZONE' }]);
+  });
+
+  it('ranges are counted before expansion, across lines, against the record limit', () => {
+    const bomb = Array.from({ length: 15 }, (_, k) => `$GENERATE 0-65535 a$-${k} A 192.0.2.1`).join('\n');
+    const parsed = parse(bomb, { maxRecords: 200_000 });
+    expect(parsed.records).toEqual([]);
+    expect(parsed.errors).toEqual([{ line: 4, message: 'the file holds more than 200000 records (counting the records of its $GENERATE lines); a zone holds at most MAX_RECORDS_PER_ZONE' }]);
+  });
+
+  it('an offset or a substitution past its bound is refused', () => {
+    expect(parse('$GENERATE 0-1 ${99999999999} A 192.0.2.1').errors[0]!.message).toMatch(/^\$GENERATE: a modifier must be/);
+    expect(parse('$GENERATE 0-1 ${0,255} A 192.0.2.1').errors[0]!.message).toMatch(/longer than 63/);
+    expect(parse(`$GENERATE 0-1 ${'${0,200}'.repeat(6)} A 192.0.2.1`).errors[0]!.message).toBe('$GENERATE: a substituted name or rdata would be longer than 1024 characters');
+  });
+
+  it('error messages and their number are capped, whatever the file quotes', () => {
+    const long = `${'x'.repeat(100_000)} A 192.0.2.1\n`;
+    const parsed = parse(long.repeat(50));
+    expect(parsed.errors).toHaveLength(21);
+    expect(parsed.errors.at(-1)!.message).toBe('stopped after 20 errors');
+    expect(Math.max(...parsed.errors.map((e) => e.message.length))).toBeLessThanOrEqual(240);
+    expect(parse(`www TXT ${'"a" '.repeat(50_000)}\n`).errors[0]!.message).toMatch(/^the entry is longer than 140000 characters/);
+  });
+
+  it('the chunked reader gives the same result as the plain one, and lets timers run while it reads', async () => {
+    const text = Array.from({ length: 20_000 }, (_, i) => `h${i} 300 IN A 192.0.2.${i % 250}`).join('\n');
+    let ticks = 0;
+    const timer = setInterval(() => ticks++, 0);
+    const chunked = await parseZoneFileChunked(text, 'example.com');
+    clearInterval(timer);
+    expect(chunked).toEqual(parse(text));
+    expect(ticks).toBeGreaterThan(2);
   });
 });

@@ -11,7 +11,7 @@ import { Invalid, RuleError } from '../errors';
 import { absoluteName } from '../rdata/fields';
 import type { Token } from '../rdata/presentation';
 import { RECORD_TYPE_BY_CODE, RECORD_TYPE_BY_NAME } from '../record-types';
-import { generateEntries } from './generate';
+import { generateEntries, TooManyRecords } from './generate';
 import { ZoneLexer } from './lexer';
 import { looksLikeTtl, parseTtlText } from './ttl-text';
 
@@ -60,13 +60,27 @@ export interface ParsedZoneFile {
 export interface ParseOptions {
   /** TTL of records when the file gives none and has no $TTL (the zone's minimum_ttl). Default 3600. */
   defaultTtl?: number;
-  /** Collecting stops after this many errors. Default 100. */
+  /** Collecting stops after this many errors. Default 20. */
   maxErrors?: number;
   /** Keep apex NS records among the records instead of listing them as ignored. */
   keepApexNs?: boolean;
-  /** Reading stops with an error past this many records ($GENERATE makes many from one line). Default 1,000,000. */
+  /**
+   * Reading stops with an error past this many records ($GENERATE makes many from one line, and is
+   * counted before it makes any). The service passes MAX_RECORDS_PER_ZONE. Default 200,000.
+   */
   maxRecords?: number;
 }
+
+/** Longest error message kept (a name quoted in it is cut): an error body stays small whatever the file holds. */
+const MAX_MESSAGE = 240;
+/** Longest logical line (an entry with its parentheses): rdata is at most 65,535 octets, written in hex twice that. */
+const MAX_ENTRY_CHARS = 140_000;
+/** Longest owner name as written: 255 octets, each possibly written as a four-character \DDD escape. */
+const MAX_OWNER_CHARS = 1024;
+/** Entries read between two yields of the chunked reader (about 10–20 ms of work). */
+const CHUNK = 2000;
+
+const clip = (message: string): string => (message.length > MAX_MESSAGE ? `${message.slice(0, MAX_MESSAGE - 1)}…` : message);
 
 /** Made by zonedeck when it signs (RFC 4034, 5155, 7344, 8976): ignored, not refused. */
 const DNSSEC_TYPES: Record<string, number> = { DNSKEY: 48, RRSIG: 46, NSEC: 47, NSEC3: 50, NSEC3PARAM: 51, CDS: 59, CDNSKEY: 60, ZONEMD: 63 };
@@ -93,11 +107,30 @@ function isSoaLine(tokens: readonly Token[], i: number): boolean {
 
 const fqdnText = (name: string): string => (name === '.' ? '.' : name.replace(/\.$/, '').toLowerCase());
 
+/** Reads a master file at once (the dashboard's preview, small files). See `parseZoneFileChunked` for big ones. */
 export function parseZoneFile(text: string, origin: string, opts: ParseOptions = {}): ParsedZoneFile {
+  const steps = parseSteps(text, origin, opts);
+  for (let r = steps.next(); ; r = steps.next()) if (r.done) return r.value;
+}
+
+/**
+ * Reads a master file in chunks, yielding to the event loop every few thousand entries, so that a
+ * big import never holds the process for more than a few milliseconds at a time (DESIGN.md §17).
+ */
+export async function parseZoneFileChunked(text: string, origin: string, opts: ParseOptions = {}): Promise<ParsedZoneFile> {
+  const steps = parseSteps(text, origin, opts);
+  for (let r = steps.next(); ; r = steps.next()) {
+    if (r.done) return r.value;
+    await new Promise((resolve) => setTimeout(resolve, 0));
+  }
+}
+
+/** The reader, pausing (a yield) every CHUNK entries and records. */
+function* parseSteps(text: string, origin: string, opts: ParseOptions): Generator<void, ParsedZoneFile> {
   const zone = origin.replace(/\.$/, '').toLowerCase();
-  const maxErrors = opts.maxErrors ?? 100;
-  const maxRecords = opts.maxRecords ?? 1_000_000;
-  let tooMany = false;
+  const maxErrors = opts.maxErrors ?? 20;
+  const maxRecords = opts.maxRecords ?? 200_000;
+  let work = 0;
   const out: ParsedZoneFile = { records: [], ignored: [], errors: [] };
   const seen = new Map<string, number>();
   let current = zone; // $ORIGIN, absolute without the dot ('' for the root)
@@ -107,7 +140,7 @@ export function parseZoneFile(text: string, origin: string, opts: ParseOptions =
   let originSet = false;
   let soaText = '';
 
-  const fail = (line: number, message: string) => out.errors.push({ line, message });
+  const fail = (line: number, message: string) => out.errors.push({ line, message: clip(message) });
 
   function directive(line: number, tokens: Token[]): void {
     const name = tokens[0]!.text.toUpperCase();
@@ -126,9 +159,6 @@ export function parseZoneFile(text: string, origin: string, opts: ParseOptions =
         return;
       case '$INCLUDE':
         throw new RuleError('$INCLUDE is not supported: paste the included file in its place');
-      case '$GENERATE':
-        for (const gen of generateEntries(args)) record(line, gen, false);
-        return;
       default:
         throw new RuleError(`unknown directive ${tokens[0]!.text}`);
     }
@@ -142,6 +172,7 @@ export function parseZoneFile(text: string, origin: string, opts: ParseOptions =
       owner = lastOwner;
     } else {
       const text = tokens[i++]!.text;
+      if (text.length > MAX_OWNER_CHARS) throw new RuleError('the owner name is longer than a domain name may be (255 octets)');
       owner = absoluteName(text, current);
       // Cloudflare's exports name the SOA owner without the trailing dot and no $ORIGIN before it.
       if (!originSet && text.toLowerCase() === zone && isSoaLine(tokens, i)) owner = `${zone}.`;
@@ -164,8 +195,8 @@ export function parseZoneFile(text: string, origin: string, opts: ParseOptions =
     try {
       name = normalizeRecordName(owner, zone);
     } catch (e) {
-      if (!isInZone(fqdnText(owner), zone)) throw new RuleError(`name ${owner} is outside the zone ${zone}`);
-      throw new RuleError(`name ${owner} ${(e as Error).message}`);
+      if (!isInZone(fqdnText(owner), zone)) throw new RuleError(`name ${owner.length > 80 ? `${owner.slice(0, 60)}…` : owner} is outside the zone ${zone}`);
+      throw new RuleError(`name ${owner.length > 80 ? `${owner.slice(0, 60)}…` : owner} ${(e as Error).message}`);
     }
     if (ttl !== undefined && dollarTtl === undefined) lastTtl = ttl;
 
@@ -189,10 +220,7 @@ export function parseZoneFile(text: string, origin: string, opts: ParseOptions =
       return;
     }
     seen.set(key, line);
-    if (out.records.length >= maxRecords) {
-      tooMany = true;
-      throw new RuleError(`the file holds more than ${maxRecords} records`);
-    }
+    if (out.records.length >= maxRecords) throw new TooManyRecords(`the file holds more than ${maxRecords} records`);
     out.records.push({ name, record_type: type, ttl: effective, content, line });
   }
 
@@ -227,6 +255,23 @@ export function parseZoneFile(text: string, origin: string, opts: ParseOptions =
     };
   }
 
+  // A first pass counts the records the file stands for ($GENERATE ranges counted, not expanded):
+  // a file past the limit is refused at the line that crosses it, before one record is read.
+  const counter = new ZoneLexer(text);
+  let total = 0;
+  for (let entry = counter.next(); entry; entry = counter.next()) {
+    if (++work % (CHUNK * 10) === 0) yield;
+    const first = entry.blankOwner ? '' : (entry.tokens[0]?.text.toUpperCase() ?? '');
+    if (entry.error || (first.startsWith('$') && first !== '$GENERATE')) continue;
+    const range = first === '$GENERATE' ? /^([0-9]{1,10})-([0-9]{1,10})(?:\/([0-9]{1,10}))?$/.exec(entry.tokens[1]?.text ?? '') : null;
+    total += range ? Math.max(0, Math.floor((Number(range[2]) - Number(range[1])) / Math.max(1, Number(range[3] ?? 1))) + 1) : 1;
+    if (total > maxRecords) {
+      fail(entry.line, `the file holds more than ${maxRecords} records${range ? ' (counting the records of its $GENERATE lines)' : ''}; a zone holds at most MAX_RECORDS_PER_ZONE`);
+      return out;
+    }
+  }
+  work = 0;
+
   const lexer = new ZoneLexer(text);
   for (let entry = lexer.next(); entry; entry = lexer.next()) {
     if (out.errors.length >= maxErrors) {
@@ -237,13 +282,26 @@ export function parseZoneFile(text: string, origin: string, opts: ParseOptions =
       fail(entry.line, entry.error);
       continue;
     }
+    if (++work % CHUNK === 0) yield;
+    let chars = 0;
+    for (const t of entry.tokens) chars += t.text.length;
+    if (chars > MAX_ENTRY_CHARS) {
+      fail(entry.line, `the entry is longer than ${MAX_ENTRY_CHARS} characters (rdata is at most 65,535 octets)`);
+      continue;
+    }
     try {
-      if (!entry.blankOwner && entry.tokens[0]!.text.startsWith('$')) directive(entry.line, entry.tokens);
+      if (!entry.blankOwner && entry.tokens[0]!.text.toUpperCase() === '$GENERATE') {
+        // Its records are read as they are made, with pauses like any other entries.
+        for (const gen of generateEntries(entry.tokens.slice(1), maxRecords - out.records.length)) {
+          record(entry.line, gen, false);
+          if (++work % CHUNK === 0) yield;
+        }
+      } else if (!entry.blankOwner && entry.tokens[0]!.text.startsWith('$')) directive(entry.line, entry.tokens);
       else record(entry.line, entry.tokens, entry.blankOwner);
     } catch (e) {
       if (!(e instanceof RuleError)) throw e;
       fail(entry.line, e.message);
-      if (tooMany) break;
+      if (e instanceof TooManyRecords) break;
     }
   }
   return out;
