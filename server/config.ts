@@ -79,6 +79,9 @@ const schema = z.object({
   // A Terraform or octoDNS refresh reads every record of a zone back to back: 1,000 GETs pass (issue 26).
   RATE_LIMIT_TOKEN: rate.default({ perSecond: 100, burst: 1500 }),
   RATE_LIMIT_ADDRESS: rate.default({ perSecond: 100, burst: 1000 }),
+  MAX_ZONES_PER_USER: z.string().regex(/^[1-9][0-9]{0,8}$/, 'must be a whole number of 1 or more').transform(Number).default(1000),
+  MAX_TOKENS_PER_USER: z.string().regex(/^[1-9][0-9]{0,8}$/, 'must be a whole number of 1 or more').transform(Number).default(100),
+  MAX_TSIG_KEYS_PER_USER: z.string().regex(/^[1-9][0-9]{0,8}$/, 'must be a whole number of 1 or more').transform(Number).default(100),
   AXFR_ALLOW: z.string().default('127.0.0.0/8,::1/128'),
   SECONDARIES: secondaryList.default([]),
   CATALOG_ZONE: zoneName.optional(),
@@ -106,6 +109,10 @@ export type Config = {
   /** Days a zone's change sets are kept. */
   historyDays: number;
   maxRecordsPerZone: number;
+  /** Per-user limits (DESIGN.md §17): zones, API tokens (not the dashboard's session tokens), TSIG keys. */
+  maxZonesPerUser: number;
+  maxTokensPerUser: number;
+  maxTsigKeysPerUser: number;
   /** API rate limits (null: off). */
   rateLimitToken: { perSecond: number; burst: number } | null;
   rateLimitAddress: { perSecond: number; burst: number } | null;
@@ -148,6 +155,9 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
     bulkBodyLimitBytes: e.BULK_BODY_LIMIT_BYTES,
     historyDays: e.HISTORY_DAYS,
     maxRecordsPerZone: e.MAX_RECORDS_PER_ZONE,
+    maxZonesPerUser: e.MAX_ZONES_PER_USER,
+    maxTokensPerUser: e.MAX_TOKENS_PER_USER,
+    maxTsigKeysPerUser: e.MAX_TSIG_KEYS_PER_USER,
     rateLimitToken: e.RATE_LIMIT_TOKEN,
     rateLimitAddress: e.RATE_LIMIT_ADDRESS,
     axfrAllow: list(e.AXFR_ALLOW),

@@ -54,7 +54,7 @@ export function createSessions(services: Services, times: SessionTimes = DEFAULT
         await store.sessions.deleteExpired(new Date(at).toISOString());
       }
       const expiresAt = new Date(at + times.absoluteMs).toISOString();
-      const { row: tokenRow, token } = await accounts.createToken(user.id, 'dashboard session', expiresAt);
+      const { row: tokenRow, token } = await accounts.createToken(user.id, 'dashboard session', expiresAt, undefined, true);
       const secret = newSessionSecret();
       const iso = new Date(at).toISOString();
       const row = await store.sessions.insert({

@@ -1,5 +1,5 @@
 /** Users and their API tokens: creation, sign-in, token minting, authentication, revocation. */
-import { Conflict, Invalid, NotFound } from '../core/errors';
+import { Conflict, Forbidden, Invalid, NotFound } from '../core/errors';
 import { normalizeScope, type Scope, type ScopeInput } from '../core/scope';
 import { LABEL_CONTROL_CHARS, MAX_TOKEN_LABEL } from '../core/token-rules';
 import type { Page, Store, TokenRow, UserRow, Window } from '../store/types';
@@ -21,7 +21,7 @@ export interface Principal {
   scope: Scope;
 }
 
-export function createAccounts(store: Store) {
+export function createAccounts(store: Store, maxTokensPerUser?: number) {
   const touched = new Map<number, number>();
   /** Tokens with their users by hash: the lookup every API request makes. */
   const tokens = new ReadCache<{ token: TokenRow; user: UserRow } | null>(store);
@@ -67,21 +67,25 @@ export function createAccounts(store: Store) {
     },
 
     /** Mints a token; `scope` limits what it may do (absent: unrestricted). */
-    async createToken(userId: number, label = '', expiresAt: string | null = null, scopeInput?: ScopeInput): Promise<{ row: TokenRow; token: string }> {
+    /**
+     * A new API token; `session` for the dashboard's session tokens, which MAX_TOKENS_PER_USER does
+     * not count (a user at the limit can still sign in).
+     */
+    async createToken(userId: number, label = '', expiresAt: string | null = null, scopeInput?: ScopeInput, session = false): Promise<{ row: TokenRow; token: string }> {
       if (label.length > MAX_TOKEN_LABEL) throw Invalid.field('label', `must be at most ${MAX_TOKEN_LABEL} characters`);
       if (LABEL_CONTROL_CHARS.test(label)) throw Invalid.field('label', 'must not contain control characters');
       const check = new FieldCheck();
       const scope = normalizeScope(scopeInput, (field, rule) => check.run(field, rule));
       check.done();
       const token = newToken();
-      const row = await store.tokens.insert({
-        user_id: userId,
-        label,
-        token_hash: hashToken(token),
-        created_at: new Date().toISOString(),
-        last_used_at: null,
-        expires_at: expiresAt,
-        scope,
+      const values = { user_id: userId, label, token_hash: hashToken(token), created_at: new Date().toISOString(), last_used_at: null, expires_at: expiresAt, scope };
+      if (session || maxTokensPerUser === undefined) return { row: await store.tokens.insert(values), token };
+      const row = await store.transaction(async (tx) => {
+        await tx.quotas.lock('tokens', userId);
+        if ((await tx.quotas.count('tokens', userId)) >= maxTokensPerUser) {
+          throw new Forbidden(`this account already holds ${maxTokensPerUser} API tokens; ${maxTokensPerUser} is the most one user may have (MAX_TOKENS_PER_USER): revoke one first`);
+        }
+        return tx.tokens.insert(values);
       });
       return { row, token };
     },

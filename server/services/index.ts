@@ -18,13 +18,13 @@ export function createServices(store: Store, defaults: ZoneDefaults, events = ne
   return {
     store,
     events,
-    accounts: createAccounts(store),
+    accounts: createAccounts(store, defaults.maxTokensPerUser),
     ips: createIps(store),
     changes,
     zones,
     records: createRecords(store, changes, zones),
     rrsets: createRrsets(changes, zones),
-    tsigKeys: createTsigKeys(store),
+    tsigKeys: createTsigKeys(store, defaults.maxTsigKeysPerUser),
     updates: createDynamicUpdates(store, changes),
     zoneFiles: createZoneFiles(store, changes, { primary: defaults.nameservers[0]!, hostmaster: defaults.hostmaster ?? 'hostmaster.zonedeck.test' }, defaults.maxRecords ?? DEFAULT_MAX_RECORDS),
   };
@@ -33,6 +33,24 @@ export function createServices(store: Store, defaults: ZoneDefaults, events = ne
 export type Services = ReturnType<typeof createServices>;
 
 /** The services as configured: apex NS set from NAMESERVERS, the records-per-zone cap, the catalog zone's name, ALIAS only with a RESOLVER. */
-export function servicesFor(store: Store, config: Pick<Config, 'nameservers' | 'hostmaster' | 'maxRecordsPerZone' | 'catalogZone' | 'resolver'>, events?: ZoneEvents): Services {
-  return createServices(store, { nameservers: config.nameservers, hostmaster: config.hostmaster, nsTtl: 3600, maxRecords: config.maxRecordsPerZone, catalogZone: config.catalogZone, resolver: config.resolver }, events);
+export function servicesFor(
+  store: Store,
+  config: Pick<Config, 'nameservers' | 'hostmaster' | 'maxRecordsPerZone' | 'catalogZone' | 'resolver'> & Partial<Pick<Config, 'maxZonesPerUser' | 'maxTokensPerUser' | 'maxTsigKeysPerUser'>>,
+  events?: ZoneEvents,
+): Services {
+  return createServices(
+    store,
+    {
+      nameservers: config.nameservers,
+      hostmaster: config.hostmaster,
+      nsTtl: 3600,
+      maxRecords: config.maxRecordsPerZone,
+      catalogZone: config.catalogZone,
+      resolver: config.resolver,
+      maxZonesPerUser: config.maxZonesPerUser,
+      maxTokensPerUser: config.maxTokensPerUser,
+      maxTsigKeysPerUser: config.maxTsigKeysPerUser,
+    },
+    events,
+  );
 }

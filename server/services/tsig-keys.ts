@@ -4,7 +4,7 @@
  * unique across all users, because a TSIG record names only the key.
  */
 import { randomBytes } from 'node:crypto';
-import { Conflict, NotFound, RuleError } from '../core/errors';
+import { Conflict, Forbidden, NotFound, RuleError } from '../core/errors';
 import { normalizeScope, type ScopeInput } from '../core/scope';
 import { DEFAULT_TSIG_ALGORITHM, normalizeTsigAlgorithm, normalizeTsigKeyName } from '../core/tsig-rules';
 import type { Page, Store, TsigKeyRow, Window } from '../store/types';
@@ -35,7 +35,7 @@ function secretRule(text: string): string {
 /** The `-y` argument of dig, nsupdate, kdig and knsupdate: `algorithm:name:secret`. */
 export const yArgument = (key: Pick<TsigKeyRow, 'algorithm' | 'name' | 'secret'>) => `${key.algorithm}:${key.name}:${key.secret}`;
 
-export function createTsigKeys(store: Store) {
+export function createTsigKeys(store: Store, maxKeysPerUser?: number) {
   /** The key of that name (of that user, when given); a name that cannot be a key's is simply not found. */
   async function find(name: string, userId?: number): Promise<TsigKeyRow> {
     let key: TsigKeyRow | undefined;
@@ -64,6 +64,12 @@ export function createTsigKeys(store: Store) {
       check.done();
       return store.transaction(async (tx) => {
         if (await tx.tsigKeys.byName(name!)) throw new Conflict(`a TSIG key named ${name} already exists`, { name: 'is already taken' });
+        if (maxKeysPerUser !== undefined) {
+          await tx.quotas.lock('tsig-keys', userId);
+          if ((await tx.quotas.count('tsig-keys', userId)) >= maxKeysPerUser) {
+            throw new Forbidden(`this account already holds ${maxKeysPerUser} TSIG keys; ${maxKeysPerUser} is the most one user may have (MAX_TSIG_KEYS_PER_USER): revoke one first`);
+          }
+        }
         return tx.tsigKeys.insert({ user_id: userId, name: name!, algorithm: algorithm!, secret: secret!, scope, created_at: new Date().toISOString() });
       });
     },

@@ -8,6 +8,7 @@ import { isInZone, normalizeRecordName, normalizeZoneName, parseZonePathName, st
 import { RuleError } from '../core/errors';
 import { Conflict, Forbidden, NotFound, PreconditionFailed } from '../core/errors';
 import { zoneRefusal, type Scope } from '../core/scope';
+import { reservedDomains, reservedRefusal } from './reserved-names';
 import { SOA_DEFAULTS, SOA_FIELDS, soaErrors, type SoaField, type SoaTimers } from '../core/soa';
 import type { DnssecPublicKey, DomainRow, Page, Repos, Store, Window } from '../store/types';
 import { CLI_WRITE, type Applied, type ChangeSets, type Edit, type WriteOptions } from './change-sets';
@@ -31,6 +32,10 @@ export interface ZoneDefaults {
   catalogZone?: string;
   /** RESOLVER (host:port), through which the DNS server resolves ALIAS targets; without it ALIAS is refused. */
   resolver?: string;
+  /** MAX_ZONES_PER_USER, MAX_TOKENS_PER_USER, MAX_TSIG_KEYS_PER_USER; absent: no limit. */
+  maxZonesPerUser?: number;
+  maxTokensPerUser?: number;
+  maxTsigKeysPerUser?: number;
 }
 
 
@@ -66,6 +71,7 @@ export function nameFromPlace(name: string, base: string): string | null {
 }
 
 export function createZones(store: Store, events: ZoneEvents, changes: ChangeSets, defaults: ZoneDefaults) {
+  const reserved = reservedDomains(defaults);
   /**
    * A place resolved earlier (by the API's path check, DESIGN.md §17), as it is now: read again
    * inside a transaction, and NotFound unless it is still the same zone of the same user.
@@ -171,6 +177,9 @@ export function createZones(store: Store, events: ZoneEvents, changes: ChangeSet
       check.done();
       const { zone } = await changes.apply(
         async (tx, now) => {
+          // One creation at a time on PostgreSQL, so that the nesting rule below cannot be raced
+          // (two accounts creating x.test and sub.x.test at once); SQLite's one writer already is.
+          await tx.quotas.lock('zones', 0);
           const existing = await tx.domains.byName(name!);
           if (existing) {
             throw new Conflict(`${name} already exists`, { name: existing.user_id === userId ? 'you already manage this domain' : 'is already managed by another account' });
@@ -178,10 +187,16 @@ export function createZones(store: Store, events: ZoneEvents, changes: ChangeSet
           if (defaults.catalogZone && isInZone(name!, defaults.catalogZone)) {
             throw new Conflict(`${name} is the catalog zone zonedeck publishes (CATALOG_ZONE)`, { name: name === defaults.catalogZone ? 'is the catalog zone of this service' : 'lies inside the catalog zone of this service' });
           }
+          const why = reservedRefusal(name!, reserved);
+          if (why) throw new Conflict(`${name} ${why}`, { name: why });
           const foreign = (await tx.domains.related(name!)).find((d) => d.user_id !== userId);
           if (foreign) {
             const how = isInZone(name!, foreign.name) ? 'lies inside' : 'contains';
             throw new Conflict(`${name} ${how} ${foreign.name}, which another account manages`, { name: `${how} a domain managed by another account` });
+          }
+          const max = defaults.maxZonesPerUser;
+          if (max !== undefined && (await tx.quotas.count('zones', userId)) >= max) {
+            throw new Forbidden(`this account already holds ${max} zones; ${max} is the most one user may have (MAX_ZONES_PER_USER)`);
           }
           const at = now.toISOString();
           // The catalog lists the zone from this commit on, at a serial every node agrees on.

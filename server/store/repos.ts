@@ -58,6 +58,9 @@ const NEAR_NAMES = 16;
 /** Rows per multi-row INSERT: well under SQLite's 32,766 bound parameters and PostgreSQL's 65,535. */
 const BATCH = 500;
 
+/** The first key of each kind's advisory lock (the second is the user id). */
+const QUOTA_LOCKS = { zones: 7_413_001, tokens: 7_413_002, 'tsig-keys': 7_413_003 } as const;
+
 async function inBatches<T>(rows: readonly T[], write: (batch: T[]) => Promise<unknown>): Promise<void> {
   for (let i = 0; i < rows.length; i += BATCH) {
     await write(rows.slice(i, i + BATCH));
@@ -364,6 +367,20 @@ export function createRepos(db: Db, dialect: Dialect, runner: Runner = kyselyRun
       delete: async (id) => {
         zones?.clear();
         return Number((await db.deleteFrom('domains').where('id', '=', id).executeTakeFirst()).numDeletedRows) > 0;
+      },
+    },
+    quotas: {
+      lock: async (kind, userId) => {
+        if (dialect === 'postgres') await sql`select pg_advisory_xact_lock(${QUOTA_LOCKS[kind]}, ${userId})`.execute(db);
+      },
+      count: async (kind, userId) => {
+        const q =
+          kind === 'zones'
+            ? sql<{ n: number }>`select count(*) as n from domains where user_id = ${userId}`
+            : kind === 'tsig-keys'
+              ? sql<{ n: number }>`select count(*) as n from tsig_keys where user_id = ${userId}`
+              : sql<{ n: number }>`select count(*) as n from tokens t where t.user_id = ${userId} and not exists (select 1 from sessions s where s.token_id = t.id)`;
+        return Number((await q.execute(db)).rows[0]?.n ?? 0);
       },
     },
     zoneAttributes: {

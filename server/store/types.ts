@@ -194,6 +194,8 @@ export interface Feed {
 
 export type NewRow<T extends { id: number }> = Omit<T, 'id'>;
 
+export type QuotaKind = 'zones' | 'tokens' | 'tsig-keys';
+
 /** A zone's PowerDNS attributes (migration 0011). */
 export interface ZoneAttributes {
   account: string;
@@ -278,6 +280,16 @@ export interface Repos {
      */
     update(zone: DomainRow, patch: Partial<NewRow<DomainRow>>, guard: { recordsAtMost: number }): Promise<DomainRow | null>;
     delete(id: number): Promise<boolean>;
+  };
+  /** Per-user limits (DESIGN.md §17): what a user holds, counted where it is created. */
+  quotas: {
+    /**
+     * Serializes, for the rest of the transaction, the creations of one kind (for one user, or with
+     * user 0 for all): PostgreSQL's pg_advisory_xact_lock; SQLite's one writer already does.
+     */
+    lock(kind: QuotaKind, userId: number): Promise<void>;
+    /** How many of this kind the user holds (tokens: API tokens, not the dashboard's session tokens). */
+    count(kind: QuotaKind, userId: number): Promise<number>;
   };
   /** What PowerDNS clients set on a zone and read back (account, soa_edit_api, catalog); nothing zonedeck serves. */
   zoneAttributes: {
