@@ -55,18 +55,17 @@ export function bffApp(services: Services, apiFetch: ApiFetch, opts: BffOptions 
       throw new BffError(400, 'invalid_json', 'send {"username": "…", "password": "…"} as JSON');
     }
     const keys = [`user:${body.username.trim().toLowerCase()}`, `addr:${clientAddress(c) ?? 'unknown'}`];
-    const wait = await throttle.retryAfterMs(keys);
+    // The attempt is counted before the password is checked: parallel guesses cannot all pass.
+    const wait = await throttle.reserve(keys);
     if (wait > 0) {
       const seconds = Math.ceil(wait / 1000);
       c.header('Retry-After', String(seconds));
       throw new BffError(429, 'too_many_attempts', `Too many failed sign-ins. Try again in ${seconds} s.`);
     }
     const user = await services.accounts.checkPassword(body.username, body.password);
-    if (!user) {
-      await throttle.failed(keys);
-      throw new BffError(401, 'invalid_credentials', WRONG_CREDENTIALS);
-    }
+    if (!user) throw new BffError(401, 'invalid_credentials', WRONG_CREDENTIALS);
     await throttle.succeeded(keys.slice(0, 1));
+    await throttle.forgive(keys.slice(1));
     // A fresh session id at every sign-in (no fixation); a session the browser still held ends.
     const previous = await sessions.resume(readSessionCookie(c));
     if (previous) await sessions.end(previous.row);

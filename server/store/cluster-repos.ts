@@ -36,6 +36,33 @@ export function createClusterRepos(db: Kysely<Database>, dialect: Dialect): Pick
         if (keys.length === 0) return;
         await db.deleteFrom('sign_in_failures').where('key', 'in', keys).execute();
       },
+      reserve: (keys, at, forgottenBefore, waitFor) =>
+        db.transaction().execute(async (trx) => {
+          if (dialect === 'postgres') {
+            // A row for each key to lock, so that a first attempt races nobody either.
+            await trx.insertInto('sign_in_failures').values(keys.map((key) => ({ key, failures: 0, last_at: at }))).onConflict((oc) => oc.column('key').doNothing()).execute();
+          }
+          let q = trx.selectFrom('sign_in_failures').selectAll().where('key', 'in', keys);
+          if (dialect === 'postgres') q = q.forUpdate();
+          const rows = (await q.execute()).map((r) => ({ ...r, last_at: Number(r.last_at) }));
+          const wait = waitFor(rows);
+          if (wait > 0) return wait;
+          await trx
+            .insertInto('sign_in_failures')
+            .values(keys.map((key) => ({ key, failures: 1, last_at: at })))
+            .onConflict((oc) =>
+              oc.column('key').doUpdateSet({
+                failures: sql`case when sign_in_failures.last_at >= ${forgottenBefore} then sign_in_failures.failures + 1 else 1 end`,
+                last_at: at,
+              }),
+            )
+            .execute();
+          return 0;
+        }),
+      forgive: async (keys) => {
+        if (keys.length === 0) return;
+        await db.updateTable('sign_in_failures').set({ failures: sql`failures - 1` }).where('key', 'in', keys).where('failures', '>', 0).execute();
+      },
       prune: async (before) => Number((await db.deleteFrom('sign_in_failures').where('last_at', '<', before).executeTakeFirst()).numDeletedRows),
     },
     catalog: {

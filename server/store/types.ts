@@ -367,6 +367,14 @@ export interface Repos {
     /** One more failure under each key at `at`; a key whose last failure is before `forgottenBefore` starts again from one. */
     add(keys: readonly string[], at: number, forgottenBefore: number): Promise<void>;
     clear(keys: readonly string[]): Promise<void>;
+    /**
+     * Reserves an attempt (DESIGN.md §17): in one transaction (the keys' rows locked on PostgreSQL),
+     * `waitFor` judges the keys' rows; when it gives 0, one more failure is counted under each key
+     * before the password is checked, so parallel guesses cannot all pass the check. Returns the wait.
+     */
+    reserve(keys: readonly string[], at: number, forgottenBefore: number, waitFor: (rows: SignInFailureRow[]) => number): Promise<number>;
+    /** Takes back one reserved failure under each key (the attempt succeeded). */
+    forgive(keys: readonly string[]): Promise<void>;
     /** Removes keys whose last failure is before `before`; returns how many. */
     prune(before: number): Promise<number>;
   };
