@@ -6,19 +6,56 @@
 import type { Context } from 'hono';
 import { DASHBOARD_HEADER, DASHBOARD_MARK } from '../dashboard-mark';
 import type { BffEnv } from './guard';
-import { signedOut } from './errors';
+import { BffError, signedOut } from './errors';
+
+/** The path of a URL string as sent: between the authority and the query, not normalized. */
+function rawPath(url: string): string {
+  const start = url.indexOf('/', url.indexOf('//') + 2);
+  if (start < 0) return '/';
+  const end = url.search(/[?#]/);
+  return url.slice(start, end < 0 ? undefined : end);
+}
 import type { Sessions } from './sessions';
 
 export type ApiFetch = (req: Request) => Response | Promise<Response>;
 
 const PASSED_HEADERS = ['content-type', 'content-disposition', 'etag', 'x-total-count', 'x-page', 'x-per-page', 'x-request-id', 'retry-after'];
 
+/** The v1 resources the dashboard uses (web/lib/paths.ts): nothing else of /api is reachable through a session. */
+const RESOURCES = new Set(['ips', 'domains', 'tokens', 'tsig-keys']);
+
+/**
+ * The API path a BFF path stands for, built again from its decoded segments (so no dot segment,
+ * encoded slash or backslash can lead it elsewhere), or null when it names no v1 resource the
+ * dashboard uses (DESIGN.md §17): `/bff/api/servers…` (the PowerDNS API), `…/%2e%2e/metrics`.
+ */
+export function apiPath(rawRest: string): string | null {
+  const parts = rawRest.split('/').slice(1);
+  if (parts.length === 0 || !RESOURCES.has(parts[0]!)) return null;
+  const segments: string[] = [];
+  for (const part of parts) {
+    let s: string;
+    try {
+      s = decodeURIComponent(part);
+    } catch {
+      return null;
+    }
+    // An empty segment (`//`), a dot segment, or a backslash (read as a slash by some parsers) names nothing.
+    if (s === '' || s === '.' || s === '..' || s.includes('\\')) return null;
+    segments.push(encodeURIComponent(s));
+  }
+  return `/api/v1/${segments.join('/')}`;
+}
+
 export function forwarder(apiFetch: ApiFetch, sessions: Sessions, prefix = '/bff/api') {
   return async (c: Context<BffEnv>): Promise<Response> => {
     const session = c.get('session');
     const url = new URL(c.req.url);
-    const rest = url.pathname.slice(prefix.length) || '/';
-    url.pathname = `/api/v1${rest}`;
+    // The path as the client sent it (before any URL normalization), then rebuilt segment by segment.
+    const raw = rawPath(c.req.raw.url);
+    const path = raw.startsWith(`${prefix}/`) ? apiPath(raw.slice(prefix.length)) : null;
+    if (path === null) throw new BffError(404, 'not_found', 'no such dashboard API path');
+    url.pathname = path;
     // The session's token is the only credential the API may see.
     url.searchParams.delete('apikey');
     const headers = new Headers({ authorization: `Bearer ${session.token}`, accept: 'application/json', 'x-request-id': c.get('requestId'), [DASHBOARD_HEADER]: DASHBOARD_MARK });
@@ -31,8 +68,9 @@ export function forwarder(apiFetch: ApiFetch, sessions: Sessions, prefix = '/bff
     const res = await apiFetch(
       new Request(url, { method, headers, body: hasBody ? c.req.raw.body : undefined, ...(hasBody ? { duplex: 'half' } : {}) } as RequestInit),
     );
-    if (res.status === 401) {
-      // The token was revoked or expired behind our back (CLI, expiry): the session is over.
+    // The session's token was revoked or expired behind our back (CLI, expiry): the session is over.
+    // Only the v1 API's own verdict on the token ends it, never another 401.
+    if (res.status === 401 && /error="invalid_token"/.test(res.headers.get('www-authenticate') ?? '')) {
       await sessions.end(session.row);
       await res.body?.cancel();
       throw signedOut();

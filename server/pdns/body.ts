@@ -8,7 +8,7 @@
 import type { MiddlewareHandler } from 'hono';
 import { Invalid } from '../core/errors';
 import { textProblem, textProblems } from '../core/text-rules';
-import { depth, MAX_DEPTH, readBody } from '../api/body';
+import { MAX_DEPTH, nestsDeeper, readBody } from '../api/body';
 import { PdnsError } from './errors';
 
 export interface BodyLimits {
@@ -47,13 +47,18 @@ export function pdnsBody(limits: BodyLimits): MiddlewareHandler {
     if (Number(c.req.header('content-length') ?? '0') > limit) throw errors.tooLarge(limit);
     const bytes = await readBody(c, limit, limits.timeoutMs, errors);
     let value: unknown = {};
+    let text: string;
     try {
-      const text = decoder.decode(bytes);
+      text = decoder.decode(bytes);
+    } catch {
+      throw new PdnsError(400, 'the request body is not valid JSON (UTF-8)');
+    }
+    if (nestsDeeper(text)) throw new PdnsError(400, `the request body is nested deeper than ${MAX_DEPTH} levels`);
+    try {
       if (text.trim() !== '') value = JSON.parse(text);
     } catch {
       throw new PdnsError(400, 'the request body is not valid JSON (UTF-8)');
     }
-    if (depth(value) > MAX_DEPTH) throw new PdnsError(400, `the request body is nested deeper than ${MAX_DEPTH} levels`);
     const bad = textProblems(withoutZoneFile(value));
     const zone = zoneFileProblem(value);
     if (zone) bad.zone = zone;
