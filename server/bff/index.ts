@@ -13,10 +13,13 @@ import { BffError } from './errors';
 import { forwarder, type ApiFetch } from './forward';
 import { checkOrigin, CSRF_HEADER, originCheck, requireSession, type BffEnv } from './guard';
 import { ipUsage } from './ip-usage';
+import { limitByAddress, type BucketRate } from '../api/rate-limit';
 import { createSessions, DEFAULT_SESSION_TIMES, type ActiveSession, type SessionTimes } from './sessions';
 import { createSignInThrottle, DEFAULT_THROTTLE, type ThrottleOptions } from './sign-in-throttle';
 
 export interface BffOptions {
+  /** RATE_LIMIT_ADDRESS: the BFF's own routes share the API's per-address buckets (DESIGN.md §17). */
+  rateLimitAddress?: BucketRate | null;
   sessionTimes?: SessionTimes;
   throttle?: ThrottleOptions;
   now?: () => number;
@@ -46,6 +49,8 @@ export function bffApp(services: Services, apiFetch: ApiFetch, opts: BffOptions 
     await next();
     c.header('Cache-Control', 'no-store');
   });
+  // Sign-in, sessions, ip-usage and the forwarded calls: per client address, as the API limits them.
+  app.use('*', limitByAddress(opts.rateLimitAddress ?? null, services.store.sharedBuckets));
 
   app.post('/sign-in', originCheck, bodyLimit({ maxSize: 4096, onError: () => { throw new BffError(413, 'payload_too_large', 'request body is too large'); } }), async (c) => {
     let body: z.infer<typeof SignIn>;

@@ -1,6 +1,8 @@
 /**
  * For each of a user's IPs, the A/AAAA records of the user's zones that point into it:
- * the cross-reference behind the IPs page. Read through the services, as the API would.
+ * the cross-reference behind the IPs page. Paged through SQL (zones 1,000 at a time, each zone's
+ * A and AAAA records 1,000 at a time on the records_type index), so memory and each query stay
+ * bounded however much the user holds; the BFF's per-address rate limit bounds how often it runs.
  */
 import { toFqdn } from '../core/domain-name';
 import { rangeContains } from '../core/ip-range';
@@ -24,28 +26,37 @@ export interface IpUsage {
   records: IpUsageRecord[];
 }
 
-const ALL = { offset: 0, limit: Number.MAX_SAFE_INTEGER };
+/** Rows read per query: the scan pages through SQL, so memory stays bounded whatever the user holds. */
+const PAGE = 1000;
 
 export async function ipUsage(services: Services, userId: number): Promise<IpUsage[]> {
   const ips = await services.ips.all(userId);
   const usage = ips.map((ip) => ({ ip, out: { ip_id: ip.id, total: 0, records: [] as IpUsageRecord[] } }));
   if (ips.length === 0) return [];
-  const zones = (await services.zones.page(userId, ALL)).rows;
-  for (const zone of zones) {
-    for (const type of ['A', 'AAAA'] as const) {
-      const candidates = usage.filter(({ ip }) => (type === 'A' ? ip.ipv4 : ip.ipv6));
-      if (candidates.length === 0) continue;
-      const { page } = await services.records.page(userId, zone.name, { record_type: type }, ALL);
-      for (const r of page.rows) {
-        for (const { ip, out } of candidates) {
-          if (!rangeContains(ip, r.content)) continue;
-          out.total += 1;
-          if (out.records.length < USAGE_LIST_LIMIT) {
-            out.records.push({ domain: zone.name, id: r.id, name: r.name, fqdn: toFqdn(r.name, zone.name), record_type: type, content: r.content });
+  const { store } = services;
+  for (let offset = 0; ; offset += PAGE) {
+    const zones = (await store.domains.page(userId, { offset, limit: PAGE })).rows;
+    for (const zone of zones) {
+      for (const type of ['A', 'AAAA'] as const) {
+        const candidates = usage.filter(({ ip }) => (type === 'A' ? ip.ipv4 : ip.ipv6));
+        if (candidates.length === 0) continue;
+        for (let after: { name: string; id: number } | null = null; ; ) {
+          const rows = await store.records.ofType(zone.id, type, after, PAGE);
+          for (const r of rows) {
+            for (const { ip, out } of candidates) {
+              if (!rangeContains(ip, r.content)) continue;
+              out.total += 1;
+              if (out.records.length < USAGE_LIST_LIMIT) {
+                out.records.push({ domain: zone.name, id: r.id, name: r.name, fqdn: toFqdn(r.name, zone.name), record_type: type, content: r.content });
+              }
+            }
           }
+          if (rows.length < PAGE) break;
+          after = { name: rows.at(-1)!.name, id: rows.at(-1)!.id };
         }
       }
     }
+    if (zones.length < PAGE) break;
   }
   return usage.map((u) => u.out);
 }

@@ -434,6 +434,11 @@ export function createRepos(db: Db, dialect: Dialect, runner: Runner = kyselyRun
       deleteExpired: async (at) => Number((await db.deleteFrom('sessions').where('expires_at', '<', at).executeTakeFirst()).numDeletedRows),
     },
     records: {
+      ofType: async (domainId, recordType, after, limit) => {
+        let q = db.selectFrom('records').select(['id', 'name', 'record_type', 'content', 'ttl']).where('domain_id', '=', domainId).where('record_type', '=', recordType);
+        if (after) q = q.where((eb) => eb.or([eb('name', '>', after.name), eb.and([eb('name', '=', after.name), eb('id', '>', after.id)])]));
+        return (await q.orderBy('name').orderBy('id').limit(limit).execute()) as ListedRecord[];
+      },
       insert: async (row) => (await db.insertInto('records').values(row).returningAll().executeTakeFirstOrThrow()) as RecordRow,
       byId: (domainId, id) => db.selectFrom('records').selectAll().where('domain_id', '=', domainId).where('id', '=', id).executeTakeFirst(),
       page: async (domainId, filter, w) => {

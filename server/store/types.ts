@@ -323,6 +323,11 @@ export interface Repos {
     deleteExpired(at: string): Promise<number>;
   };
   records: {
+    /**
+     * One page of a zone's records of one type, by name and id, after `after` (keyset paging on the
+     * records_type index): a bounded query, whatever the zone's size.
+     */
+    ofType(domainId: number, recordType: string, after: { name: string; id: number } | null, limit: number): Promise<ListedRecord[]>;
     insert(row: NewRow<RecordRow>): Promise<RecordRow>;
     byId(domainId: number, id: number): Promise<RecordRow | undefined>;
     /** By name, type and id. */
