@@ -85,6 +85,10 @@ const schema = z.object({
   AXFR_ALLOW: z.string().default('127.0.0.0/8,::1/128'),
   SECONDARIES: secondaryList.default([]),
   CATALOG_ZONE: zoneName.optional(),
+  SECRETS_KEY: z
+    .string()
+    .refine((s) => /^[A-Za-z0-9+/]+={0,2}$/.test(s.trim()) && Buffer.from(s.trim(), 'base64').length === 32, 'must be the base64 of 32 octets (openssl rand -base64 32)')
+    .optional(),
 });
 
 export type Config = {
@@ -121,6 +125,8 @@ export type Config = {
   secondaries: SecondaryConfig[];
   /** The catalog zone (RFC 9432) listing every hosted zone; unset: none is published. */
   catalogZone?: string;
+  /** SECRETS_KEY (base64, 32 octets): seals TSIG secrets and DNSSEC private keys; unset: the key file beside the SQLite database. */
+  secretsKey?: string;
 };
 
 export class ConfigError extends Error {}
@@ -133,6 +139,9 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
     throw new ConfigError(`invalid configuration:\n${lines.join('\n')}`);
   }
   const e = parsed.data;
+  if (e.DATABASE_URL && !e.SECRETS_KEY) {
+    throw new ConfigError('invalid configuration:\n  SECRETS_KEY must be set with DATABASE_URL: every node seals and opens the stored secrets with the same key (make one with openssl rand -base64 32)');
+  }
   if (Boolean(e.TLS_CERT) !== Boolean(e.TLS_KEY)) {
     throw new ConfigError('invalid configuration:\n  TLS_CERT and TLS_KEY must be set together');
   }
@@ -163,5 +172,6 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
     axfrAllow: list(e.AXFR_ALLOW),
     secondaries: e.SECONDARIES,
     catalogZone: e.CATALOG_ZONE,
+    secretsKey: e.SECRETS_KEY?.trim(),
   };
 }

@@ -6,6 +6,7 @@ import { startHttp, stopHttp } from './http-server';
 import { announce, createLogger } from './log';
 import { servicesFor } from './services';
 import { openStore } from './store/open';
+import { SecretsKeyError } from './store/secret-box';
 
 async function main(): Promise<void> {
   let config;
@@ -19,7 +20,18 @@ async function main(): Promise<void> {
     throw e;
   }
   const log = createLogger(config.logLevel);
-  const store = await openStore(config);
+  let store: Awaited<ReturnType<typeof openStore>>;
+  try {
+    store = await openStore(config);
+  } catch (e) {
+    // A wrong SECRETS_KEY (or key file) for this database: say so, no stack trace.
+    if (e instanceof SecretsKeyError) {
+      process.stderr.write(`zonedeck: SECRETS_KEY: ${e.message}\n`);
+      process.exit(2);
+    }
+    throw e;
+  }
+  for (const file of store.exposed ?? []) log.warn({ file }, 'readable by other users of this machine: DATA_DIR should be 0700 and its files 0600 (chmod failed: another owner?)');
   const services = servicesFor(store, config);
   const clash = await services.zones.catalogClash();
   if (clash) {

@@ -2,7 +2,10 @@
  * The admin CLI (DESIGN.md §5). Same DATA_DIR / DATABASE_URL as the server; it writes
  * through the same services, so the running server sees every change at once.
  */
-import { readFileSync } from 'node:fs';
+import { readFileSync, renameSync, writeFileSync } from 'node:fs';
+import { randomBytes } from 'node:crypto';
+import path from 'node:path';
+import { keyFromBase64, KEY_FILE, SecretBox } from '../store/secret-box';
 import { parseArgs } from 'node:util';
 import { ConfigError, loadConfig } from '../config';
 import { normalizeZoneName } from '../core/domain-name';
@@ -44,6 +47,10 @@ const USAGE = `usage: npm run cli -- <command>
                                                alone on the last line (for nsupdate -y, dig -y)
   tsig list <username>                         list a user's TSIG keys (never the secrets)
   tsig revoke <key-name>                       revoke a TSIG key
+  secrets rotate [--new-key <base64>]          re-seal every stored secret under a new key (stop the
+                                               server first); with the key file it holds the new key
+                                               after, with SECRETS_KEY the new key is printed alone
+                                               on the last line: set it on every node
 
   [scope] limits a token or key (comma-separated lists; none: unrestricted):
     --zones z1,z2  --names n1,n2  --types T1,T2  --read-only  --allowed-ips cidr1,cidr2
@@ -84,6 +91,7 @@ export async function run(services: Services, argv: string[], out: Out): Promise
       merge: { type: 'boolean' },
       'dry-run': { type: 'boolean' },
       tsig: { type: 'string' },
+      'new-key': { type: 'string' },
       help: { type: 'boolean', short: 'h' },
     },
   });
@@ -173,6 +181,29 @@ export async function run(services: Services, argv: string[], out: Out): Promise
     case 'tsig list': {
       const user = await accounts.userByName(need(a, '<username>'));
       for (const k of await services.tsigKeys.list(user.id)) out(JSON.stringify({ name: k.name, algorithm: k.algorithm, scope: k.scope, created_at: k.created_at }));
+      return;
+    }
+    case 'secrets rotate': {
+      const { store } = services;
+      if (!store.secrets || !store.resealSecrets) throw new UsageError('this store keeps no sealed secrets');
+      let next: Buffer;
+      try {
+        next = values['new-key'] ? keyFromBase64(values['new-key']) : randomBytes(32);
+      } catch (e) {
+        throw new UsageError(`--new-key ${(e as Error).message.replace(/^SECRETS_KEY /, '')}`);
+      }
+      const box = new SecretBox(next);
+      const keyFile = store.kind === 'sqlite' && !process.env.SECRETS_KEY && process.env.DATA_DIR !== ':memory:' ? path.join(process.env.DATA_DIR || './data', KEY_FILE) : null;
+      // The new key is on disk before any secret is sealed with it; it takes the old one's place after the commit.
+      if (keyFile) writeFileSync(`${keyFile}.new`, `${next.toString('base64')}\n`, { mode: 0o600 });
+      const n = await store.resealSecrets(box);
+      if (keyFile) {
+        renameSync(`${keyFile}.new`, keyFile);
+        out(`re-sealed ${n} secrets under key ${box.id}; ${keyFile} holds it now (back it up: without it the secrets cannot be opened)`);
+      } else {
+        out(`re-sealed ${n} secrets under key ${box.id}; set SECRETS_KEY to this on every node and restart them:`);
+        out(next.toString('base64'));
+      }
       return;
     }
     case 'tsig revoke': {

@@ -1,12 +1,15 @@
 /** Opens the store the configuration names: PostgreSQL for DATABASE_URL, else SQLite. */
 import type { Config } from '../config';
 import { openSqliteStore } from './sqlite';
+import { keyFromBase64, SecretBox } from './secret-box';
 import type { Store } from './types';
 
-export async function openStore(config: Pick<Config, 'sqlitePath' | 'databaseUrl'>): Promise<Store> {
+export async function openStore(config: Pick<Config, 'sqlitePath' | 'databaseUrl'> & { secretsKey?: string }): Promise<Store> {
+  // SECRETS_KEY when given; else (SQLite only) the key file beside the database.
+  const box = config.secretsKey ? new SecretBox(keyFromBase64(config.secretsKey)) : undefined;
   if (config.databaseUrl) {
     const { openPostgresStore } = await import('./postgres');
-    return openPostgresStore(config.databaseUrl);
+    return openPostgresStore(config.databaseUrl, box);
   }
-  return openSqliteStore(config.sqlitePath);
+  return openSqliteStore(config.sqlitePath, box);
 }

@@ -6,7 +6,8 @@
  */
 import pg from 'pg';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { createPostgresDatabase } from '../testing/postgres-database';
+import { createPostgresDatabase, TEST_SECRETS_KEY } from '../testing/postgres-database';
+import { keyFromBase64, SecretBox } from './secret-box';
 import { testDatabaseUrl } from '../testing/cluster';
 import { openPostgresStore } from './postgres';
 import type { Feed, Store } from './types';
@@ -26,8 +27,8 @@ async function until(check: () => boolean | Promise<boolean>, ms = 5000): Promis
 
 beforeAll(async () => {
   db = await createPostgresDatabase(testDatabaseUrl('the PostgreSQL cluster tests'));
-  a = await openPostgresStore(db.url);
-  b = await openPostgresStore(db.url);
+  a = await openPostgresStore(db.url, new SecretBox(keyFromBase64(TEST_SECRETS_KEY)));
+  b = await openPostgresStore(db.url, new SecretBox(keyFromBase64(TEST_SECRETS_KEY)));
 });
 
 afterAll(async () => {
@@ -96,7 +97,7 @@ describe('token buckets shared by every node', () => {
     await admin.connect();
     await admin.query(`insert into rate_buckets (key, tokens, at, full_at, allowed) values ('address:192.0.2.1', 0, 0, 1, false)`);
     // A fresh store prunes on its first take.
-    const c = await openPostgresStore(db.url);
+    const c = await openPostgresStore(db.url, new SecretBox(keyFromBase64(TEST_SECRETS_KEY)));
     await c.sharedBuckets!.take('token:3', { perSecond: 10, burst: 10 });
     await until(async () => (await admin.query(`select 1 from rate_buckets where key = 'address:192.0.2.1'`)).rowCount === 0);
     await c.close();

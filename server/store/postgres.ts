@@ -13,8 +13,10 @@ import { postgresBuckets } from './postgres-buckets';
 import { listenPostgres } from './postgres-feed';
 import { createRepos } from './repos';
 import type { Store } from './types';
+import { resealSecrets, sealStoredSecrets, SecretsKeyError, type SecretBox } from './secret-box';
 
-export async function openPostgresStore(url: string): Promise<Store> {
+export async function openPostgresStore(url: string, box?: SecretBox): Promise<Store> {
+  if (!box) throw new SecretsKeyError('SECRETS_KEY must be set with DATABASE_URL: every node seals and opens the secrets with the same key (openssl rand -base64 32)');
   // bigint (serials) comes back as text by default; every one we store fits a double.
   pg.types.setTypeParser(20, (v) => Number(v));
   const pool = new pg.Pool({ connectionString: url, max: 10 });
@@ -23,10 +25,13 @@ export async function openPostgresStore(url: string): Promise<Store> {
   pool.on('error', () => {});
   const db = new Kysely<Schema>({ dialect: new PostgresDialect({ pool }) });
   await migrate(db, 'postgres');
+  await sealStoredSecrets(db, box);
   return {
     kind: 'postgres',
-    ...createRepos(db, 'postgres'),
-    transaction: (fn) => db.transaction().execute((trx) => fn(createRepos(trx, 'postgres'))),
+    ...createRepos(db, 'postgres', box),
+    secrets: box,
+    resealSecrets: (next) => resealSecrets(db, box, next),
+    transaction: (fn) => db.transaction().execute((trx) => fn(createRepos(trx, 'postgres', box))),
     sharedBuckets: postgresBuckets(db),
     listen: (handlers) => listenPostgres(url, ZONES_CHANNEL, handlers),
     ping: async () => {

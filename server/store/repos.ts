@@ -11,6 +11,7 @@ import type { Dialect } from './migrate';
 import { scopeFromJson, scopeToJson } from '../core/scope';
 import type { ChangeEntryRow, ChangeSetRow, DnssecKeyRow, DnssecPublicKey, DomainRow, IpRow, ListedRecord, NewRow, RecordFilter, RecordRow, Repos, TokenRow, TsigKeyRow, UserRow, Window, ZoneAttributes } from './types';
 import { pause, PAUSE_EVERY, pauseEvery } from '../core/pause';
+import type { SecretBox } from './secret-box';
 
 type Db = Kysely<Database>;
 
@@ -204,7 +205,10 @@ function pageTotal(got: number, w: Window, countAll: () => Promise<number>): Pro
  * commit holds the write lock), keeps the zones it read by name: writes through these repos keep
  * it true, and the caller empties it when it rolls any of them back.
  */
-export function createRepos(db: Db, dialect: Dialect, runner: Runner = kyselyRunner(db), zones?: Map<string, DomainRow>): Repos {
+export function createRepos(db: Db, dialect: Dialect, box: SecretBox, runner: Runner = kyselyRunner(db), zones?: Map<string, DomainRow>): Repos {
+  // Secrets are sealed on the way in and opened on the way out (DESIGN.md §17): nothing above sees the stored form.
+  const tsigRow = (r: Selectable<Database['tsig_keys']>): TsigKeyRow => ({ ...tsigKeyRow(r), secret: box.open(r.secret, `tsig:${r.name}`) });
+  const signingRow = (r: Selectable<Database['dnssec_keys']>): DnssecKeyRow => ({ ...r, private_key: box.open(r.private_key, `dnssec:${r.domain_id}`) }) as DnssecKeyRow;
   const p = preparedRunner(db, dialect, runner);
   /** A zone's record count as the triggers of migration 0004 keep it. */
   const recordCount = async (domainId: number) => Number((await p.first(Q.recordCount, [domainId]))?.record_count ?? 0);
@@ -260,18 +264,18 @@ export function createRepos(db: Db, dialect: Dialect, runner: Runner = kyselyRun
       },
     },
     tsigKeys: {
-      insert: async (row) => tsigKeyRow(await db.insertInto('tsig_keys').values({ ...row, scope: scopeToJson(row.scope) }).returningAll().executeTakeFirstOrThrow()),
+      insert: async (row) => tsigRow(await db.insertInto('tsig_keys').values({ ...row, secret: box.seal(row.secret, `tsig:${row.name}`), scope: scopeToJson(row.scope) }).returningAll().executeTakeFirstOrThrow()),
       byName: async (name) => {
         const r = await db.selectFrom('tsig_keys').selectAll().where('name', '=', name).executeTakeFirst();
-        return r && tsigKeyRow(r);
+        return r && tsigRow(r);
       },
       page: async (userId, w) => {
         const rows = await db.selectFrom('tsig_keys').selectAll().where('user_id', '=', userId).orderBy('id').limit(w.limit).offset(w.offset).execute();
         const total = await pageTotal(rows.length, w, () => count(db.selectFrom('tsig_keys').select((e) => e.fn.countAll<number>().as('n')).where('user_id', '=', userId).executeTakeFirst()));
-        return { rows: rows.map(tsigKeyRow), total };
+        return { rows: rows.map(tsigRow), total };
       },
-      listByUser: async (userId) => (await db.selectFrom('tsig_keys').selectAll().where('user_id', '=', userId).orderBy('id').execute()).map(tsigKeyRow),
-      all: async () => (await db.selectFrom('tsig_keys').selectAll().orderBy('id').execute()).map(tsigKeyRow),
+      listByUser: async (userId) => (await db.selectFrom('tsig_keys').selectAll().where('user_id', '=', userId).orderBy('id').execute()).map(tsigRow),
+      all: async () => (await db.selectFrom('tsig_keys').selectAll().orderBy('id').execute()).map(tsigRow),
       version: async () => {
         const r = await db.selectFrom('tsig_keys').select((e) => [e.fn.countAll<number>().as('n'), e.fn.max('id').as('last')]).executeTakeFirst();
         return `${Number(r?.n ?? 0)}:${Number(r?.last ?? 0)}`;
@@ -412,8 +416,13 @@ export function createRepos(db: Db, dialect: Dialect, runner: Runner = kyselyRun
       },
     },
     dnssecKeys: {
-      insert: async (row) => (await db.insertInto('dnssec_keys').values(row).returning(PUBLIC_KEY_COLUMNS).executeTakeFirstOrThrow()) as DnssecPublicKey,
-      signingKeys: async (domainId) => (await db.selectFrom('dnssec_keys').selectAll().where('domain_id', '=', domainId).orderBy('id').execute()) as DnssecKeyRow[],
+      insert: async (row) =>
+        (await db
+          .insertInto('dnssec_keys')
+          .values({ ...row, private_key: box.seal(row.private_key, `dnssec:${row.domain_id}`) })
+          .returning(PUBLIC_KEY_COLUMNS)
+          .executeTakeFirstOrThrow()) as DnssecPublicKey,
+      signingKeys: async (domainId) => (await db.selectFrom('dnssec_keys').selectAll().where('domain_id', '=', domainId).orderBy('id').execute()).map(signingRow),
       publicKeys: async (domainIds) => {
         if (domainIds.length === 0) return [];
         return db.selectFrom('dnssec_keys').select(PUBLIC_KEY_COLUMNS).where('domain_id', 'in', domainIds).orderBy('id').execute();

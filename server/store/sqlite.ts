@@ -11,6 +11,8 @@ import { migrate } from './migrate';
 import type { Runner } from './prepared';
 import { createRepos } from './repos';
 import type { DomainRow, Repos, Store } from './types';
+import { randomBytes } from 'node:crypto';
+import { keyFromFile, KEY_FILE, resealSecrets, restrictDataDir, sealStoredSecrets, SecretBox } from './secret-box';
 
 /**
  * kysely prepares every query anew; SQLite's prepare costs more than running a simple
@@ -63,7 +65,7 @@ const MAX_BATCH = 256;
  * shared COMMIT is on disk (`durable`), so every acknowledged write survives a crash. When the
  * COMMIT itself fails, every transaction of the batch fails (none was acknowledged).
  */
-function groupCommit(db: Kysely<Schema>, statements: Statements, durable: () => Promise<void>): Store['transaction'] {
+function groupCommit(db: Kysely<Schema>, statements: Statements, durable: () => Promise<void>, box: SecretBox): Store['transaction'] {
   const queue: Job[] = [];
   let running = false;
   // Inside a batch the transaction holds the one connection, so its queries may run on the handle
@@ -76,7 +78,7 @@ function groupCommit(db: Kysely<Schema>, statements: Statements, durable: () => 
     const done = await db.connection().execute(async (conn) => {
       // Zones read by name stay known for the batch: it holds the write lock, so only its own jobs change them.
       const zones = new Map<string, DomainRow>();
-      const repos = createRepos(conn, 'sqlite', runner, zones);
+      const repos = createRepos(conn, 'sqlite', box, runner, zones);
       const done: { job: Job; ok: boolean; value: unknown }[] = [];
       try {
         // The COMMIT below writes the WAL without waiting for the disk; `durable` waits for it instead.
@@ -184,8 +186,11 @@ function walSync(walFile: string): { sync: () => Promise<void>; close: () => Pro
   };
 }
 
-export async function openSqliteStore(file: string): Promise<Store> {
-  if (file !== ':memory:') fs.mkdirSync(path.dirname(file), { recursive: true });
+export async function openSqliteStore(file: string, secrets?: SecretBox): Promise<Store> {
+  const dir = path.dirname(file);
+  if (file !== ':memory:') fs.mkdirSync(dir, { recursive: true, mode: 0o700 });
+  // SECRETS_KEY, else the key file beside the database (made on first start); in memory, a key of the process's own.
+  const box = secrets ?? new SecretBox(file === ':memory:' ? randomBytes(32) : keyFromFile(dir));
   const raw = new Database(file);
   raw.pragma('journal_mode = WAL');
   raw.pragma('synchronous = FULL');
@@ -199,13 +204,19 @@ export async function openSqliteStore(file: string): Promise<Store> {
   const statements = withStatementCache(raw);
   const db = new Kysely<Schema>({ dialect: new SqliteDialect({ database: statements }) });
   await migrate(db, 'sqlite');
-  const repos = createRepos(db, 'sqlite');
+  await sealStoredSecrets(db, box);
+  // The database holds secrets' ciphertexts and every zone: readable by its owner only.
+  const exposed = file === ':memory:' ? [] : restrictDataDir(dir, [path.basename(file), `${path.basename(file)}-wal`, `${path.basename(file)}-shm`, KEY_FILE]);
+  const repos = createRepos(db, 'sqlite', box);
   const wal = file === ':memory:' ? { sync: () => Promise.resolve(), close: async () => {} } : walSync(`${file}-wal`);
   const dataVersion = raw.prepare('pragma data_version').pluck();
   return {
     kind: 'sqlite',
     ...repos,
-    transaction: groupCommit(db, statements, wal.sync),
+    exposed,
+    secrets: box,
+    resealSecrets: (next) => resealSecrets(db, box, next),
+    transaction: groupCommit(db, statements, wal.sync, box),
     // SQLite's data_version changes when another connection commits (not for this one's own writes).
     version: () => dataVersion.get() as number,
     ping: async () => {

@@ -4,6 +4,7 @@
  */
 import type { Scope } from '../core/scope';
 import type { TsigAlgorithmName } from '../core/tsig-rules';
+import type { SecretBox } from './secret-box';
 
 export interface UserRow {
   id: number;
@@ -398,6 +399,12 @@ export interface Repos {
 
 export interface Store extends Repos {
   readonly kind: 'sqlite' | 'postgres';
+  /** The key that seals the stored secrets (DESIGN.md §17). */
+  readonly secrets?: SecretBox;
+  /** Re-seals every stored secret under `next`, in one transaction; returns how many (`secrets rotate`). */
+  resealSecrets?(next: SecretBox): Promise<number>;
+  /** DATA_DIR or database files others than the owner can still read (the start warns of them). */
+  readonly exposed?: readonly string[];
   /**
    * A number that changes whenever another connection (another thread or process) has committed
    * a change; unset where the store cannot tell (PostgreSQL), and then nothing may be cached.

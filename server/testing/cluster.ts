@@ -8,7 +8,8 @@ import { loadConfig } from '../config';
 import { servicesFor, type Services } from '../services';
 import { openPostgresStore } from '../store/postgres';
 import type { Store } from '../store/types';
-import { createPostgresDatabase } from './postgres-database';
+import { createPostgresDatabase, TEST_SECRETS_KEY } from './postgres-database';
+import { keyFromBase64, SecretBox } from '../store/secret-box';
 import { startServer, type ServerProcess } from './server-process';
 
 /** The admin PostgreSQL URL, or an error that says how to provide one (never a silent skip). */
@@ -58,7 +59,7 @@ export async function startCluster(adminUrl: string, count: number, env: Record<
   try {
     // One after the other: the first creates the schema and the admin user.
     for (let i = 0; i < count; i++) {
-      const proc = await startServer({ DATABASE_URL: db.url, DNS_PORT: '0', ...env }, undefined, { cpu: opts.cpus?.[i] });
+      const proc = await startServer({ DATABASE_URL: db.url, SECRETS_KEY: TEST_SECRETS_KEY, DNS_PORT: '0', ...env }, undefined, { cpu: opts.cpus?.[i] });
       const parsed = () => proc.lines.flatMap((l) => {
         try {
           return [JSON.parse(l) as Record<string, unknown>];
@@ -68,8 +69,8 @@ export async function startCluster(adminUrl: string, count: number, env: Record<
       });
       nodes.push({ proc, url: proc.url, dns: proc.dnsPort!, logs: parsed });
     }
-    store = await openPostgresStore(db.url);
-    const config = loadConfig({ DATABASE_URL: db.url, LOG_LEVEL: 'silent', ...env });
+    store = await openPostgresStore(db.url, new SecretBox(keyFromBase64(TEST_SECRETS_KEY)));
+    const config = loadConfig({ DATABASE_URL: db.url, SECRETS_KEY: TEST_SECRETS_KEY, LOG_LEVEL: 'silent', ...env });
     const services = servicesFor(store, config);
     const admin = (await store.users.byUsername('admin'))!;
     return {

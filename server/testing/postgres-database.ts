@@ -20,3 +20,6 @@ export async function createPostgresDatabase(adminUrl: string): Promise<{ url: s
     },
   };
 }
+
+/** The SECRETS_KEY every test node on PostgreSQL shares (DESIGN.md §17: every node needs the same key). */
+export const TEST_SECRETS_KEY = Buffer.alloc(32, 7).toString('base64');

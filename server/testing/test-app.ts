@@ -7,7 +7,7 @@ import { loadConfig, type Config } from '../config';
 import { createLogger } from '../log';
 import { servicesFor, type Services } from '../services';
 import { openStore } from '../store/open';
-import { createPostgresDatabase } from './postgres-database';
+import { createPostgresDatabase, TEST_SECRETS_KEY } from './postgres-database';
 
 export interface TestApp {
   services: Services;
@@ -24,7 +24,7 @@ export async function createTestApp(env: Record<string, string> = {}): Promise<T
   const dir = fs.mkdtempSync(path.join(os.tmpdir(), 'zonedeck-test-'));
   // The "postgres" test project (vitest.config.ts) runs the same tests on PostgreSQL, each in a fresh database.
   const pg = process.env.ZONEDECK_TEST_POSTGRES ? await createPostgresDatabase(process.env.ZONEDECK_TEST_POSTGRES) : undefined;
-  const config = loadConfig({ DATA_DIR: dir, LOG_LEVEL: 'silent', RATE_LIMIT_TOKEN: 'off', RATE_LIMIT_ADDRESS: 'off', ...(pg ? { DATABASE_URL: pg.url } : {}), ...env });
+  const config = loadConfig({ DATA_DIR: dir, LOG_LEVEL: 'silent', RATE_LIMIT_TOKEN: 'off', RATE_LIMIT_ADDRESS: 'off', ...(pg ? { DATABASE_URL: pg.url, SECRETS_KEY: TEST_SECRETS_KEY } : {}), ...env });
   const store = await openStore(config);
   const services = servicesFor(store, config);
   const app = buildApp({ services, config, log: createLogger('silent') });
