@@ -17,7 +17,7 @@ import { parseQuery, type Query } from './query';
 import { resolve } from './resolve';
 import { encodeResponse, errorResponse, responseLimit } from './response';
 import { CLASS_IN, RCODE, T } from './rrset';
-import { findTsig, signAnswer, signError, tsigSpace, verifyRequest, type TsigRecord } from './tsig';
+import { findTsig, FUDGE, signAnswer, signError, TSIG_ERROR, tsigSpace, verifyRequest, type TsigRecord } from './tsig';
 import { MAX_MESSAGE } from './writer';
 import type { Zone } from './zone';
 import type { ZoneIndex } from './zone-index';
@@ -72,6 +72,7 @@ export function createHandler(index: ZoneIndex, options: HandlerOptions): Handle
   const cache = new AnswerCache(index);
   const keys: KeyLookup = options.keys ?? { get: () => undefined };
   const clock = options.clock ?? (() => Math.floor(Date.now() / 1000));
+  const replays = new ReplayCache();
 
   /** A message of a shape the cache does not take: one with a TSIG goes through verification. */
   function uncached(msg: Buffer, tcp: boolean, address: string, fast: Fast): Buffer[] | Promise<Buffer[]> {
@@ -83,11 +84,23 @@ export function createHandler(index: ZoneIndex, options: HandlerOptions): Handle
     if (rec === null) return update ? [errorResponse(msg, RCODE.REFUSED, parseUpdate(msg).zoneEnd)] : answer(msg, tcp, address, fast);
     // RFC 8945 §5.2: a TSIG that cannot be read, or is not the last record, is a format error.
     if (rec === 'malformed') return [errorResponse(msg, RCODE.FORMERR)];
+    // A key made a moment ago (API, CLI, another node): read the keys again before BADKEY.
+    if (keys.get(rec.name) === undefined && keys.fresh) return keys.fresh(rec.name).then(() => signedMessage(msg, rec, tcp, address, update));
+    return signedMessage(msg, rec, tcp, address, update);
+  }
+
+  /** A message with a TSIG: verified (§5.2), a replayed UPDATE refused, then answered and signed (§5.3). */
+  function signedMessage(msg: Buffer, rec: TsigRecord, tcp: boolean, address: string, update: boolean): Buffer[] | Promise<Buffer[]> {
     const v = verifyRequest(msg, rec, (name) => keys.get(name), clock);
     if (!v.ok) {
       if (v.rcode === RCODE.FORMERR) return [errorResponse(msg, RCODE.FORMERR, rec.questionEnd)];
       // §5.3.2: BADKEY and BADSIG unsigned, BADTIME signed; NOTAUTH either way.
       return [signError(errorResponse(msg, v.rcode, rec.questionEnd), v, clock)];
+    }
+    // A signed UPDATE is taken once: the same MAC again inside its time window is a replay, answered
+    // as a message outside its window (BADTIME, signed), which clients already know how to read.
+    if (update && replays.seen(v.key.name, rec.mac, rec.timeSigned, clock())) {
+      return [signError(errorResponse(msg, RCODE.NOTAUTH, rec.questionEnd), { ok: false, rcode: RCODE.NOTAUTH, error: TSIG_ERROR.BADTIME, record: rec, key: v.key }, clock)];
     }
     const signed = { key: v.key, record: rec, reserve: tsigSpace(v.key.name, v.key.algorithm) };
     const out = update ? dynamicUpdate(msg, signed, address) : answer(msg, tcp, address, null, signed);
@@ -207,3 +220,36 @@ export function createHandler(index: ZoneIndex, options: HandlerOptions): Handle
     },
   };
 }
+
+/**
+ * The MACs of signed UPDATEs seen within the TSIG time window (RFC 8945 §5.2.3: ±300 s), per key,
+ * so that a captured UPDATE sent again is refused. Bounded: at most MAX_PER_KEY entries a key and
+ * MAX_KEYS keys, the oldest forgotten first; an entry outlives the window it could be replayed in.
+ * Per DNS thread: a replay sent to another node is not seen (README).
+ */
+class ReplayCache {
+  private static readonly MAX_PER_KEY = 10_000;
+  private static readonly MAX_KEYS = 1_000;
+  private readonly byKey = new Map<string, Map<string, number>>();
+
+  /** Whether this MAC was seen before (and records it); `now` and `signed` in seconds. */
+  seen(key: string, mac: Uint8Array, signed: number, now: number): boolean {
+    let macs = this.byKey.get(key);
+    if (!macs) {
+      if (this.byKey.size >= ReplayCache.MAX_KEYS) this.byKey.delete(this.byKey.keys().next().value!);
+      macs = new Map();
+      this.byKey.set(key, macs);
+    }
+    const id = Buffer.from(mac).toString('base64');
+    const until = macs.get(id);
+    if (until !== undefined && until >= now) return true;
+    // Expired entries leave from the front (insertion order is time order, near enough).
+    for (const [k, t] of macs) {
+      if (t >= now && macs.size < ReplayCache.MAX_PER_KEY) break;
+      macs.delete(k);
+    }
+    macs.set(id, Math.max(signed, now) + FUDGE);
+    return false;
+  }
+}
+

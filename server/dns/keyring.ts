@@ -17,7 +17,15 @@ export interface DnsKey extends TsigKey {
 
 export interface KeyLookup {
   get(name: string): DnsKey | undefined;
+  /**
+   * A key not known yet: the keys are read again once (at most every FORCED_REFRESH_MS, concurrent
+   * misses sharing the read) before the answer is BADKEY, so a key works the moment it is made.
+   */
+  fresh?(name: string): Promise<DnsKey | undefined>;
 }
+
+/** Least time between two reloads forced by unknown key names (a flood of made-up names costs a few reads a second). */
+export const FORCED_REFRESH_MS = 200;
 
 export const KEYRING_REFRESH_MS = 1000;
 
@@ -34,6 +42,26 @@ export class Keyring implements KeyLookup {
   ) {}
 
   get(name: string): DnsKey | undefined {
+    return this.keys.get(name);
+  }
+
+  private pending: Promise<void> | null = null;
+  private forcedAt = 0;
+
+  async fresh(name: string): Promise<DnsKey | undefined> {
+    const known = this.keys.get(name);
+    if (known) return known;
+    if (!this.pending) {
+      const now = Date.now();
+      if (now - this.forcedAt < FORCED_REFRESH_MS) return undefined;
+      this.forcedAt = now;
+      this.pending = this.refresh()
+        .catch(this.onError)
+        .finally(() => {
+          this.pending = null;
+        });
+    }
+    await this.pending;
     return this.keys.get(name);
   }
 

@@ -70,7 +70,9 @@ export function verifyRequest<K extends TsigKey>(msg: Uint8Array, rec: TsigRecor
   if (rec.mac.length > size || rec.mac.length < minMacLength(key.algorithm)) return { ok: false, rcode: RCODE_FORMERR, error: TSIG_ERROR.NOERROR, record: rec };
   const expected = hmac(key, [unsignedPart(msg, rec), variables(rec)]).subarray(0, rec.mac.length);
   if (!timingSafeEqual(expected, rec.mac)) return { ok: false, rcode: RCODE_NOTAUTH, error: TSIG_ERROR.BADSIG, record: rec };
-  if (Math.abs(clock() - rec.timeSigned) > rec.fudge) return { ok: false, rcode: RCODE_NOTAUTH, error: TSIG_ERROR.BADTIME, record: rec, key };
+  // §5.2.3 checks the time against the Fudge; the request's own Fudge would let a client pick its
+  // window (65535 s), so the server's (300 s, §10's recommendation) bounds it whatever is sent.
+  if (Math.abs(clock() - rec.timeSigned) > Math.min(rec.fudge, FUDGE)) return { ok: false, rcode: RCODE_NOTAUTH, error: TSIG_ERROR.BADTIME, record: rec, key };
   return { ok: true, key, record: rec };
 }
 
