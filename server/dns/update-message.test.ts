@@ -133,8 +133,15 @@ describe('UPDATE in the handler', () => {
     expect(rcodeOf(out)).toBe(8);
     expect(verifyAnswer([out], key, signed.mac, () => NOW)).toBe(0);
     expect(seen).toEqual([{ zone: 'example.com', prerequisites: [], updates: [{ name: 'a', type: 'TXT', cls: 'zone', ttl: 60, content: 'x' }], key: 'up.key', address: '192.0.2.53' }]);
-    const tcp = await handler.tcp(signed.message, '192.0.2.53');
-    expect(verifyAnswer(tcp, key, signed.mac, () => NOW)).toBe(0);
+    // The same signed message again is a replay (issue 25): refused, BADTIME. A new one goes over TCP.
+    const again = (await udp(handler, signed.message))!;
+    expect(rcodeOf(again)).toBe(9);
+    const second = Buffer.from(msg);
+    second.writeUInt16BE(99, 0);
+    const signed2 = signRequest(second, key, () => NOW);
+    const tcp = await handler.tcp(signed2.message, '192.0.2.53');
+    expect(rcodeOf(tcp[0]!)).toBe(8);
+    expect(verifyAnswer(tcp, key, signed2.mac, () => NOW)).toBe(0);
   });
 
   it('answers every signed mutation of an update without throwing, asking the services only for well-formed ones', async () => {
