@@ -8,6 +8,7 @@ const BENCHES: Bench[] = [
   { name: 'API', file: './api.ts', fn: 'benchApi' },
   { name: 'History', file: './history.ts', fn: 'benchHistory' },
   { name: 'Zonefiles', file: './zone-files.ts', fn: 'benchZoneFiles' },
+  { name: 'Trust', file: './bombs.ts', fn: 'benchBombs' },
   { name: 'DNS', file: './dns.ts', fn: 'benchDns' },
   { name: 'Dashboard', file: './web.ts', fn: 'benchWeb' },
   { name: 'Load', file: './load.ts', fn: 'benchLoad' },
