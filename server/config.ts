@@ -79,6 +79,7 @@ const schema = z.object({
   // A Terraform or octoDNS refresh reads every record of a zone back to back: 1,000 GETs pass (issue 26).
   RATE_LIMIT_TOKEN: rate.default({ perSecond: 100, burst: 1500 }),
   RATE_LIMIT_ADDRESS: rate.default({ perSecond: 100, burst: 1000 }),
+  RATE_LIMIT_UPDATE: rate.default({ perSecond: 20, burst: 100 }),
   MAX_ZONES_PER_USER: z.string().regex(/^[1-9][0-9]{0,8}$/, 'must be a whole number of 1 or more').transform(Number).default(1000),
   MAX_TOKENS_PER_USER: z.string().regex(/^[1-9][0-9]{0,8}$/, 'must be a whole number of 1 or more').transform(Number).default(100),
   MAX_TSIG_KEYS_PER_USER: z.string().regex(/^[1-9][0-9]{0,8}$/, 'must be a whole number of 1 or more').transform(Number).default(100),
@@ -120,6 +121,8 @@ export type Config = {
   /** API rate limits (null: off). */
   rateLimitToken: { perSecond: number; burst: number } | null;
   rateLimitAddress: { perSecond: number; burst: number } | null;
+  /** RFC 2136 updates per second and burst, per TSIG key and per zone (null: off). */
+  rateLimitUpdate: { perSecond: number; burst: number } | null;
   axfrAllow: string[];
   /** NOTIFY targets, each with the TSIG key to sign with when one is named. */
   secondaries: SecondaryConfig[];
@@ -169,6 +172,7 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
     maxTsigKeysPerUser: e.MAX_TSIG_KEYS_PER_USER,
     rateLimitToken: e.RATE_LIMIT_TOKEN,
     rateLimitAddress: e.RATE_LIMIT_ADDRESS,
+    rateLimitUpdate: e.RATE_LIMIT_UPDATE,
     axfrAllow: list(e.AXFR_ALLOW),
     secondaries: e.SECONDARIES,
     catalogZone: e.CATALOG_ZONE,

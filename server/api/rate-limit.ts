@@ -15,48 +15,11 @@ import { asMiddleware, type Check } from './checks';
 import { HttpError } from './errors';
 
 export type { BucketRate } from '../store/types';
-
-/** Token buckets by key; full buckets are forgotten when the map grows, so memory stays bounded. */
-export class TokenBuckets {
-  private readonly buckets = new Map<string, { tokens: number; at: number }>();
-  constructor(
-    private readonly rate: BucketRate,
-    private readonly now: () => number = () => performance.now(),
-    private readonly maxKeys = 100_000,
-  ) {}
-
-  /** Takes one token; returns 0 when allowed, else the seconds to wait. */
-  take(key: string): number {
-    const now = this.now();
-    const b = this.buckets.get(key) ?? { tokens: this.rate.burst, at: now };
-    b.tokens = Math.min(this.rate.burst, b.tokens + ((now - b.at) / 1000) * this.rate.perSecond);
-    b.at = now;
-    if (this.buckets.size >= this.maxKeys && !this.buckets.has(key)) this.prune();
-    this.buckets.set(key, b);
-    if (b.tokens >= 1) {
-      b.tokens -= 1;
-      return 0;
-    }
-    return Math.ceil((1 - b.tokens) / this.rate.perSecond);
-  }
-
-  private prune(): void {
-    const now = this.now();
-    for (const [k, b] of this.buckets) {
-      if (b.tokens + ((now - b.at) / 1000) * this.rate.perSecond >= this.rate.burst) this.buckets.delete(k);
-    }
-  }
-}
+export { TokenBuckets } from '../services/buckets';
+import { bucketsFor } from '../services/buckets';
 
 function limited(seconds: number, what: string): HttpError {
   return new HttpError(429, 'rate_limited', `too many requests for this ${what}; retry in ${seconds} s`, undefined, { 'Retry-After': String(seconds) });
-}
-
-/** Takes from `shared` buckets when the store has them, else from this process's own. */
-function bucketsFor(rate: BucketRate, shared: SharedBuckets | undefined): (key: string) => number | Promise<number> {
-  if (shared) return (key) => shared.take(key, rate);
-  const own = new TokenBuckets(rate);
-  return (key) => own.take(key);
 }
 
 /** Refuses when a bucket said to wait; in-memory buckets answer at once, so no promise then. */

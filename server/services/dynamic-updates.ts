@@ -13,6 +13,8 @@ import { allowsAddress, allowsZone } from '../core/scope';
 import type { Store } from '../store/types';
 import type { ChangeSets } from './change-sets';
 import type { ZoneDraft } from './zone-draft';
+import { bucketsFor } from './buckets';
+import type { BucketRate } from '../store/types';
 
 /** RFC 1035 §4.1.1, RFC 2136 §2.2. */
 export const UPDATE_RCODE = { NOERROR: 0, FORMERR: 1, SERVFAIL: 2, NXDOMAIN: 3, REFUSED: 5, YXDOMAIN: 6, YXRRSET: 7, NXRRSET: 8, NOTAUTH: 9, NOTZONE: 10 } as const;
@@ -118,7 +120,14 @@ function applyUpdates(draft: ZoneDraft, list: UpdateRR[]): void {
   }
 }
 
-export function createDynamicUpdates(store: Store, changes: ChangeSets) {
+export function createDynamicUpdates(store: Store, changes: ChangeSets, rate: BucketRate | null = null) {
+  // RATE_LIMIT_UPDATE (DESIGN.md §18): one bucket per key and one per zone, shared by every node on
+  // PostgreSQL, taken before anything is read or built; REFUSED beyond.
+  const take = rate ? bucketsFor(rate, store.sharedBuckets) : null;
+  const allowed = async (key: string, zoneId: number): Promise<boolean> => {
+    if (!take) return true;
+    return (await take(`update-key:${key}`)) === 0 && (await take(`update-zone:${zoneId}`)) === 0;
+  };
   return {
     /** Applies one verified update; answers its RCODE (NOERROR when applied). */
     async apply(req: UpdateRequest): Promise<number> {
@@ -128,6 +137,7 @@ export function createDynamicUpdates(store: Store, changes: ChangeSets) {
       if (!key || !zone || zone.user_id !== key.user_id) return UPDATE_RCODE.REFUSED;
       if (!allowsZone(key.scope, zone.name) || !allowsAddress(key.scope, req.address)) return UPDATE_RCODE.REFUSED;
       if (req.updates.length > 0 && key.scope.read_only) return UPDATE_RCODE.REFUSED;
+      if (!(await allowed(key.name, zone.id))) return UPDATE_RCODE.REFUSED;
       try {
         await changes.apply(
           (tx) => tx.domains.byId(zone.id).then((z) => z ?? Promise.reject(new Refused(UPDATE_RCODE.REFUSED))),

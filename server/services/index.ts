@@ -25,7 +25,7 @@ export function createServices(store: Store, defaults: ZoneDefaults, events = ne
     records: createRecords(store, changes, zones),
     rrsets: createRrsets(changes, zones),
     tsigKeys: createTsigKeys(store, defaults.maxTsigKeysPerUser),
-    updates: createDynamicUpdates(store, changes),
+    updates: createDynamicUpdates(store, changes, defaults.rateLimitUpdate ?? null),
     zoneFiles: createZoneFiles(store, changes, { primary: defaults.nameservers[0]!, hostmaster: defaults.hostmaster ?? 'hostmaster.zonedeck.test' }, defaults.maxRecords ?? DEFAULT_MAX_RECORDS),
   };
 }
@@ -35,7 +35,7 @@ export type Services = ReturnType<typeof createServices>;
 /** The services as configured: apex NS set from NAMESERVERS, the records-per-zone cap, the catalog zone's name, ALIAS only with a RESOLVER. */
 export function servicesFor(
   store: Store,
-  config: Pick<Config, 'nameservers' | 'hostmaster' | 'maxRecordsPerZone' | 'catalogZone' | 'resolver'> & Partial<Pick<Config, 'maxZonesPerUser' | 'maxTokensPerUser' | 'maxTsigKeysPerUser'>>,
+  config: Pick<Config, 'nameservers' | 'hostmaster' | 'maxRecordsPerZone' | 'catalogZone' | 'resolver'> & Partial<Pick<Config, 'maxZonesPerUser' | 'maxTokensPerUser' | 'maxTsigKeysPerUser' | 'rateLimitUpdate'>>,
   events?: ZoneEvents,
 ): Services {
   return createServices(
@@ -50,6 +50,7 @@ export function servicesFor(
       maxZonesPerUser: config.maxZonesPerUser,
       maxTokensPerUser: config.maxTokensPerUser,
       maxTsigKeysPerUser: config.maxTsigKeysPerUser,
+      rateLimitUpdate: config.rateLimitUpdate,
     },
     events,
   );
