@@ -13,7 +13,7 @@ import { axfrMessages } from './axfr';
 import { ixfrMessages, type HistoryReader, type IxfrMode } from './ixfr';
 import { signResolution } from './dnssec/online';
 import type { DnsKey, KeyLookup } from './keyring';
-import { parseQuery, type Query } from './query';
+import { carriesOpt, parseQuery, type Query } from './query';
 import { resolve } from './resolve';
 import { encodeResponse, errorResponse, responseLimit } from './response';
 import { CLASS_IN, RCODE, T } from './rrset';
@@ -93,9 +93,9 @@ export function createHandler(index: ZoneIndex, options: HandlerOptions): Handle
   function signedMessage(msg: Buffer, rec: TsigRecord, tcp: boolean, address: string, update: boolean): Buffer[] | Promise<Buffer[]> {
     const v = verifyRequest(msg, rec, (name) => keys.get(name), clock);
     if (!v.ok) {
-      if (v.rcode === RCODE.FORMERR) return [errorResponse(msg, RCODE.FORMERR, rec.questionEnd)];
-      // §5.3.2: BADKEY and BADSIG unsigned, BADTIME signed; NOTAUTH either way.
-      return [signError(errorResponse(msg, v.rcode, rec.questionEnd), v, clock)];
+      if (v.rcode === RCODE.FORMERR) return [errorResponse(msg, RCODE.FORMERR, rec.questionEnd, carriesOpt(msg))];
+      // §5.3.2: BADKEY and BADSIG unsigned, BADTIME signed; NOTAUTH either way (with an OPT for an EDNS query).
+      return [signError(errorResponse(msg, v.rcode, rec.questionEnd, carriesOpt(msg)), v, clock)];
     }
     // A signed UPDATE is taken once: the same MAC again inside its time window is a replay, answered
     // as a message outside its window (BADTIME, signed), which clients already know how to read.
@@ -111,7 +111,7 @@ export function createHandler(index: ZoneIndex, options: HandlerOptions): Handle
   function answer(msg: Buffer, tcp: boolean, address: string, fast: Fast, signed: Signed | null = null): Buffer[] | Promise<Buffer[]> {
     const parsed = parseQuery(msg);
     if (parsed.kind === 'drop') return [];
-    if (parsed.kind === 'error') return [errorResponse(msg, parsed.rcode, parsed.questionEnd)];
+    if (parsed.kind === 'error') return [errorResponse(msg, parsed.rcode, parsed.questionEnd, parsed.edns)];
     const q = parsed.query;
     const failure = check(q, tcp);
     if (failure !== null) return [errorResponse(msg, failure, q.questionEnd, q.edns !== null)];

@@ -30,8 +30,11 @@ export interface Query {
 
 export type Parsed =
   | { kind: 'query'; query: Query }
-  /** Answer with this RCODE; `questionEnd` is set when the question could be echoed. */
-  | { kind: 'error'; rcode: number; questionEnd?: number }
+  /**
+   * Answer with this RCODE; `questionEnd` is set when the question could be echoed, `edns` when the
+   * query carried an OPT (RFC 6891 §6.1.1: the answer then carries one too).
+   */
+  | { kind: 'error'; rcode: number; questionEnd?: number; edns?: boolean }
   /** Not a query, or too short to answer: send nothing (RFC 1035 §7.3, no answers to answers). */
   | { kind: 'drop' };
 
@@ -83,9 +86,9 @@ export function parseQuery(buf: Uint8Array): Parsed {
   if (buf.length < HEADER_LENGTH || buf[2]! & 0x80) return { kind: 'drop' };
   const opcode = (buf[2]! >> 3) & 0x0f;
   // RFC 1035 §4.1.1: only standard queries are served; NOTIFY and UPDATE are for primaries' peers.
-  if (opcode !== 0) return { kind: 'error', rcode: RCODE.NOTIMP };
+  if (opcode !== 0) return { kind: 'error', rcode: RCODE.NOTIMP, edns: carriesOpt(buf) };
   const qdcount = u16(buf, 4);
-  if (qdcount !== 1) return { kind: 'error', rcode: RCODE.FORMERR };
+  if (qdcount !== 1) return { kind: 'error', rcode: RCODE.FORMERR, edns: carriesOpt(buf) };
   try {
     const { labels, end } = readName(buf, HEADER_LENGTH);
     if (end + 4 > buf.length) throw new Malformed();
@@ -93,10 +96,10 @@ export function parseQuery(buf: Uint8Array): Parsed {
     const qclass = u16(buf, end + 2);
     const questionEnd = end + 4;
     // RFC 6891 §6.1.1: OPT is never asked for; RFC 6895 §3.1: other meta types are not served.
-    if (qtype === T.OPT) return { kind: 'error', rcode: RCODE.FORMERR, questionEnd };
+    if (qtype === T.OPT) return { kind: 'error', rcode: RCODE.FORMERR, questionEnd, edns: carriesOpt(buf) };
     // RFC 9824 §3.5: NXNAME only marks compact denial NSECs; asking for it is a format error.
-    if (qtype === T.NXNAME) return { kind: 'error', rcode: RCODE.FORMERR, questionEnd };
-    if (qtype >= 128 && qtype <= 254 && qtype !== T.IXFR && qtype !== T.AXFR) return { kind: 'error', rcode: RCODE.NOTIMP, questionEnd };
+    if (qtype === T.NXNAME) return { kind: 'error', rcode: RCODE.FORMERR, questionEnd, edns: carriesOpt(buf) };
+    if (qtype >= 128 && qtype <= 254 && qtype !== T.IXFR && qtype !== T.AXFR) return { kind: 'error', rcode: RCODE.NOTIMP, questionEnd, edns: carriesOpt(buf) };
     const { edns, soaSerial } = readOthers(buf, questionEnd, u16(buf, 6) + u16(buf, 8), u16(buf, 10));
     const query: Query = { id: u16(buf, 0), opcode, qname: labels.join('.'), labels, qtype, qclass, questionEnd, edns };
     if (qtype === T.IXFR && soaSerial !== undefined) query.ixfrSerial = soaSerial;
@@ -104,6 +107,22 @@ export function parseQuery(buf: Uint8Array): Parsed {
   } catch (e) {
     if (e instanceof Malformed) return { kind: 'error', rcode: RCODE.FORMERR };
     throw e;
+  }
+}
+
+/**
+ * Whether a message that will get an error answer carried an OPT (RFC 6891 §6.1.1: every answer
+ * to an EDNS query carries one, errors too; RFC 8906 probes ask exactly this). Best effort: the
+ * sections are walked as far as they read; a message that does not read has none.
+ */
+export function carriesOpt(buf: Uint8Array): boolean {
+  if ((buf[10]! | buf[11]!) === 0) return false;
+  try {
+    let pos = HEADER_LENGTH;
+    for (let i = 0; i < u16(buf, 4); i++) pos = skipName(buf, pos) + 4;
+    return readOthers(buf, pos, u16(buf, 6) + u16(buf, 8), u16(buf, 10)).edns !== null;
+  } catch {
+    return false;
   }
 }
 
