@@ -80,6 +80,12 @@ const schema = z.object({
   RATE_LIMIT_TOKEN: rate.default({ perSecond: 100, burst: 1500 }),
   RATE_LIMIT_ADDRESS: rate.default({ perSecond: 100, burst: 1000 }),
   RATE_LIMIT_UPDATE: rate.default({ perSecond: 20, burst: 100 }),
+  ALIAS_DENY: z
+    .string()
+    .transform((s) => s.split(',').map((x) => x.trim().toLowerCase().replace(/^\./, '').replace(/\.$/, '')).filter(Boolean))
+    .refine((l) => l.every((x) => /^[a-z0-9_]([a-z0-9_.-]*[a-z0-9_])?$/.test(x)), 'must be comma-separated domain suffixes, like corp.example.com,internal.example')
+    .default([]),
+  ALIAS_ALLOW_PRIVATE: z.enum(['true', 'false'], { error: 'must be true or false' }).transform((v) => v === 'true').default(false),
   MAX_ZONES_PER_USER: z.string().regex(/^[1-9][0-9]{0,8}$/, 'must be a whole number of 1 or more').transform(Number).default(1000),
   MAX_TOKENS_PER_USER: z.string().regex(/^[1-9][0-9]{0,8}$/, 'must be a whole number of 1 or more').transform(Number).default(100),
   MAX_TSIG_KEYS_PER_USER: z.string().regex(/^[1-9][0-9]{0,8}$/, 'must be a whole number of 1 or more').transform(Number).default(100),
@@ -121,6 +127,10 @@ export type Config = {
   /** API rate limits (null: off). */
   rateLimitToken: { perSecond: number; burst: number } | null;
   rateLimitAddress: { perSecond: number; burst: number } | null;
+  /** Suffixes no ALIAS target may lie under (ALIAS_DENY), besides the special-use names. */
+  aliasDeny: string[];
+  /** Whether ALIAS answers may carry private, loopback, link-local and ULA addresses (ALIAS_ALLOW_PRIVATE). */
+  aliasAllowPrivate: boolean;
   /** RFC 2136 updates per second and burst, per TSIG key and per zone (null: off). */
   rateLimitUpdate: { perSecond: number; burst: number } | null;
   axfrAllow: string[];
@@ -173,6 +183,8 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
     rateLimitToken: e.RATE_LIMIT_TOKEN,
     rateLimitAddress: e.RATE_LIMIT_ADDRESS,
     rateLimitUpdate: e.RATE_LIMIT_UPDATE,
+    aliasDeny: e.ALIAS_DENY,
+    aliasAllowPrivate: e.ALIAS_ALLOW_PRIVATE,
     axfrAllow: list(e.AXFR_ALLOW),
     secondaries: e.SECONDARIES,
     catalogZone: e.CATALOG_ZONE,

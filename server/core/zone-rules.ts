@@ -84,3 +84,24 @@ export function zoneRuleViolations<R extends RuleRecord>(zone: string, records: 
   }
   return out;
 }
+
+/**
+ * Suffixes an ALIAS target may not lie under (DESIGN.md §18): names that resolve only inside a
+ * network — RFC 6761 (`localhost`, `invalid`), RFC 6762 (`local`), RFC 8375 (`home.arpa`),
+ * RFC 7686 (`onion`), RFC 9476 (`alt`), ICANN's `internal` (2024) and the private-use names ICANN
+ * will not delegate for their collisions (`home`, `corp`, `lan`, `intranet`, `mail`). A split-horizon
+ * resolver would answer them with internal addresses, which ALIAS would then publish to the world.
+ */
+export const ALIAS_SPECIAL_USE = ['localhost', 'invalid', 'local', 'home.arpa', 'onion', 'alt', 'internal', 'home', 'corp', 'lan', 'intranet', 'mail'];
+
+/** Why an ALIAS may not point at `target` (absolute, no trailing dot), or null. `deny`: ALIAS_DENY's suffixes. */
+export function aliasTargetRefusal(target: string, deny: readonly string[] = []): string | null {
+  const name = target.toLowerCase().replace(/\.$/, '');
+  if (!name.includes('.')) return `${name} is a single-label name, which only a local resolver answers: an ALIAS target must be a public name`;
+  const under = (suffix: string) => name === suffix || name.endsWith(`.${suffix}`);
+  const special = ALIAS_SPECIAL_USE.find(under);
+  if (special) return `${name} is under .${special}, a name that resolves only inside a network: an ALIAS target must be a public name (its addresses are published to everyone)`;
+  const denied = deny.find(under);
+  if (denied) return `${name} is under ${denied}, which this service does not allow as an ALIAS target (ALIAS_DENY)`;
+  return null;
+}

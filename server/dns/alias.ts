@@ -20,6 +20,7 @@ import { T } from './rrset';
 import { lookupAddresses, type Lookup } from './alias-lookup';
 import type { Secondary } from './notify';
 import type { AliasWatcher, Zone } from './zone';
+import ipaddr from 'ipaddr.js';
 
 export interface AliasOptions {
   /** RESOLVER; null: every ALIAS is unavailable (the API refuses new ones without it). */
@@ -37,8 +38,24 @@ export interface AliasOptions {
   clock?(): number;
   /** A zone's addresses changed from one known set to another (not on a first lookup): time for a new serial. */
   onChange?(zone: Zone): void;
+  /** ALIAS_ALLOW_PRIVATE: keep private, loopback, link-local and ULA addresses (default: drop them). */
+  allowPrivate?: boolean;
   /** A target could not be looked up (for the log, once per streak of failures and again when stale addresses run out). */
   onFailure?(target: string, type: 'A' | 'AAAA', reason: string, serving: boolean): void;
+}
+
+/** Ranges an ALIAS answer never carries unless ALIAS_ALLOW_PRIVATE: what only the inside of a network reaches. */
+const INTERNAL_RANGES = new Set(['private', 'loopback', 'linkLocal', 'uniqueLocal', 'unspecified', 'carrierGradeNat', 'broadcast', 'multicast', 'siteLocal']);
+
+/** Whether an address may be published as an ALIAS answer (IPv4-mapped IPv6 judged as IPv4). */
+export function isPublicAddress(address: string): boolean {
+  try {
+    let ip = ipaddr.parse(address);
+    if (ip.kind() === 'ipv6' && (ip as ipaddr.IPv6).isIPv4MappedAddress()) ip = (ip as ipaddr.IPv6).toIPv4Address();
+    return !INTERNAL_RANGES.has(ip.range());
+  } catch {
+    return false;
+  }
 }
 
 /** How long a freshly watched zone may take to be loaded into the index. */
@@ -170,7 +187,8 @@ export class AliasResolver implements AliasWatcher {
     }
     if (this.closed || this.targets.get(target)?.get(code) !== e) return;
     if (result.kind === 'answer') {
-      e.addresses = result.addresses;
+      // What only an internal resolver knows is not published (DESIGN.md §18): answers and transfers alike.
+      e.addresses = this.options.allowPrivate ? result.addresses : result.addresses.filter(isPublicAddress);
       e.ttl = Math.min(this.cap, Math.max(this.floor, result.ttl));
       e.expiresAt = this.now() + e.ttl * 1000;
       // Ahead of expiry, so the next answer is there before this one runs out.

@@ -22,7 +22,7 @@ import { listenUdp } from './udp';
 import { ZoneIndex } from './zone-index';
 import { syncZones, type ZoneSync } from './zone-sync';
 
-export type DnsConfig = Pick<Config, 'dnsHost' | 'dnsPort' | 'nameservers' | 'hostmaster' | 'axfrAllow' | 'secondaries' | 'resolver' | 'catalogZone'>;
+export type DnsConfig = Pick<Config, 'dnsHost' | 'dnsPort' | 'nameservers' | 'hostmaster' | 'axfrAllow' | 'secondaries' | 'resolver' | 'catalogZone'> & Partial<Pick<Config, 'aliasAllowPrivate'>>;
 
 export interface DnsServer {
   port: number;
@@ -77,6 +77,7 @@ export async function startDns(config: DnsConfig, store: Store, events: ZoneEven
     isCurrent: (zone) => index.get(zone.name) === zone,
     onFailure: (target, type, reason, serving) => log.warn({ target, type, reason, serving }, 'ALIAS target lookup failed'),
     onChange: (zone) => aliasSerials?.changed(zone.id),
+    allowPrivate: config.aliasAllowPrivate,
   });
   const sync = await syncZones(
     store,

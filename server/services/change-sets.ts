@@ -102,6 +102,8 @@ export interface ChangeSetOptions {
   maxRecords: number;
   /** Whether RESOLVER is set, so that the DNS server can resolve ALIAS targets (else a new ALIAS is refused). */
   aliasResolver?: boolean;
+  /** ALIAS_DENY: suffixes no ALIAS target may lie under, besides the special-use names. */
+  aliasDeny?: readonly string[];
 }
 
 export function createChangeSets(store: Store, events: ZoneEvents, options: ChangeSetOptions) {
@@ -128,7 +130,7 @@ export function createChangeSets(store: Store, events: ZoneEvents, options: Chan
             'If-Match': `the zone is at serial ${zone.serial_number}`,
           });
         }
-        const edit: Edit = { draft: new ZoneDraft(tx, zone, { aliasResolver: options.aliasResolver ?? false }), zone, tx, settings: {}, now };
+        const edit: Edit = { draft: new ZoneDraft(tx, zone, { aliasResolver: options.aliasResolver ?? false, aliasDeny: options.aliasDeny }), zone, tx, settings: {}, now };
         await build(edit);
         const out = await write(tx, zone, edit, opts);
         const result = after ? await after(tx, out.zone, out.change, out.inserted) : (undefined as T);

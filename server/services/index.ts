@@ -13,7 +13,7 @@ import { createZoneFiles } from './zone-files';
 import { createZones, type ZoneDefaults } from './zones';
 
 export function createServices(store: Store, defaults: ZoneDefaults, events = new ZoneEvents()) {
-  const changes = createChangeSets(store, events, { maxRecords: defaults.maxRecords ?? DEFAULT_MAX_RECORDS, aliasResolver: defaults.resolver !== undefined });
+  const changes = createChangeSets(store, events, { maxRecords: defaults.maxRecords ?? DEFAULT_MAX_RECORDS, aliasResolver: defaults.resolver !== undefined, aliasDeny: defaults.aliasDeny });
   const zones = createZones(store, events, changes, defaults);
   return {
     store,
@@ -35,7 +35,7 @@ export type Services = ReturnType<typeof createServices>;
 /** The services as configured: apex NS set from NAMESERVERS, the records-per-zone cap, the catalog zone's name, ALIAS only with a RESOLVER. */
 export function servicesFor(
   store: Store,
-  config: Pick<Config, 'nameservers' | 'hostmaster' | 'maxRecordsPerZone' | 'catalogZone' | 'resolver'> & Partial<Pick<Config, 'maxZonesPerUser' | 'maxTokensPerUser' | 'maxTsigKeysPerUser' | 'rateLimitUpdate'>>,
+  config: Pick<Config, 'nameservers' | 'hostmaster' | 'maxRecordsPerZone' | 'catalogZone' | 'resolver'> & Partial<Pick<Config, 'maxZonesPerUser' | 'maxTokensPerUser' | 'maxTsigKeysPerUser' | 'rateLimitUpdate' | 'aliasDeny'>>,
   events?: ZoneEvents,
 ): Services {
   return createServices(
@@ -51,6 +51,7 @@ export function servicesFor(
       maxTokensPerUser: config.maxTokensPerUser,
       maxTsigKeysPerUser: config.maxTsigKeysPerUser,
       rateLimitUpdate: config.rateLimitUpdate,
+      aliasDeny: config.aliasDeny,
     },
     events,
   );

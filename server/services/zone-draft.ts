@@ -11,6 +11,7 @@ import { RECORD_TYPE_BY_NAME } from '../core/record-types';
 import { zoneRuleViolations } from '../core/zone-rules';
 import type { ChangeEntryRow, DomainRow, ListedRecord, NewRow, RecordRow, Repos } from '../store/types';
 import { pauseEvery } from '../core/pause';
+import { aliasTargetRefusal } from '../core/zone-rules';
 
 /** One record as a change set sees it: relative name, type, TTL and canonical content. */
 export interface RecordData {
@@ -31,7 +32,7 @@ export interface Entry {
 export type Rule = 'cname-beside-data' | 'data-beside-cname' | 'apex-type' | 'managed-ns' | 'zone-rule';
 
 /** The field to blame for a broken rule; `field` is the rule's own suggestion (name or record_type). */
-export type Blame = (name: string, type: string, rule: Rule, field?: 'name' | 'record_type') => string;
+export type Blame = (name: string, type: string, rule: Rule, field?: 'name' | 'record_type' | 'content') => string;
 
 /** Record CRUD's fields: the type is to blame for a new CNAME, the name for data beside one. */
 export const crudBlame: Blame = (_name, _type, rule, field) => field ?? (rule === 'data-beside-cname' ? 'name' : 'record_type');
@@ -74,7 +75,7 @@ export class ZoneDraft {
   constructor(
     private readonly tx: Repos,
     readonly zone: DomainRow,
-    private readonly options: { aliasResolver?: boolean } = {},
+    private readonly options: { aliasResolver?: boolean; aliasDeny?: readonly string[] } = {},
   ) {}
 
   /**
@@ -200,6 +201,11 @@ export class ZoneDraft {
           if (def && !def.allowedAtApex && type !== 'NS') invalid[blame(name, type, 'apex-type')] = def.apexRule ?? `a ${type} record cannot stand at the zone apex (RFC 1034 §3.6.2)`;
         }
         if (!this.system && this.nsChanged()) invalid[blame(name, 'NS', 'managed-ns')] = 'the NS set at the apex is managed by zonedeck';
+      }
+      // An ALIAS to a name only internal resolvers answer would publish internal addresses (DESIGN.md §18).
+      for (const alias of types.includes('ALIAS') ? this.rrset(name, 'ALIAS') : []) {
+        const why = aliasTargetRefusal(alias.content, this.options.aliasDeny);
+        if (why) invalid[blame(name, 'ALIAS', 'zone-rule', 'content')] = why;
       }
       // A new ALIAS the DNS server could never resolve would leave the apex without addresses: refuse it now.
       if (!this.options.aliasResolver && types.includes('ALIAS') && !(this.stored.get(name) ?? []).some((r) => r.record_type === 'ALIAS')) {

@@ -36,6 +36,8 @@ export interface ZoneDefaults {
   maxZonesPerUser?: number;
   maxTokensPerUser?: number;
   maxTsigKeysPerUser?: number;
+  /** ALIAS_DENY's suffixes. */
+  aliasDeny?: readonly string[];
   /** RATE_LIMIT_UPDATE; absent or null: RFC 2136 updates are not limited. */
   rateLimitUpdate?: { perSecond: number; burst: number } | null;
 }
