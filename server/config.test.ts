@@ -17,14 +17,22 @@ describe('CATALOG_ZONE', () => {
 });
 
 describe('SECONDARIES', () => {
-  it('reads host:port entries, IPv6 in brackets, each optionally naming a TSIG key', () => {
-    const c = loadConfig({ SECONDARIES: '192.0.2.53:53, [2001:db8::53]:5300 XFR-Key., ns.example.net:53 knot' });
+  it('reads host:port entries, IPv6 in brackets, each optionally naming the NOTIFY_TSIG key', () => {
+    const NOTIFY_TSIG = 'hmac-sha256:xfr-key:c2VjcmV0c2VjcmV0c2VjcmV0c2VjcmV0';
+    const c = loadConfig({ SECONDARIES: '192.0.2.53:53, [2001:db8::53]:5300 XFR-Key., ns.example.net:53 xfr-key', NOTIFY_TSIG });
     expect(c.secondaries).toEqual([
       { host: '192.0.2.53', port: 53 },
       { host: '2001:db8::53', port: 5300, key: 'xfr-key' },
-      { host: 'ns.example.net', port: 53, key: 'knot' },
+      { host: 'ns.example.net', port: 53, key: 'xfr-key' },
     ]);
+    expect(c.notifyTsig).toBe(NOTIFY_TSIG);
     expect(loadConfig({}).secondaries).toEqual([]);
+  });
+
+  it('a key that is not NOTIFY_TSIG (a tenant’s) stops the start, naming both variables', () => {
+    expect(() => loadConfig({ SECONDARIES: '192.0.2.53:53 tenant-key' })).toThrow(/SECONDARIES: 192\.0\.2\.53:53 names the key tenant-key, but NOTIFY is signed only with the service's own key, NOTIFY_TSIG \(unset\)/);
+    expect(() => loadConfig({ SECONDARIES: '192.0.2.53:53 tenant-key', NOTIFY_TSIG: 'hmac-sha256:ops-key:c2VjcmV0' })).toThrow(/NOTIFY_TSIG \(ops-key\)/);
+    expect(() => loadConfig({ NOTIFY_TSIG: 'no secret' })).toThrow(/NOTIFY_TSIG: must be algorithm:name:secret/);
   });
 
   it.each(['192.0.2.53', '192.0.2.53:99999', '192.0.2.53:53 two keys', '2001:db8::53:53'])('stops the start on %j, naming the variable', (value) => {

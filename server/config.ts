@@ -91,6 +91,10 @@ const schema = z.object({
   MAX_TSIG_KEYS_PER_USER: z.string().regex(/^[1-9][0-9]{0,8}$/, 'must be a whole number of 1 or more').transform(Number).default(100),
   AXFR_ALLOW: z.string().default('127.0.0.0/8,::1/128'),
   SECONDARIES: secondaryList.default([]),
+  NOTIFY_TSIG: z
+    .string()
+    .regex(/^(hmac-[a-z0-9]+:)?[A-Za-z0-9._-]+:[A-Za-z0-9+/]+={0,2}$/i, 'must be algorithm:name:secret (base64), as dig -y takes it')
+    .optional(),
   CATALOG_ZONE: zoneName.optional(),
   SECRETS_KEY: z
     .string()
@@ -134,8 +138,10 @@ export type Config = {
   /** RFC 2136 updates per second and burst, per TSIG key and per zone (null: off). */
   rateLimitUpdate: { perSecond: number; burst: number } | null;
   axfrAllow: string[];
-  /** NOTIFY targets, each with the TSIG key to sign with when one is named. */
+  /** NOTIFY targets, each with the TSIG key to sign with when one is named (NOTIFY_TSIG's). */
   secondaries: SecondaryConfig[];
+  /** NOTIFY_TSIG (`alg:name:secret`): the service's own key, which signs NOTIFY and opens transfers; never a tenant's. */
+  notifyTsig?: string;
   /** The catalog zone (RFC 9432) listing every hosted zone; unset: none is published. */
   catalogZone?: string;
   /** SECRETS_KEY (base64, 32 octets): seals TSIG secrets and DNSSEC private keys; unset: the key file beside the SQLite database. */
@@ -152,6 +158,13 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
     throw new ConfigError(`invalid configuration:\n${lines.join('\n')}`);
   }
   const e = parsed.data;
+  const notifyKeyName = e.NOTIFY_TSIG ? e.NOTIFY_TSIG.split(':').at(-2)!.toLowerCase().replace(/\.$/, '') : undefined;
+  const foreignKey = e.SECONDARIES.find((s) => s.key !== undefined && s.key !== notifyKeyName);
+  if (foreignKey) {
+    throw new ConfigError(
+      `invalid configuration:\n  SECONDARIES: ${foreignKey.host}:${foreignKey.port} names the key ${foreignKey.key}, but NOTIFY is signed only with the service's own key, NOTIFY_TSIG (${notifyKeyName ?? 'unset'}): set NOTIFY_TSIG=alg:${foreignKey.key}:secret, or name its key`,
+    );
+  }
   if (e.DATABASE_URL && !e.SECRETS_KEY) {
     throw new ConfigError('invalid configuration:\n  SECRETS_KEY must be set with DATABASE_URL: every node seals and opens the stored secrets with the same key (make one with openssl rand -base64 32)');
   }
@@ -187,6 +200,7 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
     aliasAllowPrivate: e.ALIAS_ALLOW_PRIVATE,
     axfrAllow: list(e.AXFR_ALLOW),
     secondaries: e.SECONDARIES,
+    notifyTsig: e.NOTIFY_TSIG,
     catalogZone: e.CATALOG_ZONE,
     secretsKey: e.SECRETS_KEY?.trim(),
   };

@@ -12,7 +12,7 @@ import { AnswerCache, questionKey } from './answer-cache';
 import { axfrMessages } from './axfr';
 import { ixfrMessages, type HistoryReader, type IxfrMode } from './ixfr';
 import { signResolution } from './dnssec/online';
-import type { DnsKey, KeyLookup } from './keyring';
+import { SERVICE_KEY_USER, type DnsKey, type KeyLookup } from './keyring';
 import { carriesOpt, parseQuery, type Query } from './query';
 import { resolve } from './resolve';
 import { encodeResponse, errorResponse, responseLimit } from './response';
@@ -54,6 +54,8 @@ interface Signed {
  * zone's owner whose scope admits the whole zone and the client's network.
  */
 export function keyMayTransfer(key: DnsKey, zone: Zone, address: string): boolean {
+  // The service's key (NOTIFY_TSIG) is the secondaries' own: every zone.
+  if (key.userId === SERVICE_KEY_USER) return true;
   return key.userId === zone.domain.user_id && allowsWholeZone(key.scope, zone.name) && allowsAddress(key.scope, address);
 }
 

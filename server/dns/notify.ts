@@ -3,7 +3,8 @@
  * they transfer the new version at once instead of waiting for the SOA refresh timer.
  * Each message is retried until the secondary answers with the same ID (§3.6, §4.2);
  * a newer serial for the same zone and secondary replaces a pending one. A secondary
- * configured with a TSIG key (`host:port key-name`) gets the NOTIFY signed with it (RFC 8945).
+ * configured with a key (`host:port key-name`) gets the NOTIFY signed (RFC 8945) with the
+ * service's own key, NOTIFY_TSIG — never a tenant's (DESIGN.md §18).
  */
 import dgram from 'node:dgram';
 import net from 'node:net';
@@ -21,8 +22,8 @@ export interface Secondary {
 export interface NotifyOptions {
   retryMs?: number;
   attempts?: number;
-  /** The TSIG keys by name (the DNS server's keyring). */
-  keys?: { get(name: string): TsigKey | undefined };
+  /** NOTIFY_TSIG: the service's key, the only one NOTIFY is signed with. */
+  serviceKey?: TsigKey;
   onError?(err: unknown): void;
 }
 
@@ -91,9 +92,9 @@ export class Notifier {
     while (this.byId.has(id));
     let message = notifyMessage(id, soa);
     if (target.key) {
-      const tsig = this.options.keys?.get(target.key);
+      const tsig = this.options.serviceKey?.name === target.key ? this.options.serviceKey : undefined;
       // An unsigned NOTIFY would be dropped by a secondary that expects the key: say why instead.
-      if (!tsig) return this.options.onError?.(new Error(`SECONDARIES: no TSIG key named ${target.key} (create it with the CLI or the API) for ${target.host}:${target.port}`));
+      if (!tsig) return this.options.onError?.(new Error(`SECONDARIES: ${target.host}:${target.port} expects the key ${target.key}, which is not NOTIFY_TSIG's`));
       // Signed once: the retries within the next seconds stay well inside the fudge.
       message = signRequest(message, tsig).message;
     }

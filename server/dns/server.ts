@@ -15,14 +15,25 @@ import { createAliasSerials } from './alias-serial';
 import { createDelegationCheck } from './delegation';
 import { REFRESH_EVERY_MS, refreshSignedZones } from './dnssec/refresh';
 import { createHandler, type Handler } from './handler';
-import { Keyring } from './keyring';
+import { Keyring, SERVICE_KEY_USER, type DnsKey, type KeyLookup } from './keyring';
+import { parseTsigArgument } from './transfer-signer';
+import type { TsigKey } from './tsig';
 import { Notifier, parseHostPort } from './notify';
 import { listenTcp, type TcpListener } from './tcp';
 import { listenUdp } from './udp';
 import { ZoneIndex } from './zone-index';
 import { syncZones, type ZoneSync } from './zone-sync';
 
-export type DnsConfig = Pick<Config, 'dnsHost' | 'dnsPort' | 'nameservers' | 'hostmaster' | 'axfrAllow' | 'secondaries' | 'resolver' | 'catalogZone'> & Partial<Pick<Config, 'aliasAllowPrivate'>>;
+export type DnsConfig = Pick<Config, 'dnsHost' | 'dnsPort' | 'nameservers' | 'hostmaster' | 'axfrAllow' | 'secondaries' | 'resolver' | 'catalogZone'> & Partial<Pick<Config, 'aliasAllowPrivate' | 'notifyTsig'>>;
+
+/** The keyring with the service's key beside the tenants': it wins its name, and may transfer every zone (SERVICE_KEY_USER). */
+function withServiceKey(keys: Keyring, service: TsigKey): KeyLookup {
+  const key: DnsKey = { ...service, userId: SERVICE_KEY_USER, scope: {} };
+  return {
+    get: (name) => (name === key.name ? key : keys.get(name)),
+    fresh: async (name) => (name === key.name ? key : keys.fresh(name)),
+  };
+}
 
 export interface DnsServer {
   port: number;
@@ -67,7 +78,9 @@ export async function startDns(config: DnsConfig, store: Store, events: ZoneEven
   const acl = named('AXFR_ALLOW', () => parseAcl(config.axfrAllow));
   // TSIG keys are loaded before the first answer, then followed (keyring.ts).
   const keys = await new Keyring(store, onError).start();
-  const notifier = new Notifier(config.secondaries, { keys, onError });
+  // NOTIFY_TSIG: the service's own key signs NOTIFY and opens transfers of every zone; tenants' keys never do either.
+  const serviceKey = config.notifyTsig ? parseTsigArgument(config.notifyTsig) : undefined;
+  const notifier = new Notifier(config.secondaries, { serviceKey, onError });
   const delegation = config.resolver ? createDelegationCheck(store, { resolver: config.resolver, nameservers: config.nameservers, onError }) : null;
   const index = new ZoneIndex();
   // With secondaries to tell, new ALIAS addresses get a new serial (and so a NOTIFY and a transfer).
@@ -94,7 +107,7 @@ export async function startDns(config: DnsConfig, store: Store, events: ZoneEven
   );
   const handler = createHandler(index, {
     transferAllowed: (a) => aclAllows(acl, a),
-    keys,
+    keys: serviceKey ? withServiceKey(keys, serviceKey) : keys,
     update,
     history: { since: (id, serial) => store.changes.from(id, serial), entries: (id) => store.changes.entries(id) },
     onTransfer: (info) => log.info(info, 'zone transfer'),
