@@ -39,15 +39,22 @@ function writeSection(w: MessageWriter, sets: RRset[]): number {
   return count;
 }
 
-/** Writes additional RRsets one by one, dropping those that no longer fit; false if any was dropped. */
+/**
+ * Writes additional RRsets one by one, dropping those that no longer fit; `complete` is false if
+ * any was dropped. An RRset and the RRSIG set after it (same owner) fit together or are dropped
+ * together: an address without its signature is of no use to a validator (RFC 4035 §3.1.1).
+ */
 function writeAdditional(w: MessageWriter, sets: RRset[]): { count: number; complete: boolean } {
   let count = 0;
   let complete = true;
-  for (const set of sets) {
+  for (let i = 0; i < sets.length; i++) {
+    const set = sets[i]!;
+    const sig = sets[i + 1]?.type === T.RRSIG && set.type !== T.RRSIG && sets[i + 1]!.name === set.name ? sets[++i]! : undefined;
     const mark = w.mark();
     try {
       w.rrset(set);
-      count += set.data.length;
+      if (sig) w.rrset(sig);
+      count += set.data.length + (sig ? sig.data.length : 0);
     } catch (e) {
       if (!(e instanceof RangeError)) throw e;
       w.rollback(mark);

@@ -10,11 +10,14 @@
  * signers of Cloudflare and Route 53 do): the RRSIG's Labels field equals the owner's, so a
  * validator needs no proof that no closer name exists (RFC 4035 §5.3.4 applies only when
  * Labels is smaller), and NODATA at such a name is the same compact NSEC as anywhere else.
- * Additional-section data stays unsigned: validators fetch what they need (§3.1.1 allows it),
- * and it keeps answers under the 1,232-octet UDP size.
+ * Additional-section RRsets the zone is authoritative for carry their RRSIGs (§3.1.1: MUST when
+ * space permits); the encoder drops an RRset with its signature when the pair does not fit,
+ * never setting TC for it. Glue below a cut stays unsigned (§2.2).
+ * A query for type RRSIG at a name that exists answers every signature there, as BIND does:
+ * a NODATA whose NSEC lists RRSIG would contradict itself.
  */
 import type { Resolution } from '../resolve';
-import { RCODE, T, type RRset } from '../rrset';
+import { RCODE, T, withOwner, type RRset } from '../rrset';
 import { compactNsec } from './denial';
 import type { ZoneSigner } from './sign';
 
@@ -41,16 +44,30 @@ export function signResolution(res: Resolution, qtype: number, signer: ZoneSigne
     } else authority.push(set);
   }
 
+  const additional: RRset[] = [];
+  for (const set of res.additional) {
+    if (zone.cutAbove(set.name) === undefined) additional.push(set, signer.sign(set));
+    else additional.push(set);
+  }
+
   if (res.denial) {
     const { name, types } = res.denial;
+    if (qtype === T.RRSIG && types !== null && types.length > 0 && res.answer.length === 0) {
+      // The asked node, or the wildcard that stands for it (RFC 4592 §3.3.1).
+      const node = zone.nodes.get(name) ?? zone.nodes.get(`*.${zone.closestEncloser(name)}`);
+      if (node && node.size > 0) {
+        const sigs = [...node.values()].sort((a, b) => a.type - b.type).map((set) => signer.sign(withOwner(set, name)));
+        return { ...res, rcode: RCODE.NOERROR, answer: sigs, authority: [], additional: [] };
+      }
+    }
     const nsec = compactNsec(name, types, nsecTtl);
     const sig = signer.signByContent(nsec);
     if (rcode === RCODE.NXDOMAIN) rcode = RCODE.NOERROR;
     if (qtype === T.NSEC && types !== null && res.answer.length === 0) {
       // Asked for the NSEC itself: it is the answer, not a proof (a NODATA listing NSEC would contradict it).
-      return { ...res, rcode, answer: [nsec, sig], authority: [] };
+      return { ...res, rcode, answer: [nsec, sig], authority: [], additional };
     }
     authority.push(nsec, sig);
   }
-  return { ...res, rcode, answer, authority };
+  return { ...res, rcode, answer, authority, additional };
 }
