@@ -85,6 +85,13 @@ const schema = z.object({
     .transform((s) => s.split(',').map((x) => x.trim().toLowerCase().replace(/^\./, '').replace(/\.$/, '')).filter(Boolean))
     .refine((l) => l.every((x) => /^[a-z0-9_]([a-z0-9_.-]*[a-z0-9_])?$/.test(x)), 'must be comma-separated domain suffixes, like corp.example.com,internal.example')
     .default([]),
+  // DESIGN.md §18: identical responses a second per client prefix over UDP; off by default, as in Knot and BIND.
+  DNS_RATE_LIMIT: z
+    .string()
+    .regex(/^(off|[1-9][0-9]{0,6})$/, 'must be "off" or a whole number of responses per second, like 20')
+    .default('off')
+    .transform((s) => (s === 'off' ? null : Number(s))),
+  DNS_RATE_LIMIT_SLIP: z.string().regex(/^([0-9]|10)$/, 'must be a whole number from 0 (drop every limited response) to 10').transform(Number).default(2),
   ALIAS_ALLOW_PRIVATE: z.enum(['true', 'false'], { error: 'must be true or false' }).transform((v) => v === 'true').default(false),
   MAX_ZONES_PER_USER: z.string().regex(/^[1-9][0-9]{0,8}$/, 'must be a whole number of 1 or more').transform(Number).default(1000),
   MAX_TOKENS_PER_USER: z.string().regex(/^[1-9][0-9]{0,8}$/, 'must be a whole number of 1 or more').transform(Number).default(100),
@@ -135,6 +142,8 @@ export type Config = {
   aliasDeny: string[];
   /** Whether ALIAS answers may carry private, loopback, link-local and ULA addresses (ALIAS_ALLOW_PRIVATE). */
   aliasAllowPrivate: boolean;
+  /** DNS_RATE_LIMIT: response rate limiting (responses a second per client prefix, and the slip), or null when off. */
+  dnsRateLimit: { rate: number; slip: number } | null;
   /** RFC 2136 updates per second and burst, per TSIG key and per zone (null: off). */
   rateLimitUpdate: { perSecond: number; burst: number } | null;
   axfrAllow: string[];
@@ -198,6 +207,7 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
     rateLimitUpdate: e.RATE_LIMIT_UPDATE,
     aliasDeny: e.ALIAS_DENY,
     aliasAllowPrivate: e.ALIAS_ALLOW_PRIVATE,
+    dnsRateLimit: e.DNS_RATE_LIMIT === null ? null : { rate: e.DNS_RATE_LIMIT, slip: e.DNS_RATE_LIMIT_SLIP },
     axfrAllow: list(e.AXFR_ALLOW),
     secondaries: e.SECONDARIES,
     notifyTsig: e.NOTIFY_TSIG,

@@ -80,6 +80,38 @@ new Counter({
   },
 });
 
+/**
+ * The DNS port's defences (DESIGN.md §18), bumped on the hot path like the responses above:
+ * responses rate limiting dropped or slipped (sent truncated), and DNS cookies by verdict.
+ */
+export const dnsDefences = new Float64Array(5);
+export const DEFENCE = { RRL_DROPPED: 0, RRL_SLIPPED: 1, COOKIE_GOOD: 2, COOKIE_NEW: 3, COOKIE_BAD: 4 } as const;
+
+new Counter({
+  name: 'zonedeck_dns_rate_limited_total',
+  help: 'UDP responses held back by response rate limiting (DNS_RATE_LIMIT): dropped, or slipped (sent truncated)',
+  labelNames: ['action'] as const,
+  registers: [registry],
+  collect() {
+    this.reset();
+    this.inc({ action: 'dropped' }, dnsDefences[DEFENCE.RRL_DROPPED]!);
+    this.inc({ action: 'slipped' }, dnsDefences[DEFENCE.RRL_SLIPPED]!);
+  },
+});
+
+new Counter({
+  name: 'zonedeck_dns_cookies_total',
+  help: 'Queries with a DNS cookie (RFC 7873), by the server cookie they returned: good, new (none), bad',
+  labelNames: ['result'] as const,
+  registers: [registry],
+  collect() {
+    this.reset();
+    this.inc({ result: 'good' }, dnsDefences[DEFENCE.COOKIE_GOOD]!);
+    this.inc({ result: 'new' }, dnsDefences[DEFENCE.COOKIE_NEW]!);
+    this.inc({ result: 'bad' }, dnsDefences[DEFENCE.COOKIE_BAD]!);
+  },
+});
+
 /** Counts one response by the rcode in its header (RFC 1035 §4.1.1). */
 export function countDnsResponse(transport: 'udp' | 'tcp', response: Buffer): void {
   if (response.length >= 4) dnsResponses[transport][response[3]! & 15]! += 1;

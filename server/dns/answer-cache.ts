@@ -34,7 +34,7 @@ const scratch = Buffer.allocUnsafe(280);
  * besides the ID, RD/CD and the question's case, which `answer` copies from the query.
  * Returns the key and where the question name ends.
  */
-export function questionKey(buf: Buffer, tcp: boolean): { key: string; nameEnd: number } | null {
+export function questionKey(buf: Buffer, tcp: boolean): { key: string; nameEnd: number; cookieAt: number; cookieLength: number } | null {
   const len = buf.length;
   if (len < 17 || (buf[2]! & 0xf8) !== 0 || buf[4] !== 0 || buf[5] !== 1 || buf[6] !== 0 || buf[7] !== 0 || buf[8] !== 0 || buf[9] !== 0 || buf[10] !== 0) return null;
   const arcount = buf[11]!;
@@ -56,16 +56,26 @@ export function questionKey(buf: Buffer, tcp: boolean): { key: string; nameEnd: 
   let k = nameEnd - 12;
   for (let i = nameEnd; i < end; i++) scratch[k++] = buf[i]!;
   scratch[k++] = tcp ? 1 : 0;
+  let cookieAt = 0;
+  let cookieLength = 0;
   if (arcount === 1) {
     // OPT: root name, type 41, payload, ext-rcode, version 0, flags, rdlength, options.
     if (end + 11 > len || buf[end] !== 0 || buf[end + 1] !== 0 || buf[end + 2] !== 41 || buf[end + 6] !== 0) return null;
-    if (end + 11 + ((buf[end + 9]! << 8) | buf[end + 10]!) !== len) return null;
+    const rdlength = (buf[end + 9]! << 8) | buf[end + 10]!;
+    if (end + 11 + rdlength !== len) return null;
+    // Options: none, or one COOKIE of a good length (RFC 7873 §5.2.2); anything else takes the full path.
+    if (rdlength > 0) {
+      const o = end + 11;
+      cookieLength = (buf[o + 2]! << 8) | buf[o + 3]!;
+      if (buf[o] !== 0 || buf[o + 1] !== 10 || rdlength !== 4 + cookieLength || (cookieLength !== 8 && (cookieLength < 16 || cookieLength > 40))) return null;
+      cookieAt = o + 4;
+    }
     scratch[k++] = buf[end + 3]!;
     scratch[k++] = buf[end + 4]!;
-    // One octet for "has EDNS" and the DO bit: signed and unsigned answers are cached apart.
-    scratch[k++] = 0x01 | (buf[end + 7]! & 0x80);
+    // One octet for "has EDNS", "has a cookie" (answers leave room for ours) and the DO bit: cached apart.
+    scratch[k++] = 0x01 | (cookieAt ? 0x02 : 0) | (buf[end + 7]! & 0x80);
   } else if (end !== len) return null;
-  return { key: scratch.toString('latin1', 0, k), nameEnd };
+  return { key: scratch.toString('latin1', 0, k), nameEnd, cookieAt, cookieLength };
 }
 
 /**
@@ -88,6 +98,9 @@ export class AnswerCache {
     return this.young.size + this.old.size;
   }
 
+  /** The zone of the last entry `answer` returned (for response rate limiting). */
+  lastZone: Zone | null = null;
+
   /** The response to `query` from the cache, with its ID, RD/CD and question case, or null. */
   answer(query: Buffer, key: string, nameEnd: number): Buffer | null {
     let e = this.young.get(key);
@@ -108,6 +121,7 @@ export class AnswerCache {
     out[2] = (out[2]! & 0xfe) | (query[2]! & 0x01);
     out[3] = (out[3]! & 0xef) | (query[3]! & 0x10);
     query.copy(out, 12, 12, nameEnd);
+    this.lastZone = e.zone;
     return out;
   }
 

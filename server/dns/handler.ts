@@ -8,12 +8,15 @@
  * Nothing a client sends escapes as an exception: an internal failure is SERVFAIL.
  */
 import { allowsAddress, allowsWholeZone } from '../core/scope';
+import { DEFENCE, dnsDefences } from '../metrics';
 import { AnswerCache, questionKey } from './answer-cache';
 import { axfrMessages } from './axfr';
 import { ixfrMessages, type HistoryReader, type IxfrMode } from './ixfr';
 import { signResolution } from './dnssec/online';
 import { SERVICE_KEY_USER, type DnsKey, type KeyLookup } from './keyring';
-import { carriesOpt, parseQuery, type Query } from './query';
+import { COOKIE_OPTION_LENGTH, CookieJar, withOption, type QueryCookie } from './cookies';
+import { carriesOpt, HEADER_LENGTH, parseQuery, type Query } from './query';
+import { RRL_CLASS, slipResponse, type ResponseRateLimiter } from './rrl';
 import { resolve } from './resolve';
 import { encodeResponse, errorResponse, responseLimit } from './response';
 import { CLASS_IN, RCODE, T } from './rrset';
@@ -40,6 +43,10 @@ export interface HandlerOptions {
   /** A zone transfer was answered (for the log). */
   onTransfer?(info: { zone: string; type: 'AXFR' | 'IXFR'; client: string; from?: number; to: number; mode: IxfrMode | 'full' }): void;
   onError?(err: unknown): void;
+  /** Makes and checks DNS cookies (RFC 7873/9018); default: a random secret of this handler's own. */
+  cookies?: CookieJar;
+  /** DNS_RATE_LIMIT: response rate limiting over UDP; absent: off. */
+  rrl?: ResponseRateLimiter;
 }
 
 /** A verified TSIG request: the key, the request's record, and the octets its answer must leave free. */
@@ -75,6 +82,21 @@ export function createHandler(index: ZoneIndex, options: HandlerOptions): Handle
   const keys: KeyLookup = options.keys ?? { get: () => undefined };
   const clock = options.clock ?? (() => Math.floor(Date.now() / 1000));
   const replays = new ReplayCache();
+  const cookies = options.cookies ?? new CookieJar(CookieJar.secretFrom(undefined));
+  const rrl = options.rrl ?? null;
+  /** Whether the message being answered returned a good server cookie (set by `cookieOption`, read by `udp`). */
+  let goodCookie = false;
+
+  /** Our COOKIE option for a query that carried one, judging the server cookie it returned. */
+  function cookieOption(cookie: QueryCookie, address: string): Buffer {
+    const verdict = cookies.check(cookie, address);
+    dnsDefences[verdict === 'good' ? DEFENCE.COOKIE_GOOD : verdict === 'new' ? DEFENCE.COOKIE_NEW : DEFENCE.COOKIE_BAD]! += 1;
+    goodCookie = verdict === 'good';
+    return cookies.option(cookie, address);
+  }
+
+  /** An answer with the query's cookie option added to its OPT (the cookie's room was left by the encoder). */
+  const withCookie = (out: Buffer, cookie: QueryCookie | null | undefined, address: string) => (cookie ? withOption(out, cookieOption(cookie, address)) : out);
 
   /** A message of a shape the cache does not take: one with a TSIG goes through verification. */
   function uncached(msg: Buffer, tcp: boolean, address: string, fast: Fast): Buffer[] | Promise<Buffer[]> {
@@ -114,19 +136,24 @@ export function createHandler(index: ZoneIndex, options: HandlerOptions): Handle
     const parsed = parseQuery(msg);
     if (parsed.kind === 'drop') return [];
     if (parsed.kind === 'error') return [errorResponse(msg, parsed.rcode, parsed.questionEnd, parsed.edns)];
+    // RFC 7873 §5.4: no question, a client cookie: NOERROR with our cookie.
+    if (parsed.kind === 'cookie') return [withCookie(errorResponse(msg, RCODE.NOERROR, HEADER_LENGTH, true), parsed.edns.cookie, address)];
     const q = parsed.query;
     const failure = check(q, tcp);
-    if (failure !== null) return [errorResponse(msg, failure, q.questionEnd, q.edns !== null)];
+    if (failure !== null) return [withCookie(errorResponse(msg, failure, q.questionEnd, q.edns !== null), failure === RCODE.BADVERS ? null : q.edns?.cookie, address)];
     if (q.qtype === T.AXFR || q.qtype === T.IXFR) return transfer(msg, q, tcp, address, signed);
     let res = resolve(index, { qname: q.qname, qtype: q.qtype, tcp });
     // RFC 4035 §3.1: RRSIGs and NSECs only for a client that set DO.
     const signer = q.edns?.dnssecOk ? res.zone?.signer : null;
     if (signer) res = signResolution(res, q.qtype, signer);
-    // A signed answer leaves room for its TSIG RR: it is truncated (TC) before the TSIG is cut off.
-    const out = encodeResponse(msg, q, res, responseLimit(q, tcp) - (signed?.reserve ?? 0));
-    // A signed answer is cached until its signatures are due for renewal.
+    // A signed answer leaves room for its TSIG RR, and an answer to a cookie for our cookie: it is
+    // truncated (TC) before either is cut off.
+    const cookie = q.edns?.cookie;
+    const out = encodeResponse(msg, q, res, responseLimit(q, tcp) - (signed?.reserve ?? 0) - (cookie ? COOKIE_OPTION_LENGTH : 0));
+    // A signed answer is cached until its signatures are due for renewal; the cookie is added to each copy.
     if (fast) cache.put(fast.key, out, res.zone, signer ? signer.window().renewAt : 0);
-    return [out];
+    lastZone = res.zone;
+    return [withCookie(out, cookie, address)];
   }
 
   /** A verified UPDATE: parsed here (FORMERR, NOTZONE…), applied by the services, answered with its RCODE and the zone section. */
@@ -182,6 +209,42 @@ export function createHandler(index: ZoneIndex, options: HandlerOptions): Handle
     return axfrMessages(msg, q, zone, capacity);
   }
 
+  /** The zone of the answer `answer` made last (for response rate limiting). */
+  let lastZone: Zone | null = null;
+
+  /** The cookie of a query the cache took (questionKey found it). */
+  const fastCookie = (msg: Buffer, fast: NonNullable<Fast>): QueryCookie => ({
+    client: msg.subarray(fast.cookieAt, fast.cookieAt + 8),
+    server: fast.cookieLength > 8 ? msg.subarray(fast.cookieAt + 8, fast.cookieAt + fast.cookieLength) : null,
+  });
+
+  /**
+   * DNS_RATE_LIMIT: the response as it goes out (whole, truncated, or not at all). Judged by what it
+   * says (rrl.ts); a client that returned a good cookie is not limited.
+   */
+  function limit(msg: Buffer, out: Buffer, address: string, zone: Zone | null): Buffer | null {
+    if (goodCookie || out.length < HEADER_LENGTH) return out;
+    const rcode = out[3]! & 0x0f;
+    const qdcount = out.readUInt16BE(4);
+    let end = HEADER_LENGTH;
+    let name = '';
+    let qtype = 0;
+    if (qdcount === 1) {
+      while (end < out.length && out[end]! !== 0) end += out[end]! + 1;
+      end += 1;
+      if (end + 4 > out.length) return out;
+      name = msg.toString('latin1', HEADER_LENGTH, end).toLowerCase();
+      qtype = out.readUInt16BE(end);
+      end += 4;
+    }
+    const cls =
+      rcode === RCODE.NOERROR ? (out.readUInt16BE(6) > 0 ? RRL_CLASS.ANSWER : RRL_CLASS.NODATA) : rcode === RCODE.NXDOMAIN ? RRL_CLASS.NXDOMAIN : rcode === RCODE.REFUSED ? RRL_CLASS.REFUSED : RRL_CLASS.ERROR;
+    const verdict = rrl!.judge(address, cls, cls === RRL_CLASS.NXDOMAIN ? (zone?.name ?? name) : name, qtype);
+    if (verdict === 'pass') return out;
+    if (verdict === 'drop') return null;
+    return slipResponse(out, end, out.readUInt16BE(10) > 0);
+  }
+
   /** SERVFAIL for a query that broke something inside (and the error logged), never a crash. */
   function failed(msg: Buffer, err: unknown): Buffer | null {
     options.onError?.(err);
@@ -193,10 +256,15 @@ export function createHandler(index: ZoneIndex, options: HandlerOptions): Handle
     udp(msg, address, later) {
       try {
         // The hot path: one key read from the packet, one map lookup, one copy.
+        goodCookie = false;
         const fast = questionKey(msg, false);
         const hit = fast && cache.answer(msg, fast.key, fast.nameEnd);
-        if (hit) return hit;
+        if (hit) {
+          const out = fast.cookieAt ? withCookie(hit, fastCookie(msg, fast), address) : hit;
+          return rrl ? limit(msg, out, address, cache.lastZone) : out;
+        }
         // Only an UPDATE waits (for its write); an IXFR over UDP is answered with the SOA alone.
+        lastZone = null;
         const out = uncached(msg, false, address, fast);
         if (out instanceof Promise) {
           out.then(
@@ -205,7 +273,8 @@ export function createHandler(index: ZoneIndex, options: HandlerOptions): Handle
           );
           return null;
         }
-        return out[0] ?? null;
+        const first = out[0] ?? null;
+        return rrl && first ? limit(msg, first, address, lastZone) : first;
       } catch (err) {
         return failed(msg, err);
       }
@@ -214,7 +283,8 @@ export function createHandler(index: ZoneIndex, options: HandlerOptions): Handle
       try {
         const fast = questionKey(msg, true);
         const hit = fast && cache.answer(msg, fast.key, fast.nameEnd);
-        return hit ? [hit] : uncached(msg, true, address, fast);
+        if (hit) return [fast.cookieAt ? withCookie(hit, fastCookie(msg, fast), address) : hit];
+        return uncached(msg, true, address, fast);
       } catch (err) {
         const out = failed(msg, err);
         return out ? [out] : [];

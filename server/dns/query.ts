@@ -4,6 +4,7 @@
  * The question name comes out lower case with non-LDH octets escaped as \DDD, so a name
  * with odd octets can never be mistaken for a stored one. EDNS(0) per RFC 6891 §6.1.
  */
+import { COOKIE_OPTION, type QueryCookie } from './cookies';
 import { RCODE, T } from './rrset';
 
 export interface Edns {
@@ -11,6 +12,8 @@ export interface Edns {
   payload: number;
   version: number;
   dnssecOk: boolean;
+  /** The COOKIE option (RFC 7873 §4), if the query carried one. */
+  cookie: QueryCookie | null;
 }
 
 export interface Query {
@@ -35,6 +38,8 @@ export type Parsed =
    * query carried an OPT (RFC 6891 §6.1.1: the answer then carries one too).
    */
   | { kind: 'error'; rcode: number; questionEnd?: number; edns?: boolean }
+  /** No question, only a COOKIE option: a client asking for a server cookie (RFC 7873 §5.4). */
+  | { kind: 'cookie'; edns: Edns }
   /** Not a query, or too short to answer: send nothing (RFC 1035 §7.3, no answers to answers). */
   | { kind: 'drop' };
 
@@ -42,6 +47,8 @@ export const HEADER_LENGTH = 12;
 const MAX_NAME = 255;
 
 class Malformed extends Error {}
+/** A COOKIE option of a length RFC 7873 §5.2.2 rules out: FORMERR, with an OPT. */
+class BadCookie extends Error {}
 
 const escapeOctet = (c: number) => `\\${String(c).padStart(3, '0')}`;
 
@@ -88,6 +95,15 @@ export function parseQuery(buf: Uint8Array): Parsed {
   // RFC 1035 §4.1.1: only standard queries are served; NOTIFY and UPDATE are for primaries' peers.
   if (opcode !== 0) return { kind: 'error', rcode: RCODE.NOTIMP, edns: carriesOpt(buf) };
   const qdcount = u16(buf, 4);
+  if (qdcount === 0) {
+    try {
+      const { edns } = readOthers(buf, HEADER_LENGTH, u16(buf, 6) + u16(buf, 8), u16(buf, 10));
+      if (edns?.cookie && edns.version === 0) return { kind: 'cookie', edns };
+      return { kind: 'error', rcode: RCODE.FORMERR, questionEnd: HEADER_LENGTH, edns: edns !== null };
+    } catch {
+      return { kind: 'error', rcode: RCODE.FORMERR, edns: carriesOpt(buf) };
+    }
+  }
   if (qdcount !== 1) return { kind: 'error', rcode: RCODE.FORMERR, edns: carriesOpt(buf) };
   try {
     const { labels, end } = readName(buf, HEADER_LENGTH);
@@ -106,6 +122,7 @@ export function parseQuery(buf: Uint8Array): Parsed {
     return { kind: 'query', query };
   } catch (e) {
     if (e instanceof Malformed) return { kind: 'error', rcode: RCODE.FORMERR };
+    if (e instanceof BadCookie) return { kind: 'error', rcode: RCODE.FORMERR, questionEnd: questionEndOf(buf), edns: true };
     throw e;
   }
 }
@@ -144,7 +161,7 @@ function readOthers(buf: Uint8Array, offset: number, before: number, additional:
     if (type === T.OPT) {
       // RFC 6891 §6.1.1: one OPT, in the additional section, owned by the root.
       if (edns || i < before || buf[nameAt] !== 0) throw new Malformed();
-      edns = { payload: u16(buf, pos + 2), version: buf[pos + 5]!, dnssecOk: (buf[pos + 6]! & 0x80) !== 0 };
+      edns = { payload: u16(buf, pos + 2), version: buf[pos + 5]!, dnssecOk: (buf[pos + 6]! & 0x80) !== 0, cookie: readCookie(buf, pos + 10, pos + 10 + rdlength) };
     }
     if (type === T.SOA && i < before && soaSerial === undefined) {
       // MNAME and RNAME (maybe compressed), then SERIAL (RFC 1035 §3.3.13).
@@ -155,4 +172,31 @@ function readOthers(buf: Uint8Array, offset: number, before: number, additional:
     pos += 10 + rdlength;
   }
   return { edns, soaSerial };
+}
+
+/** The COOKIE option among an OPT's options (RFC 7873 §4), or null; a wrong length is BadCookie. */
+function readCookie(buf: Uint8Array, from: number, to: number): QueryCookie | null {
+  let pos = from;
+  while (pos + 4 <= to) {
+    const code = u16(buf, pos);
+    const len = u16(buf, pos + 2);
+    if (pos + 4 + len > to) throw new Malformed();
+    if (code === COOKIE_OPTION) {
+      // §5.2.2: a client cookie alone (8), or with a server cookie of 8 to 32 octets.
+      if (len !== 8 && (len < 16 || len > 40)) throw new BadCookie();
+      const at = pos + 4;
+      return { client: buf.subarray(at, at + 8), server: len > 8 ? buf.subarray(at + 8, at + len) : null };
+    }
+    pos += 4 + len;
+  }
+  return null;
+}
+
+/** Where the question ends, or the header's end when it does not read. */
+function questionEndOf(buf: Uint8Array): number {
+  try {
+    return skipName(buf, HEADER_LENGTH) + 4 <= buf.length ? skipName(buf, HEADER_LENGTH) + 4 : HEADER_LENGTH;
+  } catch {
+    return HEADER_LENGTH;
+  }
 }

@@ -14,7 +14,9 @@ import { AliasResolver } from './alias';
 import { createAliasSerials } from './alias-serial';
 import { createDelegationCheck } from './delegation';
 import { REFRESH_EVERY_MS, refreshSignedZones } from './dnssec/refresh';
+import { CookieJar } from './cookies';
 import { createHandler, type Handler } from './handler';
+import { ResponseRateLimiter } from './rrl';
 import { Keyring, SERVICE_KEY_USER, type DnsKey, type KeyLookup } from './keyring';
 import { parseTsigArgument } from './transfer-signer';
 import type { TsigKey } from './tsig';
@@ -24,7 +26,7 @@ import { listenUdp } from './udp';
 import { ZoneIndex } from './zone-index';
 import { syncZones, type ZoneSync } from './zone-sync';
 
-export type DnsConfig = Pick<Config, 'dnsHost' | 'dnsPort' | 'nameservers' | 'hostmaster' | 'axfrAllow' | 'secondaries' | 'resolver' | 'catalogZone'> & Partial<Pick<Config, 'aliasAllowPrivate' | 'notifyTsig'>>;
+export type DnsConfig = Pick<Config, 'dnsHost' | 'dnsPort' | 'nameservers' | 'hostmaster' | 'axfrAllow' | 'secondaries' | 'resolver' | 'catalogZone'> & Partial<Pick<Config, 'aliasAllowPrivate' | 'notifyTsig' | 'dnsRateLimit' | 'secretsKey'>>;
 
 /** The keyring with the service's key beside the tenants': it wins its name, and may transfer every zone (SERVICE_KEY_USER). */
 function withServiceKey(keys: Keyring, service: TsigKey): KeyLookup {
@@ -112,6 +114,9 @@ export async function startDns(config: DnsConfig, store: Store, events: ZoneEven
     history: { since: (id, serial) => store.changes.from(id, serial), entries: (id) => store.changes.entries(id) },
     onTransfer: (info) => log.info(info, 'zone transfer'),
     onError,
+    // RFC 9018: the same secret on every node (from SECRETS_KEY), so a cookie from one is good on all.
+    cookies: new CookieJar(CookieJar.secretFrom(config.secretsKey)),
+    rrl: config.dnsRateLimit ? new ResponseRateLimiter(config.dnsRateLimit) : undefined,
   });
   const { udp, tcp, port } = await bindBoth(config.dnsHost, config.dnsPort, handler, onError);
 

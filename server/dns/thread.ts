@@ -7,7 +7,7 @@
 import { Worker } from 'node:worker_threads';
 import type { Config } from '../config';
 import type { Logger } from '../log';
-import { dnsResponses } from '../metrics';
+import { dnsDefences, dnsResponses } from '../metrics';
 import type { UpdateRequest } from '../services/dynamic-updates';
 import type { ZoneEvents } from '../services/events';
 import type { Store } from '../store/types';
@@ -37,6 +37,7 @@ export async function startDnsThread(config: Config, store: Store, events: ZoneE
       else if (m.type === 'metrics') {
         dnsResponses.udp.set(m.udp);
         dnsResponses.tcp.set(m.tcp);
+        dnsDefences.set(m.defences);
       } else if (m.type === 'update') {
         const done = (rcode: number) => send({ type: 'update-done', id: m.id, rcode });
         if (!update) done(4); // NOTIMP

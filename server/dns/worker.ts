@@ -8,7 +8,7 @@ import { parentPort, workerData } from 'node:worker_threads';
 import type { Config } from '../config';
 import type { UpdateRequest } from '../services/dynamic-updates';
 import { createLogger } from '../log';
-import { dnsResponses } from '../metrics';
+import { dnsDefences, dnsResponses } from '../metrics';
 import { ZoneEvents, type ZoneChange } from '../services/events';
 import { openStore } from '../store/open';
 import { followOtherNodes } from './other-nodes';
@@ -18,7 +18,7 @@ export type ToWorker = { type: 'change'; change: ZoneChange } | { type: 'update-
 export type FromWorker =
   | { type: 'ready'; port: number }
   | { type: 'failed'; message: string }
-  | { type: 'metrics'; udp: Float64Array; tcp: Float64Array }
+  | { type: 'metrics'; udp: Float64Array; tcp: Float64Array; defences: Float64Array }
   /** An RFC 2136 update this thread verified, for the main thread to apply (every write happens there). */
   | { type: 'update'; id: number; request: UpdateRequest }
   | { type: 'closed' };
@@ -48,7 +48,7 @@ async function main(): Promise<void> {
   });
   const dns = (await startDns(config, store, events, log, update))!;
   const others = followOtherNodes(store, events, dns.sync, log);
-  const metrics = setInterval(() => post({ type: 'metrics', udp: dnsResponses.udp, tcp: dnsResponses.tcp }), 1000);
+  const metrics = setInterval(() => post({ type: 'metrics', udp: dnsResponses.udp, tcp: dnsResponses.tcp, defences: dnsDefences }), 1000);
   metrics.unref();
   async function close() {
     clearInterval(metrics);

@@ -158,14 +158,18 @@ export class MessageWriter {
   }
 
   /** The EDNS(0) OPT pseudo-RR (RFC 6891 §6.1.2) with our UDP payload size. */
-  opt(payload: number, extendedRcode = 0, dnssecOk = false): void {
+  opt(payload: number, extendedRcode = 0, dnssecOk = false, options?: Uint8Array): void {
     this.u8(0);
     this.u16(T.OPT);
     this.u16(payload);
     this.u8(extendedRcode);
     this.u8(0);
     this.u16(dnssecOk ? 0x8000 : 0);
-    this.u16(0);
+    this.u16(options?.length ?? 0);
+    if (options) {
+      this.buf.set(options, this.offset);
+      this.offset += options.length;
+    }
   }
 
   /** Writes the rdata of one record (without its length) at the current offset. */
