@@ -14,6 +14,7 @@ const BENCHES: Bench[] = [
   { name: 'Load', file: './load.ts', fn: 'benchLoad' },
   { name: 'Nodes', file: './nodes.ts', fn: 'benchNodes' },
   { name: 'Updates', file: './update.ts', fn: 'benchUpdates' },
+  { name: 'Defences', file: './defences.ts', fn: 'benchDefences' },
 ];
 
 // The servers measured are the build `npm start` runs, of the sources as they are now.

@@ -16,7 +16,7 @@ import { signResolution } from './dnssec/online';
 import { SERVICE_KEY_USER, type DnsKey, type KeyLookup } from './keyring';
 import { COOKIE_OPTION_LENGTH, CookieJar, withOption, type QueryCookie } from './cookies';
 import { carriesOpt, HEADER_LENGTH, parseQuery, type Query } from './query';
-import { RRL_CLASS, slipResponse, type ResponseRateLimiter } from './rrl';
+import { fnv, fnvName, RRL_CLASS, slipResponse, type ResponseRateLimiter } from './rrl';
 import { resolve } from './resolve';
 import { encodeResponse, errorResponse, responseLimit } from './response';
 import { CLASS_IN, RCODE, T } from './rrset';
@@ -45,6 +45,12 @@ export interface HandlerOptions {
   onError?(err: unknown): void;
   /** Makes and checks DNS cookies (RFC 7873/9018); default: a random secret of this handler's own. */
   cookies?: CookieJar;
+  /**
+   * RATE_LIMIT_UPDATE's per-key bucket, taken in this thread before an update is handed on: a key's
+   * flood is refused here and never reaches the main thread (which takes the shared per-key and
+   * per-zone buckets again). Per key only: a zone's bucket is taken once the key may write to it.
+   */
+  updateAllowed?(key: string): boolean;
   /** DNS_RATE_LIMIT: response rate limiting over UDP; absent: off. */
   rrl?: ResponseRateLimiter;
 }
@@ -161,6 +167,7 @@ export function createHandler(index: ZoneIndex, options: HandlerOptions): Handle
     const p = parseUpdate(msg);
     if (p.kind === 'error') return [errorResponse(msg, p.rcode, p.zoneEnd)];
     if (!options.update) return [errorResponse(msg, RCODE.NOTIMP, p.zoneEnd)];
+    if (options.updateAllowed && !options.updateAllowed(signed.key.name)) return [errorResponse(msg, RCODE.REFUSED, p.zoneEnd)];
     return options
       .update({ zone: p.zone, prerequisites: p.prerequisites, updates: p.updates, key: signed.key.name, address })
       .catch((err: unknown) => {
@@ -225,24 +232,22 @@ export function createHandler(index: ZoneIndex, options: HandlerOptions): Handle
   function limit(msg: Buffer, out: Buffer, address: string, zone: Zone | null): Buffer | null {
     if (goodCookie || out.length < HEADER_LENGTH) return out;
     const rcode = out[3]! & 0x0f;
-    const qdcount = out.readUInt16BE(4);
     let end = HEADER_LENGTH;
-    let name = '';
     let qtype = 0;
-    if (qdcount === 1) {
+    if (out[4] === 0 && out[5] === 1) {
       while (end < out.length && out[end]! !== 0) end += out[end]! + 1;
       end += 1;
       if (end + 4 > out.length) return out;
-      name = msg.toString('latin1', HEADER_LENGTH, end).toLowerCase();
       qtype = out.readUInt16BE(end);
       end += 4;
     }
     const cls =
-      rcode === RCODE.NOERROR ? (out.readUInt16BE(6) > 0 ? RRL_CLASS.ANSWER : RRL_CLASS.NODATA) : rcode === RCODE.NXDOMAIN ? RRL_CLASS.NXDOMAIN : rcode === RCODE.REFUSED ? RRL_CLASS.REFUSED : RRL_CLASS.ERROR;
-    const verdict = rrl!.judge(address, cls, cls === RRL_CLASS.NXDOMAIN ? (zone?.name ?? name) : name, qtype);
+      rcode === RCODE.NOERROR ? (out[6]! | out[7]! ? RRL_CLASS.ANSWER : RRL_CLASS.NODATA) : rcode === RCODE.NXDOMAIN ? RRL_CLASS.NXDOMAIN : rcode === RCODE.REFUSED ? RRL_CLASS.REFUSED : RRL_CLASS.ERROR;
+    const name = cls === RRL_CLASS.NXDOMAIN && zone ? fnv(zone.name) : cls === RRL_CLASS.ANSWER || cls === RRL_CLASS.NODATA || cls === RRL_CLASS.NXDOMAIN ? fnvName(out, HEADER_LENGTH, end - 4) : 0;
+    const verdict = rrl!.judge(address, cls, name, qtype);
     if (verdict === 'pass') return out;
     if (verdict === 'drop') return null;
-    return slipResponse(out, end, out.readUInt16BE(10) > 0);
+    return slipResponse(out, end, (out[10]! | out[11]!) > 0);
   }
 
   /** SERVFAIL for a query that broke something inside (and the error logged), never a crash. */

@@ -54,9 +54,45 @@ export function clientPrefix(address: string): string {
 }
 
 /** FNV-1a over a string's UTF-16 units. */
-function fnv(s: string, h: number): number {
+export function fnv(s: string, h = 0x811c9dc5): number {
   for (let i = 0; i < s.length; i++) h = Math.imul(h ^ s.charCodeAt(i), 0x01000193);
   return h >>> 0;
+}
+
+/** FNV-1a over the octets of a wire-format name, upper case folded (queries may randomize case). */
+export function fnvName(buf: Uint8Array, start: number, end: number, h = 0x811c9dc5): number {
+  for (let i = start; i < end; i++) {
+    const c = buf[i]!;
+    h = Math.imul(h ^ (c >= 0x41 && c <= 0x5a ? c | 0x20 : c), 0x01000193);
+  }
+  return h >>> 0;
+}
+
+const prefixHashes = new Map<string, number>();
+/** The hash of the client's prefix, memoised by address (bounded). */
+function prefixHash(address: string): number {
+  let h = prefixHashes.get(address);
+  if (h === undefined) {
+    h = fnv(clientPrefix(address));
+    if (prefixHashes.size >= 8192) prefixHashes.clear();
+    prefixHashes.set(address, h);
+  }
+  return h;
+}
+
+/**
+ * Milliseconds, read from a value a timer renews every 10 ms: a bucket needs no finer time, and
+ * Date.now() on every answer is a measurable part of the rate at 150,000 answers a second.
+ */
+let coarseNow = Date.now();
+let ticking: NodeJS.Timeout | null = null;
+function coarseClock(): number {
+  if (!ticking) {
+    ticking = setInterval(() => (coarseNow = Date.now()), 10);
+    ticking.unref();
+    coarseNow = Date.now();
+  }
+  return coarseNow;
 }
 
 export class ResponseRateLimiter {
@@ -74,15 +110,17 @@ export class ResponseRateLimiter {
     this.keys = new Uint32Array(slots);
     this.tokens = new Float64Array(slots);
     this.stamps = new Float64Array(slots);
-    this.clock = options.clock ?? Date.now;
+    this.clock = options.clock ?? coarseClock;
   }
 
-  /** Whether a response of this class about `name` (and `qtype`) may go to `address`. */
-  judge(address: string, cls: number, name: string, qtype: number): RrlVerdict {
-    let h = fnv(clientPrefix(address), 0x811c9dc5);
-    h = Math.imul(h ^ cls, 0x01000193);
+  /**
+   * Whether a response of this class may go to `address`: `name` is the hash (fnv, fnvName) of what
+   * it is about — the name for answers and NODATA, the zone for NXDOMAIN, ignored for the rest.
+   */
+  judge(address: string, cls: number, name: number, qtype: number): RrlVerdict {
+    let h = Math.imul(prefixHash(address) ^ cls, 0x01000193);
     if (cls === RRL_CLASS.ANSWER || cls === RRL_CLASS.NODATA) h = Math.imul(h ^ qtype, 0x01000193);
-    if (cls !== RRL_CLASS.REFUSED && cls !== RRL_CLASS.ERROR) h = fnv(name, h);
+    if (cls !== RRL_CLASS.REFUSED && cls !== RRL_CLASS.ERROR) h = Math.imul(h ^ name, 0x01000193);
     h = h >>> 0 || 1;
     const slot = (h ^ (h >>> 16)) & this.mask;
     const now = this.clock();

@@ -17,6 +17,7 @@ import { REFRESH_EVERY_MS, refreshSignedZones } from './dnssec/refresh';
 import { CookieJar } from './cookies';
 import { createHandler, type Handler } from './handler';
 import { ResponseRateLimiter } from './rrl';
+import { TokenBuckets } from '../services/buckets';
 import { Keyring, SERVICE_KEY_USER, type DnsKey, type KeyLookup } from './keyring';
 import { parseTsigArgument } from './transfer-signer';
 import type { TsigKey } from './tsig';
@@ -26,7 +27,7 @@ import { listenUdp } from './udp';
 import { ZoneIndex } from './zone-index';
 import { syncZones, type ZoneSync } from './zone-sync';
 
-export type DnsConfig = Pick<Config, 'dnsHost' | 'dnsPort' | 'nameservers' | 'hostmaster' | 'axfrAllow' | 'secondaries' | 'resolver' | 'catalogZone'> & Partial<Pick<Config, 'aliasAllowPrivate' | 'notifyTsig' | 'dnsRateLimit' | 'secretsKey'>>;
+export type DnsConfig = Pick<Config, 'dnsHost' | 'dnsPort' | 'nameservers' | 'hostmaster' | 'axfrAllow' | 'secondaries' | 'resolver' | 'catalogZone'> & Partial<Pick<Config, 'aliasAllowPrivate' | 'notifyTsig' | 'dnsRateLimit' | 'secretsKey' | 'rateLimitUpdate'>>;
 
 /** The keyring with the service's key beside the tenants': it wins its name, and may transfer every zone (SERVICE_KEY_USER). */
 function withServiceKey(keys: Keyring, service: TsigKey): KeyLookup {
@@ -107,6 +108,7 @@ export async function startDns(config: DnsConfig, store: Store, events: ZoneEven
     undefined,
     { catalog: config.catalogZone },
   );
+  const updateBuckets = config.rateLimitUpdate ? new TokenBuckets(config.rateLimitUpdate) : null;
   const handler = createHandler(index, {
     transferAllowed: (a) => aclAllows(acl, a),
     keys: serviceKey ? withServiceKey(keys, serviceKey) : keys,
@@ -117,6 +119,7 @@ export async function startDns(config: DnsConfig, store: Store, events: ZoneEven
     // RFC 9018: the same secret on every node (from SECRETS_KEY), so a cookie from one is good on all.
     cookies: new CookieJar(CookieJar.secretFrom(config.secretsKey)),
     rrl: config.dnsRateLimit ? new ResponseRateLimiter(config.dnsRateLimit) : undefined,
+    updateAllowed: updateBuckets ? (key) => updateBuckets.take(key) === 0 : undefined,
   });
   const { udp, tcp, port } = await bindBoth(config.dnsHost, config.dnsPort, handler, onError);
 
