@@ -15,6 +15,7 @@ let s: RunningServer;
 beforeAll(async () => {
   s = await startServer();
   expect((await s.api('POST', '/domains', { name: 'edns.test' })).status).toBe(201);
+  expect((await s.api('POST', '/domains', { name: 'signed-edns.test', dnssec_enabled: true })).status).toBe(201);
 });
 afterAll(() => s?.stop());
 
@@ -63,5 +64,56 @@ describe('error answers to EDNS queries', () => {
     expect(raw[3]! & 15).toBe(4); // NOTIMP
     expect(raw[2]! & 0x01).toBe(0); // RD cleared
     expect(raw.readUInt16BE(10)).toBe(1); // the OPT
+  });
+});
+
+/**
+ * The probes of ISC's EDNS compliance tester (ednscomp's genreport, RFC 8906 §8), as dig sends
+ * them: what each must answer for a zone to be marked "ok" there.
+ */
+describe('RFC 8906 compliance probes (genreport)', () => {
+  const soa = /IN\s+SOA\s+ns1\.zonedeck\.test\./;
+  it.each([
+    ['dns: plain DNS', ['+noedns', 'soa', 'edns.test'], 'NOERROR', false],
+    ['edns: EDNS 0', ['+edns=0', '+nocookie', 'soa', 'edns.test'], 'NOERROR', true],
+    ['ednsopt: an unknown option is ignored, not echoed', ['+edns=0', '+nocookie', '+ednsopt=100', 'soa', 'edns.test'], 'NOERROR', true],
+    ['do: the DO bit is echoed', ['+edns=0', '+nocookie', '+dnssec', 'soa', 'edns.test'], 'NOERROR', true],
+    ['ednsflags: an unknown EDNS flag is not echoed', ['+edns=0', '+nocookie', '+ednsflags=0x80', 'soa', 'edns.test'], 'NOERROR', true],
+    ['optlist: NSID, client subnet, expire and a cookie together', ['+edns=0', '+nsid', '+subnet=0.0.0.0/0', '+expire', '+cookie', 'soa', 'edns.test'], 'NOERROR', true],
+    ['ednstcp: EDNS over TCP', ['+edns=0', '+nocookie', '+tcp', 'soa', 'edns.test'], 'NOERROR', true],
+    ['zflag: the header Z bit is cleared', ['+noedns', '+zflag', 'soa', 'edns.test'], 'NOERROR', false],
+  ])('%s', async (_what, args, status, opt) => {
+    const out = await s.dig('+norec', ...args);
+    expect(out).toMatch(new RegExp(`status: ${status}`));
+    expect(out).toMatch(/flags: qr aa;/);
+    expect(out).toMatch(soa);
+    if (opt) expect(out).toMatch(/; EDNS: version: 0, flags:( do)?; udp: 1232/);
+    else expect(out).not.toMatch(/OPT PSEUDOSECTION/);
+    expect(out).not.toMatch(/MBZ|OPT=100|FORMERR|WARNING/);
+    if (args.includes('+dnssec')) expect(out).toMatch(/flags: do;/);
+    if (args.includes('+ednsflags=0x80')) expect(out).toMatch(/; EDNS: version: 0, flags:; udp/);
+    if (args.includes('+cookie')) expect(out).toMatch(/; COOKIE: [0-9a-f]{48} \(good\)/);
+  });
+
+  it.each([
+    ['edns1: an unknown EDNS version is BADVERS, with our version 0', ['+edns=1', '+noednsneg', '+nocookie', 'soa', 'edns.test']],
+    ['edns1opt: the same with an unknown option, not echoed', ['+edns=1', '+noednsneg', '+nocookie', '+ednsopt=100', 'soa', 'edns.test']],
+  ])('%s', async (_what, args) => {
+    const out = await s.dig('+norec', ...args);
+    expect(out).toMatch(/status: BADVERS/);
+    expect(out).toMatch(/ANSWER: 0,/);
+    expect(out).toMatch(/; EDNS: version: 0,/);
+    expect(out).not.toMatch(/OPT=100/);
+  });
+
+  it('edns@512: a signed DNSKEY answer at a 512-octet buffer fits or is truncated, and TCP brings it whole', async () => {
+    const udp = await s.dig('+norec', '+edns=0', '+nocookie', '+dnssec', '+bufsize=512', '+ignore', 'dnskey', 'signed-edns.test');
+    expect(udp).toMatch(/status: NOERROR/);
+    const size = Number(/MSG SIZE {2}rcvd: (\d+)/.exec(udp)?.[1]);
+    expect(size).toBeLessThanOrEqual(512);
+    if (!/flags: qr aa tc;/.test(udp)) expect(udp).toMatch(/IN\s+DNSKEY\s+257 3 13/);
+    const tcp = await s.dig('+norec', '+edns=0', '+nocookie', '+dnssec', '+bufsize=512', '+tcp', 'dnskey', 'signed-edns.test');
+    expect(tcp).toMatch(/IN\s+DNSKEY\s+257 3 13/);
+    expect(tcp).toMatch(/IN\s+RRSIG\s+DNSKEY 13/);
   });
 });
