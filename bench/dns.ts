@@ -113,7 +113,7 @@ export async function fillStore(dataDir: string, count: number, dnssec = false):
   let hosts = 0;
   await store.transaction(async (tx) => {
     for (const r of zoneRecords(count)) {
-      await tx.records.insert({ domain_id: zone.id, ...r, ttl: 3600, created_at: at, updated_at: at });
+      await tx.records.insert({ domain_id: zone.id, ...r, ttl: 3600, created_at: at, updated_at: at, disabled: 0 });
       if (r.record_type === 'A') hosts++;
     }
   });

@@ -37,7 +37,7 @@ async function historyCost(count: number): Promise<Row> {
     store.transaction(async (tx) => {
       const z = await tx.domains.lock((await tx.domains.byId(bare.id))!);
       const at = new Date().toISOString();
-      await tx.records.insertMany([{ domain_id: z.id, name: `h${m++}`, record_type: 'A', content: '192.0.2.1', ttl: 3600, created_at: at, updated_at: at }]);
+      await tx.records.insertMany([{ domain_id: z.id, name: `h${m++}`, record_type: 'A', content: '192.0.2.1', ttl: 3600, created_at: at, updated_at: at, disabled: 0 }]);
       await tx.domains.update(z, { serial_number: nextSerial(z.serial_number), updated_at: at });
     });
   // Interleaved rounds, so both see the same state of the write-ahead log and the disk.

@@ -166,3 +166,26 @@ test('A records suggest the registered IPs and warn outside them or in an inacti
   await add.getByRole('button', { name: 'Add record' }).click();
   await expectServed(user.api, server, ZONE, { name: 'legacy', record_type: 'A', content: '203.0.113.9' });
 });
+
+test('disable and enable a record: greyed and not served, then served again, each a line in the history', async ({ signedIn: page, user, server }) => {
+  await openEditor(page, user);
+  expect((await user.api.call('POST', `/domains/${ZONE}/records`, { name: 'www', record_type: 'A', content: '192.0.2.60' })).status).toBe(200);
+  await page.reload();
+  const label = `www.${ZONE} A 192.0.2.60`;
+  await page.getByRole('button', { name: `Disable ${label}` }).click();
+  await expect(page.getByText(`Disabled www.${ZONE} A: kept, no longer served`)).toBeVisible();
+  const row = page.getByRole('row').filter({ hasText: '192.0.2.60' });
+  await expect(row).toHaveClass(/record-disabled/);
+  await expect(row.getByText('disabled', { exact: true })).toBeVisible();
+  await screenshot(page, 'editor-disabled-record');
+  await expect.poll(() => dig(server, `www.${ZONE}`, 'A')).toEqual([]);
+  expect((await user.api.records(ZONE, 'name=www')).find((r) => r.content === '192.0.2.60')).toMatchObject({ disabled: true });
+
+  await page.getByRole('button', { name: `Enable ${label}` }).click();
+  await expect(page.getByText(`Enabled www.${ZONE} A: served again`)).toBeVisible();
+  await expect(row).not.toHaveClass(/record-disabled/);
+  await expectServed(user.api, server, ZONE, { name: 'www', record_type: 'A', content: '192.0.2.60' });
+
+  await page.goto(`/domains/${ZONE}/history`);
+  await expect(page.getByText('+ www 3600 IN A 192.0.2.60 ; disabled').first()).toBeVisible();
+});

@@ -15,9 +15,9 @@ const env = { ...process.env, TEST_DATABASE_URL: await testDatabaseUrl(root) };
 
 const steps = [
   ['npm', ['run', 'typecheck']],
-  [bin('vitest'), ['run', '--passWithNoTests']],
+  [bin('vitest'), ['run']],
   [process.execPath, [join(root, 'scripts', 'build-web-if-needed.mjs')]],
-  [bin('playwright'), ['test', '--pass-with-no-tests']],
+  [bin('playwright'), ['test']],
 ];
 for (const [cmd, args] of steps) {
   const r = spawnSync(cmd, args, { cwd: root, env, stdio: 'inherit' });

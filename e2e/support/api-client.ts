@@ -22,7 +22,7 @@ export class ApiClient {
   }
 
   /** Every record of a zone (up to 500), optionally only at one name. */
-  records(domain: string, query = ''): Promise<Array<{ id: number; name: string; record_type: string; content: string; ttl: string; fqdn: string }>> {
+  records(domain: string, query = ''): Promise<Array<{ id: number; name: string; record_type: string; content: string; ttl: string; fqdn: string; disabled?: true }>> {
     return this.get(`/domains/${domain}/records?per_page=500${query ? `&${query}` : ''}`);
   }
 }

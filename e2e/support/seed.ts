@@ -34,7 +34,7 @@ if (seed.zone) {
       const type = i === 0 ? 'TXT' : types[i % types.length]!;
       const content =
         type === 'A' ? `10.${(i >> 16) & 255}.${(i >> 8) & 255}.${i & 255}` : type === 'AAAA' ? `2001:db8::${i.toString(16)}` : type === 'TXT' ? `v=spf1 include:_spf${i}.example.net -all` : type === 'MX' ? `10 mx${i}.example.net` : `target${i}.example.net`;
-      await tx.records.insert({ domain_id: zone.id, name: i === 0 ? APEX : `host${String(i).padStart(5, '0')}`, record_type: type, content, ttl: 3600, created_at: at, updated_at: at });
+      await tx.records.insert({ domain_id: zone.id, name: i === 0 ? APEX : `host${String(i).padStart(5, '0')}`, record_type: type, content, ttl: 3600, created_at: at, updated_at: at, disabled: 0 });
     }
   });
 }

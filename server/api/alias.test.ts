@@ -1,6 +1,6 @@
 /**
- * ALIAS through the API (DESIGN.md §12): only at the apex, one, nothing of A or AAAA beside it,
- * refused without RESOLVER; in zone files as an RFC 3597 generic record that named-checkzone
+ * ALIAS through the API (DESIGN.md §12): at any name, one per name, nothing of A or AAAA beside
+ * it, never at or below a delegation, refused without RESOLVER; in zone files as an RFC 3597 generic record that named-checkzone
  * accepts and that reads back (PowerDNS's `ALIAS` text too); CDS/CDNSKEY stay out of the registry.
  */
 import { execFileSync } from 'node:child_process';
@@ -32,11 +32,26 @@ describe('ALIAS records', () => {
     expect(second).toMatchObject({ status: 400, fields: { record_type: expect.stringMatching(/only one ALIAS/) } });
   });
 
-  it('are refused below the apex, naming the rule and the CNAME to use', async () => {
+  it('stand at any name, a wildcard too, one per name, beside data other than addresses', async () => {
     await app();
-    const below = await error(await add('www', 'ALIAS', 'lb.example.net'));
-    expect(below.status).toBe(400);
-    expect(below.fields.name).toMatch(/ALIAS record stands only at the zone apex; at www\.example\.com use a CNAME.*RFC 1034 §3\.6\.2/);
+    for (const name of ['www', '*.apps', 'a.b']) expect((await add(name, 'ALIAS', 'lb.example.net')).status, name).toBe(200);
+    expect((await add('www', 'TXT', 'v=site')).status).toBe(200);
+    expect(await error(await add('www', 'A', '192.0.2.1'))).toMatchObject({ status: 400, fields: { record_type: expect.stringMatching(/www\.example\.com has an ALIAS record.*no A or AAAA/) } });
+    expect(await error(await add('www', 'ALIAS', 'other.example.net'))).toMatchObject({ status: 400, fields: { record_type: expect.stringMatching(/only one ALIAS/) } });
+    // A CNAME excludes every other record, an ALIAS included (RFC 1034 §3.6.2): a conflict, as beside any data.
+    expect((await add('www', 'CNAME', 'other.example.net')).status).toBe(409);
+  });
+
+  it('are refused at a delegation, below one, and below a DNAME, naming the field', async () => {
+    await app();
+    expect((await add('sub', 'NS', 'ns1.elsewhere.example')).status).toBe(200);
+    expect(await error(await add('sub', 'ALIAS', 'lb.example.net'))).toMatchObject({ status: 400, fields: { record_type: expect.stringMatching(/ALIAS cannot stand beside the NS records of a delegation at sub\.example\.com/) } });
+    expect(await error(await add('www.sub', 'ALIAS', 'lb.example.net'))).toMatchObject({ status: 400, fields: { name: expect.stringMatching(/www\.sub\.example\.com is below the delegation at sub\.example\.com/) } });
+    // Whichever comes second: a delegation above an ALIAS is refused too.
+    expect((await add('www.team', 'ALIAS', 'lb.example.net')).status).toBe(200);
+    expect(await error(await add('team', 'NS', 'ns1.elsewhere.example'))).toMatchObject({ status: 400, fields: { name: expect.stringMatching(/www\.team\.example\.com is below the delegation at team\.example\.com/) } });
+    expect((await add('old', 'DNAME', 'example.net')).status).toBe(200);
+    expect(await error(await add('x.old', 'ALIAS', 'lb.example.net'))).toMatchObject({ status: 400, fields: { name: expect.stringMatching(/below the DNAME/) } });
   });
 
   it('exclude A and AAAA at the apex, whichever comes first', async () => {
@@ -69,7 +84,7 @@ describe('ALIAS records', () => {
     expect((await add('@', 'ALIAS', 'lb.example.net')).status).toBe(200);
     expect((await add('www', 'A', '192.0.2.1')).status).toBe(200);
     const text = await (await t.request('GET', `${Z}/zone`)).text();
-    expect(text).toMatch(/; ALIAS lb\.example\.net\. \(the apex A and AAAA are this name's addresses/);
+    expect(text).toMatch(/; ALIAS lb\.example\.net\. \(the A and AAAA here are this name's addresses/);
     expect(text).toMatch(/\n@\t3600\tIN\tTYPE65401\t\\# 16 026C62076578616D706C65036E657400\n/);
     const file = path.join(t.dir, 'example.com.zone');
     fs.writeFileSync(file, text);

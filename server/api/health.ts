@@ -1,4 +1,7 @@
-/** Liveness (`/healthz`), readiness (`/readyz`: the store answers) and Prometheus `/metrics`. */
+/**
+ * Liveness (`/healthz`), readiness (`/readyz`: the store answers, and which schema it has: the
+ * last migration run, so an upgrade can be watched node by node) and Prometheus `/metrics`.
+ */
 import { Hono } from 'hono';
 import type { Store } from '../store/types';
 import { registry } from '../metrics';
@@ -9,7 +12,7 @@ export function healthApp(store: Store) {
     .get('/readyz', async (c) => {
       try {
         await store.ping();
-        return c.json({ status: 'ready' });
+        return c.json({ status: 'ready', schema_version: await store.schemaVersion() });
       } catch {
         return c.json({ status: 'unavailable', reason: 'the database does not answer' }, 503);
       }

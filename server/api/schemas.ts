@@ -123,6 +123,7 @@ export const RecordSchema = z
     content: z.string().openapi({ example: '192.0.2.1' }),
     ttl: z.string().openapi({ example: '3600' }),
     fqdn: z.string().openapi({ example: 'www.example.com' }),
+    disabled: z.literal(true).optional().openapi({ description: 'Present (true) only on a disabled record: kept and listed, never served, signed or transferred' }),
   })
   .openapi('Record');
 
@@ -134,7 +135,12 @@ const recordFields = {
 };
 
 export const RecordCreateSchema = z
-  .strictObject({ ...recordFields, name: recordFields.name.optional(), ttl: ttl.optional() })
+  .strictObject({
+    ...recordFields,
+    name: recordFields.name.optional(),
+    ttl: ttl.optional(),
+    disabled: flag().optional().openapi({ description: 'true keeps the record without serving it (default false)' }),
+  })
   .openapi('RecordCreate');
 
 export const RecordUpdateSchema = z
@@ -143,6 +149,7 @@ export const RecordUpdateSchema = z
     record_type: recordFields.record_type.optional(),
     content: recordFields.content.optional(),
     ttl: ttl.optional(),
+    disabled: flag().optional().openapi({ description: 'true stops serving the record (kept and listed), false serves it again' }),
   })
   .openapi('RecordUpdate');
 
@@ -205,6 +212,7 @@ const ChangeRecordSchema = z.object({
   record_type: z.string().openapi({ example: 'A' }),
   ttl: z.string().openapi({ example: '300' }),
   content: z.string().openapi({ example: '192.0.2.1' }),
+  disabled: z.literal(true).optional().openapi({ description: 'Present on a disabled record (not served)' }),
 });
 
 /** One change set of a zone's history (DESIGN.md §10). */

@@ -42,7 +42,7 @@ export function domainView(d: DomainRow, keys: readonly DnssecPublicKey[] = []) 
 
 /** A record as the API shows it; `name` is relative to `base`, the place it was asked for at. */
 export function recordView(zone: Pick<DomainRow, 'name'>, r: ListedRecord, base = APEX) {
-  return {
+  const view = {
     id: r.id,
     name: nameFromPlace(r.name, base) ?? r.name,
     record_type: r.record_type,
@@ -50,4 +50,6 @@ export function recordView(zone: Pick<DomainRow, 'name'>, r: ListedRecord, base 
     ttl: String(r.ttl),
     fqdn: toFqdn(r.name, zone.name),
   };
+  // SPEC.md's shape for every served record; a disabled one (kept, never served) says so.
+  return r.disabled ? { ...view, disabled: true as const } : view;
 }

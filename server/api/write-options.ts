@@ -54,7 +54,9 @@ export function writeOptions(c: Context<ApiEnv>, comment?: string): WriteOptions
  * many records of each side (the counts say how many there are).
  */
 export function changeView(cs: ChangeSet & { added_count?: number; removed_count?: number }, limit = Infinity) {
-  const rec = (r: { name: string; record_type: string; ttl: number; content: string }) => ({ name: r.name, record_type: r.record_type, ttl: String(r.ttl), content: r.content });
+  // A disabled record (kept, not served) says so; a served one has no `disabled` field (SPEC.md's shape).
+  const rec = (r: { name: string; record_type: string; ttl: number; content: string; disabled?: boolean }) =>
+    r.disabled ? { name: r.name, record_type: r.record_type, ttl: String(r.ttl), content: r.content, disabled: true as const } : { name: r.name, record_type: r.record_type, ttl: String(r.ttl), content: r.content };
   return {
     id: cs.id,
     serial_before: cs.serial_before,

@@ -259,17 +259,17 @@ export const RECORD_TYPES: readonly RecordType[] = [
 ];
 
 /**
- * ALIAS at the apex (CNAME flattening, DESIGN.md §12): not a DNS type but an instruction to the
- * server, which answers A and AAAA queries at the apex with the target's current addresses
- * (dns/alias.ts). Its code is PowerDNS's (65401, private use, RFC 6895 §3.1), so zone files
+ * ALIAS (CNAME flattening, DESIGN.md §12): not a DNS type but an instruction to the server, which
+ * answers A and AAAA queries at the ALIAS's name with the target's current addresses (dns/alias.ts).
+ * At the apex it does what a CNAME cannot; below it, it is what PowerDNS clients write there. Its code is PowerDNS's (65401, private use, RFC 6895 §3.1), so zone files
  * written as RFC 3597 generic records and PowerDNS's own transfers carry it both ways.
  */
 export const ALIAS_TYPE: RecordType = defineType({
   type: 'ALIAS',
   code: 65401,
-  description: 'Apex alias (CNAME flattening): the apex answers the target’s addresses',
+  description: 'Address alias (CNAME flattening): the name answers the target’s addresses',
   example: 'lb.example.net',
-  fields: [name({ name: 'target', label: 'Target', hint: 'Only at the apex (@): A and AAAA queries there get this name’s current addresses', placeholder: 'lb.example.net' })],
+  fields: [name({ name: 'target', label: 'Target', hint: 'A and AAAA queries at this name get the target’s current addresses; allowed at the apex (@), where a CNAME is not', placeholder: 'lb.example.net' })],
   wireData: (c) => c,
   synthetic: true,
 });

@@ -52,12 +52,28 @@ export function soaErrors(t: SoaTimers, changed: ReadonlySet<SoaField> = new Set
   return errors;
 }
 
+/** Serial numbers are 32-bit and compared in a circle (RFC 1982). */
+const SERIAL_SPACE = 2 ** 32;
+const SERIAL_HALF = 2 ** 31;
+
+/** RFC 1982 §3.2: whether serial `a` is after `b` (undefined when they are exactly 2³¹ apart, here false). */
+export function serialAfter(a: number, b: number): boolean {
+  const d = (a - b + SERIAL_SPACE) % SERIAL_SPACE;
+  return d > 0 && d < SERIAL_HALF;
+}
+
+/** Whether `a` is `b` or after it (RFC 1982). */
+export const serialAtOrAfter = (a: number, b: number): boolean => a === b || serialAfter(a, b);
+
 /**
- * The next serial in YYYYMMDDnn style: today's date with nn = 00, or one more than the
- * current serial when that is already at or past today. Always strictly increasing.
+ * The next serial in YYYYMMDDnn style: today's date with nn = 00, or one more than the current
+ * serial when that is already at or past today. Always strictly after the current one in RFC
+ * 1982's sense: past 4294967295 it wraps to 0 (an addition of 1), and a jump to today's date is
+ * taken only when it is itself a valid addition (less than 2³¹ ahead), so secondaries always see
+ * a newer serial and keep transferring.
  */
 export function nextSerial(current: number, now: Date = new Date()): number {
-  const today =
-    (now.getUTCFullYear() * 10000 + (now.getUTCMonth() + 1) * 100 + now.getUTCDate()) * 100;
-  return Math.max(current + 1, today);
+  const today = (now.getUTCFullYear() * 10000 + (now.getUTCMonth() + 1) * 100 + now.getUTCDate()) * 100;
+  const next = (current + 1) % SERIAL_SPACE;
+  return serialAfter(today, next) ? today : next;
 }

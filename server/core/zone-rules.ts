@@ -4,8 +4,9 @@
  * below it and no NS beside it off the apex (RFC 6672 §2.4), DS only at a delegation
  * (RFC 4035 §2.4). Pure: the change-set function checks the zone as it will be with it, and
  * each violation points at the record that breaks the rule (an import maps it to its line).
- * ALIAS (CNAME flattening, no RFC) follows what Route 53 and PowerDNS do: only at the apex,
- * one per zone, and no A or AAAA beside it, since those are its target's.
+ * ALIAS (CNAME flattening, no RFC) stands at any name, as PowerDNS has it: one per name, no A or
+ * AAAA beside it (those are its target's), and never where a child zone answers instead: beside
+ * the NS of a delegation or below one (RFC 1034 §4.2.1).
  */
 import { APEX } from './domain-name';
 
@@ -25,6 +26,13 @@ export interface ZoneRuleViolation<R extends RuleRecord = RuleRecord> {
 
 const fqdnOf = (name: string, zone: string) => (name === APEX ? zone : `${name}.${zone}`);
 
+/** The names strictly above a relative name, below the apex, nearest first. */
+const ancestorsOf = (name: string): string[] => {
+  if (name === APEX) return [];
+  const labels = name.split('.');
+  return labels.slice(1).map((_, i) => labels.slice(i + 1).join('.'));
+};
+
 /** Every violation among `records`, the zone's records as they will be. */
 export function zoneRuleViolations<R extends RuleRecord>(zone: string, records: readonly R[]): ZoneRuleViolation<R>[] {
   const byName = new Map<string, R[]>();
@@ -35,6 +43,9 @@ export function zoneRuleViolations<R extends RuleRecord>(zone: string, records: 
   }
   const dnames = new Set<string>();
   for (const [name, rs] of byName) if (rs.some((r) => r.record_type === 'DNAME')) dnames.add(name);
+  // An ALIAS below a delegation would never be answered: the child zone answers there.
+  const cuts = new Set<string>();
+  for (const [name, rs] of byName) if (name !== APEX && rs.some((r) => r.record_type === 'NS')) cuts.add(name);
 
   const out: ZoneRuleViolation<R>[] = [];
   const fail = (record: R, field: ZoneRuleViolation['field'], message: string) => out.push({ record, field, message });
@@ -53,11 +64,19 @@ export function zoneRuleViolations<R extends RuleRecord>(zone: string, records: 
     }
     if (types.has('ALIAS')) {
       const alias = first('ALIAS');
-      // ALIAS is CNAME flattening: below the apex a CNAME does the same job within the RFCs.
-      if (name !== APEX) fail(alias, 'name', `an ALIAS record stands only at the zone apex; at ${label} use a CNAME (ALIAS exists because RFC 1034 §3.6.2 forbids a CNAME at the apex)`);
-      if (count('ALIAS') > 1) fail(rs.filter((r) => r.record_type === 'ALIAS')[1]!, 'record_type', `${label} can have only one ALIAS record: the apex answers the addresses of one target`);
+      if (count('ALIAS') > 1) fail(rs.filter((r) => r.record_type === 'ALIAS')[1]!, 'record_type', `${label} can have only one ALIAS record: A and AAAA queries there get the addresses of one target`);
       if (types.has('A') || types.has('AAAA')) {
         fail(alias, 'record_type', `${label} has an ALIAS record, whose target's addresses are the A and AAAA answers there; no A or AAAA record can stand beside it`);
+      }
+      if (name !== APEX && types.has('NS')) {
+        fail(alias, 'record_type', `an ALIAS cannot stand beside the NS records of a delegation at ${label}: the child zone answers there (RFC 1034 §4.2.1)`);
+      }
+      const cut = cuts.size > 0 ? ancestorsOf(name).find((n) => cuts.has(n)) : undefined;
+      if (cut) {
+        const message = `${label} is below the delegation at ${fqdnOf(cut, zone)}: an ALIAS there would never be answered, the child zone answers for it (RFC 1034 §4.2.1)`;
+        fail(alias, 'name', message);
+        // Blamed on the NS too, so whichever of the two a change adds is named.
+        fail(byName.get(cut)!.find((r) => r.record_type === 'NS')!, 'name', message);
       }
     }
     if (count('DNAME') > 1) fail(rs.filter((r) => r.record_type === 'DNAME')[1]!, 'record_type', `${label} can have only one DNAME record (RFC 6672 §2.4)`);
@@ -68,7 +87,7 @@ export function zoneRuleViolations<R extends RuleRecord>(zone: string, records: 
       fail(
         first('DS'),
         'record_type',
-        name === APEX ? 'a DS record belongs in the parent zone, at the delegation (RFC 4035 §2.4)' : `a DS record stands only at a delegation: ${label} has no NS records (RFC 4035 §2.4)`,
+        name === APEX ? 'a DS record belongs in the parent zone, at the delegation (RFC 4035 §2.4)' : `a DS record stands only at a delegation: ${label} has no NS records (RFC 4035 §2.4); add the NS records first, or in the same change (Terraform: depends_on the NS record)`,
       );
     }
     if (dnames.size > 0 && name !== APEX) {

@@ -1,11 +1,11 @@
 /**
- * Secondaries hold an ALIAS zone's apex addresses as of their last transfer, and transfer again
- * only for a new serial. So when a target's addresses change, the zone gets a new serial (a
- * change set of source `alias`, which the usual NOTIFY follows), at most once per
- * `minIntervalMs` per zone: a CDN that rotates its addresses every minute must not rewrite the
- * history every minute. A change inside the interval is bumped when it ends. The interval is
- * judged by the zone's `updated_at` under its lock, so several DNS nodes sharing a database,
- * each resolving on its own, bump a zone once.
+ * Secondaries hold the addresses at a zone's ALIAS names as of their last transfer, and transfer
+ * again only for a new serial. So when the addresses of any of its targets change, the zone gets a
+ * new serial (a change set of source `alias`, which the usual NOTIFY follows), at most once per
+ * `minIntervalMs` per zone, however many of its names changed: a CDN that rotates its addresses
+ * every minute must not rewrite the history every minute. A change inside the interval is bumped
+ * when it ends. The interval is judged by the zone's `updated_at` under its lock, so several DNS
+ * nodes sharing a database, each resolving on its own, bump a zone once.
  */
 import { createChangeSets } from '../services/change-sets';
 import type { ZoneEvents } from '../services/events';

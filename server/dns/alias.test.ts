@@ -1,6 +1,6 @@
 /**
- * ALIAS at the apex, in the DNS server: the target's addresses looked up (a fake lookup and a
- * clock here; alias-lookup.test.ts speaks to a UDP resolver), answered at the apex, signed,
+ * ALIAS in the DNS server: the target's addresses looked up (a fake lookup and a clock here;
+ * alias-lookup.test.ts speaks to a UDP resolver), answered at the apex or any other name, signed,
  * kept for the target's TTL within a floor and a cap, refreshed ahead of expiry, served stale
  * while the resolver fails, NODATA where the target has none, SERVFAIL where nothing is known.
  */
@@ -163,7 +163,7 @@ describe('ALIAS answers at the apex', () => {
     await s.settle();
     expect(s.ask(T.A).answer[0]!.data).toEqual(['203.0.113.5']);
     zone.replaceName('@', [row(1, '@', 'NS', 'ns1.zonedeck.test', 3600), row(1, '@', 'A', '192.0.2.99')]);
-    expect(zone.alias).toBeNull();
+    expect(zone.aliases.size).toBe(0);
     expect(s.ask(T.A).answer[0]!.data).toEqual(['192.0.2.99']);
     expect(s.ask(T.AAAA).rcode).toBe(RCODE.NOERROR);
   });
@@ -194,6 +194,88 @@ describe('ALIAS answers at the apex', () => {
     const apex = records.filter((r) => r.name === 'example.com').map((r) => `${r.type} ${(r as { data: unknown }).data}`);
     expect(apex).toEqual(expect.arrayContaining(['A 192.0.2.7', 'AAAA 2001:db8::7']));
     expect(records.some((r) => (r.type as unknown) === 65401 || String(r.type).includes('65401'))).toBe(false);
+  });
+});
+
+describe('ALIAS answers below the apex', () => {
+  const zoneWith = (s: ReturnType<typeof setup>) => {
+    const zone = new Zone(
+      domainRow('example.com'),
+      [
+        row(1, '@', 'NS', 'ns1.zonedeck.test', 3600),
+        row(1, 'www', 'ALIAS', 'lb.example.net'),
+        row(1, 'www', 'TXT', 'v=site'),
+        row(1, 'cdn', 'ALIAS', 'lb.example.net'),
+        row(1, '*.apps', 'ALIAS', 'ingress.example.net'),
+        row(1, 'v6only', 'ALIAS', 'v6.example.net'),
+      ],
+      { ...IDENTITY, aliases: s.aliases },
+    );
+    s.index.put(zone);
+    return zone;
+  };
+
+  it('answer A and AAAA at the name with the target’s addresses, and its other types from its own records', async () => {
+    const s = setup({ 'lb.example.net A': ok(['192.0.2.7']), 'lb.example.net AAAA': ok(['2001:db8::7']), 'v6.example.net AAAA': ok(['2001:db8::6']) });
+    closeMe = s.aliases;
+    zoneWith(s);
+    expect(s.ask(T.A, 'www.example.com').rcode).toBe(RCODE.SERVFAIL);
+    await s.settle();
+    expect(s.ask(T.A, 'www.example.com').answer).toEqual([{ name: 'www.example.com', type: T.A, ttl: 300, data: ['192.0.2.7'] }]);
+    expect(s.ask(T.AAAA, 'cdn.example.com').answer[0]).toMatchObject({ name: 'cdn.example.com', data: ['2001:db8::7'] });
+    expect(s.ask(T.TXT, 'www.example.com').answer[0]!.type).toBe(T.TXT);
+    // One lookup per target and type, however many names alias it.
+    expect(s.asked.filter((q) => q === 'lb.example.net A')).toHaveLength(1);
+    // A name whose ALIAS target has no address of a type exists: NODATA, not NXDOMAIN.
+    const a = s.ask(T.A, 'v6only.example.com');
+    expect([a.rcode, a.answer, a.denial]).toEqual([RCODE.NOERROR, [], { name: 'v6only.example.com', types: [T.AAAA] }]);
+    expect(s.ask(T.MX, 'cdn.example.com').denial).toEqual({ name: 'cdn.example.com', types: [T.A, T.AAAA] });
+    // The apex has no ALIAS here: no SERVFAIL for its addresses.
+    expect(s.ask(T.A).rcode).toBe(RCODE.NOERROR);
+  });
+
+  it('at a wildcard, answer every name it stands for (RFC 4592 §3.3.1)', async () => {
+    const s = setup({ 'ingress.example.net A': ok(['198.51.100.4']) });
+    closeMe = s.aliases;
+    zoneWith(s);
+    expect(s.ask(T.A, 'shop.apps.example.com').rcode).toBe(RCODE.SERVFAIL);
+    await s.settle();
+    expect(s.ask(T.A, 'shop.apps.example.com').answer).toEqual([{ name: 'shop.apps.example.com', type: T.A, ttl: 300, data: ['198.51.100.4'] }]);
+    expect(s.ask(T.AAAA, 'shop.apps.example.com')).toMatchObject({ rcode: RCODE.NOERROR, answer: [] });
+  });
+
+  it('tell of a changed address at any name (a new serial), and forget a name whose ALIAS goes', async () => {
+    const answers: Answers = { 'lb.example.net A': ok(['192.0.2.7']) };
+    const s = setup(answers);
+    closeMe = s.aliases;
+    const zone = zoneWith(s);
+    await s.settle();
+    answers['lb.example.net A'] = ok(['192.0.2.9']);
+    await s.refresh('lb.example.net', 'A');
+    expect(s.ask(T.A, 'cdn.example.com').answer[0]!.data).toEqual(['192.0.2.9']);
+    expect(s.changed).toContain('example.com');
+    zone.replaceName('cdn', []);
+    expect(s.ask(T.A, 'cdn.example.com').rcode).toBe(RCODE.NXDOMAIN);
+    expect(s.ask(T.A, 'www.example.com').answer[0]!.data).toEqual(['192.0.2.9']);
+  });
+
+  it('are signed online, and go to secondaries in AXFR as plain A records at the name', async () => {
+    const s = setup({ 'lb.example.net A': ok(['192.0.2.7']), 'ingress.example.net A': ok(['198.51.100.4']) });
+    closeMe = s.aliases;
+    const zone = zoneWith(s);
+    const { key, row: keyRow } = testKey('example.com');
+    zone.setKeys([key]);
+    await s.settle();
+    const [set, sig] = signResolution(s.ask(T.A, 'www.example.com'), T.A, zone.signer!).answer;
+    expect(verifies(sig!.data[0] as Buffer, set!, Buffer.from(keyRow.public_key, 'base64'), 'example.com')).toBe(true);
+    const raw = packet.encode({ id: 1, type: 'query', questions: [{ name: 'example.com', type: 'AXFR' }] });
+    const parsed = parseQuery(raw);
+    if (parsed.kind !== 'query') throw new Error('bad query');
+    const records = axfrMessages(raw, parsed.query, zone).flatMap((m) => packet.decode(m).answers ?? []);
+    const a = records.filter((r) => r.type === 'A').map((r) => `${r.name} ${(r as { data: unknown }).data}`);
+    expect(a.sort()).toEqual(['*.apps.example.com 198.51.100.4', 'cdn.example.com 192.0.2.7', 'www.example.com 192.0.2.7']);
+    // v6only has no address: nothing of it goes out, not even an NSEC.
+    expect(records.some((r) => r.name === 'v6only.example.com')).toBe(false);
   });
 });
 

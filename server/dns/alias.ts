@@ -1,18 +1,18 @@
 /**
- * ALIAS at the apex (CNAME flattening, DESIGN.md §12): the DNS server looks each target's A and
- * AAAA up through `RESOLVER` and hands every zone aliasing it the addresses, which the zone
- * keeps as apex RRsets (zone.ts), so answers, online signing and transfers treat them as any
- * other data. One cache entry per target and type, whatever the number of zones using it:
+ * ALIAS (CNAME flattening, DESIGN.md §12): the DNS server looks each target's A and AAAA up
+ * through `RESOLVER` and hands every name aliasing it, in any zone, the addresses, which the zone
+ * keeps as RRsets at that name (zone.ts), so answers, online signing and transfers treat them as
+ * any other data. One cache entry per target and type, whatever the number of names using it:
  *
  * - kept for the target's TTL, held between a floor (a 5-second CDN TTL would otherwise have
  *   us ask every few seconds) and a cap (a day-long TTL would hide a change for a day);
  * - refreshed ahead of expiry (at 3/4 of it), so answers never wait for the resolver;
  * - served with the lesser of that TTL and the ALIAS record's own;
  * - a target without addresses of a type (NXDOMAIN, NODATA: an IPv4-only CDN asked for AAAA)
- *   is NODATA at the apex: that is the truth, and resolvers cache it as the target's SOA says;
+ *   is NODATA at the name: that is the truth, and resolvers cache it as the target's SOA says;
  * - a resolver that does not answer (timeout, SERVFAIL) keeps the last addresses served, for up
  *   to a day with a 30-second TTL (serve-stale, RFC 8767 §4), retried every few seconds; with
- *   nothing to serve the apex answers SERVFAIL, which resolvers retry soon and route around
+ *   nothing to serve the name answers SERVFAIL, which resolvers retry soon and route around
  *   (to a secondary holding the last transfer), where a NODATA would be cached for the SOA minimum.
  */
 import { type RRset } from './rrset';
@@ -86,6 +86,8 @@ export class AliasResolver implements AliasWatcher {
   private readonly zones = new Map<string, { zone: Zone; at: number }>();
   /** By target, then by type code. */
   private readonly targets = new Map<string, Map<number, Entry>>();
+  /** By target, then by zone name: the names that aliased it when watched (checked again on use). */
+  private readonly owners = new Map<string, Map<string, Set<string>>>();
   private closed = false;
   private readonly floor: number;
   private readonly cap: number;
@@ -101,24 +103,38 @@ export class AliasResolver implements AliasWatcher {
     this.now = options.clock ?? Date.now;
   }
 
-  /** A zone's ALIAS was set or changed: hand it what is known now, and look the target up if needed. */
-  watch(zone: Zone): void {
-    if (this.closed || !zone.alias) return;
+  /**
+   * The ALIAS at `owner` was set or changed (every ALIAS of the zone without `owner`): hand it
+   * what is known now, and look its target up if needed.
+   */
+  watch(zone: Zone, owner?: string): void {
+    if (this.closed || zone.aliases.size === 0) return;
     this.zones.set(zone.name, { zone, at: this.now() });
-    const target = zone.alias.target;
-    let entries = this.targets.get(target);
-    if (!entries) {
-      entries = new Map();
-      this.targets.set(target, entries);
-    }
-    for (const [code, type] of TYPES) {
-      let e = entries.get(code);
-      if (!e) {
-        e = { addresses: null, ttl: 0, expiresAt: 0, busy: false };
-        entries.set(code, e);
-        void this.refresh(target, code, type);
+    for (const name of owner === undefined ? [...zone.aliases.keys()] : [owner]) {
+      const target = zone.aliases.get(name)?.target;
+      if (target === undefined) continue;
+      let entries = this.targets.get(target);
+      if (!entries) {
+        entries = new Map();
+        this.targets.set(target, entries);
       }
-      this.apply(zone, code, e);
+      let byZone = this.owners.get(target);
+      if (!byZone) {
+        byZone = new Map();
+        this.owners.set(target, byZone);
+      }
+      const names = byZone.get(zone.name);
+      if (names) names.add(name);
+      else byZone.set(zone.name, new Set([name]));
+      for (const [code, type] of TYPES) {
+        let e = entries.get(code);
+        if (!e) {
+          e = { addresses: null, ttl: 0, expiresAt: 0, busy: false };
+          entries.set(code, e);
+          void this.refresh(target, code, type);
+        }
+        this.apply(zone, name, code, e);
+      }
     }
   }
 
@@ -127,34 +143,48 @@ export class AliasResolver implements AliasWatcher {
     this.closed = true;
     for (const entries of this.targets.values()) for (const e of entries.values()) clearTimeout(e.timer);
     this.targets.clear();
+    this.owners.clear();
     this.zones.clear();
   }
 
   /**
-   * The zones answering from `target`; zones gone from the server or pointing elsewhere are
-   * forgotten. A zone is watched while it is being loaded, before the server answers from it,
-   * so only one watched a while ago is judged by whether the server still uses it.
+   * The names answering from `target`, with their zones; zones gone from the server or without an
+   * ALIAS any more are forgotten. A zone is watched while it is being loaded, before the server
+   * answers from it, so only one watched a while ago is judged by whether the server still uses it.
    */
-  private users(target: string): Zone[] {
-    const out: Zone[] = [];
+  private users(target: string): { zone: Zone; owner: string }[] {
+    const out: { zone: Zone; owner: string }[] = [];
+    const byZone = this.owners.get(target);
+    if (!byZone) return out;
     const settled = this.now() - GRACE_MS;
-    for (const [name, { zone, at }] of this.zones) {
-      if (!zone.alias || (at < settled && !this.options.isCurrent(zone))) this.zones.delete(name);
-      else if (zone.alias.target === target) out.push(zone);
+    for (const [name, owners] of byZone) {
+      const watched = this.zones.get(name);
+      if (!watched || watched.zone.aliases.size === 0 || (watched.at < settled && !this.options.isCurrent(watched.zone))) {
+        this.zones.delete(name);
+        byZone.delete(name);
+        continue;
+      }
+      for (const owner of owners) {
+        if (watched.zone.aliases.get(owner)?.target === target) out.push({ zone: watched.zone, owner });
+        else owners.delete(owner);
+      }
+      if (owners.size === 0) byZone.delete(name);
     }
     return out;
   }
 
-  /** What a zone serves for one type from an entry: addresses, NODATA, or SERVFAIL. */
-  private apply(zone: Zone, code: number, e: Entry): void {
+  /** What the ALIAS at `owner` serves for one type from an entry: addresses, NODATA, or SERVFAIL. */
+  private apply(zone: Zone, owner: string, code: number, e: Entry): void {
+    const alias = zone.aliases.get(owner);
+    if (!alias) return;
     const now = this.now();
-    if (e.addresses === null || now > e.expiresAt + this.staleMs) return zone.setAliasAddresses(code, 'unavailable');
-    const before = zone.aliasUnavailable(code) ? null : (zone.nodes.get(zone.name)?.get(code)?.data ?? []).join(' ');
-    if (e.addresses.length === 0) zone.setAliasAddresses(code, 'none');
+    if (e.addresses === null || now > e.expiresAt + this.staleMs) return zone.setAliasAddresses(owner, code, 'unavailable');
+    const before = zone.aliasUnavailable(owner, code) ? null : (zone.nodes.get(owner)?.get(code)?.data ?? []).join(' ');
+    if (e.addresses.length === 0) zone.setAliasAddresses(owner, code, 'none');
     else {
-      const ttl = now > e.expiresAt ? STALE_TTL : Math.min(e.ttl, zone.alias!.ttl);
-      const set: RRset = { name: zone.name, type: code, ttl, data: e.addresses };
-      zone.setAliasAddresses(code, set);
+      const ttl = now > e.expiresAt ? STALE_TTL : Math.min(e.ttl, alias.ttl);
+      const set: RRset = { name: owner, type: code, ttl, data: e.addresses };
+      zone.setAliasAddresses(owner, code, set);
     }
     if (before !== null && before !== e.addresses.join(' ')) this.options.onChange?.(zone);
   }
@@ -172,6 +202,7 @@ export class AliasResolver implements AliasWatcher {
       // No zone aliases this target any more: forget it.
       for (const x of this.targets.get(target)!.values()) clearTimeout(x.timer);
       this.targets.delete(target);
+      this.owners.delete(target);
       return;
     }
     e.busy = true;
@@ -201,6 +232,6 @@ export class AliasResolver implements AliasWatcher {
       // Without a resolver nothing will change: no point asking again.
       if (this.options.resolver) this.schedule(target, code, type, e, this.retryMs);
     }
-    for (const zone of this.users(target)) this.apply(zone, code, e);
+    for (const { zone, owner } of this.users(target)) this.apply(zone, owner, code, e);
   }
 }

@@ -27,7 +27,7 @@ async function mode(zone: Zone, history: HistoryReader) {
 }
 
 const records = (extra: ReturnType<typeof row>[] = []) => [row(1, '@', 'NS', 'ns1.zonedeck.test', 3600), row(1, 'www', 'A', '192.0.2.1'), row(1, 'a', 'A', '192.0.2.2'), row(1, 'b', 'A', '192.0.2.3'), ...extra];
-const www: ChangeEntryRow = { op: 1, name: 'www', record_type: 'A', ttl: 300, content: '192.0.2.1' };
+const www: ChangeEntryRow = { op: 1, name: 'www', record_type: 'A', ttl: 300, content: '192.0.2.1', disabled: 0 };
 
 describe('IXFR falls back to AXFR', () => {
   it('not for an ordinary change', async () => {
@@ -46,7 +46,7 @@ describe('IXFR falls back to AXFR', () => {
   it('for a zone with an ALIAS, and across one added or removed', async () => {
     const alias = new Zone(domainRow('example.com', 1, S1), records([row(1, '@', 'ALIAS', 'lb.example.net')]), IDENTITY);
     expect(await mode(alias, step({}, [www]).history)).toBe('full');
-    const removed: ChangeEntryRow = { op: 0, name: '', record_type: 'ALIAS', ttl: 300, content: 'lb.example.net' };
+    const removed: ChangeEntryRow = { op: 0, name: '', record_type: 'ALIAS', ttl: 300, content: 'lb.example.net', disabled: 0 };
     expect(await mode(new Zone(domainRow('example.com', 1, S1), records(), IDENTITY), step({}, [removed]).history)).toBe('full');
   });
 });

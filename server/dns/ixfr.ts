@@ -10,6 +10,7 @@
  * secondary accepts.
  */
 import { APEX, toFqdn } from '../core/domain-name';
+import { serialAtOrAfter } from '../core/soa';
 import { RECORD_TYPE_BY_NAME } from '../core/record-types';
 import type { ChangeEntryRow, ChangeSetRow } from '../store/types';
 import { axfrMessages, transferMessages, type TransferRecord } from './axfr';
@@ -31,10 +32,6 @@ export interface HistoryReader {
   entries(changeSetId: number): Promise<ChangeEntryRow[]>;
 }
 
-/** RFC 1982 serial arithmetic: whether a is at or after b. */
-export function serialAtOrAfter(a: number, b: number): boolean {
-  return a === b || (a > b && a - b < 2 ** 31) || (a < b && b - a > 2 ** 31);
-}
 
 /**
  * The change sets that lead from `from` to the zone's current serial without a gap, or null
@@ -89,7 +86,8 @@ function* ixfrRecords(zone: Zone, steps: readonly HistoryStep[]): Generator<Tran
   const soa = (data: SoaData): TransferRecord => ({ set: { name: zone.name, type: T.SOA, ttl: data.minimum }, data });
   const record = (e: ChangeEntryRow): TransferRecord | null => {
     const type = RECORD_TYPE_BY_NAME.get(e.record_type);
-    if (!type || type.synthetic) return null;
+    // A disabled record was never served: its toggles are the served record's removal or return.
+    if (!type || type.synthetic || e.disabled) return null;
     return { set: { name: toFqdn(e.name === '' ? APEX : e.name, zone.name), type: type.code, ttl: e.ttl }, data: type.wireData(e.content) };
   };
   function* side(entries: readonly ChangeEntryRow[], op: 0 | 1): Generator<TransferRecord> {
@@ -112,11 +110,11 @@ function* ixfrRecords(zone: Zone, steps: readonly HistoryStep[]): Generator<Tran
 /**
  * Whether the zone is exactly its record rows and SOA, which the history describes. Not so for a
  * signed zone (RRSIGs, NSECs, DNSKEY, CDS), one publishing the CDS/CDNSKEY delete form, or one
- * with an apex ALIAS, whose A and AAAA are resolved, not stored.
+ * with an ALIAS, whose A and AAAA are resolved, not stored.
  */
 function fromHistoryAlone(zone: Zone): boolean {
   const apex = zone.nodes.get(zone.name);
-  return !zone.signer && !zone.alias && !apex?.has(CDS) && !apex?.has(CDNSKEY);
+  return !zone.signer && zone.aliases.size === 0 && !apex?.has(CDS) && !apex?.has(CDNSKEY);
 }
 
 /**

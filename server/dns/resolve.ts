@@ -4,7 +4,7 @@
  * matches, CNAME chasing inside the zone (RFC 1034 §3.6.2, RFC 6604 for the final RCODE),
  * referrals with glue at zone cuts, DNAME substitution (RFC 6672), wildcards (RFC 4592),
  * empty non-terminals, negative answers with the SOA (RFC 2308 §2–3), minimal ANY (RFC 8482)
- * and SERVFAIL for an apex ALIAS whose addresses cannot be had. DNSSEC signing
+ * and SERVFAIL for an ALIAS whose addresses cannot be had. DNSSEC signing
  * (dnssec/online.ts) works on the returned RRsets before they are encoded; `denial` tells it
  * what a negative answer must prove.
  */
@@ -140,15 +140,19 @@ export function resolve(index: ZoneLookup, q: Question): Resolution {
     }
 
     // A wildcard's RRsets are answered under the asked name (RFC 4592 §3.3.1), like the rest.
+    let owner = name;
     let node: Node | undefined = zone.nodes.get(name);
     if (!node) {
       if (zone.exists(name)) return negative(RCODE.NOERROR, name, []);
       // RFC 4592 §3.3.1: the source of synthesis is "*" under the closest encloser.
-      node = zone.nodes.get(`*.${zone.closestEncloser(name)}`);
+      owner = `*.${zone.closestEncloser(name)}`;
+      node = zone.nodes.get(owner);
       if (!node) return negative(RCODE.NXDOMAIN, name, null);
     }
 
     if (q.qtype === T.ANY) {
+      // A name holding only an ALIAS whose target has no addresses (now) has nothing to show.
+      if (node.size === 0) return negative(RCODE.NOERROR, name, []);
       // RFC 8482 §4.2: over UDP one RRset is enough; the lowest type is a stable choice.
       const sets = [...node.values()].sort((a, b) => a.type - b.type);
       for (const set of q.tcp ? sets : sets.slice(0, 1)) res.answer.push(withOwner(set, name));
@@ -167,9 +171,9 @@ export function resolve(index: ZoneLookup, q: Question): Resolution {
     }
 
     const set = node.get(q.qtype);
-    // An apex ALIAS whose target's addresses cannot be had now (dns/alias.ts): SERVFAIL, which
-    // resolvers retry within minutes (RFC 2308 §7.1), not a NODATA they would keep for the SOA minimum.
-    if (!set && name === zone.name && zone.aliasUnavailable(q.qtype)) return { ...res, rcode: RCODE.SERVFAIL, answer: [], authority: [], additional: [] };
+    // An ALIAS whose target's addresses cannot be had now (dns/alias.ts): SERVFAIL, which resolvers
+    // retry within minutes (RFC 2308 §7.1), not a NODATA they would keep for the SOA minimum.
+    if (!set && zone.aliases.size > 0 && zone.aliasUnavailable(owner, q.qtype)) return { ...res, rcode: RCODE.SERVFAIL, answer: [], authority: [], additional: [] };
     if (!set) return negative(RCODE.NOERROR, name, [...node.keys()]);
     res.answer.push(withOwner(set, name));
     res.additional.push(...addresses(zone, [set], false));

@@ -24,7 +24,7 @@ export function domainRow(name: string, id = 1, serial = 2024010100): DomainRow 
 
 let nextId = 1;
 export function row(domainId: number, name: string, record_type: string, content: string, ttl = 300): RecordRow {
-  return { id: nextId++, domain_id: domainId, name, record_type, content, ttl, created_at: '', updated_at: '' };
+  return { id: nextId++, domain_id: domainId, name, record_type, content, ttl, created_at: '', updated_at: '', disabled: 0 };
 }
 
 /** example.com with every shape the resolver distinguishes, and a hosted child zone. */

@@ -6,6 +6,7 @@
  * with it, and again whenever the zone itself changes (DNSSEC on/off, rollover). With a
  * catalog zone (CATALOG_ZONE), it is built again whenever a zone appears or goes.
  */
+import { serialAtOrAfter } from '../core/soa';
 import type { ZoneChange, ZoneEvents } from '../services/events';
 import type { DomainRow, RecordRow, Store } from '../store/types';
 import { CATALOG_ID, catalogZone, listsExactly } from './catalog-zone';
@@ -66,6 +67,8 @@ export async function syncZones(
     for (let after = 0; ; ) {
       const rows = await store.records.slice(domain.id, after, LOAD_SLICE);
       for (const r of rows) {
+        // A disabled record is kept for its owner, never served, signed or transferred.
+        if (r.disabled) continue;
         const list = byName.get(r.name);
         if (list) list.push(r);
         else byName.set(r.name, [r]);
@@ -110,17 +113,17 @@ export async function syncZones(
     if (change.kind === 'zone-changed' && (change.reload || change.names.length > RELOAD_ABOVE)) {
       // A big change (an import), or one from another node that named too many names to list:
       // build the zone anew and swap it in whole.
-      if (domain.serial_number >= zone.domain.serial_number) hooks.serialChanged?.(await load(domain));
+      if (serialAtOrAfter(domain.serial_number, zone.domain.serial_number)) hooks.serialChanged?.(await load(domain));
       return;
     }
     // Read everything first, then change the zone in one synchronous step: an answer never
     // sees half of a change set, nor new records under the old serial.
     const rows: RecordRow[][] = [];
-    if (change.kind === 'zone-changed') for (const name of change.names) rows.push(await store.records.atName(zone.id, name));
-    const keys = change.kind === 'zone-changed' && change.keys && domain.serial_number >= zone.domain.serial_number && domain.dnssec_enabled ? await store.dnssecKeys.signingKeys(domain.id) : null;
+    if (change.kind === 'zone-changed') for (const name of change.names) rows.push((await store.records.atName(zone.id, name)).filter((r) => !r.disabled));
+    const keys = change.kind === 'zone-changed' && change.keys && serialAtOrAfter(domain.serial_number, zone.domain.serial_number) && domain.dnssec_enabled ? await store.dnssecKeys.signingKeys(domain.id) : null;
     if (change.kind === 'zone-changed') change.names.forEach((name, i) => zone.replaceName(name, rows[i]!));
     // Events can arrive after a newer reload; never step a serial back.
-    if (domain.serial_number >= zone.domain.serial_number) {
+    if (serialAtOrAfter(domain.serial_number, zone.domain.serial_number)) {
       zone.setDomain(domain);
       if (change.kind === 'zone-changed' && change.keys) zone.setKeys((keys ?? []).map(signingKey));
     }

@@ -18,13 +18,22 @@ export interface ZoneIdentity {
   primary: string;
   /** SOA RNAME: the hostmaster mailbox as a domain name. */
   hostmaster: string;
-  /** Resolves apex ALIAS targets and hands the zone their addresses (dns/alias.ts); none: every ALIAS is unavailable. */
+  /** Resolves ALIAS targets and hands the zone their addresses (dns/alias.ts); none: every ALIAS is unavailable. */
   aliases?: AliasWatcher;
 }
 
-/** Told whenever a zone's apex ALIAS target is set, changed or removed. */
+/** Told whenever the ALIAS at a name is set or changed, and of all of them once for a new zone. */
 export interface AliasWatcher {
-  watch(zone: Zone): void;
+  watch(zone: Zone, owner?: string): void;
+}
+
+/** An ALIAS of the zone (CNAME flattening): A and AAAA at its owner are its target's addresses. */
+export interface ZoneAlias {
+  readonly target: string;
+  /** The ALIAS record's TTL, the most the addresses are served with. */
+  readonly ttl: number;
+  /** Address types not to be had now (nothing usable yet): answered SERVFAIL. */
+  readonly unavailable: Set<number>;
 }
 
 /** The apex sets the service makes itself, never from record rows: a reload of the apex keeps them. */
@@ -64,10 +73,13 @@ export class Zone {
   readonly dnames = new Map<string, string>();
   /** For each existing name, how many names with data lie at or below it. */
   private readonly weight = new Map<string, number>();
-  /** The apex ALIAS (CNAME flattening): its target and record TTL, or null. */
-  alias: { target: string; ttl: number } | null = null;
-  /** Address types the ALIAS target could not be resolved for (nothing usable yet): answered SERVFAIL. */
-  private readonly aliasUnavailableTypes = new Set<number>(ADDRESS_TYPES);
+  /**
+   * The ALIAS records by owner name (a wildcard's included: names it stands for answer its
+   * addresses, RFC 4592 §3.3.1). A name holding one exists even while it has no addresses.
+   */
+  readonly aliases = new Map<string, ZoneAlias>();
+  /** While the constructor loads the records: the watcher hears of the zone's ALIASes once, at the end. */
+  private loading = true;
 
   constructor(domain: DomainRow, records: readonly RecordRow[], private readonly identity: ZoneIdentity) {
     this.name = domain.name;
@@ -81,6 +93,8 @@ export class Zone {
     }
     for (const [rel, rows] of byName) this.replaceName(rel, rows);
     this.setDomain(domain);
+    this.loading = false;
+    if (this.aliases.size > 0) this.identity.aliases?.watch(this);
   }
 
   /** The SOA RRset; its TTL is the negative-caching TTL as RFC 2308 §5 asks. */
@@ -133,8 +147,8 @@ export class Zone {
       // The SOA, DNSKEY, CDS and CDNSKEY sets are the service's own, not rows: they stay.
       for (const t of SERVICE_TYPES) if (before?.has(t)) node.set(t, before.get(t)!);
     }
-    const aliasChanged = rel === APEX && this.replaceAlias(rows, before, node);
-    if (node.size > 0) {
+    const aliasChanged = this.replaceAlias(fqdn, rows, before, node);
+    if (node.size > 0 || this.aliases.has(fqdn)) {
       this.nodes.set(fqdn, node);
       if (!before) this.adjust(fqdn, 1);
     } else if (before) {
@@ -147,46 +161,46 @@ export class Zone {
     if (dname) this.dnames.set(fqdn, dname.content);
     else this.dnames.delete(fqdn);
     this.gen++;
-    if (aliasChanged && this.alias) this.identity.aliases?.watch(this);
+    if (aliasChanged && !this.loading && this.aliases.has(fqdn)) this.identity.aliases?.watch(this, fqdn);
   }
 
   /**
-   * The apex ALIAS from the apex rows: a new or changed target drops the addresses of the old
+   * The ALIAS at a name from its rows: a new or changed target drops the addresses of the old
    * one and asks the watcher for the new one's; the same target keeps its addresses.
    */
-  private replaceAlias(rows: readonly RecordRow[], before: Node | undefined, node: Node): boolean {
+  private replaceAlias(fqdn: string, rows: readonly RecordRow[], before: Node | undefined, node: Node): boolean {
     const row = rows.find((r) => r.record_type === 'ALIAS');
-    const next = row ? { target: row.content, ttl: row.ttl } : null;
-    if (next && this.alias?.target === next.target && this.alias.ttl === next.ttl) {
+    const current = this.aliases.get(fqdn);
+    if (!row) return current !== undefined && this.aliases.delete(fqdn);
+    if (current?.target === row.content && current.ttl === row.ttl) {
       for (const t of ADDRESS_TYPES) if (before?.has(t)) node.set(t, before.get(t)!);
       return false;
     }
-    if (!next && !this.alias) return false;
-    this.alias = next;
-    for (const t of ADDRESS_TYPES) this.aliasUnavailableTypes.add(t);
+    this.aliases.set(fqdn, { target: row.content, ttl: row.ttl, unavailable: new Set(ADDRESS_TYPES) });
     return true;
   }
 
   /**
-   * The addresses of the ALIAS target for one type (A or AAAA), synthesized at the apex:
-   * an RRset, `none` when the target has none (NODATA), or `unavailable` when they could not
-   * be had (SERVFAIL). A new RRset object is signed afresh; the same one keeps its signature.
+   * The addresses of the target of the ALIAS at `owner` for one type (A or AAAA), synthesized
+   * there: an RRset, `none` when the target has none (NODATA), or `unavailable` when they could
+   * not be had (SERVFAIL). A new RRset object is signed afresh; the same one keeps its signature.
    */
-  setAliasAddresses(type: number, addresses: RRset | 'none' | 'unavailable'): void {
-    const apex = this.nodes.get(this.name);
-    if (!this.alias || !apex) return;
-    const before = apex.get(type);
+  setAliasAddresses(owner: string, type: number, addresses: RRset | 'none' | 'unavailable'): void {
+    const alias = this.aliases.get(owner);
+    const node = this.nodes.get(owner);
+    if (!alias || !node) return;
+    const before = node.get(type);
     const same = typeof addresses === 'object' && before?.ttl === addresses.ttl && before.data.join(' ') === addresses.data.join(' ');
-    if (addresses === 'unavailable' || addresses === 'none') apex.delete(type);
-    else if (!same) apex.set(type, addresses);
-    if (addresses === 'unavailable') this.aliasUnavailableTypes.add(type);
-    else this.aliasUnavailableTypes.delete(type);
-    if (before !== apex.get(type) || addresses === 'unavailable') this.gen++;
+    if (addresses === 'unavailable' || addresses === 'none') node.delete(type);
+    else if (!same) node.set(type, addresses);
+    if (addresses === 'unavailable') alias.unavailable.add(type);
+    else alias.unavailable.delete(type);
+    if (before !== node.get(type) || addresses === 'unavailable') this.gen++;
   }
 
-  /** Whether a query for `qtype` at the apex must fail (SERVFAIL): an ALIAS whose addresses are not to be had. */
-  aliasUnavailable(qtype: number): boolean {
-    return this.alias !== null && this.aliasUnavailableTypes.has(qtype);
+  /** Whether a query for `qtype` at `owner` must fail (SERVFAIL): an ALIAS there whose addresses are not to be had. */
+  aliasUnavailable(owner: string, qtype: number): boolean {
+    return this.aliases.get(owner)?.unavailable.has(qtype) ?? false;
   }
 
   /**

@@ -12,7 +12,7 @@ import { PdnsError } from './errors';
 /** `zone`: the zone a `…/zones/:zone_id…` path names, resolved once before any handler (server/pdns/scope.ts). */
 export type PdnsEnv = { Variables: { principal: Principal; requestId: string; zone: DomainRow } };
 
-const unauthorized = () => new PdnsError(401, 'Unauthorized', { 'WWW-Authenticate': 'X-API-Key realm="zonedeck"' });
+export const unauthorized = () => new PdnsError(401, 'Unauthorized', { 'WWW-Authenticate': 'X-API-Key realm="zonedeck"' });
 
 export function requireApiKey(services: Services): MiddlewareHandler<PdnsEnv> {
   return async (c, next) => {

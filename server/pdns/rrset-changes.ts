@@ -16,10 +16,17 @@ import type { WriteOptions } from '../services/change-sets';
 import { contentFromPdns } from './content';
 import { PdnsError } from './errors';
 import { asAbsolute } from './names';
+import { contentWords, hostnameWords, INVALID_TYPES, isInZone, nameWords, ruleWords } from './powerdns-words';
 import type { RRsetInput } from './schemas';
 import { soaContent, type SoaIdentity } from './zone-view';
 
 const CHANGETYPES: Record<string, Changetype> = { REPLACE: 'REPLACE', DELETE: 'DELETE', EXTEND: 'ADD', PRUNE: 'REMOVE' };
+
+/** Types of one record per name (PowerDNS's check-zone.cc `onlyOneEntryTypes`). */
+const SINGLE = new Set(['CNAME', 'DNAME', 'SOA']);
+
+/** Types PowerDNS knows that zonedeck makes itself or does not serve: the service names them, they are not "unknown". */
+const MANAGED_OR_ELSEWHERE = new Set(['SOA', 'DNSKEY', 'RRSIG', 'NSEC', 'NSEC3', 'NSEC3PARAM', 'CDS', 'CDNSKEY', 'ZONEMD', 'LUA', 'SPF', 'AFSDB', 'APL', 'CSYNC', 'DHCID', 'DLV', 'EUI48', 'EUI64', 'IPSECKEY', 'KEY', 'KX', 'L32', 'L64', 'LP', 'MB', 'MG', 'MINFO', 'MR', 'NID', 'RKEY', 'RP', 'SIG', 'TKEY', 'WALLET', 'RESINFO']);
 
 /** New comments of one RRset (empty: none), as PowerDNS keeps them beside the records. */
 export interface CommentChange {
@@ -43,6 +50,8 @@ export interface Managed {
   zone: DomainRow;
   apexNs: readonly RecordRow[];
   identity: SoaIdentity;
+  /** The stored TTL of the RRsets an EXTEND with a `ttl` adds to (`name type`), to keep one TTL per RRset. */
+  ttls?: ReadonlyMap<string, number>;
 }
 
 /** SOA content without its serial, which zonedeck sets: the part a client can send back unchanged. */
@@ -82,31 +91,48 @@ function managedChange(type: string, changetype: Changetype, records: readonly {
 
 /**
  * Translates the client's list. A change to the SOA or the apex NS set that leaves them as
- * they are is dropped; anything else about them is refused (422), as is a disabled record.
+ * they are is dropped; anything else about them is refused (422). A record may be disabled
+ * (kept, listed, never served), as PowerDNS-Admin's Disable toggle sends it.
  */
 export function translate(list: readonly RRsetInput[], managed: Managed, position: (i: number) => number = (i) => i): Translated {
   const { zone } = managed;
   const errors: string[] = [];
   const out: Translated = { changes: [], comments: [], from: [], labels: new Map() };
   const seen = new Set<string>();
+  /** Each RRset's TTL as the changes so far leave it (null: none there). */
+  const ttl = new Map<string, number | null>();
   list.forEach((rs, k) => {
     const i = position(k);
     const at = `rrsets.${i}`;
     const type = rs.type.trim().toUpperCase();
     const label = `RRset ${asAbsolute(rs.name)} IN ${type}`;
     out.labels.set(i, label);
-    const fail = (field: string, message: string) => void errors.push(`${label}: ${field}: ${message}`);
-    const changetype = CHANGETYPES[(rs.changetype ?? '').trim().toUpperCase()];
-    if (!changetype) return fail(`${at}.changetype`, `changetype ${JSON.stringify(rs.changetype ?? null)} is not one of REPLACE, DELETE, EXTEND, PRUNE`);
+    // PowerDNS's words (server/pdns/powerdns-words.ts) first, then zonedeck's field and reason.
+    const fail = (field: string, message: string, words?: string | null) => void errors.push(`${label}: ${words ? `${words}: ` : ''}${field}: ${message}`);
+    const given = (rs.changetype ?? '').trim().toUpperCase();
+    const changetype = CHANGETYPES[given];
+    if (!changetype) return fail(`${at}.changetype`, 'one of REPLACE, DELETE, EXTEND, PRUNE', `Changetype '${given.slice(0, 32)}' is not a valid value`);
+    const absolute = asAbsolute(rs.name);
+    const badName = absolute === APEX ? null : nameWords(absolute);
+    if (badName) return fail(`${at}.name`, 'a name has letters, digits, hyphens, underscores and dots (a leading "*." for a wildcard)', badName);
+    // PowerDNS takes a DELETE of a name outside the zone, "so users can fix their wrong, old data": zonedeck has none there.
+    if (changetype === 'DELETE' && !isInZone(absolute, zone.name) && absolute !== APEX) return;
     let name: string;
     try {
-      name = normalizeRecordName(asAbsolute(rs.name), zone.name);
+      name = normalizeRecordName(absolute, zone.name);
     } catch (e) {
       if (!(e instanceof RuleError)) throw e;
-      return fail(`${at}.name`, e.message);
+      return fail(`${at}.name`, e.message, isInZone(absolute, zone.name) ? null : 'Name is out of zone');
     }
+    if (INVALID_TYPES.has(type)) return fail(`${at}.type`, `${type} is a meta type of the DNS message, not data of a zone`, 'invalid type given');
+    if (!RECORD_TYPE_BY_NAME.has(type) && !MANAGED_OR_ELSEWHERE.has(type) && !/^TYPE[0-9]+$/.test(type)) {
+      return fail(`${at}.type`, `zonedeck serves ${[...RECORD_TYPE_BY_NAME.keys()].join(', ')}`, 'unknown type given');
+    }
+    // As PowerDNS: one DELETE and one REPLACE of an RRset per PATCH; EXTEND and PRUNE may come several times.
     const key = `${name} ${type} ${changetype}`;
-    if (seen.has(key)) return fail(at, `the same RRset appears twice with changetype ${rs.changetype!.toUpperCase()}`);
+    if ((changetype === 'DELETE' || changetype === 'REPLACE') && seen.has(key)) {
+      return fail(at, 'an RRset is deleted or replaced once in one PATCH', `Duplicate RRset ${absolute} IN ${type} with changetype: ${given}`);
+    }
     seen.add(key);
 
     const records = changetype === 'DELETE' ? [] : (rs.records ?? []);
@@ -120,13 +146,25 @@ export function translate(list: readonly RRsetInput[], managed: Managed, positio
       return fail(`${at}.records`, 'no change: give the records (an empty list deletes the RRset)');
     }
     if ((changetype === 'ADD' || changetype === 'REMOVE') && records.length === 0) {
-      return fail(`${at}.records`, `no record given for ${rs.changetype!.toUpperCase()}`);
+      return fail(`${at}.records`, `no record given for ${given}`, 'No record provided for PRUNE or EXTEND operation');
     }
+    // Checked on the text as sent, before any rule of the zone, as PowerDNS checks a new RRset.
     records.forEach((r, j) => {
-      if (r.disabled) fail(`${at}.records.${j}.disabled`, 'zonedeck has no disabled records: send disabled false (or leave it out)');
+      const words = contentWords(r.content);
+      if (words) fail(`${at}.records.${j}`, 'record content is master-file rdata on one line', words);
     });
+    if (SINGLE.has(type) && records.length > 1) fail(at, `one ${type} record per name (RFC 2181 §10.1, RFC 6672 §2.4)`, 'only one such record allowed');
+    // The same text twice (case matters: TXT "A" and "a" are two records); two spellings of one record are caught once read, below.
+    const texts = records.map((r) => r.content.trim());
+    const twice = texts.findIndex((c, j) => texts.indexOf(c) !== j);
+    if (changetype === 'REPLACE' && twice >= 0) fail(`${at}.records.${twice}`, 'the same record twice', `duplicate record with content "${records[twice]!.content.slice(0, 255)}"`);
+    if (type === 'SOA' || (name === APEX && type === 'NS')) {
+      records.forEach((r, j) => {
+        if (r.disabled) fail(`${at}.records.${j}.disabled`, `the ${type === 'SOA' ? 'SOA' : 'NS set at the apex'} is managed by zonedeck and cannot be disabled`);
+      });
+    }
 
-    if (type === 'SOA' && name !== APEX) return fail(`${at}.type`, 'an SOA record stands only at the zone apex, where zonedeck manages it');
+    if (type === 'SOA' && name !== APEX) return fail(`${at}.type`, 'an SOA record stands only at the zone apex, where zonedeck manages it', 'is only allowed at apex');
     // dnscontrol ≥ 4.16 deletes the SOA when its config has none, as its PowerDNS docs allow: the
     // SOA is zonedeck's, so that DELETE changes nothing and is accepted (issue 26).
     if (type === 'SOA' && changetype === 'DELETE') return;
@@ -138,24 +176,35 @@ export function translate(list: readonly RRsetInput[], managed: Managed, positio
     const def = RECORD_TYPE_BY_NAME.get(type);
     const contents = records.map((r, j) => {
       if (!def) return r.content; // an unknown type: the service names the type field
+      if (contentWords(r.content)) return undefined;
       try {
         return contentFromPdns(def, r.content);
       } catch (e) {
         if (!(e instanceof RuleError)) throw e;
-        fail(`${at}.records.${j}`, e.message);
+        fail(`${at}.records.${j}`, e.message, hostnameWords(type, r.content, e.message));
         return undefined;
       }
     });
-    if (changetype === 'REPLACE') {
+    if (changetype === 'REPLACE' && twice < 0) {
+      // The same record in two spellings (`2001:DB8::1`, `2001:db8::1`) is the same record.
       const dup = contents.findIndex((c, j) => c !== undefined && contents.indexOf(c) !== j);
-      if (dup >= 0) fail(`${at}.records.${dup}`, `the same record twice: ${records[dup]!.content}`);
+      if (dup >= 0) fail(`${at}.records.${dup}`, `the same record twice: ${records[dup]!.content}`, `duplicate record with content "${records[dup]!.content.slice(0, 255)}"`);
     }
+    // RFC 2181 §5.2: one TTL per RRset. An EXTEND with another TTL would change the other records' too: PowerDNS refuses it.
+    const rrset = `${name} ${type}`;
+    const before = ttl.has(rrset) ? ttl.get(rrset) : managed.ttls?.get(rrset);
+    if (changetype === 'ADD' && rs.ttl !== undefined && before != null && before !== rs.ttl) {
+      fail(`${at}.ttl`, `the records there have TTL ${before}: send that TTL, or REPLACE the RRset`, 'uses a different TTL value than the remainder of the RRset');
+    }
+    if (changetype === 'DELETE' || (changetype === 'REPLACE' && records.length === 0)) ttl.set(rrset, null);
+    else if (changetype !== 'REMOVE') ttl.set(rrset, rs.ttl ?? before ?? null);
     out.changes.push({
       name,
       record_type: type,
       ...(rs.ttl === undefined || changetype === 'DELETE' ? {} : { ttl: String(rs.ttl) }),
       changetype,
       records: contents.map((c) => c ?? ''),
+      ...(records.some((r) => r.disabled) ? { disabled: records.map((r) => r.disabled === true) } : {}),
     });
     out.from.push(i);
   });
@@ -194,7 +243,7 @@ export async function writeComments(store: Store, zone: DomainRow, t: Translated
  * An error of services.rrsets.patch in the client's terms: its field keys point at the
  * positions of the translated list; they are moved back to the client's and given the RRset.
  */
-export function clientError(err: unknown, t: Translated): unknown {
+export function clientError(err: unknown, t: Translated, replacingAll = false): unknown {
   if (!(err instanceof ZonedeckError) || (err.status !== 400 && err.status !== 409)) return err;
   const parts: string[] = [];
   for (const [field, message] of Object.entries(err.fields ?? {})) {
@@ -204,7 +253,8 @@ export function clientError(err: unknown, t: Translated): unknown {
       parts.push(`${field}: ${message}`);
       continue;
     }
-    parts.push(`${t.labels.get(i)}: rrsets.${i}${m![2]}: ${message}`);
+    const words = ruleWords(message, replacingAll);
+    parts.push(`${t.labels.get(i)}: ${words ? `${words}: ` : ''}rrsets.${i}${m![2]}: ${message}`);
   }
   return new PdnsError(422, parts.length > 0 ? parts.join('; ') : err.message);
 }

@@ -67,7 +67,8 @@ describe('changes', () => {
     await patch(rs('www.example.com.', 'A', 'REPLACE', ['192.0.2.1'], 60));
     const res = await patch(rs('other.example.com.', 'A', 'REPLACE', ['192.0.2.2'], 60), rs('www.example.com.', 'CNAME', 'REPLACE', ['target.example.net.'], 60));
     expect(res.status).toBe(422);
-    expect(res.body.error).toMatch(/^RRset www\.example\.com\. IN CNAME: rrsets\.1: .*CNAME/);
+    // PowerDNS's words first (server/pdns/powerdns-words.ts), then zonedeck's field and reason.
+    expect(res.body.error).toMatch(/^RRset www\.example\.com\. IN CNAME: Conflicts with pre-existing RRset: rrsets\.1: .*CNAME/);
     expect((await rrsetsOf())['other.example.com. A']).toBeUndefined();
     expect((await patch(rs('www.example.com.', 'A', 'DELETE'), rs('www.example.com.', 'CNAME', 'REPLACE', ['target.example.net.'], 60))).status).toBe(204);
     expect((await rrsetsOf())['www.example.com. CNAME']).toEqual([60, 'target.example.net.']);
@@ -123,13 +124,13 @@ describe('content and names, both ways', () => {
   it.each([
     [rs('x.example.com.', 'TXT', 'REPLACE', ['unquoted words'], 60), /rrsets\.0\.records\.0: TXT: content must be one or more quoted strings/],
     [rs('x.example.com.', 'A', 'UPSERT', ['192.0.2.1'], 60), /rrsets\.0\.changetype: .*REPLACE, DELETE, EXTEND, PRUNE/],
-    [rs('x.example.com.', 'FOO', 'REPLACE', ['1'], 60), /rrsets\.0\.record_type: must be one of/],
+    [rs('x.example.com.', 'FOO', 'REPLACE', ['1'], 60), /^RRset x\.example\.com\. IN FOO: unknown type given: rrsets\.0\.type: zonedeck serves A, AAAA/],
     [rs('x.example.net.', 'A', 'REPLACE', ['192.0.2.1'], 60), /rrsets\.0\.name: .*not inside the zone/],
-    [rs('x.example.com.', 'A', 'REPLACE', ['192.0.2.1', '192.0.2.1'], 60), /rrsets\.0\.records\.1: the same record twice/],
+    [rs('x.example.com.', 'A', 'REPLACE', ['192.0.2.1', '192.0.2.1'], 60), /duplicate record with content "192\.0\.2\.1": rrsets\.0\.records\.1: the same record twice/],
     [rs('x.example.com.', 'A', 'REPLACE', ['192.0.2.1'], -5), /rrsets\.0\.ttl: /],
-    [rs('x.example.com.', 'A', 'EXTEND', [], 60), /rrsets\.0\.records: no record given for EXTEND/],
+    [rs('x.example.com.', 'A', 'EXTEND', [], 60), /No record provided for PRUNE or EXTEND operation: rrsets\.0\.records: no record given for EXTEND/],
     [{ name: 'x.example.com.', type: 'A', changetype: 'REPLACE', ttl: 60 }, /rrsets\.0\.records: no change/],
-    [{ ...rs('x.example.com.', 'A', 'REPLACE', [], 60), records: [{ content: '192.0.2.1', disabled: true }] }, /rrsets\.0\.records\.0\.disabled: zonedeck has no disabled records/],
+    [{ ...rs('example.com.', 'NS', 'REPLACE', [], 3600), records: [{ content: 'ns1.zonedeck.test.', disabled: true }] }, /rrsets\.0\.records\.0\.disabled: the NS set at the apex is managed by zonedeck and cannot be disabled/],
     [rs('x.example.com.', 'SOA', 'REPLACE', ['a. b. 1 2 3 4 5'], 60), /rrsets\.0\.type: an SOA record stands only at the zone apex/],
   ])('422: %j', async (entry, message) => {
     const res = await patch(entry);
@@ -137,10 +138,13 @@ describe('content and names, both ways', () => {
     expect(res.body.error).toMatch(message);
   });
 
-  it('the same RRset twice with one changetype is refused, as PowerDNS does', async () => {
+  it('the same RRset replaced or deleted twice is refused, as PowerDNS does; EXTEND and PRUNE may come several times', async () => {
     const res = await patch(rs('x.example.com.', 'A', 'REPLACE', ['192.0.2.1'], 60), rs('X.example.com.', 'A', 'REPLACE', ['192.0.2.2'], 60));
     expect(res.status).toBe(422);
-    expect(res.body.error).toMatch(/rrsets\.1: the same RRset appears twice/);
+    expect(res.body.error).toMatch(/Duplicate RRset X\.example\.com\. IN A with changetype: REPLACE: rrsets\.1: /);
+    const twice = await patch(rs('y.example.com.', 'A', 'EXTEND', ['192.0.2.1'], 60), rs('y.example.com.', 'A', 'EXTEND', ['192.0.2.2'], 60), rs('y.example.com.', 'A', 'PRUNE', ['192.0.2.1']));
+    expect(twice.status).toBe(204);
+    expect((await rrsetsOf())['y.example.com. A']).toEqual([60, '192.0.2.2']);
   });
 });
 

@@ -20,6 +20,9 @@ import { dotted, zoneNameOfId } from './names';
 
 const READS = new Set(['GET', 'HEAD', 'OPTIONS']);
 const ZONES = /^\/api\/v1\/servers\/[^/]+\/zones\/?$/;
+/** The credentials themselves: a token with a scope may not mint, change or revoke TSIG keys (it could mint a wider one), as on zonedeck's own API. */
+const CREDENTIALS = /^\/api\/v1\/servers\/[^/]+\/tsigkeys(\/|$)/;
+const CACHE_FLUSH = /^\/api\/v1\/servers\/[^/]+\/cache\/flush$/;
 const ZONE_PATH = /^\/api\/v1\/servers\/[^/]+\/zones\/([^/]*)(\/.*)?$/;
 
 const forbidden = (message: string) => new PdnsError(403, message);
@@ -35,6 +38,7 @@ export function enforcePdnsScope(services: Services): MiddlewareHandler<PdnsEnv>
   function checkEdge(c: Context<PdnsEnv>, scope: Scope, write: boolean, zoneWrite: boolean): void {
     if (!allowsAddress(scope, clientAddress(c))) throw forbidden("this token may not be used from this address (see its scope's allowed_ips)");
     if (scope.read_only && write) throw forbidden('this token is read-only');
+    if (CREDENTIALS.test(c.req.path) && write) throw forbidden('a token with a scope cannot create, change or revoke TSIG keys');
     if (ZONES.test(c.req.path) && c.req.method === 'POST' && (scope.zones?.length || limitsRecords(scope))) {
       throw forbidden('a token limited to zones, names or types cannot create zones');
     }
@@ -66,7 +70,8 @@ export function enforcePdnsScope(services: Services): MiddlewareHandler<PdnsEnv>
     const { scope, user } = c.get('principal');
     const m = ZONE_PATH.exec(c.req.path);
     const rest = m?.[2];
-    const write = !READS.has(c.req.method) && rest !== '/notify';
+    // A NOTIFY and a cache flush change nothing (zonedeck has no cache: server/pdns/cache-flush.ts).
+    const write = !READS.has(c.req.method) && rest !== '/notify' && !CACHE_FLUSH.test(c.req.path);
     if (isRestricted(scope)) checkEdge(c, scope, write, Boolean(m) && write && (rest === undefined ? c.req.method !== 'PATCH' : rest.startsWith('/cryptokeys') || rest.startsWith('/metadata')));
     if (m) await resolve(c, scope, user.id, m[1]!);
     return next();

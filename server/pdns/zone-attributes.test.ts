@@ -100,7 +100,10 @@ describe('zone metadata', () => {
   it('SOA-EDIT-API is the zone attribute of that name; other kinds are 422 naming the kind', async () => {
     expect((await h.json('POST', ZONES, { name: 'meta.example.', kind: 'Native' })).status).toBe(201);
     const META = `${ZONES}/meta.example./metadata`;
-    expect((await h.json('GET', META)).body).toEqual([{ type: 'Metadata', kind: 'SOA-EDIT-API', metadata: ['DEFAULT'] }]);
+    expect((await h.json('GET', META)).body).toEqual([
+      { type: 'Metadata', kind: 'SOA-EDIT-API', metadata: ['DEFAULT'] },
+      { type: 'Metadata', kind: 'RFC1123-CONFORMANCE', metadata: ['0'] },
+    ]);
     expect((await h.json('PUT', `${META}/SOA-EDIT-API`, { metadata: ['INCREASE'] })).body).toEqual({ type: 'Metadata', kind: 'SOA-EDIT-API', metadata: ['INCREASE'] });
     expect((await h.json('GET', `${ZONES}/meta.example.`)).body.soa_edit_api).toBe('INCREASE');
     expect((await h.call('DELETE', `${META}/SOA-EDIT-API`)).status).toBe(204);
@@ -109,5 +112,29 @@ describe('zone metadata', () => {
     expect(axfr.status).toBe(422);
     expect(axfr.body.error).toMatch(/^metadata kind 'ALLOW-AXFR-FROM' has no meaning in zonedeck/);
     expect((await h.json('PUT', `${META}/SOA-EDIT-API`, { metadata: ['SOMETIMES'] })).status).toBe(422);
+  });
+
+  it('a kind zonedeck does not keep reads as never set and deletes as nothing; one PowerDNS does not know is 422', async () => {
+    const META = `${ZONES}/meta.example./metadata`;
+    expect(await h.json('GET', `${META}/AXFR-SOURCE`)).toEqual({ status: 200, body: { type: 'Metadata', kind: 'AXFR-SOURCE', metadata: [] } });
+    expect(await h.json('GET', `${META}/X-MYMETA`)).toEqual({ status: 200, body: { type: 'Metadata', kind: 'X-MYMETA', metadata: [] } });
+    expect((await h.call('DELETE', `${META}/AXFR-SOURCE`)).status).toBe(204);
+    expect((await h.json('POST', META, { kind: 'X-MYMETA', metadata: ['note'] })).status).toBe(422);
+    expect(await h.json('GET', `${META}/NO-SUCH-KIND`)).toEqual({ status: 422, body: { error: "Unsupported metadata kind 'NO-SUCH-KIND'" } });
+    // PowerDNS's read-only kinds may be read, not written.
+    expect((await h.json('GET', `${META}/NSEC3PARAM`)).body.metadata).toEqual([]);
+    expect((await h.json('PUT', `${META}/NSEC3PARAM`, { metadata: ['1 0 0 -'] })).body.error).toBe("Unsupported metadata kind 'NSEC3PARAM'");
+  });
+
+  it('RFC1123-CONFORMANCE is 0: an underscore is taken in a name and a target; 1 is refused', async () => {
+    const META = `${ZONES}/meta.example./metadata`;
+    expect(await h.json('POST', META, { kind: 'RFC1123-CONFORMANCE', metadata: ['0'] })).toEqual({ status: 201, body: { type: 'Metadata', kind: 'RFC1123-CONFORMANCE', metadata: ['0'] } });
+    expect((await h.json('PUT', `${META}/RFC1123-CONFORMANCE`, { metadata: ['1'] })).status).toBe(422);
+    expect((await h.call('DELETE', `${META}/RFC1123-CONFORMANCE`)).status).toBe(422);
+    const rrsets = [
+      { name: '_under_.meta.example.', type: 'A', ttl: 60, changetype: 'REPLACE', records: [{ content: '192.0.2.1' }] },
+      { name: 'meta.example.', type: 'MX', ttl: 60, changetype: 'REPLACE', records: [{ content: '10 _mx.meta.example.' }] },
+    ];
+    expect((await h.json('PATCH', `${ZONES}/meta.example.`, { rrsets })).status).toBe(204);
   });
 });

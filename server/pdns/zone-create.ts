@@ -18,9 +18,11 @@ import { asFileErrors, fileBuilder } from '../services/zone-files';
 import type { ZoneSettings } from '../services/zones';
 import { DEFAULT_ZONE_ATTRIBUTES, type DomainRow, type ZoneAttributes } from '../store/types';
 import { PdnsError, unprocessable } from './errors';
+import { zoneFileWords } from './powerdns-words';
 import { asAbsolute, dotted } from './names';
-import { clientError, translate, writeComments, type Translated } from './rrset-changes';
+import { clientError, translate, writeComments, type CommentChange, type Translated } from './rrset-changes';
 import type { RRsetInput, ZoneInput } from './schemas';
+import { checkTsigKeyIds } from './tsig-key-ids';
 import type { SoaIdentity } from './zone-view';
 
 /** Zone kinds zonedeck can be: a primary. It serves the zone itself and NOTIFYs its secondaries. */
@@ -49,11 +51,16 @@ function soaTimers(content: string, at: string): ZoneSettings {
   return Object.fromEntries(TIMERS.map((t, i) => [t, Number(f[3 + i])]));
 }
 
-/** Splits the client's RRsets: the SOA gives timers, the apex NS set is dropped, the rest are the zone's records. */
-export function fromRRsets(list: readonly RRsetInput[], zone: string): { settings: ZoneSettings; rrsets: RRsetInput[]; positions: number[] } {
+/**
+ * Splits the client's RRsets: the SOA gives timers, the apex NS set is dropped, the rest are the
+ * zone's records. Comments on the SOA or the apex NS set are kept, as PowerDNS keeps them.
+ */
+export function fromRRsets(list: readonly RRsetInput[], zone: string): { settings: ZoneSettings; rrsets: RRsetInput[]; positions: number[]; comments: CommentChange[] } {
   let settings: ZoneSettings = {};
   const rrsets: RRsetInput[] = [];
   const positions: number[] = [];
+  const comments: CommentChange[] = [];
+  const now = Math.floor(Date.now() / 1000);
   list.forEach((rs, i) => {
     let name: string | null = null;
     try {
@@ -62,17 +69,17 @@ export function fromRRsets(list: readonly RRsetInput[], zone: string): { setting
       if (!(e instanceof RuleError)) throw e;
     }
     const type = rs.type.trim().toUpperCase();
-    if (name === APEX && type === 'SOA') {
+    if (name === APEX && (type === 'SOA' || type === 'NS')) {
+      if (rs.comments?.length) comments.push({ name, record_type: type, comments: rs.comments.map((c) => ({ content: c.content, account: c.account ?? '', modified_at: c.modified_at ?? now })) });
       const soa = rs.records?.[0];
-      if (soa) settings = soaTimers(soa.content, `rrsets.${i}.records.0`);
+      if (type === 'SOA' && soa) settings = soaTimers(soa.content, `rrsets.${i}.records.0`);
       return;
     }
-    if (name === APEX && type === 'NS') return;
     // In a new zone every RRset is created, whatever changetype a client put on it.
     rrsets.push({ ...rs, changetype: 'REPLACE' });
     positions.push(i);
   });
-  return { settings, rrsets, positions };
+  return { settings, rrsets, positions, comments };
 }
 
 /** PowerDNS's SOA-EDIT-API and SOA-EDIT values (its docs, "SOA-EDIT-API" and "SOA-EDIT"). */
@@ -103,38 +110,94 @@ export function attributesOf(body: Partial<Pick<ZoneInput, 'account' | 'soa_edit
   return next;
 }
 
-/** `nameservers` on creation: the service's set, in any order, dots or not; 422 with the expected set otherwise. */
-function checkNameservers(given: readonly string[] | undefined, identity: SoaIdentity): void {
+/**
+ * `nameservers` on creation: the service's set, in any order, dots or not; 422 with the expected set
+ * otherwise, and with PowerDNS's words first where it refuses the same body: the list beside an
+ * apex NS set in `rrsets`, a name without its trailing dot.
+ */
+function checkNameservers(body: ZoneInput, zone: string, identity: SoaIdentity): void {
+  const given = body.nameservers;
   if (!given || given.length === 0) return;
+  const apexNs = body.rrsets?.some((rs) => rs.type.trim().toUpperCase() === 'NS' && rs.records !== undefined && isApex(rs.name, zone));
+  if (apexNs) throw unprocessable('Nameservers list MUST NOT be mixed with zone-level NS in rrsets: give the apex NS set in one of them (zonedeck puts NAMESERVERS there either way)');
   const norm = (n: string) => n.trim().toLowerCase().replace(/\.$/, '');
   const want = new Set(identity.nameservers.map(norm));
   const got = new Set(given.map(norm));
   if (got.size === want.size && [...got].every((n) => want.has(n))) return;
-  throw unprocessable(`nameservers: zonedeck serves every zone from its own name servers (NAMESERVERS): send exactly ${identity.nameservers.map((n) => `"${dotted(n)}"`).join(', ')}, or leave nameservers out`);
+  const undotted = given.find((n) => !n.trim().endsWith('.'));
+  const head = undotted === undefined ? '' : `Nameserver is not canonical: '${undotted.slice(0, 255)}'; `;
+  throw unprocessable(`${head}nameservers: zonedeck serves every zone from its own name servers (NAMESERVERS): send exactly ${identity.nameservers.map((n) => `"${dotted(n)}"`).join(', ')}, or leave nameservers out`);
 }
 
-export async function createZone(services: Services, identity: SoaIdentity, userId: number, body: ZoneInput, opts: WriteOptions): Promise<DomainRow> {
-  const { zones, store } = services;
-  if (!body.name) throw unprocessable('name: must be given, e.g. "example.org."');
-  checkKind(body.kind);
-  checkUnsupported(body);
-  checkNameservers(body.nameservers, identity);
-  const attributes = attributesOf(body, DEFAULT_ZONE_ATTRIBUTES);
-  if (body.rrsets?.length && body.zone) throw unprocessable('give either rrsets or zone (a zone file), not both');
-  let zoneName: string;
+const isApex = (name: string, zone: string): boolean => {
   try {
-    zoneName = normalizeZoneName(body.name);
+    return normalizeRecordName(asAbsolute(name), zone) === APEX;
+  } catch (e) {
+    if (e instanceof RuleError) return false;
+    throw e;
+  }
+};
+
+/** PowerDNS's characters for a zone name (pdns/ws-api.cc `apiCheckNameAllowedCharacters`); other code points are IDN, which zonedeck reads. */
+const UNSUPPORTED = /[\x00-\x2c:-@[-^`{-\x7f]/;
+
+/**
+ * The zone's name, with PowerDNS's words first where it refuses the same name (pdns/ws-api.cc
+ * `apiNameToZoneName`): none is "not canonical", an empty label "Unable to parse", a character
+ * outside its set "unsupported"; zonedeck's own rule follows. 422 naming `name`.
+ */
+function zoneNameOf(raw: string | undefined): string {
+  const name = raw ?? '';
+  if (name.trim() === '') throw unprocessable(`name: DNS Name '' is not canonical: give the zone's name, e.g. "example.org."`);
+  const shown = name.slice(0, 255);
+  try {
+    if (UNSUPPORTED.test(name.trim())) throw new RuleError(`Name '${shown}' contains unsupported characters: a zone name has letters, digits, hyphens and dots (and RFC 2317 slashes)`);
+    if (name.trim() === '.') throw new RuleError('zonedeck does not host the root zone');
+    if (/\.\./.test(name) || name.trim().startsWith('.')) throw new RuleError(`Unable to parse Zone Name '${shown}': a label is empty`);
+    return normalizeZoneName(name);
   } catch (e) {
     if (e instanceof RuleError) throw unprocessable(`name: ${e.message}`);
     throw e;
   }
+}
+
+/** A zone file's errors in one line, `line 4: …`, with PowerDNS's words first where it has some. */
+function fileErrors(fields: Record<string, string>, file: string): string {
+  const lines = file.split('\n');
+  return Object.entries(fields)
+    .map(([k, v]) => {
+      const n = /^line ([0-9]+)$/.exec(k);
+      const words = n ? zoneFileWords(lines[Number(n[1]) - 1] ?? '', v) : null;
+      return `${words ? `${words}: ` : ''}${k}: ${v}`;
+    })
+    .join('; ');
+}
+
+/** What the service's configuration gives a new zone. */
+export interface ZoneDefaults {
+  /** CATALOG_ZONE: a primary zone made without `catalog` is answered as a member of it, as PowerDNS's `default-catalog-zone` does. */
+  catalog?: string;
+}
+
+export async function createZone(services: Services, identity: SoaIdentity, userId: number, body: ZoneInput, opts: WriteOptions, defaults: ZoneDefaults = {}): Promise<DomainRow> {
+  const { zones, store } = services;
+  // In PowerDNS's order: the name, the kind, then what comes with the zone.
+  const zoneName = zoneNameOf(body.name);
+  checkKind(body.kind);
+  checkUnsupported(body);
+  checkNameservers(body, zoneName, identity);
+  await checkTsigKeyIds(services, userId, zoneName, body);
+  const primary = ['master', 'primary'].includes(body.kind?.toLowerCase() ?? '');
+  const catalog = body.catalog === undefined && primary && defaults.catalog ? { catalog: defaults.catalog } : {};
+  const attributes = attributesOf({ ...body, ...catalog }, DEFAULT_ZONE_ATTRIBUTES);
+  if (body.rrsets?.length && body.zone) throw unprocessable('give either rrsets or zone (a zone file), not both');
   const given = body.rrsets ? fromRRsets(body.rrsets, zoneName) : null;
   // A zone file's records are part of the zone's first change set, as for POST /api/v1/domains with zone_file.
   let file: ReturnType<typeof fileBuilder> | undefined;
   try {
     file = body.zone === undefined ? undefined : fileBuilder(await services.zoneFiles.read(body.zone, zoneName, given?.settings.minimum_ttl ?? SOA_DEFAULTS.minimum_ttl), 'merge');
   } catch (e) {
-    if (e instanceof Invalid) throw unprocessable(`zone: ${Object.entries(e.fields).map(([k, v]) => `${k}: ${v}`).join('; ')}`);
+    if (e instanceof Invalid) throw unprocessable(`zone: ${fileErrors(e.fields, body.zone!)}`);
     throw e;
   }
 
@@ -144,15 +207,17 @@ export async function createZone(services: Services, identity: SoaIdentity, user
   } catch (e) {
     if (e instanceof Conflict) {
       const existing = await store.domains.byName(zoneName);
-      throw new PdnsError(409, existing ? `Domain '${dotted(zoneName)}' already exists` : e.message);
+      // PowerDNS answers a bare `Conflict` (its HttpConflictException); the name is added.
+      throw new PdnsError(409, `Conflict: ${existing ? `Domain '${dotted(zoneName)}' already exists` : e.message}`);
     }
     if (e instanceof Invalid) {
       const lines = Object.keys(e.fields).every((k) => k.startsWith('line ')) ? 'zone: ' : '';
-      throw unprocessable(lines + Object.entries(e.fields).map(([k, v]) => `${k}: ${v}`).join('; '));
+      throw unprocessable(lines + fileErrors(e.fields, body.zone ?? ''));
     }
     throw e;
   }
   if (attributes) await store.zoneAttributes.set(zone.id, attributes);
+  if (given?.comments.length) await writeComments(store, zone, { changes: [], comments: given.comments, from: [], labels: new Map() });
   if (!given?.rrsets.length) return zone;
 
   try {

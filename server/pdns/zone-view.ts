@@ -31,7 +31,7 @@ export interface PdnsRRset {
 }
 
 /** The fields of a zone in a list (PowerDNS lists zones without their RRsets). */
-export function zoneSummary(zone: DomainRow, attributes: ZoneAttributes = DEFAULT_ZONE_ATTRIBUTES) {
+export function zoneSummary(zone: DomainRow, attributes: ZoneAttributes = DEFAULT_ZONE_ATTRIBUTES, withDnssec = true) {
   return {
     id: zoneId(zone.name),
     name: dotted(zone.name),
@@ -39,10 +39,10 @@ export function zoneSummary(zone: DomainRow, attributes: ZoneAttributes = DEFAUL
     url: zoneUrl(zone.name),
     kind: 'Native',
     serial: zone.serial_number,
-    edited_serial: zone.serial_number,
+    ...(withDnssec ? { edited_serial: zone.serial_number } : {}),
     notified_serial: zone.serial_number,
     masters: [] as string[],
-    dnssec: zone.dnssec_enabled,
+    ...(withDnssec ? { dnssec: zone.dnssec_enabled } : {}),
     account: attributes.account,
     catalog: attributes.catalog,
     last_check: 0,
@@ -67,8 +67,10 @@ export function zoneRRsets(zone: DomainRow, records: readonly RecordRow[], id: S
     if (set) set.rows.push(r);
     else sets.set(key, { name: r.name, type: r.record_type, rows: [r], comments: [] });
   }
-  // An RRset with comments and no records is listed too, as PowerDNS lists it.
+  // An RRset with comments and no records is listed too, as PowerDNS lists it; the SOA's are the built SOA's.
+  const soaNotes = comments.filter((c) => c.name === APEX && c.record_type === 'SOA');
   for (const c of comments) {
+    if (soaNotes.includes(c)) continue;
     const key = `${c.name}\u0000${c.record_type}`;
     const set = sets.get(key) ?? sets.set(key, { name: c.name, type: c.record_type, rows: [], comments: [] }).get(key)!;
     set.comments.push(c);
@@ -79,7 +81,13 @@ export function zoneRRsets(zone: DomainRow, records: readonly RecordRow[], id: S
       (TYPE_RANK[a.type] ?? 2) - (TYPE_RANK[b.type] ?? 2) ||
       (a.type < b.type ? -1 : a.type > b.type ? 1 : 0),
   );
-  const soa: PdnsRRset = { name: dotted(zone.name), type: 'SOA', ttl: zone.minimum_ttl, records: [{ content: soaContent(zone, id), disabled: false }], comments: [] };
+  const soa: PdnsRRset = {
+    name: dotted(zone.name),
+    type: 'SOA',
+    ttl: zone.minimum_ttl,
+    records: [{ content: soaContent(zone, id), disabled: false }],
+    comments: soaNotes.map(({ content, account, modified_at }) => ({ content, account, modified_at })),
+  };
   return [
     soa,
     ...ordered.map(({ name, type, rows, comments: notes }) => ({
@@ -87,7 +95,8 @@ export function zoneRRsets(zone: DomainRow, records: readonly RecordRow[], id: S
       type,
       // RFC 2181 §5.2: one TTL per RRset; the services keep them equal, take the least if not.
       ttl: rows.length > 0 ? Math.min(...rows.map((r) => r.ttl)) : 0,
-      records: rows.map((r) => ({ content: contentToPdns(type, r.content), disabled: false })),
+      // In order of content, as PowerDNS lists an RRset's records (pdns/ws-auth.cc `fillZone`).
+      records: rows.map((r) => ({ content: contentToPdns(type, r.content), disabled: r.disabled === 1 })).sort((a, b) => (a.content < b.content ? -1 : a.content > b.content ? 1 : 0)),
       comments: notes.map(({ content, account, modified_at }) => ({ content, account, modified_at })),
     })),
   ];

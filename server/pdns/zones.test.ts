@@ -79,10 +79,41 @@ describe('zone ids', () => {
   });
 });
 
+describe('reading zones as PowerDNS lists them', () => {
+  it('?dnssec=false leaves out dnssec and edited_serial', async () => {
+    const [zone] = (await h.json('GET', `${ZONES}?dnssec=false`)).body;
+    expect(zone).not.toHaveProperty('dnssec');
+    expect(zone).not.toHaveProperty('edited_serial');
+    expect(zone).toMatchObject({ name: 'example.com.', serial: expect.any(Number), account: '', catalog: '' });
+    expect((await h.json('GET', ZONES)).body[0]).toHaveProperty('dnssec', false);
+  });
+
+  it('an RRset’s records in order of content; record_count with the RRsets or when asked for', async () => {
+    const rrsets = [{ name: 'order.example.com.', type: 'A', ttl: 60, changetype: 'REPLACE', records: [{ content: '4.3.2.1' }, { content: '127.0.0.1', disabled: true }] }];
+    expect((await h.json('PATCH', `${ZONES}/example.com.`, { rrsets })).status).toBe(204);
+    const one = await h.json('GET', `${ZONES}/example.com.?rrset_name=order.example.com.`);
+    expect(one.body.rrsets[0].records).toEqual([
+      { content: '127.0.0.1', disabled: true },
+      { content: '4.3.2.1', disabled: false },
+    ]);
+    expect(one.body.record_count).toBe(2);
+    const counted = await h.json('GET', `${ZONES}/example.com.?rrsets=false&record_count=true`);
+    expect(counted.body).not.toHaveProperty('rrsets');
+    expect(counted.body.record_count).toBe((await h.json('GET', `${ZONES}/example.com.`)).body.rrsets.reduce((n: number, s: { records: unknown[] }) => n + s.records.length, 0));
+  });
+
+  it('include_disabled=false leaves disabled records out of a lookup by name', async () => {
+    const enabled = await h.json('GET', `${ZONES}/example.com.?rrset_name=order.example.com.&include_disabled=false`);
+    expect(enabled.body.rrsets[0].records).toEqual([{ content: '4.3.2.1', disabled: false }]);
+    expect((await h.json('GET', `${ZONES}/example.com.?rrset_name=order.example.com.&include_disabled=maybe`)).status).toBe(422);
+  });
+});
+
 describe('creating zones', () => {
   it('409 for a zone that exists, whoever holds it', async () => {
-    expect(await h.json('POST', ZONES, { name: 'example.com.', kind: 'Native' })).toEqual({ status: 409, body: { error: "Domain 'example.com.' already exists" } });
-    expect(await h.json('POST', ZONES, { name: 'bob.example', kind: 'Native' })).toEqual({ status: 409, body: { error: "Domain 'bob.example.' already exists" } });
+    // PowerDNS answers a bare "Conflict"; zonedeck adds which.
+    expect(await h.json('POST', ZONES, { name: 'example.com.', kind: 'Native' })).toEqual({ status: 409, body: { error: "Conflict: Domain 'example.com.' already exists" } });
+    expect(await h.json('POST', ZONES, { name: 'bob.example', kind: 'Native' })).toEqual({ status: 409, body: { error: "Conflict: Domain 'bob.example.' already exists" } });
   });
 
   it.each([
@@ -104,7 +135,6 @@ describe('creating zones', () => {
     const res = await h.json('POST', ZONES, {
       name: 'made.example.',
       kind: 'master',
-      nameservers: ['ns2.zonedeck.test', 'ns1.zonedeck.test.'],
       rrsets: [
         { name: 'made.example.', type: 'SOA', ttl: 300, records: [{ content: 'ns.elsewhere.example. h.elsewhere.example. 7 7200 1800 604800 300', disabled: false }] },
         { name: 'made.example.', type: 'NS', ttl: 300, records: [{ content: 'ns1.elsewhere.example.', disabled: false }] },
@@ -161,7 +191,10 @@ describe('zone metadata, NOTIFY, export, deletion', () => {
     expect(await put({ kind: 'Native', soa_edit_api: 'INCEPTION-INCREMENT', api_rectify: true, account: 'ops' })).toEqual({ status: 204, body: null });
     expect((await put({ kind: 'Slave' })).status).toBe(422);
     expect((await put({ masters: ['192.0.2.1'] })).status).toBe(422);
-    expect((await put({ rrsets: [{ name: 'example.com.', type: 'MX', records: [{ content: 'nope', disabled: false }] }] })).body.error).toMatch(/rrsets\.0\.records\.0/);
+    const soa = { name: 'example.com.', type: 'SOA', ttl: 3600, records: [{ content: 'ns1.zonedeck.test. hostmaster.zonedeck.test. 1 10800 3600 1209600 3600' }] };
+    expect((await put({ rrsets: [soa, { name: 'example.com.', type: 'MX', records: [{ content: 'nope', disabled: false }] }] })).body.error).toMatch(/rrsets\.1\.records\.0/);
+    // As PowerDNS: a zone replaced whole is given its SOA.
+    expect((await put({ rrsets: [{ name: 'example.com.', type: 'MX', records: [{ content: '10 mx.example.com.' }] }] })).body.error).toBe('Must give SOA record for zone when replacing all RR sets');
     expect(await put({ dnssec: true })).toEqual({ status: 204, body: null });
     expect((await h.json('GET', `${ZONES}/example.com.?rrsets=false`)).body.dnssec).toBe(true);
     expect(await put({ dnssec: false })).toEqual({ status: 204, body: null });

@@ -296,9 +296,10 @@ export function createChangeSets(store: Store, events: ZoneEvents, options: Chan
         // Every reason per RRset, not just the last one.
         const note = (k: string, why: string) => conflicts.set(k, conflicts.has(k) ? `${conflicts.get(k)}; ${why}` : why);
         const addedContent = new Set(cs.added.map((r) => `${key(r)} ${r.content}`));
+        const state = (disabled: boolean | undefined) => (disabled ? ' (disabled)' : '');
         for (const r of cs.added) {
-          if (!draft.rrset(r.name, r.record_type).some((e) => e.content === r.content && e.ttl === r.ttl)) {
-            note(key(r), `${r.content} (TTL ${r.ttl}) is no longer there as change ${id} left it`);
+          if (!draft.rrset(r.name, r.record_type).some((e) => e.content === r.content && e.ttl === r.ttl && !e.disabled === !r.disabled)) {
+            note(key(r), `${r.content} (TTL ${r.ttl})${state(r.disabled)} is no longer there as change ${id} left it`);
           }
         }
         for (const r of cs.removed) {
@@ -319,7 +320,7 @@ export function createChangeSets(store: Store, events: ZoneEvents, options: Chan
           const restored = cs.removed.filter((r) => r.name === name && r.record_type === type);
           const kept = draft.rrset(name, type).filter((e) => !added.has(e.content));
           const ttl = restored[0]?.ttl ?? kept[0]?.ttl ?? 0;
-          draft.put(name, type, [...kept, ...restored.map((r) => ({ content: r.content, ttl: r.ttl }))], ttl);
+          draft.put(name, type, [...kept, ...restored.map((r) => ({ content: r.content, ttl: r.ttl, disabled: r.disabled }))], ttl);
         }
         for (const [field, [before]] of Object.entries(cs.settings)) (settings as Record<string, unknown>)[field] = before;
       });
@@ -332,7 +333,8 @@ export function createChangeSets(store: Store, events: ZoneEvents, options: Chan
 
 /** A stored change set with its records, as the API shows it. */
 export function view(row: ChangeSetRow, entries: readonly ChangeEntryRow[]): ChangeSet & { added_count: number; removed_count: number } {
-  const pick = (op: 0 | 1) => entries.filter((e) => e.op === op).map(({ name, record_type, ttl, content }) => ({ name, record_type, ttl, content }));
+  const pick = (op: 0 | 1) =>
+    entries.filter((e) => e.op === op).map(({ name, record_type, ttl, content, disabled }): RecordData => (disabled ? { name, record_type, ttl, content, disabled: true } : { name, record_type, ttl, content }));
   return {
     id: row.id,
     serial_before: row.serial_before,

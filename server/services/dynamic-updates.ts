@@ -69,7 +69,8 @@ const isApexManaged = (name: string, type: string) => name === APEX && (type ===
 /** §3.2: the prerequisites, against the zone before the update. Throws Refused with the first failure's RCODE. */
 function checkPrerequisites(draft: ZoneDraft, list: UpdateRR[]): void {
   // The apex always holds its SOA, which the store keeps as zone fields rather than records.
-  const types = (name: string) => [...draft.types(name), ...(name === APEX ? ['SOA'] : [])];
+  // Judged on the zone as served: a disabled record is not there for a client of the DNS port.
+  const types = (name: string) => [...draft.servedTypes(name), ...(name === APEX ? ['SOA'] : [])];
   const exact = new Map<string, { name: string; type: string; contents: Set<string> }>();
   for (const p of list) {
     if (p.cls === 'any' && p.type === 'ANY') {
@@ -92,7 +93,7 @@ function checkPrerequisites(draft: ZoneDraft, list: UpdateRR[]): void {
   }
   for (const e of exact.values()) {
     // The SOA is the service's: a value-dependent SOA prerequisite cannot be matched record by record.
-    const current = new Set(e.type === 'SOA' && e.name === APEX ? [] : draft.rrset(e.name, e.type).map((r) => r.content));
+    const current = new Set(e.type === 'SOA' && e.name === APEX ? [] : draft.rrset(e.name, e.type).filter((r) => !r.disabled).map((r) => r.content));
     if (current.size !== e.contents.size || [...e.contents].some((c) => !current.has(c))) throw new Refused(UPDATE_RCODE.NXRRSET);
   }
 }
@@ -105,7 +106,8 @@ function applyUpdates(draft: ZoneDraft, list: UpdateRR[]): void {
       if (u.name === APEX && u.type === 'SOA') continue;
       if (!RECORD_TYPE_BY_NAME.has(u.type) || u.content === null) throw new Refused(UPDATE_RCODE.REFUSED);
       // One TTL per RRset (RFC 2181 §5.2): the record added sets it for the whole set.
-      draft.put(u.name, u.type, [...draft.rrset(u.name, u.type), { content: u.content, ttl: u.ttl }], u.ttl);
+      // Adding a record that is there disabled serves it again.
+      draft.put(u.name, u.type, [...draft.rrset(u.name, u.type).filter((r) => r.content !== u.content), { content: u.content, ttl: u.ttl }], u.ttl);
     } else if (u.cls === 'any') {
       // §3.4.2.3: the apex SOA and NS sets are never deleted this way.
       const types = u.type === 'ANY' ? draft.types(u.name) : [u.type];

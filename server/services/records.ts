@@ -18,6 +18,8 @@ export interface RecordInput {
   record_type?: string;
   content?: string;
   ttl?: string;
+  /** Kept but not served (absent: served; on update, as it was). */
+  disabled?: boolean;
 }
 
 interface Resolved {
@@ -101,7 +103,7 @@ export function createRecords(store: Store, changes: ChangeSets, zones: Zones) {
           const set = draft.rrset(rec.name, rec.record_type);
           if (set.some((e) => e.content === rec.content)) throw duplicate(zone, rec);
           const ttl = rec.ttl ?? set[0]?.ttl ?? zone.minimum_ttl;
-          draft.put(rec.name, rec.record_type, [...set, { content: rec.content, ttl }], ttl);
+          draft.put(rec.name, rec.record_type, [...set, { content: rec.content, ttl, disabled: input.disabled === true }], ttl);
         },
         async (_tx, zone, _change, inserted) => ({
           zone,
@@ -133,7 +135,7 @@ export function createRecords(store: Store, changes: ChangeSets, zones: Zones) {
           if (target.some((e) => e.content === rec.content)) throw duplicate(zone, rec);
           const sameSet = rec.name === record.name && rec.record_type === record.record_type;
           const ttl = rec.ttl ?? (sameSet ? record.ttl : (target[0]?.ttl ?? record.ttl));
-          draft.put(rec.name, rec.record_type, [...target, { content: rec.content, ttl, id: record.id }], ttl);
+          draft.put(rec.name, rec.record_type, [...target, { content: rec.content, ttl, id: record.id, disabled: input.disabled ?? record.disabled === 1 }], ttl);
         },
         async (tx, zone) => ({ zone, base: found.base, record: (await tx.records.byId(zone.id, id))! }),
       );

@@ -21,6 +21,8 @@ export interface RRsetChange {
   ttl?: string;
   changetype: Changetype;
   records?: string[];
+  /** Beside `records`: which of them are disabled (kept, not served); absent: none (the PowerDNS API's `disabled`). */
+  disabled?: boolean[];
 }
 
 interface Resolved {
@@ -29,6 +31,7 @@ interface Resolved {
   ttl?: number;
   changetype: Changetype;
   records: string[];
+  disabled: boolean[];
 }
 
 export function createRrsets(changes: ChangeSets, zones: Zones) {
@@ -45,7 +48,7 @@ export function createRrsets(changes: ChangeSets, zones: Zones) {
       }
       const records = (rs.changetype === 'DELETE' ? [] : (rs.records ?? [])).map((c, j) => (type ? check.run(`${at}.records.${j}`, () => type.normalize(c)) : undefined));
       if (rs.changetype === 'DELETE' && (rs.records?.length ?? 0) > 0) check.fail(`${at}.records`, 'must be empty for DELETE, which removes the whole RRset');
-      return { name: name!, type: type?.type ?? '', ttl, changetype: rs.changetype, records: records as string[] };
+      return { name: name!, type: type?.type ?? '', ttl, changetype: rs.changetype, records: records as string[], disabled: records.map((_, j) => rs.disabled?.[j] === true) };
     });
     check.done();
     return out;
@@ -72,7 +75,7 @@ export function createRrsets(changes: ChangeSets, zones: Zones) {
           }
           for (const e of entries) {
             const ttl = e.ttl ?? draft.rrset(e.name, e.type)[0]?.ttl ?? zone.minimum_ttl;
-            draft.put(e.name, e.type, e.records.map((content) => ({ content, ttl })), ttl);
+            draft.put(e.name, e.type, e.records.map((content, j) => ({ content, ttl, disabled: e.disabled[j] })), ttl);
           }
           Object.assign(edit.settings, settings);
           edit.blame = (name, type) => {
@@ -94,7 +97,7 @@ export function createRrsets(changes: ChangeSets, zones: Zones) {
           for (const e of entries) {
             const current = draft.rrset(e.name, e.type);
             const ttl = e.ttl ?? current[0]?.ttl ?? zone.minimum_ttl;
-            const given: Entry[] = e.records.map((content) => ({ content, ttl }));
+            const given: Entry[] = e.records.map((content, j) => ({ content, ttl, disabled: e.disabled[j] }));
             if (e.changetype === 'REPLACE') draft.put(e.name, e.type, given, ttl);
             else if (e.changetype === 'DELETE') draft.put(e.name, e.type, [], ttl);
             else if (e.changetype === 'ADD') draft.put(e.name, e.type, [...current, ...given], ttl);

@@ -1,5 +1,5 @@
 /**
- * TSIG keys (RFC 8945) of a user (DESIGN.md §13): create (the secret is returned that once),
+ * TSIG keys (RFC 8945) of a user (DESIGN.md §13): create (the secret is returned that once), change,
  * list, revoke. The DNS server reads them from the store (dns/keyring.ts); a key's name is
  * unique across all users, because a TSIG record names only the key.
  */
@@ -22,6 +22,13 @@ export interface TsigKeyInput {
   /** Base64; generated when absent. */
   secret?: string;
   scope?: ScopeInput;
+}
+
+/** What a change of a key may set (the PowerDNS API's PUT); absent parts stay as they are. */
+export interface TsigKeyChange {
+  name?: string;
+  algorithm?: string;
+  secret?: string;
 }
 
 function secretRule(text: string): string {
@@ -73,6 +80,35 @@ export function createTsigKeys(store: Store, maxKeysPerUser?: number) {
         return tx.tsigKeys.insert({ user_id: userId, name: name!, algorithm: algorithm!, secret: secret!, scope, created_at: new Date().toISOString() });
       });
     },
+
+    /**
+     * Renames a key of the user, or gives it another algorithm or secret, keeping its scope. Keys
+     * are never edited in place (the DNS server's keyring notices new ids only): the key is
+     * replaced, in one transaction, by one with the same scope and creation time.
+     */
+    async changeOwn(userId: number, name: string, change: TsigKeyChange): Promise<TsigKeyRow> {
+      // A key that is not the user's is 404 before anything about the change is judged, as PowerDNS answers.
+      const current = await find(name, userId);
+      const check = new FieldCheck();
+      const given = {
+        name: change.name === undefined ? undefined : check.run('name', () => normalizeTsigKeyName(change.name!)),
+        algorithm: change.algorithm === undefined ? undefined : check.run('algorithm', () => normalizeTsigAlgorithm(change.algorithm!)),
+        secret: change.secret === undefined ? undefined : check.run('secret', () => secretRule(change.secret!)),
+      };
+      check.done();
+      return store.transaction(async (tx) => {
+        const key = await tx.tsigKeys.byName(current.name);
+        if (!key || key.user_id !== userId) throw new NotFound(`no TSIG key named ${name}`);
+        const next = { name: given.name ?? key.name, algorithm: given.algorithm ?? key.algorithm, secret: given.secret ?? key.secret };
+        if (next.name === key.name && next.algorithm === key.algorithm && next.secret === key.secret) return key;
+        if (next.name !== key.name && (await tx.tsigKeys.byName(next.name))) throw new Conflict(`a TSIG key named ${next.name} already exists`, { name: 'is already taken' });
+        await tx.tsigKeys.delete(key.id);
+        return tx.tsigKeys.insert({ user_id: userId, ...next, scope: key.scope, created_at: key.created_at });
+      });
+    },
+
+    /** One of the user's keys; another user's key is NotFound, exactly as a missing one. */
+    own: (userId: number, name: string): Promise<TsigKeyRow> => find(name, userId),
 
     page: (userId: number, w: Window): Promise<Page<TsigKeyRow>> => store.tsigKeys.page(userId, w),
     list: (userId: number): Promise<TsigKeyRow[]> => store.tsigKeys.listByUser(userId),

@@ -19,6 +19,8 @@ export interface RecordData {
   record_type: string;
   ttl: number;
   content: string;
+  /** A disabled record: kept and listed, never served, signed or transferred (absent: served). */
+  disabled?: boolean;
 }
 
 /** A record of the draft; `id` is the stored row it stays (updated in place, keeping its id). */
@@ -26,6 +28,8 @@ export interface Entry {
   content: string;
   ttl: number;
   id?: number;
+  /** Kept but not served (PowerDNS's `disabled`); the zone's rules still hold for it. */
+  disabled?: boolean;
 }
 
 /** Which rule a record broke, so a builder can name the field its caller sent. */
@@ -116,6 +120,7 @@ export class ZoneDraft {
     const types = new Map<string, Entry[]>();
     for (const r of rows) {
       const e: Entry = { content: r.content, ttl: r.ttl, id: r.id };
+      if (r.disabled) e.disabled = true;
       const list = types.get(r.record_type);
       if (list) list.push(e);
       else types.set(r.record_type, [e]);
@@ -143,6 +148,13 @@ export class ZoneDraft {
     return out;
   }
 
+  /** The types at a name that will be served (a disabled record is kept, not served). */
+  servedTypes(name: string): string[] {
+    const out: string[] = [];
+    for (const [type, entries] of this.node(name)) if (entries.some((e) => !e.disabled)) out.push(type);
+    return out;
+  }
+
   /** Every loaded name (every name of the zone after loadAll). */
   names(): string[] {
     return [...this.sets.keys()];
@@ -161,7 +173,9 @@ export class ZoneDraft {
     for (const e of entries) {
       if (seen.has(e.content)) continue;
       seen.add(e.content);
-      out.push({ content: e.content, ttl, id: e.id ?? current.get(e.content) });
+      const entry: Entry = { content: e.content, ttl, id: e.id ?? current.get(e.content) };
+      if (e.disabled) entry.disabled = true;
+      out.push(entry);
     }
     if (out.length > 0) node.set(type, out);
     else node.delete(type);
@@ -207,7 +221,7 @@ export class ZoneDraft {
         const why = aliasTargetRefusal(alias.content, this.options.aliasDeny);
         if (why) invalid[blame(name, 'ALIAS', 'zone-rule', 'content')] = why;
       }
-      // A new ALIAS the DNS server could never resolve would leave the apex without addresses: refuse it now.
+      // A new ALIAS the DNS server could never resolve would leave its name without addresses: refuse it now.
       if (!this.options.aliasResolver && types.includes('ALIAS') && !(this.stored.get(name) ?? []).some((r) => r.record_type === 'ALIAS')) {
         invalid[blame(name, 'ALIAS', 'zone-rule', 'record_type')] = 'ALIAS needs a resolver to look its target up: the operator must set RESOLVER (host:port of a recursive resolver)';
       }
@@ -217,8 +231,9 @@ export class ZoneDraft {
   }
 
   /**
-   * The cross-record rules of core/zone-rules.ts (DS, DNAME) on the touched names, with a DNAME
-   * above them and, under a new DNAME, whatever lies below it. A name above that the change
+   * The cross-record rules of core/zone-rules.ts (DS, DNAME, ALIAS) on the touched names, with a
+   * DNAME above them and, under a new DNAME, whatever lies below it; with the delegations above
+   * a touched ALIAS and the ALIAS records below a new delegation. A name above that the change
    * leaves alone is not judged: what breaks a rule there was there before the change.
    */
   private async zoneRules() {
@@ -232,11 +247,13 @@ export class ZoneDraft {
       await this.load(below.rows.map((r) => r.name).filter((n) => n !== name));
       for (const n of this.names()) if (n.endsWith(`.${name}`)) names.add(n);
     }
+    const context = await this.aliasContext(changed);
     // Every name above a judged one is loaded or probed by `load`; after `loadAll` a name not stored has no records.
     const above = new Set<string>();
     for (const name of names) for (const n of ancestorsOf(name)) if (!names.has(n)) above.add(n);
     const records: { name: string; record_type: string }[] = [];
     for (const name of names) for (const [record_type, entries] of this.node(name)) for (let i = 0; i < entries.length; i++) records.push({ name, record_type });
+    for (const name of context) if (!names.has(name)) for (const type of ['NS', 'ALIAS']) if (this.node(name).get(type)?.length) records.push({ name, record_type: type });
     for (const name of above) {
       if (this.stored.has(name) || this.all) {
         if (this.node(name).get('DNAME')?.length) records.push({ name, record_type: 'DNAME' });
@@ -251,9 +268,44 @@ export class ZoneDraft {
     );
   }
 
+  /**
+   * The names besides the touched ones that the ALIAS rules need (an ALIAS below a delegation is
+   * never answered): the names above a touched ALIAS, which may delegate, and the ALIAS records
+   * below a new delegation, all loaded. Nothing is read for a change without either.
+   */
+  private async aliasContext(changed: readonly string[]): Promise<string[]> {
+    const above = new Set<string>();
+    const cuts: string[] = [];
+    for (const name of changed) {
+      if (name === APEX) continue;
+      const types = this.types(name);
+      if (types.includes('ALIAS')) for (const n of ancestorsOf(name)) if (n !== APEX) above.add(n);
+      if (types.includes('NS') && !(this.stored.get(name) ?? []).some((r) => r.record_type === 'NS')) cuts.push(name);
+    }
+    const below = new Set<string>();
+    if (cuts.length > 0) {
+      const under = (n: string) => cuts.some((cut) => n.endsWith(`.${cut}`));
+      if (this.all) {
+        for (const n of this.names()) if (under(n)) below.add(n);
+      } else {
+        // A zone holds few ALIAS records: read them all, a bounded page at a time (records_type index).
+        for (let after: { name: string; id: number } | null = null; ; ) {
+          const page = await this.tx.records.ofType(this.zone.id, 'ALIAS', after, 500);
+          for (const r of page) if (under(r.name)) below.add(r.name);
+          if (page.length < 500) break;
+          after = { name: page.at(-1)!.name, id: page.at(-1)!.id };
+        }
+      }
+    }
+    if (above.size === 0 && below.size === 0) return [];
+    await this.load([...above, ...below]);
+    return [...above, ...below];
+  }
+
   private nsChanged(): boolean {
-    const before = (this.stored.get(APEX) ?? []).filter((r) => isManagedNs(r.name, r.record_type));
-    const after = this.node(APEX).get('NS') ?? [];
+    // Disabling an apex NS takes it out of the served set: a change of the managed set too.
+    const before = (this.stored.get(APEX) ?? []).filter((r) => isManagedNs(r.name, r.record_type) && !r.disabled);
+    const after = (this.node(APEX).get('NS') ?? []).filter((e) => !e.disabled);
     if (before.length !== after.length) return true;
     return before.some((r) => !after.some((e) => e.content === r.content && e.ttl === r.ttl));
   }
@@ -277,25 +329,27 @@ export class ZoneDraft {
       const node = this.sets.get(name)!;
       for (const row of rows) {
         const k = kept.get(row.id);
-        const data = { name: row.name, record_type: row.record_type, ttl: row.ttl, content: row.content };
+        const data: RecordData = { name: row.name, record_type: row.record_type, ttl: row.ttl, content: row.content };
+        if (row.disabled) data.disabled = true;
         if (!k) {
           w.deletes.push(row.id);
           w.removed.push(data);
           changedNames.add(name);
           continue;
         }
-        const same = k.name === row.name && k.type === row.record_type && k.entry.content === row.content && k.entry.ttl === row.ttl;
+        const disabled = k.entry.disabled === true;
+        const same = k.name === row.name && k.type === row.record_type && k.entry.content === row.content && k.entry.ttl === row.ttl && disabled === (row.disabled === 1);
         if (same) continue;
-        w.updates.push({ id: row.id, patch: { name: k.name, record_type: k.type, content: k.entry.content, ttl: k.entry.ttl, updated_at: at } });
+        w.updates.push({ id: row.id, patch: { name: k.name, record_type: k.type, content: k.entry.content, ttl: k.entry.ttl, updated_at: at, disabled: disabled ? 1 : 0 } });
         w.removed.push(data);
-        w.added.push({ name: k.name, record_type: k.type, ttl: k.entry.ttl, content: k.entry.content });
+        w.added.push(disabled ? { name: k.name, record_type: k.type, ttl: k.entry.ttl, content: k.entry.content, disabled } : { name: k.name, record_type: k.type, ttl: k.entry.ttl, content: k.entry.content });
         changedNames.add(name).add(k.name);
       }
       for (const [type, entries] of node) {
         for (const e of entries) {
           if (e.id !== undefined) continue;
-          w.inserts.push({ domain_id: domainId, name, record_type: type, content: e.content, ttl: e.ttl, created_at: at, updated_at: at });
-          w.added.push({ name, record_type: type, ttl: e.ttl, content: e.content });
+          w.inserts.push({ domain_id: domainId, name, record_type: type, content: e.content, ttl: e.ttl, created_at: at, updated_at: at, disabled: e.disabled ? 1 : 0 });
+          w.added.push(e.disabled ? { name, record_type: type, ttl: e.ttl, content: e.content, disabled: true } : { name, record_type: type, ttl: e.ttl, content: e.content });
           changedNames.add(name);
         }
       }
@@ -305,7 +359,11 @@ export class ZoneDraft {
   }
 }
 
-/** Entries of the history for these records: removed first, as IXFR lists them (RFC 1995 §4). */
+/**
+ * Entries of the history for these records: removed first, as IXFR lists them (RFC 1995 §4).
+ * A disabled record's entry keeps its flag: IXFR skips it, a revert restores it disabled.
+ */
 export function historyEntries(w: Pick<Writes, 'added' | 'removed'>): ChangeEntryRow[] {
-  return [...w.removed.map((r) => ({ op: 0 as const, ...r })), ...w.added.map((r) => ({ op: 1 as const, ...r }))];
+  const entry = (op: 0 | 1, r: RecordData): ChangeEntryRow => ({ op, name: r.name, record_type: r.record_type, ttl: r.ttl, content: r.content, disabled: r.disabled ? 1 : 0 });
+  return [...w.removed.map((r) => entry(0, r)), ...w.added.map((r) => entry(1, r))];
 }

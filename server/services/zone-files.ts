@@ -133,7 +133,7 @@ export function createZoneFiles(store: Store, changes: ChangeSets, identity: Zon
     importInto,
     importRecords,
 
-    /** The zone as a master file: $ORIGIN, $TTL, SOA, the apex NS set and every record; no DNSSEC records. */
+    /** The zone as a master file: $ORIGIN, $TTL, SOA, the apex NS set and every served record; no DNSSEC records, no disabled ones. */
     async export(zone: DomainRow): Promise<string> {
       const rows = await store.records.byDomain(zone.id);
       return printZoneFile(
@@ -147,7 +147,8 @@ export function createZoneFiles(store: Store, changes: ChangeSets, identity: Zon
           expire: zone.expire_interval,
           minimum: zone.minimum_ttl,
         },
-        rows.map((r) => ({ name: r.name, record_type: r.record_type, ttl: r.ttl, content: r.content })),
+        // The file is the zone as served: a disabled record is not in it (as PowerDNS exports).
+        rows.filter((r) => !r.disabled).map((r) => ({ name: r.name, record_type: r.record_type, ttl: r.ttl, content: r.content })),
       );
     },
   };

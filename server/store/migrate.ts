@@ -1,8 +1,11 @@
 /**
  * Versioned migrations kept in the repository, applied in order at start (and by the
- * CLI). Each one is written once for both databases.
+ * CLI). Each one is written once for both databases. Forward only (no `down`): to go back,
+ * restore a backup. All the pending ones run in one transaction, so a failed upgrade leaves
+ * the database as it was; a database that ran a migration this code does not know (written
+ * by a newer zonedeck) is refused before anything is touched.
  */
-import { Migrator, type Kysely, type Migration } from 'kysely';
+import { Migrator, sql, type Kysely, type Migration } from 'kysely';
 import * as m0001 from './migrations/0001-initial';
 import * as m0002 from './migrations/0002-sessions';
 import * as m0003 from './migrations/0003-dnssec-keys';
@@ -15,10 +18,11 @@ import * as m0009 from './migrations/0009-dnssec-disabled-at';
 import * as m0010 from './migrations/0010-txt-strings';
 import * as m0011 from './migrations/0011-zone-attributes';
 import * as m0012 from './migrations/0012-rrset-comments';
+import * as m0013 from './migrations/0013-disabled-records';
 
 export type Dialect = 'sqlite' | 'postgres';
 
-type Step = { up(db: Kysely<unknown>, dialect: Dialect): Promise<void> };
+export type Step = { up(db: Kysely<unknown>, dialect: Dialect): Promise<void> };
 
 const STEPS: Record<string, Step> = {
   '0001-initial': m0001,
@@ -33,18 +37,74 @@ const STEPS: Record<string, Step> = {
   '0010-txt-strings': m0010,
   '0011-zone-attributes': m0011,
   '0012-rrset-comments': m0012,
+  '0013-disabled-records': m0013,
 };
 
-export async function migrate(db: Kysely<any>, dialect: Dialect): Promise<void> {
+/** The code's migrations, in the order they run on a new database. */
+export const MIGRATIONS: readonly string[] = Object.keys(STEPS).sort();
+
+/** A database that ran migrations this code does not know: a newer zonedeck wrote it. */
+export class SchemaTooNewError extends Error {
+  constructor(readonly unknown: readonly string[]) {
+    const which = unknown.length === 1 ? `migration ${unknown[0]} is unknown` : `migrations ${unknown.join(', ')} are unknown`;
+    super(`this database was written by a newer zonedeck: ${which}; upgrade zonedeck or restore a backup`);
+  }
+}
+
+/** The migrations a database has run (none for a new one), oldest name first. */
+export async function appliedMigrations(db: Kysely<any>, dialect: Dialect): Promise<string[]> {
+  const exists =
+    dialect === 'sqlite'
+      ? sql<{ n: number }>`select count(*) as n from sqlite_master where type = 'table' and name = 'kysely_migration'`
+      : sql<{ n: number }>`select count(*)::int as n from pg_catalog.pg_tables where tablename = 'kysely_migration' and schemaname = any (current_schemas(false))`;
+  if (Number((await exists.execute(db)).rows[0]?.n) === 0) return [];
+  const { rows } = await sql<{ name: string }>`select name from kysely_migration order by name`.execute(db);
+  return rows.map((r) => r.name);
+}
+
+/** The schema's version: the name of the last migration the database has run. */
+export async function schemaVersion(db: Kysely<any>): Promise<string> {
+  const { rows } = await sql<{ name: string | null }>`select max(name) as name from kysely_migration`.execute(db);
+  return rows[0]?.name ?? '';
+}
+
+export async function migrate(db: Kysely<any>, dialect: Dialect, steps: Record<string, Step> = STEPS): Promise<void> {
   const migrations: Record<string, Migration> = {};
-  for (const [name, step] of Object.entries(STEPS)) {
+  for (const [name, step] of Object.entries(steps)) {
     migrations[name] = { up: (d) => step.up(d, dialect) };
   }
   // Branches merged in any order may add migrations below one a database already ran: each is independent.
   const migrator = new Migrator({ db, provider: { getMigrations: async () => migrations }, allowUnorderedMigrations: true });
-  const { error, results } = await migrator.migrateToLatest();
-  const failed = results?.find((r) => r.status === 'Error');
-  if (error || failed) {
-    throw new Error(`database migration ${failed?.migrationName ?? ''} failed: ${error instanceof Error ? error.message : String(error)}`);
+  /** How many migrations the database ran; a database that ran one these steps lack is refused. */
+  const known = async () => {
+    const applied = await appliedMigrations(db, dialect);
+    const unknown = applied.filter((name) => !Object.hasOwn(steps, name));
+    if (unknown.length > 0) throw new SchemaTooNewError(unknown);
+    return applied.length;
+  };
+  const run = async () => {
+    await known();
+    const { error, results } = await migrator.migrateToLatest();
+    const failed = results?.find((r) => r.status === 'Error');
+    // A newer node that migrated between the check above and the migrator's lock (PostgreSQL).
+    const missing = error instanceof Error ? /previously executed migration (\S+) is missing/.exec(error.message) : null;
+    if (missing) throw new SchemaTooNewError([missing[1]!]);
+    if (error || failed) {
+      throw new Error(`database migration ${failed?.migrationName ?? ''} failed: ${error instanceof Error ? error.message : String(error)}`);
+    }
+  };
+  if (dialect === 'postgres') return run(); // kysely runs them in one transaction, under an advisory lock
+  // kysely runs no transaction on SQLite (its adapter claims no transactional DDL, which SQLite
+  // has): one connection, so one BEGIN IMMEDIATE around the whole run makes it atomic, and makes
+  // a CLI and a server that start together migrate one after the other. Most starts have nothing
+  // to do, and take no write lock for it (the CLI opens the store while the server writes).
+  if ((await known()) === Object.keys(steps).length) return;
+  await sql`begin immediate`.execute(db);
+  try {
+    await run();
+  } catch (e) {
+    await sql`rollback`.execute(db);
+    throw e;
   }
+  await sql`commit`.execute(db);
 }

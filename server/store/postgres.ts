@@ -8,7 +8,7 @@ import pg from 'pg';
 import { Kysely, PostgresDialect, sql } from 'kysely';
 import type { Database as Schema } from './schema';
 import { ZONES_CHANNEL } from './cluster-repos';
-import { migrate } from './migrate';
+import { migrate, schemaVersion } from './migrate';
 import { postgresBuckets } from './postgres-buckets';
 import { listenPostgres } from './postgres-feed';
 import { createRepos } from './repos';
@@ -38,6 +38,7 @@ export async function openPostgresStore(url: string, box?: SecretBox): Promise<S
       await sql`select 1`.execute(db);
       return true;
     },
+    schemaVersion: () => schemaVersion(db),
     close: async () => {
       await db.destroy();
     },

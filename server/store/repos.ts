@@ -38,11 +38,11 @@ async function count(q: Promise<{ n: number | string | bigint } | undefined>): P
 
 /** Rows of a `recordPage` as SQLite hands them back: `[[id, name, record_type, content, ttl], …]`. */
 function listedFromJson(json: string): ListedRecord[] {
-  const rows = JSON.parse(json) as [number, string, string, string, number][];
+  const rows = JSON.parse(json) as [number, string, string, string, number, number][];
   const out: ListedRecord[] = new Array(rows.length);
   for (let i = 0; i < rows.length; i++) {
-    const [id, name, record_type, content, ttl] = rows[i]!;
-    out[i] = { id, name, record_type, content, ttl };
+    const [id, name, record_type, content, ttl, disabled] = rows[i]!;
+    out[i] = { id, name, record_type, content, ttl, disabled };
   }
   return out;
 }
@@ -72,10 +72,10 @@ async function inBatches<T>(rows: readonly T[], write: (batch: T[]) => Promise<u
 
 /** Rows of a multi-row INSERT up to which its statement is kept compiled (one per row count). */
 const PREPARED_ROWS = 16;
-const LISTED_COLUMNS = ['id', 'name', 'record_type', 'content', 'ttl'] as const;
-const RECORD_COLUMNS = ['domain_id', 'name', 'record_type', 'content', 'ttl', 'created_at', 'updated_at'] as const;
+const LISTED_COLUMNS = ['id', 'name', 'record_type', 'content', 'ttl', 'disabled'] as const;
+const RECORD_COLUMNS = ['domain_id', 'name', 'record_type', 'content', 'ttl', 'created_at', 'updated_at', 'disabled'] as const;
 const CHANGE_SET_COLUMNS = ['domain_id', 'serial_before', 'serial_after', 'created_at', 'source', 'actor_username', 'actor_credential', 'comment', 'settings', 'added_count', 'removed_count'] as const;
-const ENTRY_COLUMNS = ['change_set_id', 'op', 'name', 'record_type', 'ttl', 'content'] as const;
+const ENTRY_COLUMNS = ['change_set_id', 'op', 'name', 'record_type', 'ttl', 'content', 'disabled'] as const;
 
 /** `n` rows of `columns`, each value an argument in row order. */
 const rowsOf = <C extends string>(columns: readonly C[], n: number, a: (i: number) => never) =>
@@ -131,7 +131,7 @@ const Q = {
     const { q, next } = filteredRecords(db, a, shape);
     const page = q.select(LISTED_COLUMNS).orderBy('name').orderBy('record_type').orderBy('id').limit(a(next)).offset(a(next + 1));
     if (dialect === 'postgres') return page as Compilable<ListedRecord | { page: string }>;
-    return db.selectFrom(page.as('p')).select(sql<string>`json_group_array(json_array(id, name, record_type, content, ttl) order by name, record_type, id)`.as('page'));
+    return db.selectFrom(page.as('p')).select(sql<string>`json_group_array(json_array(id, name, record_type, content, ttl, disabled) order by name, record_type, id)`.as('page'));
   }),
   /** How many records a filter selects (shape and arguments as `recordPage`'s, without limit and offset). */
   recordsCount: new Prepared((db, a, shape: string) => filteredRecords(db, a, shape).q.select((e) => e.fn.countAll<number>().as('n'))),
@@ -149,7 +149,7 @@ const Q = {
       .where('name', 'in', Array.from({ length: n }, (_, i) => a(1 + i)));
     const dnames = db
       .selectFrom('records')
-      .select([sql<number>`null`.as('id'), 'name', 'record_type', sql<string>`null`.as('content'), sql<number>`null`.as('ttl')])
+      .select([sql<number>`null`.as('id'), 'name', 'record_type', sql<string>`null`.as('content'), sql<number>`null`.as('ttl'), sql<number>`null`.as('disabled')])
       .where('domain_id', '=', a(0))
       .where('record_type', '=', 'DNAME')
       .where('name', 'in', Array.from({ length: m }, (_, i) => a(1 + n + i)));
@@ -444,7 +444,7 @@ export function createRepos(db: Db, dialect: Dialect, box: SecretBox, runner: Ru
     },
     records: {
       ofType: async (domainId, recordType, after, limit) => {
-        let q = db.selectFrom('records').select(['id', 'name', 'record_type', 'content', 'ttl']).where('domain_id', '=', domainId).where('record_type', '=', recordType);
+        let q = db.selectFrom('records').select(['id', 'name', 'record_type', 'content', 'ttl', 'disabled']).where('domain_id', '=', domainId).where('record_type', '=', recordType);
         if (after) q = q.where((eb) => eb.or([eb('name', '>', after.name), eb.and([eb('name', '=', after.name), eb('id', '>', after.id)])]));
         return (await q.orderBy('name').orderBy('id').limit(limit).execute()) as ListedRecord[];
       },
@@ -528,7 +528,7 @@ export function createRepos(db: Db, dialect: Dialect, box: SecretBox, runner: Ru
         return { rows: rows.map(changeSetRow), total: await pageTotal(rows.length, w, countAll) };
       },
       entries: async (changeSetId, limit, op) => {
-        let q = db.selectFrom('change_set_records').select(['op', 'name', 'record_type', 'ttl', 'content']).where('change_set_id', '=', changeSetId);
+        let q = db.selectFrom('change_set_records').select(['op', 'name', 'record_type', 'ttl', 'content', 'disabled']).where('change_set_id', '=', changeSetId);
         if (op !== undefined) q = q.where('op', '=', op);
         q = q.orderBy('op').orderBy('id');
         if (limit !== undefined) q = q.limit(limit);
@@ -539,7 +539,7 @@ export function createRepos(db: Db, dialect: Dialect, box: SecretBox, runner: Ru
         if (ids.length === 0) return out;
         const rows = await db
           .selectFrom('change_set_records')
-          .select(['change_set_id', 'op', 'name', 'record_type', 'ttl', 'content'])
+          .select(['change_set_id', 'op', 'name', 'record_type', 'ttl', 'content', 'disabled'])
           .where('change_set_id', 'in', ids)
           .orderBy('change_set_id')
           .orderBy('op')

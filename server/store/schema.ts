@@ -58,6 +58,8 @@ export interface Database {
     record_type: string;
     ttl: number;
     content: string;
+    /** Migration 0013: 1 for a disabled record (not served). */
+    disabled: Generated<number>;
   };
   records: {
     id: Generated<number>;
@@ -68,6 +70,8 @@ export interface Database {
     ttl: number;
     created_at: string;
     updated_at: string;
+    /** Migration 0013: 1 for a disabled record: kept and listed, never served, signed or transferred. */
+    disabled: Generated<number>;
   };
   sessions: {
     id_hash: string;

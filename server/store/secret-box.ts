@@ -61,6 +61,11 @@ export class SecretBox {
   }
 }
 
+/** The id of the key a stored value was sealed under (`3f1a09c2`); null for a value stored in clear. */
+export function sealedKeyId(stored: string): string | null {
+  return SecretBox.isSealed(stored) ? stored.slice(PREFIX.length, stored.indexOf(':', PREFIX.length)) : null;
+}
+
 /** SECRETS_KEY's value as a key; SecretsKeyError when it is not the base64 of 32 octets. */
 export function keyFromBase64(text: string): Buffer {
   const t = text.trim();

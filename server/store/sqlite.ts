@@ -7,7 +7,7 @@ import path from 'node:path';
 import Database from 'better-sqlite3';
 import { Kysely, SqliteDialect, sql } from 'kysely';
 import type { Database as Schema } from './schema';
-import { migrate } from './migrate';
+import { migrate, schemaVersion } from './migrate';
 import type { Runner } from './prepared';
 import { createRepos } from './repos';
 import type { DomainRow, Repos, Store } from './types';
@@ -223,6 +223,7 @@ export async function openSqliteStore(file: string, secrets?: SecretBox): Promis
       await sql`select 1`.execute(db);
       return true;
     },
+    schemaVersion: () => schemaVersion(db),
     close: async () => {
       await db.destroy();
       await wal.close();

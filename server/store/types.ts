@@ -68,7 +68,7 @@ export interface DomainRow {
 }
 
 /** A record as a list shows it (the API's record view, the dashboard): no zone id, no timestamps. */
-export type ListedRecord = Pick<RecordRow, 'id' | 'name' | 'record_type' | 'content' | 'ttl'>;
+export type ListedRecord = Pick<RecordRow, 'id' | 'name' | 'record_type' | 'content' | 'ttl' | 'disabled'>;
 
 export interface RecordRow {
   id: number;
@@ -79,6 +79,8 @@ export interface RecordRow {
   ttl: number;
   created_at: string;
   updated_at: string;
+  /** 1: disabled (kept and listed, never served, signed or transferred); 0: served. */
+  disabled: number;
 }
 
 /** One change set of a zone's history (DESIGN.md §10); its records are ChangeEntryRows. */
@@ -105,6 +107,8 @@ export interface ChangeEntryRow {
   record_type: string;
   ttl: number;
   content: string;
+  /** 1: the record was (or became) a disabled one, outside the served zone (IXFR skips it). */
+  disabled: number;
 }
 
 export interface ChangeFilter {
@@ -421,5 +425,7 @@ export interface Store extends Repos {
   listen?(handlers: FeedHandlers): Feed;
   /** Whether the database answers (for readiness). */
   ping(): Promise<boolean>;
+  /** The schema's version: the last migration the database has run (`/readyz` shows it). */
+  schemaVersion(): Promise<string>;
   close(): Promise<void>;
 }

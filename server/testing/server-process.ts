@@ -101,3 +101,25 @@ export function cli(dataDir: string, ...args: string[]): string[] {
   if (r.status !== 0) throw new Error(`cli ${args.join(' ')} failed (${r.status}): ${r.stderr}`);
   return r.stdout.trim().split('\n');
 }
+
+export interface CliResult {
+  status: number | null;
+  stdout: string;
+  stderr: string;
+}
+
+/**
+ * Runs the admin CLI without blocking this process (unlike `cli`), so that a test's own load goes
+ * on while it runs; `env` is added to the environment. Never throws on a non-zero exit.
+ */
+export function runCli(dataDir: string, args: string[], env: Record<string, string> = {}): Promise<CliResult> {
+  return new Promise((resolve, reject) => {
+    const child = spawn(process.execPath, ['--import', 'tsx', 'server/cli/main.ts', ...args], { cwd: ROOT, env: { ...process.env, DATA_DIR: dataDir, ...env } });
+    let stdout = '';
+    let stderr = '';
+    child.stdout.on('data', (d) => (stdout += d));
+    child.stderr.on('data', (d) => (stderr += d));
+    child.on('error', reject);
+    child.on('close', (status) => resolve({ status, stdout, stderr }));
+  });
+}

@@ -55,8 +55,8 @@ export interface RecordType {
   /** The host name this record points at, for CNAME chasing and additional data. */
   target?(content: string): string | null;
   /**
-   * Not a type on the wire: the DNS server derives other records from it (ALIAS: the apex
-   * A and AAAA). Zone files carry it in RFC 3597 generic form under its private-use code.
+   * Not a type on the wire: the DNS server derives other records from it (ALIAS: the A and
+   * AAAA at its name). Zone files carry it in RFC 3597 generic form under its private-use code.
    */
   synthetic?: boolean;
 }

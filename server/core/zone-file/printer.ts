@@ -46,7 +46,7 @@ export function printZoneFile(origin: string, soa: PrintableSoa, records: readon
       const wire = type.toWire(r.content);
       const hex = Array.from(wire, (b) => b.toString(16).padStart(2, '0')).join('');
       const rdata = `\\# ${wire.length} ${hex.toUpperCase()}`;
-      const note = `; ${r.record_type} ${type.zoneText(r.content)} (the apex A and AAAA are this name's addresses, resolved by zonedeck)`;
+      const note = `; ${r.record_type} ${type.zoneText(r.content)} (the A and AAAA here are this name's addresses, resolved by zonedeck)`;
       return { key: nameKey(r.name), rank: 1, r, rdata, typeText: `TYPE${type.code}`, note };
     }
     return { key: nameKey(r.name), rank: r.record_type === 'NS' && r.name === APEX ? 0 : 1, r, rdata: type.zoneText(r.content), typeText: r.record_type, note: '' };

@@ -22,6 +22,8 @@ export function signedZoneSets(zone: Zone, signer: ZoneSigner): RRset[] {
     const cut = zone.cutAbove(name);
     if (cut && cut !== name) continue;
     const node = zone.nodes.get(name)!;
+    // A name whose only record is an ALIAS without addresses holds nothing to transfer, as unsigned.
+    if (node.size === 0) continue;
     // At a delegation point only NS (and DS) belong to this zone (RFC 4035 §2.3).
     owners.push({ name, types: cut === name ? [...node.keys()].filter((t) => t === T.NS || t === T.DS) : [...node.keys()] });
   }

@@ -2,12 +2,10 @@
  * The TXT escape migration on both databases: raw text rows become escaped content that
  * stands for the same octets, other types and already-plain text are left alone.
  */
-import Database from 'better-sqlite3';
-import { Kysely, PostgresDialect, SqliteDialect, sql } from 'kysely';
-import pg from 'pg';
+import { type Kysely, sql } from 'kysely';
 import { describe, expect, it } from 'vitest';
 import { txtChunks } from '../../core/record-types';
-import { createPostgresDatabase } from '../../testing/postgres-database';
+import { onBothStores } from '../../testing/migration-dbs';
 import { migrate, type Dialect } from '../migrate';
 import { escapeRawTxt, up } from './0006-txt-escapes';
 import { up as up0010 } from './0010-txt-strings';
@@ -48,24 +46,5 @@ describe('0006-txt-escapes', () => {
     expect(escapeRawTxt('a\\b\x00c\x1fd\x7fe é "f"')).toBe('a\\\\b\\000c\\031d\\127e é "f"');
   });
 
-  it('rewrites old TXT rows on SQLite', async () => {
-    const db = new Kysely<any>({ dialect: new SqliteDialect({ database: new Database(':memory:') }) });
-    try {
-      await check(db, 'sqlite');
-    } finally {
-      await db.destroy();
-    }
-  });
-
-  const pgUrl = process.env.TEST_DATABASE_URL ?? process.env.ZONEDECK_TEST_POSTGRES;
-  it.skipIf(!pgUrl)('rewrites old TXT rows on PostgreSQL (TEST_DATABASE_URL)', async () => {
-    const { url, drop } = await createPostgresDatabase(pgUrl!);
-    const db = new Kysely<any>({ dialect: new PostgresDialect({ pool: new pg.Pool({ connectionString: url }) }) });
-    try {
-      await check(db, 'postgres');
-    } finally {
-      await db.destroy();
-      await drop();
-    }
-  });
+  onBothStores('rewrites old TXT rows', check);
 });

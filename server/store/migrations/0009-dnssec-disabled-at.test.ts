@@ -3,11 +3,9 @@
  * the time of the last such change set (the delete form is then published for what is left of
  * its week); a signed zone and a never-signed one get none.
  */
-import Database from 'better-sqlite3';
-import { Kysely, PostgresDialect, SqliteDialect, sql } from 'kysely';
-import pg from 'pg';
-import { describe, expect, it } from 'vitest';
-import { createPostgresDatabase } from '../../testing/postgres-database';
+import { type Kysely, sql } from 'kysely';
+import { describe, expect } from 'vitest';
+import { onBothStores } from '../../testing/migration-dbs';
 import { migrate, type Dialect } from '../migrate';
 import { backfill } from './0009-dnssec-disabled-at';
 
@@ -38,24 +36,5 @@ async function check(db: Kysely<any>, dialect: Dialect) {
 }
 
 describe('0009-dnssec-disabled-at', () => {
-  it('finds when DNSSEC went off in the history, on SQLite', async () => {
-    const db = new Kysely<any>({ dialect: new SqliteDialect({ database: new Database(':memory:') }) });
-    try {
-      await check(db, 'sqlite');
-    } finally {
-      await db.destroy();
-    }
-  });
-
-  const pgUrl = process.env.TEST_DATABASE_URL ?? process.env.ZONEDECK_TEST_POSTGRES;
-  it.skipIf(!pgUrl)('and on PostgreSQL (TEST_DATABASE_URL)', async () => {
-    const { url, drop } = await createPostgresDatabase(pgUrl!);
-    const db = new Kysely<any>({ dialect: new PostgresDialect({ pool: new pg.Pool({ connectionString: url }) }) });
-    try {
-      await check(db, 'postgres');
-    } finally {
-      await db.destroy();
-      await drop();
-    }
-  });
+  onBothStores('finds when DNSSEC went off in the history', check);
 });

@@ -2,12 +2,10 @@
  * The TXT strings migration on both databases: rows whose old plain text reads as the quoted
  * form under the new rule keep their octets (in the zone and in its history); others are left alone.
  */
-import Database from 'better-sqlite3';
-import { Kysely, PostgresDialect, SqliteDialect, sql } from 'kysely';
-import pg from 'pg';
+import { type Kysely, sql } from 'kysely';
 import { describe, expect, it } from 'vitest';
 import { txtChunks } from '../../core/record-types';
-import { createPostgresDatabase } from '../../testing/postgres-database';
+import { onBothStores } from '../../testing/migration-dbs';
 import { migrate, type Dialect } from '../migrate';
 import { rewriteOldTxt, up } from './0010-txt-strings';
 
@@ -49,24 +47,5 @@ describe('0010-txt-strings', () => {
     for (const [before, , after] of CASES) expect(rewriteOldTxt(before) ?? before).toBe(after);
   });
 
-  it('rewrites old TXT rows and history on SQLite', async () => {
-    const db = new Kysely<any>({ dialect: new SqliteDialect({ database: new Database(':memory:') }) });
-    try {
-      await check(db, 'sqlite');
-    } finally {
-      await db.destroy();
-    }
-  });
-
-  const pgUrl = process.env.TEST_DATABASE_URL ?? process.env.ZONEDECK_TEST_POSTGRES;
-  it.skipIf(!pgUrl)('rewrites old TXT rows and history on PostgreSQL (TEST_DATABASE_URL)', async () => {
-    const { url, drop } = await createPostgresDatabase(pgUrl!);
-    const db = new Kysely<any>({ dialect: new PostgresDialect({ pool: new pg.Pool({ connectionString: url }) }) });
-    try {
-      await check(db, 'postgres');
-    } finally {
-      await db.destroy();
-      await drop();
-    }
-  });
+  onBothStores('rewrites old TXT rows and history', check);
 });

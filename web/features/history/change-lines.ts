@@ -12,6 +12,8 @@ export interface DiffLine {
   ttl: string;
   record_type: string;
   content: string;
+  /** A disabled record (kept, not served): disabling a record reads as `- www A …` then `+ www A … ; disabled`. */
+  disabled?: boolean;
 }
 
 // The apex first, then names and types in text order, as the records table sorts them.
@@ -19,17 +21,17 @@ const rrsetKey = (r: ChangeRecord) => `${r.name === '@' ? '' : r.name}\u0000${r.
 
 /** What was removed and added, one RRset after another, its removed lines first (as a unified diff reads). */
 export function diffLines(cs: Pick<ChangeSet, 'added' | 'removed'>): DiffLine[] {
-  const line = (sign: DiffLine['sign']) => (r: ChangeRecord, order: number) => ({ sign, order, key: rrsetKey(r), line: { sign, name: r.name, ttl: r.ttl, record_type: r.record_type, content: r.content } });
+  const line = (sign: DiffLine['sign']) => (r: ChangeRecord, order: number) => ({ sign, order, key: rrsetKey(r), line: { sign, name: r.name, ttl: r.ttl, record_type: r.record_type, content: r.content, ...(r.disabled ? { disabled: true } : {}) } });
   const all = [...cs.removed.map(line('-')), ...cs.added.map(line('+'))];
   all.sort((a, b) => (a.key < b.key ? -1 : a.key > b.key ? 1 : a.sign === b.sign ? a.order - b.order : a.sign === '-' ? -1 : 1));
   return all.map((x) => x.line);
 }
 
 /** `- www 300 IN A 192.0.2.1` */
-export const zoneFileLine = (l: DiffLine) => `${l.sign} ${l.name} ${l.ttl} IN ${l.record_type} ${l.content}`;
+export const zoneFileLine = (l: DiffLine) => `${l.sign} ${l.name} ${l.ttl} IN ${l.record_type} ${l.content}${l.disabled ? ' ; disabled' : ''}`;
 
 /** `+ www A 192.0.2.9`: for a sentence, where the TTL would be noise. */
-export const shortLine = (l: DiffLine) => `${l.sign} ${l.name} ${l.record_type} ${l.content}`;
+export const shortLine = (l: DiffLine) => `${l.sign} ${l.name} ${l.record_type} ${l.content}${l.disabled ? ' (disabled)' : ''}`;
 
 /** How many records the list left out of this change set (GET …/changes/:id has them all). */
 export const missingLines = (cs: Pick<ChangeSet, 'added' | 'removed' | 'added_count' | 'removed_count'>) =>

@@ -152,6 +152,24 @@ export function RecordsPanel({ domain }: { domain: Domain }) {
     [del, toast],
   );
 
+  const onToggle = useCallback(
+    (r: DnsRecord) => {
+      setArmedId(null);
+      const { disabled: _was, ...served } = r;
+      const optimistic: DnsRecord = r.disabled ? served : { ...r, disabled: true };
+      update.mutate(
+        { before: r, patch: { disabled: !r.disabled }, optimistic },
+        {
+          onSuccess: (after) => toast('success', after.disabled ? `Disabled ${after.fqdn} ${after.record_type}: kept, no longer served` : `Enabled ${after.fqdn} ${after.record_type}: served again`),
+          onError: (e) => {
+            if (!isStale(e)) toast('error', `Could not ${r.disabled ? 'enable' : 'disable'} ${r.fqdn} ${r.record_type}: ${e.message}`);
+          },
+        },
+      );
+    },
+    [update, toast],
+  );
+
   const renderEditor = (r: DnsRecord) => (
     <RecordForm
       domain={domain}
@@ -250,6 +268,7 @@ export function RecordsPanel({ domain }: { domain: Domain }) {
           renderEditor={renderEditor}
           onEdit={startEdit}
           onDelete={onDelete}
+          onToggle={onToggle}
           selected={selected}
           allShown={allShown}
           onSelect={onSelect}

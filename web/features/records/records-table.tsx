@@ -2,7 +2,8 @@
  * The records of a zone as a virtualized table: only the rows in view are in the DOM, so
  * 10,000 records scroll and filter smoothly. A row turns into the record form to edit it
  * in place; deleting asks for a second click on the same row. A checkbox per row (and one
- * for all shown rows) chooses records to delete together.
+ * for all shown rows) chooses records to delete together. A disabled record (kept, not served)
+ * is greyed, says so, and has Enable where a served one has Disable.
  */
 import { useVirtualizer } from '@tanstack/react-virtual';
 import { memo, useRef, type ReactNode } from 'react';
@@ -30,10 +31,11 @@ interface RowProps {
   onEdit: (r: DnsRecord) => void;
   onArm: (id: number | null) => void;
   onDelete: (r: DnsRecord) => void;
+  onToggle: (r: DnsRecord) => void;
   onSelect: (id: number, on: boolean) => void;
 }
 
-const RecordRow = memo(function RecordRow({ r, domain, ips, pending, armed, selected, onEdit, onArm, onDelete, onSelect }: RowProps) {
+const RecordRow = memo(function RecordRow({ r, domain, ips, pending, armed, selected, onEdit, onArm, onDelete, onToggle, onSelect }: RowProps) {
   const advice = r.record_type === 'A' || r.record_type === 'AAAA' ? adviceText(ipAdvice(r.content, ips, r.record_type)) : undefined;
   const label = `${r.fqdn} ${r.record_type}`;
   return (
@@ -49,6 +51,11 @@ const RecordRow = memo(function RecordRow({ r, domain, ips, pending, armed, sele
       </div>
       <div role="cell" className="c-type">
         <Badge tone="info">{r.record_type}</Badge>
+        {r.disabled ? (
+          <Badge tone="warning" title="Kept in the zone but not served: not answered, signed or transferred">
+            disabled
+          </Badge>
+        ) : null}
       </div>
       <div role="cell" className="c-content mono">
         <span className="content-text">{r.content}</span>
@@ -85,6 +92,15 @@ const RecordRow = memo(function RecordRow({ r, domain, ips, pending, armed, sele
             <button type="button" className="btn btn-small" onClick={() => onEdit(r)} aria-label={`Edit ${label}`}>
               Edit
             </button>
+            <button
+              type="button"
+              className="btn btn-small"
+              onClick={() => onToggle(r)}
+              aria-label={`${r.disabled ? 'Enable' : 'Disable'} ${label} ${r.content}`}
+              title={r.disabled ? 'Serve this record again' : 'Keep this record but stop serving it'}
+            >
+              {r.disabled ? 'Enable' : 'Disable'}
+            </button>
             <button type="button" className="btn btn-small btn-ghost-danger" onClick={() => onArm(r.id)} aria-label={`Delete ${label}`}>
               Delete
             </button>
@@ -109,6 +125,8 @@ export interface RecordsTableProps {
   renderEditor: (r: DnsRecord) => ReactNode;
   onEdit: (r: DnsRecord) => void;
   onDelete: (r: DnsRecord) => void;
+  /** Disables a served record or serves a disabled one again. */
+  onToggle: (r: DnsRecord) => void;
   selected: ReadonlySet<number>;
   /** The "select all shown" box's state over `rows`. */
   allShown: SelectAll;
@@ -117,7 +135,7 @@ export interface RecordsTableProps {
 }
 
 export function RecordsTable(props: RecordsTableProps) {
-  const { domain, rows, total, ips, sort, onSort, pendingIds, armedId, onArm, editingId, renderEditor, onEdit, onDelete, selected, allShown, onSelect, onSelectAllShown } = props;
+  const { domain, rows, total, ips, sort, onSort, pendingIds, armedId, onArm, editingId, renderEditor, onEdit, onDelete, onToggle, selected, allShown, onSelect, onSelectAllShown } = props;
   const scrollRef = useRef<HTMLDivElement>(null);
   const virtualizer = useVirtualizer({
     count: rows.length,
@@ -171,7 +189,7 @@ export function RecordsTable(props: RecordsTableProps) {
                 data-index={v.index}
                 role="row"
                 aria-rowindex={v.index + 2}
-                className={`record-row${editing ? ' editing' : ''}${pendingIds.has(r.id) || r.id < 0 ? ' pending' : ''}${selected.has(r.id) ? ' selected' : ''}${v.index % 2 ? ' odd' : ''}`}
+                className={`record-row${editing ? ' editing' : ''}${pendingIds.has(r.id) || r.id < 0 ? ' pending' : ''}${selected.has(r.id) ? ' selected' : ''}${r.disabled ? ' record-disabled' : ''}${v.index % 2 ? ' odd' : ''}`}
                 style={{ transform: `translateY(${v.start}px)` }}
               >
                 {editing ? (
@@ -189,6 +207,7 @@ export function RecordsTable(props: RecordsTableProps) {
                     onEdit={onEdit}
                     onArm={onArm}
                     onDelete={onDelete}
+                    onToggle={onToggle}
                     onSelect={onSelect}
                   />
                 )}

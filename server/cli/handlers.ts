@@ -1,0 +1,207 @@
+/**
+ * What each command of the admin CLI does (DESIGN.md §5), one handler per name of the table in
+ * commands.ts. Same DATA_DIR / DATABASE_URL as the server; writes go through the same services,
+ * so the running server sees every change at once.
+ */
+import { readFileSync, renameSync, writeFileSync } from 'node:fs';
+import { randomBytes } from 'node:crypto';
+import path from 'node:path';
+import type { parseArgs } from 'node:util';
+import type { Config } from '../config';
+import { normalizeZoneName } from '../core/domain-name';
+import type { ScopeInput } from '../core/scope';
+import type { Services } from '../services';
+import { CLI_WRITE } from '../services/change-sets';
+import { transferZone } from '../dns/axfr-client';
+import { parseTsigArgument, transferSigner } from '../dns/transfer-signer';
+import { dnskeyText, dsText } from '../services/dnssec-keys';
+import { yArgument } from '../services/tsig-keys';
+import { keyFromBase64, KEY_FILE, SecretBox } from '../store/secret-box';
+import type { DnssecPublicKey, Repos } from '../store/types';
+import { backup } from './backup';
+import { commandsNamed, usage, type CommandName, type FLAGS } from './commands';
+import { restore } from './restore';
+
+export class UsageError extends Error {}
+
+export type Out = (line: string) => void;
+
+export interface Context {
+  config: Config;
+  /** The positional arguments after the command's name. */
+  args: string[];
+  values: ReturnType<typeof parseArgs<{ options: typeof FLAGS; allowPositionals: true }>>['values'];
+  scope: ScopeInput;
+  /** Opens the store on first use: backup, restore and help never do. */
+  services(): Promise<Services>;
+  out: Out;
+}
+
+function id(text: string | undefined, what: string): number {
+  if (!text || !/^[0-9]+$/.test(text)) throw new UsageError(`${what} must be a number`);
+  return Number(text);
+}
+
+function need(text: string | undefined, what: string): string {
+  if (!text) throw new UsageError(`missing ${what}`);
+  return text;
+}
+
+export const HANDLERS: Record<CommandName, (ctx: Context) => Promise<void>> = {
+  async 'users add'({ args: [name], values, services, out }) {
+    const { user, password } = await (await services()).accounts.addUser(need(name, '<username>'), values.password);
+    out(`created user ${user.username}`);
+    out(password);
+  },
+  async 'users passwd'({ args: [name], values, services, out }) {
+    const { accounts } = await services();
+    const user = await accounts.userByName(need(name, '<username>'));
+    out(await accounts.setPassword(user.id, values.password));
+  },
+  async 'tokens create'({ args: [name], values, scope, services, out }) {
+    const { accounts } = await services();
+    const user = await accounts.userByName(need(name, '<username>'));
+    const days = values.expires === undefined ? undefined : id(values.expires, '--expires');
+    const expires = days === undefined ? null : new Date(Date.now() + days * 86400_000).toISOString();
+    const { row, token } = await accounts.createToken(user.id, values.label ?? '', expires, scope);
+    out(`token ${row.id} for ${user.username}${row.label ? ` (${row.label})` : ''}${expires ? `, expires ${expires}` : ''}; shown only once:`);
+    out(token);
+  },
+  async 'tokens list'({ args: [name], services, out }) {
+    const { accounts } = await services();
+    const user = await accounts.userByName(need(name, '<username>'));
+    for (const t of await accounts.listTokens(user.id)) {
+      out(JSON.stringify({ id: t.id, label: t.label, created_at: t.created_at, last_used_at: t.last_used_at, expires_at: t.expires_at, scope: t.scope }));
+    }
+  },
+  async 'tokens revoke'({ args: [token], services, out }) {
+    await (await services()).accounts.revokeToken(id(token, '<token-id>'));
+    out(`revoked token ${token}`);
+  },
+  async 'ips add'({ args: [name, address], values, services, out }) {
+    const { accounts, ips } = await services();
+    const user = await accounts.userByName(need(name, '<username>'));
+    out(JSON.stringify(await ips.add(user.id, need(address, '<address-or-cidr>'), !values.inactive)));
+  },
+  async 'ips list'({ args: [name], services, out }) {
+    const { accounts, ips } = await services();
+    const user = await accounts.userByName(need(name, '<username>'));
+    for (const ip of await ips.all(user.id)) out(JSON.stringify(ip));
+  },
+  async 'ips remove'({ args: [ip], services, out }) {
+    await (await services()).ips.remove(id(ip, '<id>'));
+    out(`removed IP record ${ip}`);
+  },
+  async 'dnssec show'({ args: [name], services, out }) {
+    const s = await services();
+    const zone = await s.store.domains.byName(normalizeZoneName(need(name, '<zone>')));
+    if (!zone) throw new UsageError(`no domain named ${name}`);
+    printKeys(zone.name, (await s.zones.publicKeys([zone])).get(zone.id) ?? [], out);
+  },
+  async 'dnssec rollover'({ args: [name], values, services, out }) {
+    const { zone, keys } = await (await services()).zones.rollover(need(name, '<zone>'), values.finish ? 'finish' : 'start');
+    if (values.finish) out(`${zone.name}: rollover finished; the zone is signed with key ${keys[0]!.key_tag} alone`);
+    else {
+      out(`${zone.name}: new key ${keys.at(-1)!.key_tag} signs beside key ${keys[0]!.key_tag} (serial ${zone.serial_number}).`);
+      out(`Replace the DS at the registrar with the new one below; once the parent serves it and the old DS's TTL has passed, run: dnssec rollover ${zone.name} --finish`);
+    }
+    printKeys(zone.name, keys, out);
+  },
+  async 'zones export'({ args: [name], services }) {
+    const s = await services();
+    const zone = await s.store.domains.byName(normalizeZoneName(need(name, '<zone>')));
+    if (!zone) throw new UsageError(`no domain named ${name}`);
+    process.stdout.write(await s.zoneFiles.export(zone));
+  },
+  'zones import': (ctx) => importZone(ctx, 'import'),
+  'zones transfer': (ctx) => importZone(ctx, 'transfer'),
+  async 'tsig create'({ args: [name, keyName], values, scope, services, out }) {
+    const s = await services();
+    const user = await s.accounts.userByName(need(name, '<username>'));
+    const key = await s.tsigKeys.create(user.id, { name: need(keyName, '<key-name>'), algorithm: values.algorithm, secret: values.secret, scope });
+    out(`TSIG key ${key.name} (${key.algorithm}) for ${user.username}, scope ${JSON.stringify(key.scope)}; the secret is shown only once:`);
+    out(yArgument(key));
+  },
+  async 'tsig list'({ args: [name], services, out }) {
+    const s = await services();
+    const user = await s.accounts.userByName(need(name, '<username>'));
+    for (const k of await s.tsigKeys.list(user.id)) out(JSON.stringify({ name: k.name, algorithm: k.algorithm, scope: k.scope, created_at: k.created_at }));
+  },
+  async 'tsig revoke'({ args: [keyName], services, out }) {
+    const key = await (await services()).tsigKeys.revoke(need(keyName, '<key-name>'));
+    out(`revoked TSIG key ${key.name}`);
+  },
+  async 'secrets rotate'({ config, values, services, out }) {
+    const { store } = await services();
+    if (!store.secrets || !store.resealSecrets) throw new UsageError('this store keeps no sealed secrets');
+    let next: Buffer;
+    try {
+      next = values['new-key'] ? keyFromBase64(values['new-key']) : randomBytes(32);
+    } catch (e) {
+      throw new UsageError(`--new-key ${(e as Error).message.replace(/^SECRETS_KEY /, '')}`);
+    }
+    const box = new SecretBox(next);
+    const keyFile = store.kind === 'sqlite' && !config.secretsKey && config.sqlitePath !== ':memory:' ? path.join(path.dirname(config.sqlitePath), KEY_FILE) : null;
+    // The new key is on disk before any secret is sealed with it; it takes the old one's place after the commit.
+    if (keyFile) writeFileSync(`${keyFile}.new`, `${next.toString('base64')}\n`, { mode: 0o600 });
+    const n = await store.resealSecrets(box);
+    if (keyFile) {
+      renameSync(`${keyFile}.new`, keyFile);
+      out(`re-sealed ${n} secrets under key ${box.id}; ${keyFile} holds it now (back it up: without it the secrets cannot be opened)`);
+    } else {
+      out(`re-sealed ${n} secrets under key ${box.id}; set SECRETS_KEY to this on every node and restart them:`);
+      out(next.toString('base64'));
+    }
+  },
+  backup: ({ config, args: [file], values, out }) => backup(config, need(file, '<file>'), values.force ?? false, out),
+  restore: ({ config, args: [file], values, out }) => restore(config, need(file, '<file>'), values.force ?? false, out),
+  async help({ args, out }) {
+    const only = args.length > 0 ? commandsNamed(args) : undefined;
+    if (only?.length === 0) throw new UsageError(`unknown command "${args.join(' ')}"`);
+    out(usage(only));
+  },
+};
+
+async function importZone({ args: [name, zoneArg, sourceArg], values, services, out }: Context, action: 'import' | 'transfer'): Promise<void> {
+  const s = await services();
+  const user = await s.accounts.userByName(need(name, '<username>'));
+  const zoneName = normalizeZoneName(need(zoneArg, '<zone>'));
+  const source = need(sourceArg, action === 'import' ? '<file|->' : '<host:port>');
+  const opts = { ...CLI_WRITE, dryRun: values['dry-run'] ?? false };
+  const mode = values.merge ? 'merge' : 'replace';
+  // Read (or transfer) first, so a file that cannot be read creates no zone.
+  const transferred = action === 'transfer' ? await pull(source, zoneName, values.tsig) : undefined;
+  const text = action === 'import' ? (source === '-' ? readFileSync(0, 'utf8') : readFileSync(source, 'utf8')) : undefined;
+  if (!(await s.store.domains.byName(zoneName)) && !opts.dryRun) {
+    await s.zones.create(user.id, { name: zoneName });
+    out(`created ${zoneName} for ${user.username}`);
+  }
+  const locate = (tx: Repos) => s.zones.owned(user.id, zoneName, tx);
+  const { change, result } = transferred
+    ? await s.zoneFiles.importRecords(locate, transferred, mode, opts).then((r) => ({ ...r, result: { ignored: transferred.ignored } }))
+    : await s.zoneFiles.importInto(await s.zones.owned(user.id, zoneName), locate, text!, mode, opts);
+  const verb = opts.dryRun ? 'would' : change.id === null ? 'no change:' : `change ${change.id}:`;
+  out(`${zoneName}: ${verb} ${opts.dryRun ? 'add' : 'added'} ${change.added.length} and ${opts.dryRun ? 'remove' : 'removed'} ${change.removed.length} records (serial ${change.serial_before} -> ${change.serial_after})`);
+  for (const [field, [before, after]] of Object.entries(change.settings)) out(`  ${field}: ${String(before)} -> ${String(after)}`);
+  for (const i of result.ignored) out(`  ignored ${action === 'import' ? 'line' : 'record'} ${i.line}: ${i.name} ${i.record_type}: ${i.reason}`);
+}
+
+/** Transfers a zone from `host:port` (IPv6 as `[addr]:port`) by AXFR. */
+async function pull(hostPort: string, zone: string, tsig: string | undefined) {
+  const m = /^\[?([^\]]+?)\]?:([0-9]{1,5})$/.exec(hostPort);
+  if (!m) throw new UsageError(`<host:port> must look like 192.0.2.1:53 or [2001:db8::1]:53, not ${hostPort}`);
+  let signer;
+  try {
+    signer = tsig === undefined ? undefined : transferSigner(parseTsigArgument(tsig));
+  } catch (e) {
+    throw new UsageError(`--tsig ${e instanceof Error ? e.message : String(e)}`);
+  }
+  return transferZone(m[1]!, Number(m[2]), zone, signer);
+}
+
+/** A zone's DS and DNSKEY records, one per line, as the API shows them. */
+function printKeys(zone: string, keys: DnssecPublicKey[], out: Out): void {
+  if (keys.length === 0) out(`${zone}: DNSSEC is off`);
+  for (const k of keys) out(dsText(zone, k));
+  for (const k of keys) out(dnskeyText(zone, k));
+}
