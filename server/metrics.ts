@@ -112,6 +112,14 @@ new Counter({
   },
 });
 
+/** Background jobs (weekly re-signing) that failed for a zone; each failure is also logged with the zone. */
+export const backgroundFailures = new Counter({
+  name: 'zonedeck_background_failures_total',
+  help: 'Background work that failed for a zone and will be retried: job="resign" (the weekly serial bump that refreshes signatures at secondaries)',
+  labelNames: ['job'] as const,
+  registers: [registry],
+});
+
 /** Counts one response by the rcode in its header (RFC 1035 §4.1.1). */
 export function countDnsResponse(transport: 'udp' | 'tcp', response: Buffer): void {
   if (response.length >= 4) dnsResponses[transport][response[3]! & 15]! += 1;

@@ -127,7 +127,10 @@ export async function startDns(config: DnsConfig, store: Store, events: ZoneEven
   timer?.unref();
   if (delegation) void delegation.checkAll().catch(onError);
   // Signed zones unchanged for a week get a new serial, so secondaries fetch fresh signatures.
-  const refresh = setInterval(() => void refreshSignedZones(store, events).catch(onError), REFRESH_EVERY_MS);
+  const refresh = setInterval(
+    () => void refreshSignedZones(store, events, new Date(), (zone, err) => log.error({ err, zone }, 're-signing failed: the zone keeps its serial and is tried again in an hour')).catch(onError),
+    REFRESH_EVERY_MS,
+  );
   refresh.unref();
 
   return {

@@ -2,6 +2,8 @@
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import type { ZoneChange } from '../../services/events';
 import { createTestApp, type TestApp } from '../../testing/test-app';
+import { registry } from '../../metrics';
+import type { Store } from '../../store/types';
 import { refreshSignedZones } from './refresh';
 
 let t: TestApp;
@@ -35,5 +37,29 @@ describe('signature refresh for secondaries', () => {
     expect(api.serial_number).toBe(bumped[0]!.serial_number);
     // Done once: the zone is now fresh.
     expect(await refreshSignedZones(t.services.store, t.services.events)).toEqual([]);
+  });
+
+  it('a zone that fails is reported by name and counted, and the others are still bumped', async () => {
+    await zone('broken.example', true, 8);
+    await zone('fine.example', true, 8);
+    const store = t.services.store;
+    // The store as it is, but the write of one zone's change set fails (a disk error, a lost connection).
+    const failing: Store = Object.create(store, {
+      transaction: {
+        value: <T>(run: Parameters<Store['transaction']>[0]) =>
+          store.transaction((tx) =>
+            run(Object.create(tx, { domains: { value: { ...tx.domains, lock: async (d: { name: string }) => (d.name === 'broken.example' ? Promise.reject(new Error('disk I/O error')) : tx.domains.lock(d as never)) } } })),
+          ) as Promise<T>,
+      },
+    });
+    const before = (await registry.getSingleMetric('zonedeck_background_failures_total')!.get()).values.find((v) => v.labels.job === 'resign')?.value ?? 0;
+    const reported: Array<[string, string]> = [];
+    const bumped = await refreshSignedZones(failing, t.services.events, new Date(), (name, err) => reported.push([name, (err as Error).message]));
+    expect(bumped.map((z) => z.name)).toEqual(['fine.example']);
+    expect(reported).toEqual([['broken.example', 'disk I/O error']]);
+    const after = (await registry.getSingleMetric('zonedeck_background_failures_total')!.get()).values.find((v) => v.labels.job === 'resign')?.value;
+    expect(after).toBe(before + 1);
+    // The next run, with the store healthy again, bumps it.
+    expect((await refreshSignedZones(store, t.services.events)).map((z) => z.name)).toEqual(['broken.example']);
   });
 });

@@ -10,6 +10,7 @@
 import { createChangeSets } from '../../services/change-sets';
 import type { ZoneEvents } from '../../services/events';
 import type { DomainRow, Store } from '../../store/types';
+import { backgroundFailures } from '../../metrics';
 import { DELETE_SIGNAL_MS, deleteSignalEnd } from './cds';
 
 export const RESIGN_AFTER_MS = 7 * 86_400_000;
@@ -34,9 +35,12 @@ const COMMENTS = {
 
 /**
  * Bumps the serial of every signed zone unchanged for a week, and of every zone whose delete
- * signal has run its time; returns the zones bumped.
+ * signal has run its time; returns the zones bumped. A zone that fails is reported (its name and
+ * the error, counted in /metrics as zonedeck_background_failures_total{job="resign"}) and tried
+ * again at the next run, an hour later, long before its secondaries' signatures expire; the other
+ * zones go on.
  */
-export async function refreshSignedZones(store: Store, events: ZoneEvents, now = new Date()): Promise<DomainRow[]> {
+export async function refreshSignedZones(store: Store, events: ZoneEvents, now = new Date(), onError?: (zone: string, err: unknown) => void): Promise<DomainRow[]> {
   const bumped: DomainRow[] = [];
   const changes = createChangeSets(store, events, { maxRecords: Infinity });
   const actor = { username: 'zonedeck', credential: 'system' };
@@ -49,7 +53,14 @@ export async function refreshSignedZones(store: Store, events: ZoneEvents, now =
       .apply(async (tx) => (await tx.domains.byId(candidate.id)) ?? Promise.reject(new Error('gone')), { source: 'dnssec', actor, comment: COMMENTS[why] }, (edit) => {
         edit.touch = due(edit.zone, now);
       })
-      .catch(() => ({ change: null, zone: null }));
+      .catch((err: unknown) => {
+        // A zone deleted meanwhile has nothing to re-sign; anything else is a failure to report.
+        if (!(err instanceof Error && err.message === 'gone')) {
+          backgroundFailures.inc({ job: 'resign' });
+          onError?.(candidate.name, err);
+        }
+        return { change: null, zone: null };
+      });
     if (change?.id && zone) bumped.push(zone);
   }
   return bumped;
