@@ -51,7 +51,7 @@ describe('finding 3: a token scoped to one zone reaches no other zone of its use
   });
 });
 
-describe('finding 4: the README ACME token changes records only', () => {
+describe('finding 4: the documented ACME token (docs/powerdns-api.md) changes records only', () => {
   it('cannot revert DNSSEC away, rewrite SOA timers by import, or delete the zone', async () => {
     const acme = await scoped({ names: ['_acme-challenge', '_acme-challenge.*'], types: ['TXT'] });
     const on = (await (await call(owner, 'GET', '/api/v1/domains/signed.test/changes')).json()) as Array<{ id: number; settings: object }>;

@@ -1,7 +1,7 @@
 /**
  * SOA timers and serials. Bounds follow common operator practice (RFC 1912 §2.2,
  * RIPE-203) tightened to what a NOTIFY-driven service needs; they are documented in
- * the README and shown in the editor.
+ * docs/api.md and shown in the editor.
  */
 export interface SoaTimers {
   refresh_interval: number;

@@ -16,7 +16,7 @@ import { eventually, freePort, startServer, type RunningServer } from './test-se
 const run = promisify(execFile);
 const CATALOG = 'catalog.example.net';
 
-/** Knot as a catalog consumer: the one configuration it keeps for the whole test (as in the README). */
+/** Knot as a catalog consumer: the one configuration it keeps for the whole test (as in docs/dns.md). */
 const knotConfig = (dir: string, port: number, primary: number) => `${knotPreamble(dir, port, primary)}template:
   - id: default
     storage: "${dir}"

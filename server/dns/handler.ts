@@ -302,7 +302,7 @@ export function createHandler(index: ZoneIndex, options: HandlerOptions): Handle
  * The MACs of signed UPDATEs seen within the TSIG time window (RFC 8945 §5.2.3: ±300 s), per key,
  * so that a captured UPDATE sent again is refused. Bounded: at most MAX_PER_KEY entries a key and
  * MAX_KEYS keys, the oldest forgotten first; an entry outlives the window it could be replayed in.
- * Per DNS thread: a replay sent to another node is not seen (README).
+ * Per DNS thread: a replay sent to another node is not seen (docs/dynamic-updates.md).
  */
 class ReplayCache {
   private static readonly MAX_PER_KEY = 10_000;

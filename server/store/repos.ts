@@ -125,7 +125,7 @@ const Q = {
   /**
    * A page of a record list: shape and arguments as `filteredRecords`, then limit and offset. SQLite hands the page
    * back as one JSON array, for better-sqlite3 turns every value of every row into JavaScript one
-   * by one, which costs several times what SQLite takes to find the rows (README, Benchmarks).
+   * by one, which costs several times what SQLite takes to find the rows (docs/benchmarks.md).
    */
   recordPage: new Prepared((db, a, shape: string, dialect) => {
     const { q, next } = filteredRecords(db, a, shape);
