@@ -103,6 +103,18 @@ const schema = z.object({
     .regex(/^(hmac-[a-z0-9]+:)?[A-Za-z0-9._-]+:[A-Za-z0-9+/]+={0,2}$/i, 'must be algorithm:name:secret (base64), as dig -y takes it')
     .optional(),
   CATALOG_ZONE: zoneName.optional(),
+  PUBLIC_URL: z
+    .string()
+    .refine((s) => {
+      try {
+        const u = new URL(s.trim());
+        return (u.protocol === 'https:' || u.protocol === 'http:') && (u.pathname === '/' || u.pathname === '') && !u.search && !u.hash && !u.username && !u.password;
+      } catch {
+        return false;
+      }
+    }, 'must be the origin users open the dashboard at, like https://dns.example.com (no path)')
+    .transform((s) => new URL(s.trim()).origin)
+    .optional(),
   SECRETS_KEY: z
     .string()
     .refine((s) => /^[A-Za-z0-9+/]+={0,2}$/.test(s.trim()) && Buffer.from(s.trim(), 'base64').length === 32, 'must be the base64 of 32 octets (openssl rand -base64 32)')
@@ -153,6 +165,8 @@ export type Config = {
   notifyTsig?: string;
   /** The catalog zone (RFC 9432) listing every hosted zone; unset: none is published. */
   catalogZone?: string;
+  /** PUBLIC_URL's origin: what browsers see (behind a TLS-terminating proxy too); unset: the request's own. */
+  publicOrigin?: string;
   /** SECRETS_KEY (base64, 32 octets): seals TSIG secrets and DNSSEC private keys; unset: the key file beside the SQLite database. */
   secretsKey?: string;
 };
@@ -212,6 +226,7 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
     secondaries: e.SECONDARIES,
     notifyTsig: e.NOTIFY_TSIG,
     catalogZone: e.CATALOG_ZONE,
+    publicOrigin: e.PUBLIC_URL,
     secretsKey: e.SECRETS_KEY?.trim(),
   };
 }

@@ -7,7 +7,11 @@ import { deleteCookie, getCookie, setCookie } from 'hono/cookie';
 
 const NAME = 'zd_session';
 
-const isHttps = (c: Context) => new URL(c.req.url).protocol === 'https:';
+/** The origin browsers use for the dashboard: PUBLIC_URL's (set by the BFF app), else the request's own. */
+export const siteOrigin = (c: Context): string => (c.get('siteOrigin') as string | undefined) ?? new URL(c.req.url).origin;
+
+/** HTTPS as the browser sees it: PUBLIC_URL's scheme behind a proxy, else the request's. */
+const isHttps = (c: Context) => siteOrigin(c).startsWith('https:');
 
 export function readSessionCookie(c: Context): string | undefined {
   return isHttps(c) ? getCookie(c, NAME, 'host') : getCookie(c, NAME);

@@ -5,10 +5,10 @@
  */
 import type { Context, MiddlewareHandler } from 'hono';
 import { BffError, signedOut } from './errors';
-import { clearSessionCookie, readSessionCookie } from './cookie';
+import { clearSessionCookie, readSessionCookie, siteOrigin } from './cookie';
 import type { ActiveSession, Sessions } from './sessions';
 
-export type BffEnv = { Variables: { requestId: string; session: ActiveSession } };
+export type BffEnv = { Variables: { requestId: string; session: ActiveSession; siteOrigin: string } };
 
 export const CSRF_HEADER = 'X-CSRF-Token';
 
@@ -19,7 +19,7 @@ export function checkOrigin(c: Context): void {
   if (SAFE_METHODS.has(c.req.method)) return;
   const origin = c.req.header('origin');
   const site = c.req.header('sec-fetch-site');
-  if (!origin || origin !== new URL(c.req.url).origin || (site !== undefined && site !== 'same-origin')) {
+  if (!origin || origin !== siteOrigin(c) || (site !== undefined && site !== 'same-origin')) {
     throw new BffError(403, 'csrf', 'cross-origin request refused: the Origin header must be this site');
   }
 }

@@ -23,6 +23,8 @@ export interface BffOptions {
   sessionTimes?: SessionTimes;
   throttle?: ThrottleOptions;
   now?: () => number;
+  /** PUBLIC_URL's origin: the site the dashboard is served at, for the Origin check and the cookie. */
+  publicOrigin?: string;
 }
 
 /** What GET /bff/session and POST /bff/sign-in answer: never the token. */
@@ -46,6 +48,8 @@ export function bffApp(services: Services, apiFetch: ApiFetch, opts: BffOptions 
 
   const app = new Hono<BffEnv>();
   app.use('*', async (c, next) => {
+    // Behind a TLS-terminating proxy Node sees http://internal-host: PUBLIC_URL says what browsers see.
+    c.set('siteOrigin', opts.publicOrigin ?? new URL(c.req.url).origin);
     await next();
     c.header('Cache-Control', 'no-store');
   });
