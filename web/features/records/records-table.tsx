@@ -140,7 +140,9 @@ export function RecordsTable(props: RecordsTableProps) {
   const virtualizer = useVirtualizer({
     count: rows.length,
     getScrollElement: () => scrollRef.current,
-    estimateSize: () => 44,
+    // A row's height depends on the screen (on a phone it wraps to three lines) and on what it
+    // shows (a disabled record's badge): each row rendered is measured, so rows never overlap.
+    estimateSize: () => (window.matchMedia?.('(max-width: 640px)').matches ? 92 : 44),
     overscan: 12,
     getItemKey: (i) => rows[i]!.id,
   });
@@ -184,8 +186,7 @@ export function RecordsTable(props: RecordsTableProps) {
             return (
               <div
                 key={v.key}
-                // Plain rows have the estimated height; only the inline editor is measured.
-                ref={editing ? virtualizer.measureElement : undefined}
+                ref={virtualizer.measureElement}
                 data-index={v.index}
                 role="row"
                 aria-rowindex={v.index + 2}
