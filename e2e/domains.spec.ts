@@ -58,3 +58,19 @@ test('search the list, then delete a zone by typing its name', async ({ signedIn
   await expect(rows).toHaveCount(2);
   expect((await user.api.call('GET', '/domains/beta.test')).status).toBe(404);
 });
+
+test('a page past the end goes to the last page, and each page names itself in the tab', async ({ signedIn: page, user }) => {
+  await expect(page).toHaveTitle('Domains · zonedeck');
+  const zone = `${user.username}-paging.test`;
+  await user.api.call('POST', '/domains', { name: zone });
+  await page.goto('/domains?page=99');
+  await expect(page.getByText('Page 1 of 1')).toBeVisible();
+  await expect(page.getByRole('link', { name: zone })).toBeVisible();
+  await expect(page).toHaveURL(/page=1/);
+  await page.getByRole('link', { name: zone }).click();
+  await expect(page).toHaveTitle(`${zone} · zonedeck`);
+  await page.getByRole('link', { name: 'History' }).click();
+  await expect(page).toHaveTitle(`${zone} · History · zonedeck`);
+  await page.goto('/tokens');
+  await expect(page).toHaveTitle('API tokens · zonedeck');
+});

@@ -18,9 +18,11 @@ import { routes } from '../../lib/paths';
 import { SelectField, TextField } from '../../ui/field';
 import { Pagination } from '../../ui/pagination';
 import { EmptyState, ErrorState, LoadingState, Spinner } from '../../ui/states';
+import { usePageTitle } from '../../lib/page-title';
 
 export function Component() {
   const name = useParams().name ?? '';
+  usePageTitle(name, 'History');
   const domain = useDomain(name);
   const { page, setPage, params, setFilters } = usePageParam();
   const { source, username } = filterOfParams(params);

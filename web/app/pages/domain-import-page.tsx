@@ -11,9 +11,11 @@ import { ZoneImport } from '../../features/zone-files/zone-import';
 import { ApiError } from '../../lib/api-client';
 import { routes } from '../../lib/paths';
 import { EmptyState } from '../../ui/states';
+import { usePageTitle } from '../../lib/page-title';
 
 export function Component() {
   const name = useParams().name ?? '';
+  usePageTitle(name, 'Import');
   const domain = useDomain(name);
 
   if (domain.isError && domain.error instanceof ApiError && domain.error.status === 404) {

@@ -18,9 +18,11 @@ import { fullTime, timeAgo } from '../../lib/format';
 import { routes } from '../../lib/paths';
 import { Badge } from '../../ui/badge';
 import { EmptyState, ErrorState, LoadingState } from '../../ui/states';
+import { usePageTitle } from '../../lib/page-title';
 
 export function Component() {
   const name = useParams().name ?? '';
+  usePageTitle(name);
   const q = useDomain(name);
   const navigate = useNavigate();
   const [deleting, setDeleting] = useState(false);

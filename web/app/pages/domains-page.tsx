@@ -8,8 +8,10 @@ import { usePageParam } from '../../lib/page-param';
 import { TextField } from '../../ui/field';
 import { Pagination } from '../../ui/pagination';
 import { EmptyState, ErrorState, LoadingState, Spinner } from '../../ui/states';
+import { usePageTitle } from '../../lib/page-title';
 
 export function Component() {
+  usePageTitle('Domains');
   const { page, setPage, params, setFilters } = usePageParam();
   const search = params.get('q') ?? '';
   const [typed, setTyped] = useState(search);

@@ -13,6 +13,7 @@ import { IpsTable } from '../../features/ips/ips-table';
 import { SelectField } from '../../ui/field';
 import { Pagination } from '../../ui/pagination';
 import { EmptyState, ErrorState, LoadingState } from '../../ui/states';
+import { usePageTitle } from '../../lib/page-title';
 
 const PER_PAGE = [10, 25, 50, 100];
 
@@ -23,6 +24,7 @@ function intParam(v: string | null, fallback: number, allowed?: number[]): numbe
 }
 
 export function Component() {
+  usePageTitle('IP addresses');
   const [params] = useSearchParams();
   const setFilters = useSetFilters();
   const page = intParam(params.get('page'), 1);

@@ -1,8 +1,10 @@
 import { Link } from 'react-router-dom';
 import { routes } from '../../lib/paths';
 import { EmptyState } from '../../ui/states';
+import { usePageTitle } from '../../lib/page-title';
 
 export function Component() {
+  usePageTitle('Not found');
   return (
     <div className="page">
       <EmptyState title="Page not found">

@@ -7,8 +7,10 @@ import { safeNext } from '../../lib/paths';
 import { Alert } from '../../ui/alert';
 import { TextField } from '../../ui/field';
 import { LoadingState } from '../../ui/states';
+import { usePageTitle } from '../../lib/page-title';
 
 export function Component() {
+  usePageTitle('Sign in');
   const [params] = useSearchParams();
   const next = safeNext(params.get('next'));
   const session = useSession();

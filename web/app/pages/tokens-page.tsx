@@ -8,8 +8,10 @@ import type { ApiToken } from '../../lib/api-types';
 import { usePageParam } from '../../lib/page-param';
 import { Pagination } from '../../ui/pagination';
 import { EmptyState, ErrorState, LoadingState } from '../../ui/states';
+import { usePageTitle } from '../../lib/page-title';
 
 export function Component() {
+  usePageTitle('API tokens');
   const { page, setPage } = usePageParam();
   const [revoking, setRevoking] = useState<ApiToken | null>(null);
   const q = useTokens(page);

@@ -8,8 +8,10 @@ import type { TsigKey } from '../../lib/api-types';
 import { usePageParam } from '../../lib/page-param';
 import { Pagination } from '../../ui/pagination';
 import { EmptyState, ErrorState, LoadingState } from '../../ui/states';
+import { usePageTitle } from '../../lib/page-title';
 
 export function Component() {
+  usePageTitle('TSIG keys');
   const { page, setPage } = usePageParam();
   const [revoking, setRevoking] = useState<TsigKey | null>(null);
   const q = useTsigKeys(page);
