@@ -108,7 +108,7 @@ test('Import: a bad line shows its message and changes nothing; fixed, the previ
   await text.fill(file('192.0.2.11'));
   await page.getByRole('button', { name: 'Preview' }).click();
   await expect(diff(page)).toHaveText([
-    `+ @ 300 IN MX 10 mail.${zone}`,
+    `+ @ 300 IN MX 10 mail.${zone}.`,
     '+ mail 3600 IN A 192.0.2.25',
     '- old 300 IN A 192.0.2.50',
     // The file's two character-strings stay two (DESIGN.md §4).

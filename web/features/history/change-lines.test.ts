@@ -7,8 +7,21 @@ const rec = (name: string, record_type: string, content: string, ttl = '300') =>
 describe('diffLines', () => {
   it('writes each record as a zone-file line, removed before added', () => {
     const lines = diffLines({ removed: [rec('www', 'A', '192.0.2.1')], added: [rec('www', 'CNAME', 'cdn.example.net')] });
-    expect(lines.map(zoneFileLine)).toEqual(['- www 300 IN A 192.0.2.1', '+ www 300 IN CNAME cdn.example.net']);
-    expect(lines.map(shortLine)).toEqual(['- www A 192.0.2.1', '+ www CNAME cdn.example.net']);
+    expect(lines.map(zoneFileLine)).toEqual(['- www 300 IN A 192.0.2.1', '+ www 300 IN CNAME cdn.example.net.']);
+    expect(lines.map(shortLine)).toEqual(['- www A 192.0.2.1', '+ www CNAME cdn.example.net.']);
+  });
+
+  it('prints TXT as a zone file and dig do: quoted strings, so literal quotes in the text show as such', () => {
+    const lines = diffLines({
+      removed: [rec('_dmarc', 'TXT', 'v=DMARC1; p=none')],
+      // What a client that sent the quotes inside the text publishes: a broken DMARC record.
+      added: [rec('_dmarc', 'TXT', '\\"v=DMARC1; p=reject\\"'), rec('txt', 'TXT', '"v=spf1 include:_spf.example.net" " -all"')],
+    });
+    expect(lines.map(zoneFileLine)).toEqual([
+      '- _dmarc 300 IN TXT "v=DMARC1; p=none"',
+      '+ _dmarc 300 IN TXT "\\"v=DMARC1; p=reject\\""',
+      '+ txt 300 IN TXT "v=spf1 include:_spf.example.net" " -all"',
+    ]);
   });
 
   it('groups lines by RRset, the apex first, keeping the server’s order inside one', () => {
@@ -17,7 +30,7 @@ describe('diffLines', () => {
       removed: [rec('www', 'A', '192.0.2.2')],
     };
     expect(diffLines(cs).map(zoneFileLine)).toEqual([
-      '+ @ 300 IN MX 10 mail.example.net',
+      '+ @ 300 IN MX 10 mail.example.net.',
       '+ mail 300 IN A 192.0.2.3',
       // A TTL change: the old record goes, the same content comes back with the new TTL.
       '- www 300 IN A 192.0.2.2',

@@ -3,6 +3,7 @@
  * settings as "Minimum TTL 3600 → 300". Lists from the server carry at most 1,000 records a
  * side; `missingLines` says how many it left out.
  */
+import { RECORD_TYPE_BY_NAME } from '../../../server/core/record-types';
 import { SOA_BOUNDS, type SoaField } from '../../../server/core/soa';
 import type { ChangeRecord, ChangeSet } from '../../lib/api-types';
 
@@ -27,11 +28,23 @@ export function diffLines(cs: Pick<ChangeSet, 'added' | 'removed'>): DiffLine[] 
   return all.map((x) => x.line);
 }
 
-/** `- www 300 IN A 192.0.2.1` */
-export const zoneFileLine = (l: DiffLine) => `${l.sign} ${l.name} ${l.ttl} IN ${l.record_type} ${l.content}${l.disabled ? ' ; disabled' : ''}`;
+/**
+ * Content as a zone file and dig print it: TXT as quoted character-strings (`"v=spf1 -all"`), so a
+ * record whose text itself holds quotes (`"\"v=DMARC1\""`) looks different from one that does not.
+ */
+export function presentation(recordType: string, content: string): string {
+  try {
+    return RECORD_TYPE_BY_NAME.get(recordType)?.zoneText(content) ?? content;
+  } catch {
+    return content;
+  }
+}
+
+/** `- www 300 IN A 192.0.2.1`; `+ @ 300 IN TXT "v=spf1 -all"` */
+export const zoneFileLine = (l: DiffLine) => `${l.sign} ${l.name} ${l.ttl} IN ${l.record_type} ${presentation(l.record_type, l.content)}${l.disabled ? ' ; disabled' : ''}`;
 
 /** `+ www A 192.0.2.9`: for a sentence, where the TTL would be noise. */
-export const shortLine = (l: DiffLine) => `${l.sign} ${l.name} ${l.record_type} ${l.content}${l.disabled ? ' (disabled)' : ''}`;
+export const shortLine = (l: DiffLine) => `${l.sign} ${l.name} ${l.record_type} ${presentation(l.record_type, l.content)}${l.disabled ? ' (disabled)' : ''}`;
 
 /** How many records the list left out of this change set (GET …/changes/:id has them all). */
 export const missingLines = (cs: Pick<ChangeSet, 'added' | 'removed' | 'added_count' | 'removed_count'>) =>
