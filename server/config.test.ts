@@ -40,3 +40,10 @@ describe('SECONDARIES', () => {
     expect(() => loadConfig({ SECONDARIES: value })).toThrow(/SECONDARIES: .* must be host:port/);
   });
 });
+
+describe('DNS_PORT', () => {
+  it('defaults to 1053, not 5353: the mDNS port that avahi and macOS hold would make the first start fail', () => {
+    expect(loadConfig({}).dnsPort).toBe(1053);
+    expect(loadConfig({ DNS_PORT: 'off' }).dnsPort).toBeNull();
+  });
+});

@@ -62,7 +62,7 @@ const schema = z.object({
   HOST: z.string().min(1).default('127.0.0.1'),
   PORT: port.default(8080),
   DNS_HOST: z.string().min(1).default('127.0.0.1'),
-  DNS_PORT: z.union([z.literal('off'), port]).default(5353),
+  DNS_PORT: z.union([z.literal('off'), port]).default(1053),
   DATA_DIR: z.string().min(1).default('./data'),
   DATABASE_URL: z.string().regex(/^postgres(ql)?:\/\//, 'must be a postgres:// URL').optional(),
   TLS_CERT: z.string().optional(),
