@@ -189,3 +189,13 @@ test('disable and enable a record: greyed and not served, then served again, eac
   await page.goto(`/domains/${ZONE}/history`);
   await expect(page.getByText('+ www 3600 IN A 192.0.2.60 ; disabled').first()).toBeVisible();
 });
+
+test('Escape in the add form closes it and gives focus back to "+ Add record"', async ({ signedIn: page, user }) => {
+  await openEditor(page, user);
+  const open = page.getByRole('button', { name: '+ Add record' });
+  await open.click();
+  await expect(page.getByRole('form', { name: 'Add a record' }).getByLabel('Name')).toBeFocused();
+  await page.keyboard.press('Escape');
+  await expect(page.getByRole('form', { name: 'Add a record' })).toHaveCount(0);
+  await expect(open).toBeFocused();
+});

@@ -6,7 +6,7 @@
  * banner, and the form keeps the draft for after Reload.
  */
 import { useMutationState } from '@tanstack/react-query';
-import { useCallback, useDeferredValue, useMemo, useState } from 'react';
+import { useCallback, useDeferredValue, useMemo, useRef, useState } from 'react';
 import { useSearchParams } from 'react-router-dom';
 import { useSetFilters } from '../../lib/page-param';
 import { WRITABLE_TYPES } from '../../../server/core/record-types';
@@ -60,6 +60,7 @@ export function RecordsPanel({ domain }: { domain: Domain }) {
   const [selected, setSelected] = useState<ReadonlySet<number>>(() => new Set());
   const { conflict } = useZoneConflict();
 
+  const addButton = useRef<HTMLButtonElement>(null);
   const create = useCreateRecord(zone);
   const update = useUpdateRecord(zone);
   const del = useDeleteRecord(zone);
@@ -198,6 +199,7 @@ export function RecordsPanel({ domain }: { domain: Domain }) {
       <div className="card-header">
         <h2 id="records-title">Records</h2>
         <button
+          ref={addButton}
           type="button"
           className="btn btn-primary"
           aria-expanded={adding}
@@ -224,7 +226,11 @@ export function RecordsPanel({ domain }: { domain: Domain }) {
             ips={ips.data}
             serverError={current(addError)}
             onSubmit={submitAdd}
-            onCancel={() => setAdding(false)}
+            onCancel={() => {
+              setAdding(false);
+              // Escape (or Cancel) hands focus back to the button that opened the form, not to <body>.
+              addButton.current?.focus();
+            }}
             submitLabel="Add record"
           />
         </div>
