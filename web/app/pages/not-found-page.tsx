@@ -7,7 +7,8 @@ export function Component() {
   usePageTitle('Not found');
   return (
     <div className="page">
-      <EmptyState title="Page not found">
+      <h1>Page not found</h1>
+      <EmptyState title="Nothing lives at this address">
         <Link to={routes.domains}>Go to your domains</Link>
       </EmptyState>
     </div>

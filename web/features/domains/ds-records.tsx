@@ -34,10 +34,13 @@ function Field({ label, value, copyLabel }: { label: string; value: string; copy
       <dt className="muted small" style={{ minWidth: '6.5rem' }}>
         {label}
       </dt>
-      <dd className="mono" style={{ margin: 0, overflowWrap: 'anywhere', flex: 1 }}>
-        {value}
+      {/* A <div> in a <dl> holds only <dt> and <dd>: the copy button lives in the <dd>. */}
+      <dd style={{ margin: 0, flex: 1, display: 'flex', gap: '0.5rem', alignItems: 'baseline' }}>
+        <span className="mono" style={{ overflowWrap: 'anywhere', flex: 1 }}>
+          {value}
+        </span>
+        {copyLabel ? <CopyButton text={value} label={copyLabel} /> : null}
       </dd>
-      {copyLabel ? <CopyButton text={value} label={copyLabel} /> : null}
     </div>
   );
 }
@@ -57,8 +60,8 @@ export function DsRecords({ domain }: { domain: Domain }) {
       </p>
       {records.map((ds, i) => (
         <section key={ds.key_tag} aria-label={`DS record for key ${ds.key_tag}`} className="card" style={{ padding: '0.75rem', marginTop: '0.5rem' }}>
-          <Field label="DS record" value={ds.ds} copyLabel="DS record" />
-          <dl style={{ margin: '0.5rem 0 0', display: 'grid', gap: '0.35rem' }}>
+          <dl style={{ margin: 0, display: 'grid', gap: '0.35rem' }}>
+            <Field label="DS record" value={ds.ds} copyLabel="DS record" />
             <Field label="Key tag" value={String(ds.key_tag)} copyLabel="Key tag" />
             <Field label="Algorithm" value={`${ds.algorithm} (${ALGORITHMS[ds.algorithm] ?? 'unknown'})`} />
             <Field label="Digest type" value={`${ds.digest_type} (${DIGESTS[ds.digest_type] ?? 'unknown'})`} />

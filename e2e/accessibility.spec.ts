@@ -1,0 +1,48 @@
+/**
+ * axe-core on every page and dialog of the dashboard, at a desktop and a phone size (issue 33):
+ * no serious or critical violation.
+ */
+import AxeBuilder from '@axe-core/playwright';
+import type { Page } from '@playwright/test';
+import { expect, test } from './support/fixtures';
+
+async function serious(page: Page): Promise<string[]> {
+  const { violations } = await new AxeBuilder({ page }).analyze();
+  return violations.filter((v) => v.impact === 'serious' || v.impact === 'critical').map((v) => `${v.id}: ${v.help} (${v.nodes.map((n) => n.target.join(' ')).slice(0, 3).join('; ')})`);
+}
+
+for (const size of [
+  { width: 1280, height: 800 },
+  { width: 390, height: 844 },
+]) {
+  test(`no serious axe violation on any page at ${size.width}×${size.height}`, async ({ page, signedIn, user }) => {
+    void signedIn;
+    await page.setViewportSize(size);
+    const zone = `${user.username}-a11y.test`;
+    expect((await user.api.call('POST', '/domains', { name: zone, dnssec_enabled: true })).status).toBe(201);
+    await user.api.call('POST', `/domains/${zone}/records`, { name: 'www', record_type: 'A', content: '192.0.2.1' });
+    await user.api.call('POST', `/domains/${zone}/records`, { name: 'www', record_type: 'A', content: '192.0.2.2', disabled: true });
+    const found: Record<string, string[]> = {};
+    for (const [name, path] of [
+      ['domains', '/domains'],
+      ['editor', `/domains/${zone}`],
+      ['history', `/domains/${zone}/history`],
+      ['import', `/domains/${zone}/import`],
+      ['ips', '/ips'],
+      ['tokens', '/tokens'],
+      ['tsig keys', '/tsig-keys'],
+      ['not found', '/no-such-page'],
+    ] as const) {
+      await page.goto(path);
+      await expect(page.locator('h1').first()).toBeVisible();
+      found[name] = await serious(page);
+    }
+    await page.goto(`/domains/${zone}`);
+    await page.getByRole('button', { name: '+ Add record' }).click();
+    found['add record form'] = await serious(page);
+    await page.getByRole('button', { name: 'Delete domain' }).click();
+    await expect(page.getByRole('dialog')).toBeVisible();
+    found['delete dialog'] = await serious(page);
+    expect(Object.fromEntries(Object.entries(found).filter(([, v]) => v.length > 0))).toEqual({});
+  });
+}
