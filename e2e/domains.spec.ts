@@ -17,11 +17,17 @@ test('create a zone: an invalid name is refused as you type, a taken one by the 
   await name.fill('Bücher.Example.');
   await expect(page.getByText('Will be created as xn--bcher-kva.example')).toBeVisible();
   await page.getByRole('button', { name: 'Create domain' }).click();
-  await expect(page.getByRole('heading', { name: 'xn--bcher-kva.example', level: 1 })).toBeVisible();
+  // Shown as written, with the A-label the DNS uses beside it.
+  await expect(page.getByRole('heading', { name: 'bücher.example', level: 1 })).toBeVisible();
+  await expect(page.getByText('xn--bcher-kva.example', { exact: true })).toBeVisible();
   expect((await user.api.get('/domains')).map((d: { name: string }) => d.name)).toEqual(['xn--bcher-kva.example']);
 
   // Rules only the server knows (the name is taken) show on the field too.
   await page.getByRole('link', { name: 'Domains' }).first().click();
+  // A search in Unicode finds the zone stored in A-labels.
+  await page.getByLabel('Search').fill('bücher');
+  await expect(page.getByRole('link', { name: 'bücher.example' })).toBeVisible();
+  await page.getByLabel('Search').fill('');
   await name.fill('xn--bcher-kva.example');
   await page.getByRole('button', { name: 'Create domain' }).click();
   await expect(page.getByText('You already manage this domain')).toBeVisible();

@@ -96,7 +96,7 @@ export function domainsApi(services: Services) {
       const p = pageParams(q);
       const { user, scope } = c.get('principal');
       // A token scoped to some zones lists only those (DESIGN.md §13).
-      const { rows, total } = await zones.page(user.id, p.window, q.search?.trim().toLowerCase() || undefined, scope.zones?.length ? scope.zones : undefined);
+      const { rows, total } = await zones.page(user.id, p.window, searchTerm(q.search), scope.zones?.length ? scope.zones : undefined);
       setPageHeaders(c, total, p);
       const keys = await zones.publicKeys(rows);
       return c.json(
@@ -130,4 +130,19 @@ export function domainsApi(services: Services) {
       await zones.remove(user.id, place, writeOptions(c).ifMatch, scope);
       return c.json(body, 200);
     });
+}
+
+/**
+ * The text a domain search looks for: names are stored in A-labels, so a search in Unicode
+ * (`bücher`) looks for its A-label form (`xn--bcher-kva`), as the platform's URL parser spells it.
+ */
+function searchTerm(raw: string | undefined): string | undefined {
+  const term = raw?.trim().toLowerCase();
+  if (!term) return undefined;
+  if (/^[\x00-\x7f]*$/.test(term)) return term;
+  try {
+    return new URL(`http://${term}/`).hostname;
+  } catch {
+    return term;
+  }
 }

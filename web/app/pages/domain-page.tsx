@@ -19,6 +19,7 @@ import { routes } from '../../lib/paths';
 import { Badge } from '../../ui/badge';
 import { EmptyState, ErrorState, LoadingState } from '../../ui/states';
 import { usePageTitle } from '../../lib/page-title';
+import { unicodeName } from '../../lib/idn';
 
 export function Component() {
   const name = useParams().name ?? '';
@@ -45,11 +46,12 @@ export function Component() {
     <ZoneConflictProvider zone={d.name} key={d.name}>
       <div className="page">
         <nav aria-label="Breadcrumb" className="breadcrumb">
-          <Link to={routes.domains}>Domains</Link> <span aria-hidden="true">/</span> <span aria-current="page">{d.name}</span>
+          <Link to={routes.domains}>Domains</Link> <span aria-hidden="true">/</span> <span aria-current="page">{unicodeName(d.name) ?? d.name}</span>
         </nav>
         <header className="page-header">
           <div>
-            <h1 className="mono-title">{d.name}</h1>
+            <h1 className="mono-title">{unicodeName(d.name) ?? d.name}</h1>
+            {unicodeName(d.name) ? <p className="muted small mono">{d.name}</p> : null}
             <dl className="facts">
               <div>
                 <dt>Serial</dt>

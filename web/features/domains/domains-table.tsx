@@ -3,6 +3,7 @@ import type { Domain } from '../../lib/api-types';
 import { fullTime, timeAgo } from '../../lib/format';
 import { routes } from '../../lib/paths';
 import { Badge } from '../../ui/badge';
+import { unicodeName } from '../../lib/idn';
 
 export function DomainsTable({ domains, onDelete }: { domains: Domain[]; onDelete: (name: string) => void }) {
   return (
@@ -27,8 +28,9 @@ export function DomainsTable({ domains, onDelete }: { domains: Domain[]; onDelet
             <tr key={d.name}>
               <td>
                 <Link to={routes.domain(d.name)} className="strong">
-                  {d.name}
+                  {unicodeName(d.name) ?? d.name}
                 </Link>
+                {unicodeName(d.name) ? <span className="muted small mono"> {d.name}</span> : null}
               </td>
               <td className="num mono">{d.serial_number}</td>
               <td>{d.dnssec_enabled ? <Badge tone="success">Signed</Badge> : <Badge>Off</Badge>}</td>
