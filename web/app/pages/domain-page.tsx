@@ -86,6 +86,9 @@ export function Component() {
         <DomainTabs name={d.name} />
         <ConflictBanner zone={d.name} />
 
+        {/* The records are what people come for: first, above the zone's settings. */}
+        <RecordsPanel domain={d} />
+
         <div className="editor-grid">
           <section className="card" aria-labelledby="soa-title">
             <h2 id="soa-title">SOA settings</h2>
@@ -96,8 +99,6 @@ export function Component() {
             <DnssecSwitch domain={d} />
           </section>
         </div>
-
-        <RecordsPanel domain={d} />
         <DeleteDomainDialog name={deleting ? d.name : null} onClose={() => setDeleting(false)} onDeleted={() => navigate(routes.domains)} />
       </div>
     </ZoneConflictProvider>
