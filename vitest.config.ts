@@ -1,3 +1,4 @@
+import os from 'node:os';
 import { defineConfig } from 'vitest/config';
 
 const base = { testTimeout: 30_000, hookTimeout: 60_000 };
@@ -6,6 +7,9 @@ const postgres = process.env.TEST_DATABASE_URL;
 
 export default defineConfig({
   test: {
+    // vitest's default is one worker fewer than the cores: one on a 2-core machine. Most files wait on
+    // a real server, dig or a database rather than compute, so every core runs a file.
+    maxWorkers: Math.max(2, os.availableParallelism()),
     // Tests that start the server as a process run the build of it (server/testing/server-process.ts).
     globalSetup: ['server/testing/vitest-setup.ts'],
     projects: [

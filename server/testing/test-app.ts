@@ -6,6 +6,7 @@ import { buildApp } from '../app';
 import { loadConfig, type Config } from '../config';
 import { createLogger } from '../log';
 import { servicesFor, type Services } from '../services';
+import { hashPassword } from '../services/secrets';
 import { openStore } from '../store/open';
 import { createPostgresDatabase, TEST_SECRETS_KEY } from './postgres-database';
 
@@ -20,10 +21,12 @@ export interface TestApp {
   close(): Promise<void>;
 }
 
+let passwordHash: Promise<string> | undefined;
+
 export async function createTestApp(env: Record<string, string> = {}): Promise<TestApp> {
   const dir = fs.mkdtempSync(path.join(os.tmpdir(), 'zonedeck-test-'));
   // The "postgres" test project (vitest.config.ts) runs the same tests on PostgreSQL, each in a fresh database.
-  const pg = process.env.ZONEDECK_TEST_POSTGRES ? await createPostgresDatabase(process.env.ZONEDECK_TEST_POSTGRES) : undefined;
+  const pg = process.env.ZONEDECK_TEST_POSTGRES ? await createPostgresDatabase(process.env.ZONEDECK_TEST_POSTGRES, { reusable: true }) : undefined;
   const config = loadConfig({ DATA_DIR: dir, LOG_LEVEL: 'silent', RATE_LIMIT_TOKEN: 'off', RATE_LIMIT_ADDRESS: 'off', ...(pg ? { DATABASE_URL: pg.url, SECRETS_KEY: TEST_SECRETS_KEY } : {}), ...env });
   const store = await openStore(config);
   const services = servicesFor(store, config);
@@ -48,7 +51,9 @@ export async function createTestApp(env: Record<string, string> = {}): Promise<T
       return app.request(`http://localhost${url}`, init, env);
     },
     async user(name) {
-      const { user } = await services.accounts.addUser(name, 'password123');
+      // The users' password is password123; its hash is made once per test file, not per user.
+      passwordHash ??= hashPassword('password123');
+      const user = await store.users.insert({ username: name, password_hash: await passwordHash, created_at: new Date().toISOString() });
       const { token } = await services.accounts.createToken(user.id, 'test');
       defaultToken ??= token;
       return token;
