@@ -22,6 +22,8 @@ for (const size of [
     expect((await user.api.call('POST', '/domains', { name: zone, dnssec_enabled: true })).status).toBe(201);
     await user.api.call('POST', `/domains/${zone}/records`, { name: 'www', record_type: 'A', content: '192.0.2.1' });
     await user.api.call('POST', `/domains/${zone}/records`, { name: 'www', record_type: 'A', content: '192.0.2.2', disabled: true });
+    const team = `${user.username}-a11y`;
+    expect((await user.api.call('POST', '/teams', { name: team })).status).toBe(201);
     const found: Record<string, string[]> = {};
     for (const [name, path] of [
       ['domains', '/domains'],
@@ -31,6 +33,11 @@ for (const size of [
       ['ips', '/ips'],
       ['tokens', '/tokens'],
       ['tsig keys', '/tsig-keys'],
+      ['account', '/account'],
+      ['teams', '/teams'],
+      ['team', `/teams/${team}`],
+      ['audit log', '/audit'],
+      ['users (not an administrator)', '/admin/users'],
       ['not found', '/no-such-page'],
     ] as const) {
       await page.goto(path);

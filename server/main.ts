@@ -40,12 +40,17 @@ async function main(): Promise<void> {
   }
 
   if ((await store.users.count()) === 0) {
-    const { password } = await services.accounts.addUser('admin');
+    // The first user administers the install (manages users and teams from the dashboard).
+    const { password } = await services.accounts.addUser('admin', undefined, { isAdmin: true });
     log.warn({ username: 'admin', password }, 'created the first user; this password is shown only once');
   }
 
   // The zone history is kept HISTORY_DAYS days (DESIGN.md §10).
-  const prune = () => services.changes.prune(config.historyDays).catch((err: unknown) => log.error({ err }, 'pruning the zone history failed'));
+  const prune = () =>
+    Promise.all([
+      services.changes.prune(config.historyDays).catch((err: unknown) => log.error({ err }, 'pruning the zone history failed')),
+      services.audit.prune(config.historyDays).catch((err: unknown) => log.error({ err }, 'pruning the audit log failed')),
+    ]);
   void prune();
   setInterval(prune, 3_600_000).unref();
 

@@ -2,6 +2,7 @@
  * Authentication on every API endpoint: `Authorization: Bearer <token>` or `?apikey=<token>`
  * (SPEC.md §5). Failure is 401 with `WWW-Authenticate: Bearer`.
  */
+import type { Role } from '../core/roles';
 import type { Principal } from '../services/accounts';
 import type { Services } from '../services';
 import type { Place } from '../services/zones';
@@ -12,7 +13,8 @@ import { HttpError } from './errors';
  * `zone`: the zone a `/domains/:name…` path names, resolved once before any handler runs
  * (server/api/scope.ts); the scope was judged on it, and the handler acts on it.
  */
-export type ApiEnv = { Variables: { principal: Principal; requestId: string; zone: Place } };
+/** `role`: the member's role on the path's zone (a user's own zone: owner). */
+export type ApiEnv = { Variables: { principal: Principal; requestId: string; zone: Place; role?: Role } };
 
 function unauthorized(message: string, error?: string): HttpError {
   const challenge = error ? `Bearer realm="zonedeck", error="${error}"` : 'Bearer realm="zonedeck"';

@@ -118,8 +118,8 @@ export function jsonBody(opts: { limitBytes: number; timeoutMs: number; bulkLimi
   return (c) => {
     const method = c.req.method;
     if (method !== 'POST' && method !== 'PUT' && method !== 'PATCH') return;
-    // A revert's body (a comment) is optional: a bare POST is fine there.
-    if (c.req.path.endsWith('/revert') && !c.req.header('content-type') && !Number(c.req.header('content-length') ?? '0')) return;
+    // A revert's body (a comment) is optional, and a password reset (POST /users/:name/password) has none: a bare POST is fine there.
+    if (method === 'POST' && /\/(revert|password)$/.test(c.req.path) && !c.req.header('content-type') && !Number(c.req.header('content-length') ?? '0')) return;
     return read(c, method);
   };
 

@@ -88,8 +88,13 @@ const remove = createRoute({
 });
 
 export function domainsApi(services: Services) {
-  const { zones, zoneFiles } = services;
-  const view = async (zone: DomainRow) => domainView(zone, (await zones.publicKeys([zone])).get(zone.id));
+  const { zones, zoneFiles, teams } = services;
+  /** The domain view; a team's zone also names its team and the user's role in it (a user's own zone, as SPEC.md shows it). */
+  const withTeams = async (userId: number, rows: readonly DomainRow[]) => {
+    const [keys, owners] = await Promise.all([zones.publicKeys(rows), teams.ofZones(userId, rows)]);
+    return rows.map((d) => ({ ...domainView(d, keys.get(d.id)), ...owners.get(d.id) }));
+  };
+  const view = async (userId: number, zone: DomainRow) => (await withTeams(userId, [zone]))[0]!;
   return createApi()
     .openapi(list, async (c) => {
       const q = c.req.valid('query');
@@ -98,11 +103,7 @@ export function domainsApi(services: Services) {
       // A token scoped to some zones lists only those (DESIGN.md §13).
       const { rows, total } = await zones.page(user.id, p.window, searchTerm(q.search), scope.zones?.length ? scope.zones : undefined);
       setPageHeaders(c, total, p);
-      const keys = await zones.publicKeys(rows);
-      return c.json(
-        rows.map((d) => domainView(d, keys.get(d.id))),
-        200,
-      );
+      return c.json(await withTeams(user.id, rows), 200);
     })
     .openapi(create, async (c) => {
       const { zone_file, ...input } = c.req.valid('json');
@@ -110,23 +111,23 @@ export function domainsApi(services: Services) {
       const origin = validZoneName(input.name);
       const file = zone_file === undefined || origin === null ? undefined : fileBuilder(await zoneFiles.read(zone_file, origin, input.minimum_ttl ?? SOA_DEFAULTS.minimum_ttl), 'merge');
       const zone = await asFileErrors(() => zones.create(c.get('principal').user.id, input, writeOptions(c), file?.build));
-      return c.json(await view(zone), 201);
+      return c.json(await view(c.get('principal').user.id, zone), 201);
     })
     .openapi(get, async (c) => {
       const zone = pathZone(c).zone;
       c.header('ETag', etag(zone.serial_number));
-      return c.json(await view(zone), 200);
+      return c.json(await view(c.get('principal').user.id, zone), 200);
     })
     .openapi(update, async (c) => {
       const opts = writeOptions(c);
       const applied = await zones.update(c.get('principal').user.id, pathZone(c), c.req.valid('json'), opts);
-      const body = opts.dryRun ? null : await view(applied.zone);
+      const body = opts.dryRun ? null : await view(c.get('principal').user.id, applied.zone);
       return writeAnswer(c, opts, applied, () => body);
     })
     .openapi(remove, async (c) => {
       const { user, scope } = c.get('principal');
       const place = pathZone(c);
-      const body = await view(place.zone);
+      const body = await view(user.id, place.zone);
       await zones.remove(user.id, place, writeOptions(c).ifMatch, scope);
       return c.json(body, 200);
     });

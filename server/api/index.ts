@@ -12,8 +12,12 @@ import { domainsApi } from './domains';
 import { ipsApi } from './ips';
 import { recordsApi } from './records';
 import { enforceScope } from './scope';
+import { teamsApi } from './teams';
 import { tokensApi } from './tokens';
 import { tsigKeysApi } from './tsig-keys';
+import { accountApi } from './account';
+import { auditApi } from './audit';
+import { usersApi } from './users';
 
 export function publicApi(services: Services, config: Pick<Config, 'bodyLimitBytes' | 'bodyTimeoutMs' | 'bulkBodyLimitBytes' | 'rateLimitToken' | 'rateLimitAddress'>) {
   const api = createApi();
@@ -47,7 +51,11 @@ export function publicApi(services: Services, config: Pick<Config, 'bodyLimitByt
   api.route('/', recordsApi(services));
   api.route('/', changesApi(services));
   api.route('/', zoneFilesApi(services));
+  api.route('/', teamsApi(services));
   api.route('/', tokensApi(services));
   api.route('/', tsigKeysApi(services));
+  api.route('/', accountApi(services));
+  api.route('/', usersApi(services));
+  api.route('/', auditApi(services));
   return api;
 }

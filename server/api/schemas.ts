@@ -80,6 +80,8 @@ export const DomainSchema = z
     dnskey_records: z
       .array(z.string())
       .openapi({ description: 'Read-only. The zone\'s DNSKEY records (for registries that take a DNSKEY instead of a DS); empty when DNSSEC is off', example: ['example.com. IN DNSKEY 257 3 13 mdsswUyr3DPW132mOi8V9xESWE8jTo0dxCjjnopKl+GqJxpVXckHAeF+KkxLbxILfDLUT0rAK9iUzy1L53eKGQ=='] }),
+    team: z.string().optional().openapi({ description: "Only for a team's zone: the team that owns it" }),
+    role: z.enum(['owner', 'admin', 'editor', 'viewer']).optional().openapi({ description: "Only for a team's zone: your role in its team (DESIGN.md §19)" }),
   })
   .openapi('Domain');
 
@@ -95,6 +97,10 @@ export const DomainCreateSchema = z
   .strictObject({
     name: text('a domain name').openapi({ example: 'example.com' }),
     ...soaFields,
+    team: text('a team name')
+      .max(64, 'must be at most 64 characters')
+      .optional()
+      .openapi({ description: 'Creates the zone for this team (you must be its owner or admin); absent: for you alone', example: 'ops' }),
     zone_file: text('the text of a master file (RFC 1035 §5)')
       .optional()
       .openapi({ description: "Creates the zone from this master file in one step: its records and its SOA timers; its serial and apex NS set are ignored", example: '$TTL 3600\nwww IN A 192.0.2.1\n' }),

@@ -14,6 +14,7 @@ import { clientAddress } from '../client-address';
 import { Forbidden, NotFound } from '../core/errors';
 import { allowsAddress, allowsZone, isRestricted, limitsRecords, type Scope } from '../core/scope';
 import type { Services } from '../services';
+import { edgeRoleRefusal, roleOn } from '../services/access';
 import type { Place } from '../services/zones';
 import type { ApiEnv } from './auth';
 import type { Check } from './checks';
@@ -62,11 +63,17 @@ export function enforceScope(services: Services, base = '/api/v1'): Check<ApiEnv
     const place = rest !== undefined && PLACE_PATH.test(rest) ? await zones.place(userId, name) : { zone: await zones.owned(userId, name), base: '@' };
     // Judged on the row the path resolved to, whatever spelling named it.
     if (!allowsZone(scope, place.zone.name)) throw forbidden(`this token's scope does not include the zone ${place.zone.name}`);
+    const write = !READS.has(c.req.method);
     // Zone settings, DNSSEC and deletion are not record changes a names/types scope could allow.
-    if (rest === undefined && !READS.has(c.req.method) && limitsRecords(scope)) {
+    if (rest === undefined && write && limitsRecords(scope)) {
       throw forbidden('this token may change only the records its scope names, not the zone itself');
     }
+    // A team's zone: the member's role too (DESIGN.md §19), on the same row.
+    const role = await roleOn(services.store, userId, place.zone);
+    const why = role && (await edgeRoleRefusal(services.store, place.zone, role, write, write && rest === undefined));
+    if (why) throw forbidden(why);
     c.set('zone', place);
+    c.set('role', role ?? undefined);
   }
 
   return (c) => {

@@ -4,11 +4,13 @@
  */
 import { createRoute, z } from '@hono/zod-openapi';
 import type { Services } from '../services';
+import { tokenDetail } from '../services/audit';
 import type { TokenRow } from '../store/types';
 import { createApi, errors, json, security } from './create-api';
 import { pageHeaders, pageParams, pageQuery, setPageHeaders } from './pagination';
 import { TokenCreatedSchema, TokenCreateSchema, TokenSchema } from './schemas';
 import { pathId } from './path-id';
+import { auditActor } from './audit-actor';
 
 const tags = ['Tokens'];
 const DAY_MS = 86_400_000;
@@ -54,7 +56,7 @@ const remove = createRoute({
 });
 
 export function tokensApi(services: Services) {
-  const { accounts } = services;
+  const { accounts, audit } = services;
   return createApi()
     .openapi(list, async (c) => {
       const { user, token } = c.get('principal');
@@ -71,6 +73,7 @@ export function tokensApi(services: Services) {
       const { label, expires_in_days: days, scope } = c.req.valid('json');
       const expiresAt = days === undefined ? null : new Date(Date.now() + days * DAY_MS).toISOString();
       const created = await accounts.createToken(user.id, label, expiresAt, scope);
+      await audit.record({ kind: 'token-created', actor: auditActor(c), subject: { id: user.id, username: user.username }, detail: tokenDetail(created.row) });
       // The secret must not linger in any cache between here and its reader.
       c.header('Cache-Control', 'no-store');
       return c.json({ ...tokenView(created.row, token.id), token: created.token }, 201);
@@ -78,6 +81,7 @@ export function tokensApi(services: Services) {
     .openapi(remove, async (c) => {
       const { user, token } = c.get('principal');
       const row = await accounts.revokeOwnToken(user.id, tokenId(c.req.valid('param').id));
+      await audit.record({ kind: 'token-revoked', actor: auditActor(c), subject: { id: user.id, username: user.username }, detail: tokenDetail(row) });
       return c.json(tokenView(row, token.id), 200);
     });
 }

@@ -4,11 +4,13 @@
  */
 import { createRoute, z } from '@hono/zod-openapi';
 import type { Services } from '../services';
+import { tsigKeyDetail } from '../services/audit';
 import { yArgument } from '../services/tsig-keys';
 import type { TsigKeyRow } from '../store/types';
 import { createApi, errors, json, security } from './create-api';
 import { pageHeaders, pageParams, pageQuery, setPageHeaders } from './pagination';
 import { TsigKeyCreatedSchema, TsigKeyCreateSchema, TsigKeySchema } from './schemas';
+import { auditActor } from './audit-actor';
 
 const tags = ['TSIG keys'];
 
@@ -46,7 +48,7 @@ const remove = createRoute({
 });
 
 export function tsigKeysApi(services: Services) {
-  const { tsigKeys } = services;
+  const { tsigKeys, audit } = services;
   return createApi()
     .openapi(list, async (c) => {
       const p = pageParams(c.req.valid('query'));
@@ -55,13 +57,17 @@ export function tsigKeysApi(services: Services) {
       return c.json(rows.map(tsigKeyView), 200);
     })
     .openapi(create, async (c) => {
-      const key = await tsigKeys.create(c.get('principal').user.id, c.req.valid('json'));
+      const { user } = c.get('principal');
+      const key = await tsigKeys.create(user.id, c.req.valid('json'));
+      await audit.record({ kind: 'tsig-key-created', actor: auditActor(c), subject: { id: user.id, username: user.username }, detail: tsigKeyDetail(key) });
       // The secret must not linger in any cache between here and its reader.
       c.header('Cache-Control', 'no-store');
       return c.json({ ...tsigKeyView(key), secret: key.secret, nsupdate: yArgument(key) }, 201);
     })
     .openapi(remove, async (c) => {
-      const key = await tsigKeys.revokeOwn(c.get('principal').user.id, c.req.valid('param').name);
+      const { user } = c.get('principal');
+      const key = await tsigKeys.revokeOwn(user.id, c.req.valid('param').name);
+      await audit.record({ kind: 'tsig-key-deleted', actor: auditActor(c), subject: { id: user.id, username: user.username }, detail: tsigKeyDetail(key) });
       return c.json(tsigKeyView(key), 200);
     });
 }

@@ -42,7 +42,7 @@ export function writeOptions(c: Context<ApiEnv>, comment?: string): WriteOptions
   return {
     source: dashboard ? 'dashboard' : 'api',
     // The token's scope decides which RRsets it may change (DESIGN.md §13), checked in the change set.
-    actor: { username: user.username, credential: dashboard ? 'session' : `token:${token.id}`, scope },
+    actor: { username: user.username, userId: user.id, credential: dashboard ? 'session' : `token:${token.id}`, scope },
     ifMatch: parseIfMatch(c.req.header('if-match')),
     dryRun: dry === 'true' || dry === '1',
     comment,

@@ -4,7 +4,8 @@
  * headers pass through unchanged, so the SPA sees exactly what an API client sees.
  */
 import type { Context } from 'hono';
-import { DASHBOARD_HEADER, DASHBOARD_MARK } from '../dashboard-mark';
+import { clientAddress } from '../client-address';
+import { DASHBOARD_CLIENT_HEADER, DASHBOARD_HEADER, DASHBOARD_MARK } from '../dashboard-mark';
 import type { BffEnv } from './guard';
 import { BffError, signedOut } from './errors';
 
@@ -22,7 +23,7 @@ export type ApiFetch = (req: Request) => Response | Promise<Response>;
 const PASSED_HEADERS = ['content-type', 'content-disposition', 'etag', 'x-total-count', 'x-page', 'x-per-page', 'x-request-id', 'retry-after'];
 
 /** The v1 resources the dashboard uses (web/lib/paths.ts): nothing else of /api is reachable through a session. */
-const RESOURCES = new Set(['ips', 'domains', 'tokens', 'tsig-keys']);
+const RESOURCES = new Set(['ips', 'domains', 'tokens', 'tsig-keys', 'account', 'users', 'audit', 'teams']);
 
 /**
  * The API path a BFF path stands for, built again from its decoded segments (so no dot segment,
@@ -59,10 +60,13 @@ export function forwarder(apiFetch: ApiFetch, sessions: Sessions, prefix = '/bff
     // The session's token is the only credential the API may see.
     url.searchParams.delete('apikey');
     const headers = new Headers({ authorization: `Bearer ${session.token}`, accept: 'application/json', 'x-request-id': c.get('requestId'), [DASHBOARD_HEADER]: DASHBOARD_MARK });
-    for (const h of ['content-type', 'content-length', 'if-match']) {
+    // The browser's user agent and address, for the audit log (a forwarded call has no peer of its own).
+    for (const h of ['content-type', 'content-length', 'if-match', 'user-agent']) {
       const v = c.req.header(h);
       if (v !== undefined) headers.set(h, v);
     }
+    const address = clientAddress(c);
+    if (address !== undefined) headers.set(DASHBOARD_CLIENT_HEADER, address);
     const method = c.req.method;
     const hasBody = method !== 'GET' && method !== 'HEAD' && c.req.raw.body !== null;
     const res = await apiFetch(

@@ -72,13 +72,26 @@ export function bffApp(services: Services, apiFetch: ApiFetch, opts: BffOptions 
       throw new BffError(429, 'too_many_attempts', `Too many failed sign-ins. Try again in ${seconds} s.`);
     }
     const user = await services.accounts.checkPassword(body.username, body.password);
-    if (!user) throw new BffError(401, 'invalid_credentials', WRONG_CREDENTIALS);
+    const from = { address: clientAddress(c) ?? '', userAgent: c.req.header('user-agent') ?? '' };
+    if (!user) {
+      // The name tried, and whose account it is when there is one (its owner reads the attempt).
+      const tried = body.username.trim().toLowerCase();
+      const known = await services.store.users.byUsername(tried);
+      await services.audit.record({ kind: 'sign-in-failed', actor: { username: '', credential: 'password', ...from }, subject: { id: known?.id ?? null, username: tried } });
+      throw new BffError(401, 'invalid_credentials', WRONG_CREDENTIALS);
+    }
     await throttle.succeeded(keys.slice(0, 1));
     await throttle.forgive(keys.slice(1));
     // A fresh session id at every sign-in (no fixation); a session the browser still held ends.
     const previous = await sessions.resume(readSessionCookie(c));
     if (previous) await sessions.end(previous.row);
     const { secret, row } = await sessions.start(user);
+    await services.audit.record({
+      kind: 'sign-in',
+      actor: { userId: user.id, username: user.username, credential: 'password', ...from },
+      subject: { id: user.id, username: user.username },
+      detail: { session_id: row.token_id },
+    });
     writeSessionCookie(c, secret);
     return c.json(info({ row, token: '', username: user.username }), 200);
   });
@@ -91,6 +104,12 @@ export function bffApp(services: Services, apiFetch: ApiFetch, opts: BffOptions 
     if (s) {
       if (!sessions.csrfMatches(s.row, c.req.header(CSRF_HEADER))) throw new BffError(403, 'csrf', `missing or wrong ${CSRF_HEADER} header; reload the page`);
       await sessions.end(s.row);
+      await services.audit.record({
+        kind: 'sign-out',
+        actor: { userId: s.row.user_id, username: s.username, credential: 'session', address: clientAddress(c) ?? '', userAgent: c.req.header('user-agent') ?? '' },
+        subject: { id: s.row.user_id, username: s.username },
+        detail: { session_id: s.row.token_id },
+      });
     }
     clearSessionCookie(c);
     return c.body(null, 204);

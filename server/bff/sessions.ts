@@ -82,7 +82,8 @@ export function createSessions(services: Services, times: SessionTimes = DEFAULT
       }
       const token = unseal(secret, row.token_sealed);
       const user = token ? await store.users.byId(row.user_id) : undefined;
-      if (!token || !user) {
+      // A user disabled meanwhile is signed out, whatever their browser still holds.
+      if (!token || !user || user.disabled_at) {
         await end(row);
         return null;
       }

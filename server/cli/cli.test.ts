@@ -44,6 +44,32 @@ describe('admin CLI', () => {
     expect(server.lines.join('\n')).not.toContain(token);
   }, 120_000);
 
+  it('manages users (--admin, admin on|off, disable, enable): the running server follows at once, and the audit log names the CLI', async () => {
+    const api = (path: string, token: string) => fetch(`${server.url}/api/v1${path}`, { headers: { authorization: `Bearer ${token}` } });
+    // The user the first start made is an administrator.
+    const admin = cli(server.dataDir, 'tokens', 'create', 'admin').at(-1)!;
+    expect(await (await api('/account', admin)).json()).toMatchObject({ username: 'admin', is_admin: true });
+
+    expect(cli(server.dataDir, 'users', 'add', 'dora', '--admin')[0]).toBe('created administrator dora');
+    const dora = cli(server.dataDir, 'tokens', 'create', 'dora').at(-1)!;
+    expect((await api('/users', dora)).status).toBe(200);
+    expect(cli(server.dataDir, 'users', 'admin', 'dora', 'off')).toEqual(['dora is no longer an administrator']);
+    expect((await api('/users', dora)).status).toBe(403);
+
+    cli(server.dataDir, 'users', 'disable', 'dora');
+    expect((await api('/ips', dora)).status).toBe(401);
+    expect((await (await api('/users?search=dora', admin)).json())[0]).toMatchObject({ username: 'dora', disabled: true, is_admin: false });
+    expect(cli(server.dataDir, 'users', 'enable', 'dora')).toEqual(['dora is enabled']);
+    expect((await api('/ips', dora)).status).toBe(200);
+
+    const events = (await (await api('/audit?username=dora', admin)).json()) as Array<{ kind: string; actor: unknown }>;
+    expect(events.map((e) => e.kind)).toEqual(['user-enabled', 'user-disabled', 'admin-revoked', 'token-created', 'user-created']);
+    expect(events.every((e) => JSON.stringify(e.actor) === JSON.stringify({ username: null, credential: 'cli' }))).toBe(true);
+
+    expect(() => cli(server.dataDir, 'users', 'admin', 'dora', 'maybe')).toThrow(/<on\|off> must be on or off/);
+    expect(() => cli(server.dataDir, 'users', 'disable', 'nobody')).toThrow(/no user named nobody/);
+  }, 60_000);
+
   it('explains bad input and exits non-zero', () => {
     expect(() => cli(server.dataDir, 'ips', 'add', 'alice', '10.0.0.1/8')).toThrow(/host bits set; the network is 10.0.0.0\/8/);
     expect(() => cli(server.dataDir, 'users', 'add', 'alice')).toThrow(/already exists/);

@@ -15,6 +15,7 @@ interface Flag {
 
 export const FLAGS = {
   password: { type: 'string', value: '<pw>', about: 'the password to set (else one is generated)' },
+  admin: { type: 'boolean', about: 'make the user an administrator: manages users and every team in the dashboard' },
   label: { type: 'string', value: '<text>', about: 'a label to recognize the token by' },
   expires: { type: 'string', value: '<days>', about: 'the token stops working after this many days' },
   inactive: { type: 'boolean', about: 'register the address without letting it be used yet' },
@@ -51,8 +52,11 @@ interface Command {
 }
 
 export const COMMANDS = [
-  { name: 'users add', args: '<username>', flags: ['password'], about: 'create a user; prints the password' },
-  { name: 'users passwd', args: '<username>', flags: ['password'], about: 'set a new password; prints it' },
+  { name: 'users add', args: '<username>', flags: ['password', 'admin'], about: 'create a user; prints the password' },
+  { name: 'users passwd', args: '<username>', flags: ['password'], about: "set a new password and end the user's dashboard sessions; prints it" },
+  { name: 'users admin', args: '<username> <on|off>', about: 'grant (on) or revoke (off) admin rights' },
+  { name: 'users disable', args: '<username>', about: 'stop the user: no sign-in, their sessions end, their tokens and TSIG keys stop working' },
+  { name: 'users enable', args: '<username>', about: 'let a disabled user in again; their tokens and TSIG keys work again' },
   { name: 'tokens create', args: '<username>', flags: ['label', 'expires'], scope: true, about: 'mint an API token; printed once, alone on the last line' },
   { name: 'tokens list', args: '<username>', about: "list a user's tokens as JSON lines (never the secrets)" },
   { name: 'tokens revoke', args: '<token-id>', about: 'revoke a token' },

@@ -17,7 +17,9 @@ import { parseTsigArgument, transferSigner } from '../dns/transfer-signer';
 import { dnskeyText, dsText } from '../services/dnssec-keys';
 import { yArgument } from '../services/tsig-keys';
 import { keyFromBase64, KEY_FILE, SecretBox } from '../store/secret-box';
-import type { DnssecPublicKey, Repos } from '../store/types';
+import type { DnssecPublicKey, Repos, UserRow } from '../store/types';
+import { tokenDetail, tsigKeyDetail, type AuditActor } from '../services/audit';
+import type { UserPatch } from '../services/users';
 import { backup } from './backup';
 import { commandsNamed, usage, type CommandName, type FLAGS } from './commands';
 import { restore } from './restore';
@@ -47,23 +49,39 @@ function need(text: string | undefined, what: string): string {
   return text;
 }
 
+/** The admin CLI in the audit log: an operator at the shell, no user of the service. */
+const CLI: AuditActor = { username: '', credential: 'cli' };
+
+const subjectOf = (u: UserRow) => ({ id: u.id, username: u.username });
+
+async function setUser({ args: [name], services, out }: Context, patch: UserPatch, done: string): Promise<void> {
+  const user = await (await services()).users.update(CLI, need(name, '<username>'), patch);
+  out(`${user.username} ${done}`);
+}
+
 export const HANDLERS: Record<CommandName, (ctx: Context) => Promise<void>> = {
   async 'users add'({ args: [name], values, services, out }) {
-    const { user, password } = await (await services()).accounts.addUser(need(name, '<username>'), values.password);
-    out(`created user ${user.username}`);
+    const { user, password } = await (await services()).users.create(CLI, need(name, '<username>'), { password: values.password, isAdmin: values.admin ?? false });
+    out(`created ${user.is_admin ? 'administrator' : 'user'} ${user.username}`);
     out(password);
   },
   async 'users passwd'({ args: [name], values, services, out }) {
-    const { accounts } = await services();
-    const user = await accounts.userByName(need(name, '<username>'));
-    out(await accounts.setPassword(user.id, values.password));
+    out((await (await services()).users.resetPassword(CLI, need(name, '<username>'), values.password)).password);
   },
+  'users admin': (ctx) => {
+    const on = need(ctx.args[1], '<on|off>');
+    if (on !== 'on' && on !== 'off') throw new UsageError(`<on|off> must be on or off, not ${on}`);
+    return setUser(ctx, { is_admin: on === 'on' }, on === 'on' ? 'is an administrator' : 'is no longer an administrator');
+  },
+  'users disable': (ctx) => setUser(ctx, { disabled: true }, 'is disabled: no sign-in, no token or TSIG key of theirs works'),
+  'users enable': (ctx) => setUser(ctx, { disabled: false }, 'is enabled'),
   async 'tokens create'({ args: [name], values, scope, services, out }) {
-    const { accounts } = await services();
+    const { accounts, audit } = await services();
     const user = await accounts.userByName(need(name, '<username>'));
     const days = values.expires === undefined ? undefined : id(values.expires, '--expires');
     const expires = days === undefined ? null : new Date(Date.now() + days * 86400_000).toISOString();
     const { row, token } = await accounts.createToken(user.id, values.label ?? '', expires, scope);
+    await audit.record({ kind: 'token-created', actor: CLI, subject: subjectOf(user), detail: tokenDetail(row) });
     out(`token ${row.id} for ${user.username}${row.label ? ` (${row.label})` : ''}${expires ? `, expires ${expires}` : ''}; shown only once:`);
     out(token);
   },
@@ -75,7 +93,12 @@ export const HANDLERS: Record<CommandName, (ctx: Context) => Promise<void>> = {
     }
   },
   async 'tokens revoke'({ args: [token], services, out }) {
-    await (await services()).accounts.revokeToken(id(token, '<token-id>'));
+    const { accounts, audit, store } = await services();
+    const tokenId = id(token, '<token-id>');
+    const row = await store.tokens.byId(tokenId);
+    await accounts.revokeToken(tokenId);
+    const user = row && (await store.users.byId(row.user_id));
+    if (row && user) await audit.record({ kind: 'token-revoked', actor: CLI, subject: subjectOf(user), detail: tokenDetail(row) });
     out(`revoked token ${token}`);
   },
   async 'ips add'({ args: [name, address], values, services, out }) {
@@ -119,6 +142,7 @@ export const HANDLERS: Record<CommandName, (ctx: Context) => Promise<void>> = {
     const s = await services();
     const user = await s.accounts.userByName(need(name, '<username>'));
     const key = await s.tsigKeys.create(user.id, { name: need(keyName, '<key-name>'), algorithm: values.algorithm, secret: values.secret, scope });
+    await s.audit.record({ kind: 'tsig-key-created', actor: CLI, subject: subjectOf(user), detail: tsigKeyDetail(key) });
     out(`TSIG key ${key.name} (${key.algorithm}) for ${user.username}, scope ${JSON.stringify(key.scope)}; the secret is shown only once:`);
     out(yArgument(key));
   },
@@ -128,7 +152,10 @@ export const HANDLERS: Record<CommandName, (ctx: Context) => Promise<void>> = {
     for (const k of await s.tsigKeys.list(user.id)) out(JSON.stringify({ name: k.name, algorithm: k.algorithm, scope: k.scope, created_at: k.created_at }));
   },
   async 'tsig revoke'({ args: [keyName], services, out }) {
-    const key = await (await services()).tsigKeys.revoke(need(keyName, '<key-name>'));
+    const s = await services();
+    const key = await s.tsigKeys.revoke(need(keyName, '<key-name>'));
+    const user = await s.store.users.byId(key.user_id);
+    if (user) await s.audit.record({ kind: 'tsig-key-deleted', actor: CLI, subject: subjectOf(user), detail: tsigKeyDetail(key) });
     out(`revoked TSIG key ${key.name}`);
   },
   async 'secrets rotate'({ config, values, services, out }) {

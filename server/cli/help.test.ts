@@ -34,7 +34,7 @@ describe('admin CLI help', () => {
     expect(unknown!.status).toBe(2);
     expect(unknown!.stderr).toBe('error: unknown command "frobnicate"\nrun "npm run cli -- --help" for every command and flag\n');
     expect(wrongFlag!.status).toBe(2);
-    expect(wrongFlag!.stderr).toContain('error: --merge is not a flag of users add\n\nusage: npm run cli -- users add <username> [--password <pw>]\n');
+    expect(wrongFlag!.stderr).toContain('error: --merge is not a flag of users add\n\nusage: npm run cli -- users add <username> [--password <pw>] [--admin]\n');
     expect(unknownHelp!.stderr).toMatch(/unknown command "nope"/);
   });
 });

@@ -63,13 +63,16 @@ interface Signed {
 }
 
 /**
- * Whether a verified key may transfer the zone from this address (DESIGN.md §13): a key of the
- * zone's owner whose scope admits the whole zone and the client's network.
+ * Whether a verified key may transfer the zone from this address (DESIGN.md §13, §19): a key of
+ * the zone's user, or of a member of its team, whose scope admits the whole zone and the client's network.
  */
 export function keyMayTransfer(key: DnsKey, zone: Zone, address: string): boolean {
   // The service's key (NOTIFY_TSIG) is the secondaries' own: every zone.
   if (key.userId === SERVICE_KEY_USER) return true;
-  return key.userId === zone.domain.user_id && allowsWholeZone(key.scope, zone.name) && allowsAddress(key.scope, address);
+  // A team's zone: any member (every role reads); a user's own zone: its user (DESIGN.md §19).
+  const team = zone.domain.team_id;
+  const reaches = team != null ? Boolean(key.teams?.has(team)) : key.userId === zone.domain.user_id;
+  return reaches && allowsWholeZone(key.scope, zone.name) && allowsAddress(key.scope, address);
 }
 
 export interface Handler {

@@ -5,14 +5,17 @@
  * second whether the set changed (one row read: count and highest id, as keys are never edited
  * and ids never reused) and reloads them only then. A new or revoked key takes effect within a second.
  */
+import type { Role } from '../core/roles';
 import type { Scope } from '../core/scope';
 import type { Store, TsigKeyRow } from '../store/types';
 import type { TsigKey } from './tsig';
 
-/** A key as the DNS server uses it: the secret decoded, with its owner and scope. */
+/** A key as the DNS server uses it: the secret decoded, with its owner, scope, and the owner's team roles. */
 export interface DnsKey extends TsigKey {
   userId: number;
   scope: Scope;
+  /** The owner's role in each team they belong to, by team id (DESIGN.md §19): any role reads (transfers) the team's zones. */
+  teams?: ReadonlyMap<number, Role>;
 }
 
 export interface KeyLookup {
@@ -32,7 +35,7 @@ export const KEYRING_REFRESH_MS = 1000;
 /** The owner the service's own key (NOTIFY_TSIG) stands for: no user; it may transfer every zone. */
 export const SERVICE_KEY_USER = -1;
 
-const dnsKey = (row: TsigKeyRow): DnsKey => ({ name: row.name, algorithm: row.algorithm, secret: Buffer.from(row.secret, 'base64'), userId: row.user_id, scope: row.scope });
+const dnsKey = (row: TsigKeyRow, teams?: ReadonlyMap<number, Role>): DnsKey => ({ name: row.name, algorithm: row.algorithm, secret: Buffer.from(row.secret, 'base64'), userId: row.user_id, scope: row.scope, teams });
 
 export class Keyring implements KeyLookup {
   private keys = new Map<string, DnsKey>();
@@ -74,10 +77,17 @@ export class Keyring implements KeyLookup {
 
   /** Reloads the keys if the set changed since the last look. */
   async refresh(): Promise<void> {
-    const version = await this.store.tsigKeys.version();
+    // Keys and memberships: a member's key transfers the team's zones from the moment they join, and not after they leave.
+    const version = `${await this.store.tsigKeys.version()}/${await this.store.teams.version()}`;
     if (version === this.version) return;
     // A failed read keeps the keys known so far (and is logged by the caller).
-    this.keys = new Map((await this.store.tsigKeys.all()).map((row) => [row.name, dnsKey(row)]));
+    const roles = new Map<number, Map<number, Role>>();
+    for (const m of await this.store.teams.allMembers()) {
+      let mine = roles.get(m.user_id);
+      if (!mine) roles.set(m.user_id, (mine = new Map()));
+      mine.set(m.team_id, m.role);
+    }
+    this.keys = new Map((await this.store.tsigKeys.all()).map((row) => [row.name, dnsKey(row, roles.get(row.user_id))]));
     this.version = version;
   }
 

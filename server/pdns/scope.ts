@@ -13,6 +13,7 @@ import { clientAddress } from '../client-address';
 import { NotFound } from '../core/errors';
 import { allowsAddress, allowsZone, isRestricted, limitsRecords, type Scope } from '../core/scope';
 import type { Services } from '../services';
+import { edgeRoleRefusal, roleOn } from '../services/access';
 import type { DomainRow } from '../store/types';
 import type { PdnsEnv } from './auth';
 import { PdnsError, zoneNotFound } from './errors';
@@ -46,7 +47,7 @@ export function enforcePdnsScope(services: Services): MiddlewareHandler<PdnsEnv>
     if (zoneWrite && limitsRecords(scope)) throw forbidden('this token may change only the records its scope names, not the zone itself');
   }
 
-  async function resolve(c: Context<PdnsEnv>, scope: Scope, userId: number, segment: string): Promise<void> {
+  async function resolve(c: Context<PdnsEnv>, scope: Scope, userId: number, segment: string, write: boolean, zoneWrite: boolean): Promise<void> {
     let name: string;
     try {
       name = zoneNameOfId(decodeURIComponent(segment));
@@ -63,6 +64,10 @@ export function enforcePdnsScope(services: Services): MiddlewareHandler<PdnsEnv>
     }
     // Judged on the row the id resolved to, whatever spelling named it.
     if (!allowsZone(scope, zone.name)) throw forbidden(`this token's scope does not include the zone ${zone.name}`);
+    // A team's zone: the member's role too (DESIGN.md §19), on the same row.
+    const role = await roleOn(services.store, userId, zone);
+    const why = role && (await edgeRoleRefusal(services.store, zone, role, write, zoneWrite));
+    if (why) throw forbidden(why);
     c.set('zone', zone);
   }
 
@@ -72,8 +77,10 @@ export function enforcePdnsScope(services: Services): MiddlewareHandler<PdnsEnv>
     const rest = m?.[2];
     // A NOTIFY and a cache flush change nothing (zonedeck has no cache: server/pdns/cache-flush.ts).
     const write = !READS.has(c.req.method) && rest !== '/notify' && !CACHE_FLUSH.test(c.req.path);
-    if (isRestricted(scope)) checkEdge(c, scope, write, Boolean(m) && write && (rest === undefined ? c.req.method !== 'PATCH' : rest.startsWith('/cryptokeys') || rest.startsWith('/metadata')));
-    if (m) await resolve(c, scope, user.id, m[1]!);
+    // A write to the zone itself (settings, DNSSEC, keys, metadata, deletion), not to its records.
+    const zoneWrite = Boolean(m) && write && (rest === undefined ? c.req.method !== 'PATCH' : rest.startsWith('/cryptokeys') || rest.startsWith('/metadata'));
+    if (isRestricted(scope)) checkEdge(c, scope, write, zoneWrite);
+    if (m) await resolve(c, scope, user.id, m[1]!, write, zoneWrite);
     return next();
   };
 }

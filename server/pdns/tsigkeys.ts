@@ -9,7 +9,9 @@
 import { Hono, type Context } from 'hono';
 import { Conflict, Invalid, NotFound } from '../core/errors';
 import { TSIG_ALGORITHM_NAMES } from '../core/tsig-rules';
+import { auditActor } from '../api/audit-actor';
 import type { Services } from '../services';
+import { tsigKeyDetail } from '../services/audit';
 import type { TsigKeyRow } from '../store/types';
 import type { PdnsEnv } from './auth';
 import { PdnsError } from './errors';
@@ -82,8 +84,12 @@ function idName(c: Context<PdnsEnv>): string {
 }
 
 export function tsigKeysApi(services: Services) {
-  const { tsigKeys } = services;
+  const { tsigKeys, audit } = services;
   const userId = (c: Context<PdnsEnv>) => c.get('principal').user.id;
+  const record = (c: Context<PdnsEnv>, kind: 'tsig-key-created' | 'tsig-key-deleted', key: TsigKeyRow, more: Record<string, unknown> = {}) => {
+    const { user } = c.get('principal');
+    return audit.record({ kind, actor: auditActor(c), subject: { id: user.id, username: user.username }, detail: { ...tsigKeyDetail(key), ...more } });
+  };
 
   return new Hono<PdnsEnv>()
     .get('/tsigkeys', async (c) => c.json((await tsigKeys.list(userId(c))).map((k) => keyView(k))))
@@ -93,6 +99,7 @@ export function tsigKeysApi(services: Services) {
       const secret = body.key || undefined;
       const wording = { name: body.name, algorithm: body.algorithm, base64: 'TSIG content cannot be base64-decoded', generating: secret === undefined };
       const key = await asPdns(() => tsigKeys.create(userId(c), { name: body.name, algorithm: body.algorithm, secret }), wording);
+      await record(c, 'tsig-key-created', key);
       // The secret must not linger in any cache between here and its reader.
       c.header('Cache-Control', 'no-store');
       return c.json(keyView(key, key.secret), 201);
@@ -108,13 +115,15 @@ export function tsigKeysApi(services: Services) {
       const secret = body.key || undefined;
       const wording = { name, taken: body.name, algorithm: body.algorithm, base64: 'Can not base64 decode key content' };
       const key = await asPdns(() => tsigKeys.changeOwn(userId(c), name, { name: body.name, algorithm: body.algorithm, secret }), wording);
+      // A renamed or re-keyed key is a new credential in place of the old: `replaces` says which.
+      await record(c, 'tsig-key-created', key, { replaces: shown(name), secret_changed: secret !== undefined });
       if (secret === undefined) return c.json(keyView(key));
       c.header('Cache-Control', 'no-store');
       return c.json(keyView(key, key.secret));
     })
     .delete('/tsigkeys/:id', async (c) => {
       const name = idName(c);
-      await asPdns(() => tsigKeys.revokeOwn(userId(c), name), { name });
+      await record(c, 'tsig-key-deleted', await asPdns(() => tsigKeys.revokeOwn(userId(c), name), { name }));
       return c.body(null, 204);
     });
 }

@@ -6,5 +6,5 @@ import type { PdnsEnv } from './auth';
 export function pdnsWrite(c: Context<PdnsEnv>, comment?: string): WriteOptions {
   const { user, token, scope } = c.get('principal');
   // The token's scope decides which RRsets it may change (DESIGN.md §13), checked in the change set.
-  return { source: 'pdns', actor: { username: user.username, credential: `token:${token.id}`, scope }, comment };
+  return { source: 'pdns', actor: { username: user.username, userId: user.id, credential: `token:${token.id}`, scope }, comment };
 }

@@ -35,8 +35,8 @@ export function createAccounts(store: Store, maxTokensPerUser?: number) {
   return {
     userByName,
 
-    /** Creates a user; returns the password (generated when none is given). */
-    async addUser(username: string, password?: string): Promise<{ user: UserRow; password: string }> {
+    /** Creates a user (an administrator with `isAdmin`); returns the password (generated when none is given). */
+    async addUser(username: string, password?: string, opts: { isAdmin?: boolean } = {}): Promise<{ user: UserRow; password: string }> {
       const name = username.trim().toLowerCase();
       if (!USERNAME.test(name)) {
         throw Invalid.field('username', 'must be 1–64 letters, digits, dots, hyphens or underscores, starting with a letter or digit');
@@ -46,7 +46,7 @@ export function createAccounts(store: Store, maxTokensPerUser?: number) {
       const hash = await hashPassword(pw);
       return store.transaction(async (tx) => {
         if (await tx.users.byUsername(name)) throw new Conflict(`user ${name} already exists`, { username: 'is already taken' });
-        const user = await tx.users.insert({ username: name, password_hash: hash, created_at: new Date().toISOString() });
+        const user = await tx.users.insert({ username: name, password_hash: hash, created_at: new Date().toISOString(), is_admin: opts.isAdmin ?? false });
         return { user, password: pw };
       });
     },
@@ -59,11 +59,14 @@ export function createAccounts(store: Store, maxTokensPerUser?: number) {
       return pw;
     },
 
-    /** The user whose password this is, or null; takes the same time whether or not the user exists. */
+    /**
+     * The user whose password this is, or null; takes the same time whether or not the user exists.
+     * A disabled user is null too: their sign-in fails exactly as a wrong password does.
+     */
     async checkPassword(username: string, password: string): Promise<UserRow | null> {
       const user = await store.users.byUsername(username.trim().toLowerCase());
       const ok = await verifyPassword(password, user?.password_hash ?? DUMMY_HASH);
-      return ok && user ? user : null;
+      return ok && user && !user.disabled_at ? user : null;
     },
 
     /** Mints a token; `scope` limits what it may do (absent: unrestricted). */
@@ -100,6 +103,8 @@ export function createAccounts(store: Store, maxTokensPerUser?: number) {
       });
       if (!found) return null;
       const { token, user } = found;
+      // No token of a disabled user works, on any path (v1, PowerDNS, the dashboard's session).
+      if (user.disabled_at) return null;
       const now = Date.now();
       if (token.expires_at && Date.parse(token.expires_at) <= now) return null;
       if (now - (touched.get(token.id) ?? 0) > TOUCH_INTERVAL_MS) {
@@ -108,6 +113,9 @@ export function createAccounts(store: Store, maxTokensPerUser?: number) {
       }
       return { user, token, scope: token.scope };
     },
+
+    /** Forgets the tokens' users read so far: after a user is disabled or enabled, the next request reads the change. */
+    forgetUsers: () => tokens.invalidate(),
 
     listTokens: (userId: number) => store.tokens.listByUser(userId),
 

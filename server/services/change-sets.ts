@@ -7,10 +7,12 @@
  * all of it and rolls back.
  */
 import { APEX } from '../core/domain-name';
+import type { Role } from '../core/roles';
 import { isRestricted, recordRefusal, zoneRefusal, type Scope } from '../core/scope';
 import { Conflict, Forbidden, NotFound, PreconditionFailed } from '../core/errors';
 import { nextSerial, SOA_FIELDS } from '../core/soa';
 import type { ChangeEntryRow, ChangeFilter, ChangeSetRow, DomainRow, Page, RecordRow, Repos, Store, Window } from '../store/types';
+import { roleOn, roleRecordRefusal, roleZoneRefusal } from './access';
 import { newCsk } from './dnssec-keys';
 import type { ZoneEvents } from './events';
 import { publishZoneChange } from './zone-messages';
@@ -23,6 +25,12 @@ export type Source = (typeof SOURCES)[number];
 export interface Actor {
   username: string;
   credential: string;
+  /**
+   * The acting user (absent for the admin CLI, which acts as the zone's owner): on a team's zone
+   * their role is judged here too, on the locked row (DESIGN.md §19): a viewer changes nothing,
+   * an editor records only.
+   */
+  userId?: number;
   /**
    * The credential's scope (DESIGN.md §13, §17); absent or empty: unrestricted. Judged here, on
    * the zone row the change locked: every RRset it touches, and any setting or key it changes.
@@ -123,6 +131,8 @@ export function createChangeSets(store: Store, events: ZoneEvents, options: Chan
       applied = await store.transaction(async (tx) => {
         const now = new Date();
         const zone = await tx.domains.lock(await locate(tx, now));
+        const role = opts.actor.userId === undefined ? 'owner' : await roleOn(tx, opts.actor.userId, zone);
+        if (!role) throw new NotFound(`no domain named ${zone.name}`);
         // A change made for a user with no credential of theirs (the admin CLI) is theirs.
         if (opts.actor.username === '') opts = { ...opts, actor: { ...opts.actor, username: (await tx.users.byId(zone.user_id))?.username ?? '' } };
         if (opts.ifMatch !== undefined && opts.ifMatch !== '*' && opts.ifMatch !== zone.serial_number) {
@@ -132,7 +142,7 @@ export function createChangeSets(store: Store, events: ZoneEvents, options: Chan
         }
         const edit: Edit = { draft: new ZoneDraft(tx, zone, { aliasResolver: options.aliasResolver ?? false, aliasDeny: options.aliasDeny }), zone, tx, settings: {}, now };
         await build(edit);
-        const out = await write(tx, zone, edit, opts);
+        const out = await write(tx, zone, edit, opts, role);
         const result = after ? await after(tx, out.zone, out.change, out.inserted) : (undefined as T);
         const done = { ...out, result };
         if (opts.dryRun) throw new DryRun(done);
@@ -171,7 +181,20 @@ export function createChangeSets(store: Store, events: ZoneEvents, options: Chan
     }
   }
 
-  async function write(tx: Repos, zone: DomainRow, edit: Edit, opts: WriteOptions) {
+  /** The member's role on this change: a viewer changes nothing, an editor records only (DESIGN.md §19). */
+  async function guardRole(tx: Repos, zone: DomainRow, role: Role, w: { added: readonly RecordData[]; removed: readonly RecordData[] }, settings: Record<string, unknown>, edit: Edit): Promise<void> {
+    const touched = [...Object.keys(settings), ...(edit.keys ? ['dnssec_keys'] : [])];
+    if (touched.length > 0 || edit.touch) {
+      const why = await roleZoneRefusal(tx, zone, role, `the zone's settings (${touched.join(', ') || 'its signatures'})`);
+      if (why) throw new Forbidden(why);
+    }
+    for (const r of [...w.added, ...w.removed]) {
+      const why = await roleRecordRefusal(tx, zone, role, r.name, r.record_type);
+      if (why) throw new Forbidden(why);
+    }
+  }
+
+  async function write(tx: Repos, zone: DomainRow, edit: Edit, opts: WriteOptions, role: Role) {
     const { draft } = edit;
     const now = edit.now;
     const at = now.toISOString();
@@ -184,6 +207,7 @@ export function createChangeSets(store: Store, events: ZoneEvents, options: Chan
     // Scope first: a credential that may not write here learns nothing from the zone's rules.
     const scope = opts.actor.scope;
     if (scope && isRestricted(scope)) guard(scope, zone, w, settings, edit);
+    if (role === 'editor' || role === 'viewer') await guardRole(tx, zone, role, w, settings, edit);
     await draft.validate(edit.blame ?? crudBlame);
     let keysChanged = settings.dnssec_enabled !== undefined;
     if (edit.keys) {

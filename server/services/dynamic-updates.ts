@@ -9,6 +9,7 @@
 import { APEX } from '../core/domain-name';
 import { ZonedeckError } from '../core/errors';
 import { RECORD_TYPE_BY_NAME } from '../core/record-types';
+import { roleOn } from './access';
 import { allowsAddress, allowsZone } from '../core/scope';
 import type { Store } from '../store/types';
 import type { ChangeSets } from './change-sets';
@@ -135,15 +136,18 @@ export function createDynamicUpdates(store: Store, changes: ChangeSets, rate: Bu
     async apply(req: UpdateRequest): Promise<number> {
       const key = await store.tsigKeys.byName(req.key);
       const zone = await store.domains.byName(req.zone);
-      // DESIGN.md §13: a zone the key's owner does not hold, or outside the key's scope: REFUSED.
-      if (!key || !zone || zone.user_id !== key.user_id) return UPDATE_RCODE.REFUSED;
+      // DESIGN.md §13, §19: a zone the key's owner may not reach, or outside the key's scope: REFUSED.
+      const role = key && zone ? await roleOn(store, key.user_id, zone) : null;
+      if (!key || !zone || !role) return UPDATE_RCODE.REFUSED;
       if (!allowsZone(key.scope, zone.name) || !allowsAddress(key.scope, req.address)) return UPDATE_RCODE.REFUSED;
-      if (req.updates.length > 0 && key.scope.read_only) return UPDATE_RCODE.REFUSED;
+      if (req.updates.length > 0 && (key.scope.read_only || role === 'viewer')) return UPDATE_RCODE.REFUSED;
+      const owner = await store.users.byId(key.user_id);
       if (!(await allowed(key.name, zone.id))) return UPDATE_RCODE.REFUSED;
       try {
         await changes.apply(
           (tx) => tx.domains.byId(zone.id).then((z) => z ?? Promise.reject(new Refused(UPDATE_RCODE.REFUSED))),
-          { source: 'rfc2136', actor: { username: '', credential: `tsig:${key.name}`, scope: key.scope } },
+          // The key's user, with their role on the zone judged again on the locked row.
+          { source: 'rfc2136', actor: { username: owner?.username ?? '', userId: key.user_id, credential: `tsig:${key.name}`, scope: key.scope } },
           async ({ draft }) => {
             await draft.load(new Set([...req.prerequisites, ...req.updates].map((r) => r.name)));
             checkPrerequisites(draft, canonical(req.prerequisites));

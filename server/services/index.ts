@@ -2,6 +2,8 @@
 import type { Config } from '../config';
 import type { Store } from '../store/types';
 import { createAccounts } from './accounts';
+import { createAudit } from './audit';
+import { createTeams } from './teams';
 import { ZoneEvents } from './events';
 import { createIps } from './ips';
 import { createChangeSets } from './change-sets';
@@ -9,16 +11,22 @@ import { createDynamicUpdates } from './dynamic-updates';
 import { createRecords, DEFAULT_MAX_RECORDS } from './records';
 import { createRrsets } from './rrsets';
 import { createTsigKeys } from './tsig-keys';
+import { createUsers } from './users';
 import { createZoneFiles } from './zone-files';
 import { createZones, type ZoneDefaults } from './zones';
 
 export function createServices(store: Store, defaults: ZoneDefaults, events = new ZoneEvents()) {
   const changes = createChangeSets(store, events, { maxRecords: defaults.maxRecords ?? DEFAULT_MAX_RECORDS, aliasResolver: defaults.resolver !== undefined, aliasDeny: defaults.aliasDeny });
   const zones = createZones(store, events, changes, defaults);
+  const audit = createAudit(store);
+  const accounts = createAccounts(store, defaults.maxTokensPerUser);
   return {
     store,
     events,
-    accounts: createAccounts(store, defaults.maxTokensPerUser),
+    audit,
+    teams: createTeams(store, audit),
+    accounts,
+    users: createUsers(store, accounts, audit),
     ips: createIps(store),
     changes,
     zones,

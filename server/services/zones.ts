@@ -5,12 +5,13 @@
  * its keys, so a zone is signed exactly when `dnssec_enabled` says so (issue 5).
  */
 import { isInZone, normalizeRecordName, normalizeZoneName, parseZonePathName, strictPathName, APEX } from '../core/domain-name';
-import { RuleError } from '../core/errors';
-import { Conflict, Forbidden, NotFound, PreconditionFailed } from '../core/errors';
+import { Conflict, Forbidden, Invalid, NotFound, PreconditionFailed, RuleError } from '../core/errors';
 import { zoneRefusal, type Scope } from '../core/scope';
+import { ownerOnly, roleAtLeast, type Role } from '../core/roles';
+import { roleOn } from './access';
 import { reservedDomains, reservedRefusal } from './reserved-names';
 import { SOA_DEFAULTS, SOA_FIELDS, soaErrors, type SoaField, type SoaTimers } from '../core/soa';
-import type { DnssecPublicKey, DomainRow, Page, Repos, Store, Window } from '../store/types';
+import type { DnssecPublicKey, DomainRow, Page, Repos, Store, TeamRow, Window } from '../store/types';
 import { CLI_WRITE, type Applied, type ChangeSets, type Edit, type WriteOptions } from './change-sets';
 import type { ZoneEvents } from './events';
 import { publishZoneChange } from './zone-messages';
@@ -83,7 +84,7 @@ export function createZones(store: Store, events: ZoneEvents, changes: ChangeSet
   async function again(userId: number, ref: Place, repos: Repos): Promise<Place> {
     if (repos === store) return ref;
     const zone = await repos.domains.byId(ref.zone.id);
-    if (!zone || zone.user_id !== userId || zone.name !== ref.zone.name) throw new NotFound(`no domain named ${ref.zone.name}`);
+    if (!zone || zone.name !== ref.zone.name || !(await roleOn(repos, userId, zone))) throw new NotFound(`no domain named ${ref.zone.name}`);
     return { zone, base: ref.base };
   }
 
@@ -103,7 +104,7 @@ export function createZones(store: Store, events: ZoneEvents, changes: ChangeSet
       throw new NotFound(`no domain named ${clip(ref)}`);
     }
     const zone = await repos.domains.byName(normalized);
-    if (!zone || zone.user_id !== userId) throw new NotFound(`no domain named ${normalized}`);
+    if (!zone || !(await roleOn(repos, userId, zone))) throw new NotFound(`no domain named ${normalized}`);
     return zone;
   }
 
@@ -131,7 +132,7 @@ export function createZones(store: Store, events: ZoneEvents, changes: ChangeSet
         continue;
       }
       const zone = await repos.domains.byName(zoneName);
-      if (!zone || zone.user_id !== userId) continue;
+      if (!zone || !(await roleOn(repos, userId, zone))) continue;
       if (i === 0) return { zone, base: APEX };
       try {
         return { zone, base: normalizeRecordName(`${name}.`, zone.name) };
@@ -141,6 +142,23 @@ export function createZones(store: Store, events: ZoneEvents, changes: ChangeSet
       }
     }
     throw new NotFound(`no domain named ${clip(name)}`);
+  }
+
+  /** The team by name, for a user whose role in it is `least` or stronger; one they are not in is an unknown team (the `team` field). */
+  async function teamFor(tx: Repos, userId: number, name: string, least: Role, what: string): Promise<TeamRow> {
+    const team = typeof name === 'string' && name.length <= 64 ? await tx.teams.byName(name.trim().toLowerCase()) : undefined;
+    const member = team && (await tx.teams.member(team.id, userId));
+    if (!team || !member) throw Invalid.field('team', 'is not a team you belong to');
+    if (!roleAtLeast(member.role, least)) throw new Forbidden(`only ${least === 'owner' ? 'an owner' : 'an owner or admin'} of team ${team.name} may ${what}; your role is ${member.role}`);
+    return team;
+  }
+
+  /** Why the user may not do an owner's act on a team's zone (null for their own zone, or as a team owner). */
+  async function teamOwnerRefusal(tx: Repos, userId: number, zone: DomainRow, what: string): Promise<string | null> {
+    if (zone.team_id == null) return null;
+    const role = await roleOn(tx, userId, zone);
+    const team = (await tx.teams.byId(zone.team_id))?.name ?? '';
+    return role ? ownerOnly(role, team, what) : `only an owner of team ${team} may ${what}`;
   }
 
   function timers(check: FieldCheck, current: SoaTimers, patch: ZoneSettings): SoaTimers {
@@ -174,7 +192,7 @@ export function createZones(store: Store, events: ZoneEvents, changes: ChangeSet
      * Creates a zone with SOA defaults and the apex NS set; its first change set (serial 0 to
      * the first serial) records who created it, with the apex NS set and DNSSEC if asked for.
      */
-    async create(userId: number, input: { name: string } & ZoneSettings, opts: WriteOptions = CLI_WRITE, more?: (edit: Edit) => Promise<void>): Promise<DomainRow> {
+    async create(userId: number, input: { name: string; team?: string } & ZoneSettings, opts: WriteOptions = CLI_WRITE, more?: (edit: Edit) => Promise<void>): Promise<DomainRow> {
       const check = new FieldCheck();
       const name = check.run('name', () => normalizeZoneName(input.name));
       const soa = timers(check, SOA_DEFAULTS, input);
@@ -184,6 +202,8 @@ export function createZones(store: Store, events: ZoneEvents, changes: ChangeSet
           // One creation at a time on PostgreSQL, so that the nesting rule below cannot be raced
           // (two accounts creating x.test and sub.x.test at once); SQLite's one writer already is.
           await tx.quotas.lock('zones', 0);
+          // A team's zone: created by its owners and admins; a team the user is not in is named like a missing one.
+          const team = input.team === undefined ? undefined : await teamFor(tx, userId, input.team, 'admin', 'create zones for it');
           const existing = await tx.domains.byName(name!);
           if (existing) {
             throw new Conflict(`${name} already exists`, { name: existing.user_id === userId ? 'you already manage this domain' : 'is already managed by another account' });
@@ -193,7 +213,8 @@ export function createZones(store: Store, events: ZoneEvents, changes: ChangeSet
           }
           const why = reservedRefusal(name!, reserved);
           if (why) throw new Conflict(`${name} ${why}`, { name: why });
-          const foreign = (await tx.domains.related(name!)).find((d) => d.user_id !== userId);
+          // Nested zones only under the same owner: the user alone, or the same team.
+          const foreign = (await tx.domains.related(name!)).find((d) => (team ? d.team_id !== team.id : d.team_id != null || d.user_id !== userId));
           if (foreign) {
             const how = isInZone(name!, foreign.name) ? 'lies inside' : 'contains';
             throw new Conflict(`${name} ${how} ${foreign.name}, which another account manages`, { name: `${how} a domain managed by another account` });
@@ -205,7 +226,7 @@ export function createZones(store: Store, events: ZoneEvents, changes: ChangeSet
           const at = now.toISOString();
           // The catalog lists the zone from this commit on, at a serial every node agrees on.
           await tx.catalog.bump(now);
-          return tx.domains.insert({ user_id: userId, name: name!, serial_number: 0, ...soa, dnssec_enabled: false, delegated: false, created_at: at, updated_at: at });
+          return tx.domains.insert({ user_id: userId, team_id: team?.id ?? null, name: name!, serial_number: 0, ...soa, dnssec_enabled: false, delegated: false, created_at: at, updated_at: at });
         },
         { ...opts, dryRun: false, ifMatch: undefined, comment: opts.comment || 'zone created' },
         async (edit) => {
@@ -285,13 +306,34 @@ export function createZones(store: Store, events: ZoneEvents, changes: ChangeSet
     },
 
     /**
+     * Moves a zone to a team (`team`), or back to the user alone (null), with its records and
+     * history (DESIGN.md §19): an owner's act on both sides: the zone's owner (the user, or an
+     * owner of its team) who is also an owner of the team it moves to. The DNS server hears of
+     * it like of any change, so a member's key transfers it from then on.
+     */
+    async move(userId: number, name: ZoneRef, team: string | null, scope?: Scope): Promise<{ zone: DomainRow; from: string | null }> {
+      const moved = await store.transaction(async (tx) => {
+        const z = await tx.domains.lock(await owned(userId, name, tx));
+        const why = (scope ? zoneRefusal(scope, z.name, 'move the zone') : null) ?? (await teamOwnerRefusal(tx, userId, z, 'move its zones'));
+        if (why) throw new Forbidden(why);
+        const from = z.team_id != null ? ((await tx.teams.byId(z.team_id))?.name ?? null) : null;
+        const to = team === null ? null : await teamFor(tx, userId, team, 'owner', 'move zones into it');
+        const zone = await tx.domains.setOwner(z, { user_id: to ? z.user_id : userId, team_id: to?.id ?? null });
+        await publishZoneChange(tx, events, { kind: 'zone-changed', domain: zone, names: [], keys: false });
+        return { zone, from };
+      });
+      events.emit({ kind: 'zone-changed', domain: moved.zone, names: [], keys: false });
+      return moved;
+    },
+
+    /**
      * Deletes a zone with its records and history; `ifMatch` guards it like any write, and the
      * credential's scope is judged on the row it locked (DESIGN.md §17).
      */
     async remove(userId: number, name: ZoneRef, ifMatch?: number | '*', scope?: Scope): Promise<void> {
       const zone = await store.transaction(async (tx) => {
         const z = await tx.domains.lock(await owned(userId, name, tx));
-        const why = scope ? zoneRefusal(scope, z.name, 'delete the zone') : null;
+        const why = (scope ? zoneRefusal(scope, z.name, 'delete the zone') : null) ?? (await teamOwnerRefusal(tx, userId, z, 'delete its zones'));
         if (why) throw new Forbidden(why);
         if (ifMatch !== undefined && ifMatch !== '*' && ifMatch !== z.serial_number) {
           throw new PreconditionFailed(`${z.name} has changed: its serial is ${z.serial_number}, not ${ifMatch}`, { 'If-Match': `the zone is at serial ${z.serial_number}` });

@@ -19,6 +19,7 @@ import * as m0010 from './migrations/0010-txt-strings';
 import * as m0011 from './migrations/0011-zone-attributes';
 import * as m0012 from './migrations/0012-rrset-comments';
 import * as m0013 from './migrations/0013-disabled-records';
+import * as m0014 from './migrations/0014-teams-and-audit';
 
 export type Dialect = 'sqlite' | 'postgres';
 
@@ -38,6 +39,7 @@ const STEPS: Record<string, Step> = {
   '0011-zone-attributes': m0011,
   '0012-rrset-comments': m0012,
   '0013-disabled-records': m0013,
+  '0014-teams-and-audit': m0014,
 };
 
 /** The code's migrations, in the order they run on a new database. */

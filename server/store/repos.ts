@@ -5,6 +5,8 @@
  */
 import { sql, type Compilable, type Kysely, type Selectable } from 'kysely';
 import { createClusterRepos } from './cluster-repos';
+import { createTeamRepos } from './team-repos';
+import { count, escapeLike, like, pageTotal } from './paging';
 import { kyselyRunner, Prepared, preparedRunner, type Arg, type Runner } from './prepared';
 import type { Database } from './schema';
 import type { Dialect } from './migrate';
@@ -18,6 +20,8 @@ type Db = Kysely<Database>;
 const ipRow = (r: Selectable<Database['ips']>): IpRow => ({ ...r, active: Boolean(r.active) });
 const tokenRow = (r: Selectable<Database['tokens']>): TokenRow => ({ ...r, scope: scopeFromJson(r.scope) });
 const tsigKeyRow = (r: Selectable<Database['tsig_keys']>): TsigKeyRow => ({ ...r, algorithm: r.algorithm as TsigKeyRow['algorithm'], scope: scopeFromJson(r.scope) });
+/** A user row with its flags as booleans. */
+export const userRow = (r: Selectable<Database['users']>): UserRow => ({ ...r, is_admin: Boolean(r.is_admin), disabled_at: r.disabled_at ?? null });
 const domainRow = ({ record_count: _count, change_count: _changes, ...r }: Selectable<Database['domains']>): DomainRow => ({
   ...r,
   serial_number: Number(r.serial_number),
@@ -28,13 +32,7 @@ const domainRow = ({ record_count: _count, change_count: _changes, ...r }: Selec
 const PUBLIC_KEY_COLUMNS = ['id', 'domain_id', 'flags', 'algorithm', 'key_tag', 'public_key', 'ds_digest', 'created_at'] as const;
 const bool = (v: boolean | undefined) => (v === undefined ? undefined : v ? 1 : 0);
 
-const escapeLike = (s: string) => s.replace(/[\\%_]/g, (m) => `\\${m}`);
-/** LIKE with a backslash escape, spelled the same for SQLite and PostgreSQL. */
-const like = (column: string, pattern: string) => sql<boolean>`${sql.ref(column)} like ${pattern} escape '\\'`;
 
-async function count(q: Promise<{ n: number | string | bigint } | undefined>): Promise<number> {
-  return Number((await q)?.n ?? 0);
-}
 
 /** Rows of a `recordPage` as SQLite hands them back: `[[id, name, record_type, content, ttl], …]`. */
 function listedFromJson(json: string): ListedRecord[] {
@@ -97,7 +95,7 @@ const Q = {
       .selectFrom('tokens')
       .innerJoin('users', 'users.id', 'tokens.user_id')
       .selectAll('tokens')
-      .select(['users.username', 'users.password_hash', 'users.created_at as user_created_at'])
+      .select(['users.username', 'users.password_hash', 'users.created_at as user_created_at', 'users.is_admin', 'users.disabled_at'])
       .where('token_hash', '=', a(0)),
   ),
   domainByName: new Prepared((db, a) => db.selectFrom('domains').selectAll().where('name', '=', a(0))),
@@ -191,12 +189,6 @@ function filterArgs(domainId: number, filter: RecordFilter): { shape: string; ar
   return { shape, args };
 }
 
-/** The total behind a page: known without a count when the page is a partial one. */
-function pageTotal(got: number, w: Window, countAll: () => Promise<number>): Promise<number> {
-  if (got > 0 && got < w.limit) return Promise.resolve(w.offset + got);
-  if (got === 0 && w.offset === 0) return Promise.resolve(0);
-  return countAll();
-}
 
 /**
  * The repos on `db` (the store, or one transaction of it). `runner` runs the prepared queries;
@@ -228,12 +220,31 @@ export function createRepos(db: Db, dialect: Dialect, box: SecretBox, runner: Ru
 
   return {
     users: {
-      insert: async (row) => (await db.insertInto('users').values(row).returningAll().executeTakeFirstOrThrow()) as UserRow,
-      byUsername: (username) => db.selectFrom('users').selectAll().where('username', '=', username).executeTakeFirst(),
-      byId: (id) => p.first(Q.userById, [id]),
+      insert: async ({ is_admin, ...row }) => userRow(await db.insertInto('users').values({ ...row, is_admin: is_admin ? 1 : 0 }).returningAll().executeTakeFirstOrThrow()),
+      byUsername: async (username) => {
+        const r = await db.selectFrom('users').selectAll().where('username', '=', username).executeTakeFirst();
+        return r && userRow(r);
+      },
+      byId: async (id) => {
+        const r = await p.first(Q.userById, [id]);
+        return r && userRow(r);
+      },
       count: () => count(db.selectFrom('users').select((e) => e.fn.countAll<number>().as('n')).executeTakeFirst()),
       setPassword: async (id, hash) => {
         await db.updateTable('users').set({ password_hash: hash }).where('id', '=', id).execute();
+      },
+      page: async (w, search) => {
+        let q = db.selectFrom('users');
+        if (search) q = q.where(like('username', `%${escapeLike(search.toLowerCase())}%`));
+        const rows = await q.selectAll().orderBy('username').limit(w.limit).offset(w.offset).execute();
+        const total = await pageTotal(rows.length, w, () => count(q.select((e) => e.fn.countAll<number>().as('n')).executeTakeFirst()));
+        return { rows: rows.map(userRow), total };
+      },
+      update: async (id, patch) => {
+        const set: { is_admin?: number; disabled_at?: string | null } = {};
+        if (patch.is_admin !== undefined) set.is_admin = patch.is_admin ? 1 : 0;
+        if (patch.disabled_at !== undefined) set.disabled_at = patch.disabled_at;
+        if (Object.keys(set).length) await db.updateTable('users').set(set).where('id', '=', id).execute();
       },
     },
     tokens: {
@@ -249,8 +260,8 @@ export function createRepos(db: Db, dialect: Dialect, box: SecretBox, runner: Ru
       withUser: async (hash) => {
         const r = await p.first(Q.tokenWithUser, [hash]);
         if (!r) return undefined;
-        const { username, password_hash, user_created_at, ...token } = r;
-        return { token: tokenRow(token), user: { id: token.user_id, username, password_hash, created_at: user_created_at } };
+        const { username, password_hash, user_created_at, is_admin, disabled_at, ...token } = r;
+        return { token: tokenRow(token), user: userRow({ id: token.user_id, username, password_hash, created_at: user_created_at, is_admin, disabled_at }) };
       },
       listByUser: async (userId) => (await db.selectFrom('tokens').selectAll().where('user_id', '=', userId).orderBy('id').execute()).map(tokenRow),
       page: async (userId, w) => {
@@ -275,10 +286,34 @@ export function createRepos(db: Db, dialect: Dialect, box: SecretBox, runner: Ru
         return { rows: rows.map(tsigRow), total };
       },
       listByUser: async (userId) => (await db.selectFrom('tsig_keys').selectAll().where('user_id', '=', userId).orderBy('id').execute()).map(tsigRow),
-      all: async () => (await db.selectFrom('tsig_keys').selectAll().orderBy('id').execute()).map(tsigRow),
+      // A disabled user's keys sign nothing (issue 27): the DNS server's keyring reads only the others.
+      all: async () =>
+        (
+          await db
+            .selectFrom('tsig_keys')
+            .selectAll()
+            .where('user_id', 'not in', db.selectFrom('users').select('id').where('disabled_at', 'is not', null))
+            .orderBy('id')
+            .execute()
+        ).map(tsigRow),
+      // Keys are never edited and ids never reused, so count and highest id tell a change of keys; the
+      // disabled users' count and latest disabled_at tell a user disabled or enabled (each disabling sets a new, later time).
       version: async () => {
-        const r = await db.selectFrom('tsig_keys').select((e) => [e.fn.countAll<number>().as('n'), e.fn.max('id').as('last')]).executeTakeFirst();
-        return `${Number(r?.n ?? 0)}:${Number(r?.last ?? 0)}`;
+        const disabled = () => db.selectFrom('users').where('disabled_at', 'is not', null);
+        const r = await db
+          .selectFrom('tsig_keys')
+          .select((e) => [
+            e.fn.countAll<number>().as('n'),
+            e.fn.max('id').as('last'),
+            disabled()
+              .select((u) => u.fn.countAll<number>().as('d'))
+              .as('disabled'),
+            disabled()
+              .select((u) => u.fn.max('disabled_at').as('latest'))
+              .as('latest'),
+          ])
+          .executeTakeFirst();
+        return `${Number(r?.n ?? 0)}:${Number(r?.last ?? 0)}:${Number(r?.disabled ?? 0)}:${r?.latest ?? ''}`;
       },
       delete: async (id) => Number((await db.deleteFrom('tsig_keys').where('id', '=', id).executeTakeFirst()).numDeletedRows) > 0,
     },
@@ -320,7 +355,10 @@ export function createRepos(db: Db, dialect: Dialect, box: SecretBox, runner: Ru
       },
       byId: (id) => firstDomain(p.first(Q.domainById, [id])),
       page: async (userId, w, search, only) => {
-        let q = db.selectFrom('domains').where('user_id', '=', userId);
+        // Their own zones and their teams' (a team zone's user_id only says who created it).
+        let q = db
+          .selectFrom('domains')
+          .where((eb) => eb.or([eb.and([eb('team_id', 'is', null), eb('user_id', '=', userId)]), eb('team_id', 'in', eb.selectFrom('team_members').select('team_id').where('user_id', '=', userId))]));
         if (search) q = q.where(like('name', `%${escapeLike(search)}%`));
         if (only) q = only.length > 0 ? q.where('name', 'in', [...only]) : q.where(sql<boolean>`1 = 0`);
         const rows = await q.selectAll().orderBy('name').limit(w.limit).offset(w.offset).execute();
@@ -368,6 +406,11 @@ export function createRepos(db: Db, dialect: Dialect, box: SecretBox, runner: Ru
         if (guard && (await firstDomain(p.first(Q.domainById, [zone.id])))) return null;
         throw new Error(`no domain with id ${zone.id}`);
       }) as Repos['domains']['update'],
+      setOwner: async (zone, owner) => {
+        zones?.delete(zone.name);
+        await db.updateTable('domains').set(owner).where('id', '=', zone.id).execute();
+        return { ...zone, ...owner };
+      },
       delete: async (id) => {
         zones?.clear();
         return Number((await db.deleteFrom('domains').where('id', '=', id).executeTakeFirst()).numDeletedRows) > 0;
@@ -440,6 +483,7 @@ export function createRepos(db: Db, dialect: Dialect, box: SecretBox, runner: Ru
         await db.updateTable('sessions').set({ last_seen_at: at }).where('id_hash', '=', idHash).execute();
       },
       delete: async (idHash) => Number((await db.deleteFrom('sessions').where('id_hash', '=', idHash).executeTakeFirst()).numDeletedRows) > 0,
+      byUser: (userId) => db.selectFrom('sessions').selectAll().where('user_id', '=', userId).orderBy('created_at', 'desc').execute(),
       deleteExpired: async (at) => Number((await db.deleteFrom('sessions').where('expires_at', '<', at).executeTakeFirst()).numDeletedRows),
     },
     records: {
@@ -563,5 +607,6 @@ export function createRepos(db: Db, dialect: Dialect, box: SecretBox, runner: Ru
       prune: async (at) => Number((await db.deleteFrom('change_sets').where('created_at', '<', at).executeTakeFirst()).numDeletedRows),
     },
     ...createClusterRepos(db, dialect),
+    ...createTeamRepos(db),
   };
 }

@@ -2,7 +2,37 @@
 import type { Generated } from 'kysely';
 
 export interface Database {
-  users: { id: Generated<number>; username: string; password_hash: string; created_at: string };
+  users: {
+    id: Generated<number>;
+    username: string;
+    password_hash: string;
+    created_at: string;
+    /** Migration 0014: 1 for a user who manages users and every team. */
+    is_admin: Generated<number>;
+    /** Migration 0014: when the user was disabled (no sign-in, no token works); null while enabled. */
+    disabled_at: string | null;
+  };
+  /** Migration 0014. */
+  teams: { id: Generated<number>; name: string; created_at: string };
+  /** Migration 0014: a role change is a new row (a new id). */
+  team_members: { id: Generated<number>; team_id: number; user_id: number; role: string; created_at: string };
+  /** Migration 0014: the account audit log. */
+  audit_events: {
+    id: Generated<number>;
+    created_at: string;
+    kind: string;
+    actor_user_id: number | null;
+    actor_username: string;
+    credential: string;
+    address: string;
+    user_agent: string;
+    subject_user_id: number | null;
+    subject_username: string;
+    team_id: number | null;
+    team_name: string;
+    /** JSON object. */
+    detail: string;
+  };
   tokens: {
     id: Generated<number>;
     user_id: number;
@@ -34,6 +64,8 @@ export interface Database {
     change_count: Generated<number>;
     /** When DNSSEC was last turned off (migration 0009); null while signed or never signed. */
     dnssec_disabled_at: string | null;
+    /** Migration 0014: the team that owns the zone; null for a zone of its user alone. */
+    team_id: number | null;
   };
   change_sets: {
     id: Generated<number>;

@@ -2,6 +2,7 @@
  * The Store interface: everything services, the DNS server and the CLI may ask of the
  * database. Services see only this; SQLite and PostgreSQL implement it.
  */
+import type { Role } from '../core/roles';
 import type { Scope } from '../core/scope';
 import type { TsigAlgorithmName } from '../core/tsig-rules';
 import type { SecretBox } from './secret-box';
@@ -11,6 +12,58 @@ export interface UserRow {
   username: string;
   password_hash: string;
   created_at: string;
+  /** Manages users and every team (migration 0014). */
+  is_admin: boolean;
+  /** When the user was disabled: no sign-in, no token of theirs works; null while enabled. */
+  disabled_at: string | null;
+}
+
+export interface TeamRow {
+  id: number;
+  /** Lower case, as usernames are. */
+  name: string;
+  created_at: string;
+}
+
+export interface MemberRow {
+  /** A new id at every role change (the DNS thread reloads roles by the highest id). */
+  id: number;
+  team_id: number;
+  user_id: number;
+  username: string;
+  role: Role;
+  created_at: string;
+}
+
+/** One event of the account audit log (DESIGN.md §19). */
+export interface AuditEventRow {
+  id: number;
+  created_at: string;
+  kind: string;
+  actor_user_id: number | null;
+  actor_username: string;
+  credential: string;
+  address: string;
+  user_agent: string;
+  subject_user_id: number | null;
+  subject_username: string;
+  team_id: number | null;
+  team_name: string;
+  detail: Record<string, unknown>;
+}
+
+/** Which audit events to list: any of the given users (as actor or subject) or teams; `all` for every event. */
+export interface AuditFilter {
+  all?: boolean;
+  userIds?: readonly number[];
+  teamIds?: readonly number[];
+  kind?: string;
+  /** Only events of these kinds. */
+  kinds?: readonly string[];
+  /** Only events whose actor or subject is this username. */
+  username?: string;
+  since?: string;
+  until?: string;
 }
 
 export interface TokenRow {
@@ -65,6 +118,8 @@ export interface DomainRow {
    * publishes the CDS/CDNSKEY delete form for a while after it (RFC 8078 §4).
    */
   dnssec_disabled_at?: string | null;
+  /** The team that owns the zone (migration 0014): its members reach it with their role; null for a zone of its user alone. */
+  team_id?: number | null;
 }
 
 /** A record as a list shows it (the API's record view, the dashboard): no zone id, no timestamps. */
@@ -221,11 +276,42 @@ export const DEFAULT_ZONE_ATTRIBUTES: ZoneAttributes = { account: '', soa_edit_a
 
 export interface Repos {
   users: {
-    insert(row: NewRow<UserRow>): Promise<UserRow>;
+    insert(row: Pick<UserRow, 'username' | 'password_hash' | 'created_at'> & Partial<Pick<UserRow, 'is_admin' | 'disabled_at'>>): Promise<UserRow>;
     byUsername(username: string): Promise<UserRow | undefined>;
     byId(id: number): Promise<UserRow | undefined>;
     count(): Promise<number>;
     setPassword(id: number, hash: string): Promise<void>;
+    /** Users by name; `search`: a part of the name. */
+    page(w: Window, search?: string): Promise<Page<UserRow>>;
+    update(id: number, patch: Partial<Pick<UserRow, 'is_admin' | 'disabled_at'>>): Promise<void>;
+  };
+  teams: {
+    insert(row: NewRow<TeamRow>): Promise<TeamRow>;
+    byName(name: string): Promise<TeamRow | undefined>;
+    byId(id: number): Promise<TeamRow | undefined>;
+    /** The teams the user is a member of, by name, with the user's role; every team (role null where not a member) with `all`. */
+    page(userId: number, w: Window, all?: boolean): Promise<Page<TeamRow & { role: Role | null; members: number; zones: number }>>;
+    delete(id: number): Promise<boolean>;
+    members(teamId: number): Promise<MemberRow[]>;
+    member(teamId: number, userId: number): Promise<MemberRow | undefined>;
+    /** Sets the user's role in the team (a new row, a new id), or adds them. */
+    setMember(teamId: number, userId: number, role: Role, at: string): Promise<MemberRow>;
+    removeMember(teamId: number, userId: number): Promise<boolean>;
+    /** The user's role in every team they belong to. */
+    rolesOf(userId: number): Promise<Map<number, Role>>;
+    /** Every membership, for the DNS server (which keys reach which team's zones). */
+    allMembers(): Promise<Array<{ id: number; team_id: number; user_id: number; role: Role }>>;
+    /** A value that changes whenever a membership is added, changed or removed (count and highest id: a change is a new row). */
+    version(): Promise<string>;
+    /** Zones the team owns. */
+    zoneCount(teamId: number): Promise<number>;
+  };
+  audit: {
+    insert(row: NewRow<AuditEventRow>): Promise<AuditEventRow>;
+    /** Newest first. */
+    page(filter: AuditFilter, w: Window): Promise<Page<AuditEventRow>>;
+    /** Removes events created before `at`; returns how many. */
+    prune(at: string): Promise<number>;
   };
   tokens: {
     insert(row: NewRow<TokenRow>): Promise<TokenRow>;
@@ -264,8 +350,10 @@ export interface Repos {
     insert(row: NewRow<DomainRow>): Promise<DomainRow>;
     byName(name: string): Promise<DomainRow | undefined>;
     byId(id: number): Promise<DomainRow | undefined>;
-    /** The user's zones by name; `only`: just these names (a token scoped to zones). */
+    /** The zones the user may read (theirs, and their teams'), by name; `only`: just these names (a token scoped to zones). */
     page(userId: number, w: Window, search?: string, only?: readonly string[]): Promise<Page<DomainRow>>;
+    /** Moves the zone to a team, or (null) to its user alone. */
+    setOwner(zone: DomainRow, owner: { user_id: number; team_id: number | null }): Promise<DomainRow>;
     /** Every zone, for the DNS server's index. */
     all(): Promise<DomainRow[]>;
     /** Zones that are ancestors or descendants of `name` (not `name` itself). */
@@ -324,6 +412,8 @@ export interface Repos {
     byIdHash(idHash: string): Promise<SessionRow | undefined>;
     touch(idHash: string, at: string): Promise<void>;
     delete(idHash: string): Promise<boolean>;
+    /** The user's live sessions, newest first. */
+    byUser(userId: number): Promise<SessionRow[]>;
     /** Removes sessions whose expires_at is before `at`; returns how many. */
     deleteExpired(at: string): Promise<number>;
   };

@@ -3,10 +3,16 @@
  * its data request at the same time as its code, with the same query options the page uses.
  */
 import { createBrowserRouter, Navigate } from 'react-router-dom';
+import { accountQuery } from '../features/account/get-account';
+import { sessionsQuery } from '../features/account/list-sessions';
+import { auditQuery } from '../features/audit/list-audit';
+import { auditFilterOfParams } from '../features/audit/audit-words';
 import { domainQuery } from '../features/domains/get-domain';
 import { domainsQuery } from '../features/domains/list-domains';
 import { changesQuery, filterOfParams } from '../features/history/list-changes';
 import { recordsQuery } from '../features/records/list-records';
+import { membersQuery } from '../features/teams/list-members';
+import { teamsQuery } from '../features/teams/list-teams';
 import { tokensQuery } from '../features/tokens/list-tokens';
 import { tsigKeysQuery } from '../features/tsig-keys/list-tsig-keys';
 import { queryClient } from '../lib/query-client';
@@ -62,6 +68,19 @@ export const router = createBrowserRouter([
       { path: 'ips', lazy: () => import('./pages/ips-page') },
       { path: 'tokens', lazy: () => import('./pages/tokens-page'), loader: ({ request }) => prefetch(queryClient.prefetchQuery(tokensQuery(Math.max(1, Number(new URL(request.url).searchParams.get('page')) || 1)))) },
       { path: 'tsig-keys', lazy: () => import('./pages/tsig-keys-page'), loader: ({ request }) => prefetch(queryClient.prefetchQuery(tsigKeysQuery(Math.max(1, Number(new URL(request.url).searchParams.get('page')) || 1)))) },
+      {
+        path: 'account',
+        lazy: () => import('./pages/account-page'),
+        loader: () => {
+          prefetch(queryClient.prefetchQuery(accountQuery));
+          return prefetch(queryClient.prefetchQuery(sessionsQuery));
+        },
+      },
+      { path: 'teams', lazy: () => import('./pages/teams-page'), loader: ({ request }) => prefetch(queryClient.prefetchQuery(teamsQuery(Math.max(1, Number(new URL(request.url).searchParams.get('page')) || 1), new URL(request.url).searchParams.get('all') === 'true'))) },
+      { path: 'teams/:name', lazy: () => import('./pages/team-page'), loader: ({ params }) => prefetch(queryClient.prefetchQuery(membersQuery(params.name!))) },
+      // Not prefetched: the users list answers 403 to anyone but an administrator, which the page tells first.
+      { path: 'admin/users', lazy: () => import('./pages/users-page') },
+      { path: 'audit', lazy: () => import('./pages/audit-page'), loader: ({ request }) => prefetch(queryClient.prefetchQuery(auditQuery(auditFilterOfParams(new URL(request.url).searchParams)))) },
       { path: '*', lazy: () => import('./pages/not-found-page') },
     ],
   },

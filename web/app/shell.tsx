@@ -1,6 +1,10 @@
-/** The frame of every signed-in page: skip link, brand, navigation, the user and sign-out. */
+/**
+ * The frame of every signed-in page: skip link, brand, navigation (Users only for an
+ * administrator), the user's Account and sign-out.
+ */
 import { Suspense } from 'react';
 import { NavLink, Outlet, useNavigate, useNavigation } from 'react-router-dom';
+import { useAccount } from '../features/account/get-account';
 import { useSession } from '../features/session/get-session';
 import { useSignOut } from '../features/session/sign-out';
 import { routes } from '../lib/paths';
@@ -8,6 +12,7 @@ import { LoadingState } from '../ui/states';
 
 export function Shell() {
   const session = useSession();
+  const account = useAccount();
   const signOut = useSignOut();
   const navigate = useNavigate();
   const navigation = useNavigation();
@@ -24,14 +29,18 @@ export function Shell() {
           </NavLink>
           <nav aria-label="Main" className="mainnav">
             <NavLink to={routes.domains}>Domains</NavLink>
+            <NavLink to={routes.teams}>Teams</NavLink>
             <NavLink to={routes.ips}>IPs</NavLink>
             <NavLink to={routes.tokens}>API tokens</NavLink>
             <NavLink to={routes.tsigKeys}>TSIG keys</NavLink>
+            <NavLink to={routes.audit}>Audit log</NavLink>
+            {account.data?.is_admin ? <NavLink to={routes.users}>Users</NavLink> : null}
           </nav>
           <div className="userbox">
-            <span className="muted" title="Signed in as">
+            <NavLink to={routes.account} className="account-link" title="Your account: password and sessions">
+              <span className="visually-hidden">Account of </span>
               {session.data?.username}
-            </span>
+            </NavLink>
             <button type="button" className="btn btn-small" disabled={signOut.isPending} onClick={() => signOut.mutate(undefined, { onSettled: () => navigate(routes.signIn, { replace: true }) })}>
               Sign out
             </button>

@@ -24,6 +24,18 @@ import type {
   TsigKeyCreateSchema,
   TsigKeySchema,
 } from '../../server/api/schemas';
+import type {
+  AccountSchema,
+  AuditEventSchema,
+  NewPasswordSchema,
+  PasswordChangeSchema,
+  SessionSchema,
+  UserCreatedSchema,
+  UserCreateSchema,
+  UserSchema,
+  UserUpdateSchema,
+} from '../../server/api/account-schemas';
+import type { Role } from '../../server/core/roles';
 
 export type Ip = z.output<typeof IpSchema>;
 export type Domain = z.output<typeof DomainSchema>;
@@ -50,3 +62,38 @@ export type IgnoredRecord = ZoneImportResult['ignored'][number];
 
 export type { SessionInfo } from '../../server/bff/index';
 export type { IpUsage, IpUsageRecord } from '../../server/bff/ip-usage';
+
+/* Accounts, users and the audit log (issue 27, DESIGN.md §19). */
+export type Account = z.output<typeof AccountSchema>;
+/** One of the user's dashboard sessions; `current` is the one this request came with. */
+export type AccountSession = z.output<typeof SessionSchema>;
+export type PasswordChange = z.input<typeof PasswordChangeSchema>;
+export type User = z.output<typeof UserSchema>;
+/** `POST /users` answers the new user with a one-time password, shown once. */
+export type UserCreated = z.output<typeof UserCreatedSchema>;
+export type UserCreate = z.input<typeof UserCreateSchema>;
+export type UserUpdate = z.input<typeof UserUpdateSchema>;
+export type NewPassword = z.output<typeof NewPasswordSchema>;
+export type AuditEvent = z.output<typeof AuditEventSchema>;
+
+export type TeamRole = Role;
+
+/*
+ * Teams: server/api/teams.ts keeps its Team and Member schemas to itself, so these follow them
+ * by hand until it exports them.
+ */
+/** A team as its list shows it; `role` is null where the user (an administrator) is no member. */
+export interface Team {
+  name: string;
+  role: Role | null;
+  members: number;
+  zones: number;
+  created_at: string;
+}
+
+export interface Member {
+  username: string;
+  role: Role;
+  /** When the member got this role. */
+  created_at: string;
+}

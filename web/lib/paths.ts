@@ -10,6 +10,11 @@ export const routes = {
   ips: '/ips',
   tokens: '/tokens',
   tsigKeys: '/tsig-keys',
+  account: '/account',
+  teams: '/teams',
+  team: (name: string) => `/teams/${enc(name)}`,
+  users: '/admin/users',
+  audit: '/audit',
 };
 
 export const bff = {
@@ -32,6 +37,18 @@ export const bff = {
   token: (id: number) => `/bff/api/tokens/${id}`,
   tsigKeys: '/bff/api/tsig-keys',
   tsigKey: (name: string) => `/bff/api/tsig-keys/${enc(name)}`,
+  account: '/bff/api/account',
+  password: '/bff/api/account/password',
+  sessions: '/bff/api/account/sessions',
+  accountSession: (id: number | string) => `/bff/api/account/sessions/${enc(String(id))}`,
+  teams: '/bff/api/teams',
+  team: (name: string) => `/bff/api/teams/${enc(name)}`,
+  members: (team: string) => `/bff/api/teams/${enc(team)}/members`,
+  member: (team: string, username: string) => `/bff/api/teams/${enc(team)}/members/${enc(username)}`,
+  users: '/bff/api/users',
+  user: (username: string) => `/bff/api/users/${enc(username)}`,
+  userPassword: (username: string) => `/bff/api/users/${enc(username)}/password`,
+  audit: '/bff/api/audit',
 };
 
 /** A post-sign-in destination from a `next` parameter, only if it is a path on this site. */

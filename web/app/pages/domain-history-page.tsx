@@ -7,6 +7,7 @@ import { useCallback, useEffect, useState } from 'react';
 import { Link, useParams } from 'react-router-dom';
 import { DomainTabs } from '../../features/domains/domain-tabs';
 import { useDomain } from '../../features/domains/get-domain';
+import { zoneAccess } from '../../features/domains/zone-access';
 import { SOURCE_LABELS } from '../../features/history/actor-words';
 import { ChangeItem } from '../../features/history/change-item';
 import { filterOfParams, useChanges } from '../../features/history/list-changes';
@@ -49,6 +50,9 @@ export function Component() {
     );
   }
   const filtered = source !== '' || username !== '';
+  const access = domain.data ? zoneAccess(domain.data) : undefined;
+  // Reverting writes the zone: not for a member who may only read it.
+  const canRevert = access?.records ?? false;
 
   return (
     <div className="page">
@@ -59,10 +63,10 @@ export function Component() {
       <header className="page-header">
         <div>
           <h1 className="mono-title">{name}</h1>
-          <p className="muted">Every change to this zone, newest first: who made it, from where, and what it changed. Any of them can be reverted after a preview.</p>
+          <p className="muted">Every change to this zone, newest first: who made it, from where, and what it changed.{access && !access.records ? '' : ' Any of them can be reverted after a preview.'}</p>
         </div>
       </header>
-      <DomainTabs name={name} />
+      <DomainTabs name={name} access={access} />
 
       <section className="card" aria-label={`History of ${name}`}>
         <form className="toolbar" role="search" aria-label="Filter the history" onSubmit={(e) => e.preventDefault()}>
@@ -109,7 +113,7 @@ export function Component() {
           <>
             <ol className="changes">
               {q.data.items.map((c) => (
-                <ChangeItem key={c.id} domain={name} change={c} onRevert={setReverting} />
+                <ChangeItem key={c.id} domain={name} change={c} onRevert={canRevert ? setReverting : undefined} />
               ))}
             </ol>
             <Pagination page={q.data.page} perPage={q.data.perPage} total={q.data.total} onPage={setPage} label="History pages" />

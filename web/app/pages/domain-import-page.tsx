@@ -5,6 +5,7 @@
 import { Link, useParams } from 'react-router-dom';
 import { DomainTabs } from '../../features/domains/domain-tabs';
 import { useDomain } from '../../features/domains/get-domain';
+import { zoneAccess } from '../../features/domains/zone-access';
 import { ZoneConflictProvider } from '../../features/domains/zone-conflict';
 import { ConflictBanner } from '../../features/history/conflict-banner';
 import { ZoneImport } from '../../features/zone-files/zone-import';
@@ -27,6 +28,7 @@ export function Component() {
       </div>
     );
   }
+  const access = domain.data ? zoneAccess(domain.data) : undefined;
   return (
     <ZoneConflictProvider zone={name} key={name}>
       <div className="page">
@@ -40,9 +42,15 @@ export function Component() {
             <p className="muted">Bring records in from a zone file: check what it would change first, then apply it as one change set.</p>
           </div>
         </header>
-        <DomainTabs name={name} />
+        <DomainTabs name={name} access={access} />
         <ConflictBanner zone={name} />
-        <ZoneImport domain={name} />
+        {access && !access.records ? (
+          <EmptyState title="You can read this zone, not change it">
+            It belongs to team {domain.data?.team}, where your role is {domain.data?.role}. <Link to={routes.domain(name)}>Back to its records</Link>
+          </EmptyState>
+        ) : (
+          <ZoneImport domain={name} />
+        )}
       </div>
     </ZoneConflictProvider>
   );

@@ -1,7 +1,9 @@
 /**
  * The domain editor: zone facts, SOA timers, DNSSEC and the records. Its writes carry the
  * zone's serial as If-Match; when one is refused because the zone changed elsewhere, the
- * conflict banner says who changed it and offers to reload.
+ * conflict banner says who changed it and offers to reload. On a team's zone it offers what
+ * the member's role allows (zone-access.ts): an editor sees no SOA or DNSSEC controls, a
+ * viewer no control at all.
  */
 import { useState } from 'react';
 import { Link, useNavigate, useParams } from 'react-router-dom';
@@ -10,6 +12,7 @@ import { DnssecSwitch } from '../../features/domains/dnssec-switch';
 import { DomainTabs } from '../../features/domains/domain-tabs';
 import { useDomain } from '../../features/domains/get-domain';
 import { SoaForm } from '../../features/domains/soa-form';
+import { zoneAccess } from '../../features/domains/zone-access';
 import { ZoneConflictProvider } from '../../features/domains/zone-conflict';
 import { ConflictBanner } from '../../features/history/conflict-banner';
 import { RecordsPanel } from '../../features/records/records-panel';
@@ -42,6 +45,7 @@ export function Component() {
     return <ErrorState error={q.error} retry={() => void q.refetch()} title={`Could not load ${name}`} />;
   }
   const d = q.data;
+  const access = zoneAccess(d);
   return (
     <ZoneConflictProvider zone={d.name} key={d.name}>
       <div className="page">
@@ -53,6 +57,16 @@ export function Component() {
             <h1 className="mono-title">{unicodeName(d.name) ?? d.name}</h1>
             {unicodeName(d.name) ? <p className="muted small mono">{d.name}</p> : null}
             <dl className="facts">
+              {access.badge ? (
+                <div>
+                  <dt>Owner</dt>
+                  <dd>
+                    <Badge tone="info" title={access.records ? undefined : 'You can read this zone, not change it'}>
+                      {access.badge}
+                    </Badge>
+                  </dd>
+                </div>
+              ) : null}
               <div>
                 <dt>Serial</dt>
                 <dd className="mono" data-testid="serial">
@@ -79,26 +93,30 @@ export function Component() {
               </div>
             </dl>
           </div>
-          <button type="button" className="btn btn-ghost-danger" onClick={() => setDeleting(true)}>
-            Delete domain
-          </button>
+          {access.remove ? (
+            <button type="button" className="btn btn-ghost-danger" onClick={() => setDeleting(true)}>
+              Delete domain
+            </button>
+          ) : null}
         </header>
-        <DomainTabs name={d.name} />
+        <DomainTabs name={d.name} access={access} />
         <ConflictBanner zone={d.name} />
 
         {/* The records are what people come for: first, above the zone's settings. */}
-        <RecordsPanel domain={d} />
+        <RecordsPanel domain={d} readOnly={!access.records} />
 
-        <div className="editor-grid">
-          <section className="card" aria-labelledby="soa-title">
-            <h2 id="soa-title">SOA settings</h2>
-            <SoaForm domain={d} />
-          </section>
-          <section className="card" aria-labelledby="dnssec-title">
-            <h2 id="dnssec-title">DNSSEC</h2>
-            <DnssecSwitch domain={d} />
-          </section>
-        </div>
+        {access.settings ? (
+          <div className="editor-grid">
+            <section className="card" aria-labelledby="soa-title">
+              <h2 id="soa-title">SOA settings</h2>
+              <SoaForm domain={d} />
+            </section>
+            <section className="card" aria-labelledby="dnssec-title">
+              <h2 id="dnssec-title">DNSSEC</h2>
+              <DnssecSwitch domain={d} />
+            </section>
+          </div>
+        ) : null}
         <DeleteDomainDialog name={deleting ? d.name : null} onClose={() => setDeleting(false)} onDeleted={() => navigate(routes.domains)} />
       </div>
     </ZoneConflictProvider>

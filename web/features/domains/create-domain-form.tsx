@@ -1,6 +1,7 @@
 /**
  * New zone: the name is checked as you type with the server's own rules (core's
  * normalizeZoneName), and what the server still rejects (taken, overlapping) shows on the field.
+ * A user who is an owner or admin of a team chooses the zone's owner: themselves or that team.
  */
 import { useMemo, useState, type FormEvent } from 'react';
 import { useNavigate } from 'react-router-dom';
@@ -8,8 +9,10 @@ import { normalizeZoneName } from '../../../server/core/domain-name';
 import { ApiError } from '../../lib/api-client';
 import { routes } from '../../lib/paths';
 import { Alert } from '../../ui/alert';
-import { TextField } from '../../ui/field';
+import { SelectField, TextField } from '../../ui/field';
 import { useToast } from '../../ui/toast';
+import { ownerChoices } from '../teams/role-words';
+import { useEveryTeam } from '../teams/list-teams';
 import { useCreateDomain } from './create-domain';
 
 function check(name: string): { normalized?: string; error?: string } {
@@ -24,6 +27,10 @@ function check(name: string): { normalized?: string; error?: string } {
 export function CreateDomainForm() {
   const [name, setName] = useState('');
   const [submitted, setSubmitted] = useState<string | null>(null);
+  const [owner, setOwner] = useState('');
+  const teams = useEveryTeam();
+  // A user in no team (or whose teams cannot be listed) sees the form as before.
+  const choices = useMemo(() => ownerChoices(teams.data ?? []), [teams.data]);
   const create = useCreateDomain();
   const navigate = useNavigate();
   const toast = useToast();
@@ -37,10 +44,10 @@ export function CreateDomainForm() {
     setSubmitted(name);
     if (local.error || !local.normalized) return;
     create.mutate(
-      { name: local.normalized },
+      { name: local.normalized, ...(owner && choices.includes(owner) ? { team: owner } : {}) },
       {
         onSuccess: (d) => {
-          toast('success', `Created ${d.name}`);
+          toast('success', d.team ? `Created ${d.name} for team ${d.team}` : `Created ${d.name}`);
           navigate(routes.domain(d.name));
         },
       },
@@ -63,6 +70,16 @@ export function CreateDomainForm() {
         hint={hint}
         className="grow"
       />
+      {choices.length > 0 ? (
+        <SelectField label="Owner" name="team" value={owner} onChange={(e) => setOwner(e.target.value)} error={serverError?.field('team')}>
+          <option value="">Me</option>
+          {choices.map((t) => (
+            <option key={t} value={t}>
+              Team {t}
+            </option>
+          ))}
+        </SelectField>
+      ) : null}
       <button type="submit" className="btn btn-primary" disabled={create.isPending}>
         {create.isPending ? 'Creating…' : 'Create domain'}
       </button>

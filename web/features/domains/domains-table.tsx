@@ -1,9 +1,11 @@
+/** The zones the user can reach: their own and their teams' (with the team and role), and Delete where they may delete. */
 import { Link } from 'react-router-dom';
 import type { Domain } from '../../lib/api-types';
 import { fullTime, timeAgo } from '../../lib/format';
 import { routes } from '../../lib/paths';
 import { Badge } from '../../ui/badge';
 import { unicodeName } from '../../lib/idn';
+import { zoneAccess } from './zone-access';
 
 export function DomainsTable({ domains, onDelete }: { domains: Domain[]; onDelete: (name: string) => void }) {
   return (
@@ -31,6 +33,12 @@ export function DomainsTable({ domains, onDelete }: { domains: Domain[]; onDelet
                   {unicodeName(d.name) ?? d.name}
                 </Link>
                 {unicodeName(d.name) ? <span className="muted small mono"> {d.name}</span> : null}
+                {d.team ? (
+                  <>
+                    {' '}
+                    <Badge tone="info">{zoneAccess(d).badge}</Badge>
+                  </>
+                ) : null}
               </td>
               <td className="num mono">{d.serial_number}</td>
               <td>{d.dnssec_enabled ? <Badge tone="success">Signed</Badge> : <Badge>Off</Badge>}</td>
@@ -49,9 +57,11 @@ export function DomainsTable({ domains, onDelete }: { domains: Domain[]; onDelet
                 </time>
               </td>
               <td className="actions">
-                <button type="button" className="btn btn-small btn-ghost-danger" onClick={() => onDelete(d.name)} aria-label={`Delete ${d.name}`}>
-                  Delete
-                </button>
+                {zoneAccess(d).remove ? (
+                  <button type="button" className="btn btn-small btn-ghost-danger" onClick={() => onDelete(d.name)} aria-label={`Delete ${d.name}`}>
+                    Delete
+                  </button>
+                ) : null}
               </td>
             </tr>
           ))}

@@ -6,7 +6,8 @@ import { actorWords, sourceLabel } from './actor-words';
 import { ChangeDiff } from './change-diff';
 import { revertRefusal } from './revert-change';
 
-export function ChangeItem({ domain, change, onRevert }: { domain: string; change: ChangeSet; onRevert: (c: ChangeSet) => void }) {
+/** Without `onRevert` (a member who may only read the zone) the change offers no revert. */
+export function ChangeItem({ domain, change, onRevert }: { domain: string; change: ChangeSet; onRevert?: (c: ChangeSet) => void }) {
   const refusal = revertRefusal(change);
   const label = `of change #${change.id}`;
   return (
@@ -23,7 +24,7 @@ export function ChangeItem({ domain, change, onRevert }: { domain: string; chang
           <span className="muted small mono" title="Change set id and the zone serial before → after it">
             #{change.id} · {change.serial_before || '—'} → {change.serial_after}
           </span>
-          {refusal ? (
+          {!onRevert ? null : refusal ? (
             <span className="muted small">{refusal}</span>
           ) : (
             <button type="button" className="btn btn-small" onClick={() => onRevert(change)} aria-label={`Revert change #${change.id}`}>

@@ -3,7 +3,8 @@
  * delete in place, or select several and delete them as one change set. Every change shows at
  * once (optimistic) and is undone, with the server's message on the form, if the server
  * refuses it; a refusal because the zone changed elsewhere (412) is told by the conflict
- * banner, and the form keeps the draft for after Reload.
+ * banner, and the form keeps the draft for after Reload. `readOnly` (a team member whose role
+ * only reads the zone) leaves the filters and sorting and takes every control that writes away.
  */
 import { useMutationState } from '@tanstack/react-query';
 import { useCallback, useDeferredValue, useMemo, useRef, useState } from 'react';
@@ -38,7 +39,7 @@ function focusEditButton(r: DnsRecord): void {
 
 const asApiError = (e: unknown) => (e instanceof ApiError ? e : new ApiError(0, 'client', e instanceof Error ? e.message : String(e)));
 
-export function RecordsPanel({ domain }: { domain: Domain }) {
+export function RecordsPanel({ domain, readOnly = false }: { domain: Domain; readOnly?: boolean }) {
   const zone = domain.name;
   const records = useRecords(zone);
   const ips = useAllIps();
@@ -198,21 +199,25 @@ export function RecordsPanel({ domain }: { domain: Domain }) {
     <section className="card" aria-labelledby="records-title">
       <div className="card-header">
         <h2 id="records-title">Records</h2>
-        <button
-          ref={addButton}
-          type="button"
-          className="btn btn-primary"
-          aria-expanded={adding}
-          onClick={() => {
-            setAdding((a) => !a);
-            setAddError(null);
-          }}
-        >
-          {adding ? 'Close form' : '+ Add record'}
-        </button>
+        {readOnly ? (
+          <span className="muted small">Read only</span>
+        ) : (
+          <button
+            ref={addButton}
+            type="button"
+            className="btn btn-primary"
+            aria-expanded={adding}
+            onClick={() => {
+              setAdding((a) => !a);
+              setAddError(null);
+            }}
+          >
+            {adding ? 'Close form' : '+ Add record'}
+          </button>
+        )}
       </div>
 
-      {adding ? (
+      {adding && !readOnly ? (
         <div className="add-panel">
           <RecordForm
             key={addKey}
@@ -253,7 +258,7 @@ export function RecordsPanel({ domain }: { domain: Domain }) {
         ) : null}
       </form>
 
-      <BulkDeleteBar zone={zone} chosen={chosen} hidden={chosenHidden} onClear={clearSelection} />
+      {readOnly ? null : <BulkDeleteBar zone={zone} chosen={chosen} hidden={chosenHidden} onClear={clearSelection} />}
 
       {records.isPending ? (
         <LoadingState label="Loading records…" />
@@ -279,6 +284,7 @@ export function RecordsPanel({ domain }: { domain: Domain }) {
           allShown={allShown}
           onSelect={onSelect}
           onSelectAllShown={onSelectAllShown}
+          readOnly={readOnly}
         />
       )}
     </section>

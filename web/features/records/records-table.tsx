@@ -33,15 +33,16 @@ interface RowProps {
   onDelete: (r: DnsRecord) => void;
   onToggle: (r: DnsRecord) => void;
   onSelect: (id: number, on: boolean) => void;
+  readOnly: boolean;
 }
 
-const RecordRow = memo(function RecordRow({ r, domain, ips, pending, armed, selected, onEdit, onArm, onDelete, onToggle, onSelect }: RowProps) {
+const RecordRow = memo(function RecordRow({ r, domain, ips, pending, armed, selected, onEdit, onArm, onDelete, onToggle, onSelect, readOnly }: RowProps) {
   const advice = r.record_type === 'A' || r.record_type === 'AAAA' ? adviceText(ipAdvice(r.content, ips, r.record_type)) : undefined;
   const label = `${r.fqdn} ${r.record_type}`;
   return (
     <>
       <div role="cell" className="c-select">
-        {isManaged(r) ? null : (
+        {isManaged(r) || readOnly ? null : (
           <input type="checkbox" checked={selected && !pending} disabled={pending} onChange={(e) => onSelect(r.id, e.target.checked)} aria-label={`Select ${label} ${r.content}`} />
         )}
       </div>
@@ -69,7 +70,7 @@ const RecordRow = memo(function RecordRow({ r, domain, ips, pending, armed, sele
         {r.ttl}
       </div>
       <div role="cell" className="c-actions">
-        {pending ? (
+        {readOnly ? null : pending ? (
           // Still a button (aria-disabled, so it keeps focus) where Edit will be once saved.
           <button type="button" className="btn btn-small" aria-disabled="true" aria-label={`Edit ${label}`} onClick={() => {}}>
             Saving…
@@ -132,10 +133,12 @@ export interface RecordsTableProps {
   allShown: SelectAll;
   onSelect: (id: number, on: boolean) => void;
   onSelectAllShown: (on: boolean) => void;
+  /** A viewer's table: no selection, no row actions. */
+  readOnly?: boolean;
 }
 
 export function RecordsTable(props: RecordsTableProps) {
-  const { domain, rows, total, ips, sort, onSort, pendingIds, armedId, onArm, editingId, renderEditor, onEdit, onDelete, onToggle, selected, allShown, onSelect, onSelectAllShown } = props;
+  const { domain, rows, total, ips, sort, onSort, pendingIds, armedId, onArm, editingId, renderEditor, onEdit, onDelete, onToggle, selected, allShown, onSelect, onSelectAllShown, readOnly = false } = props;
   const scrollRef = useRef<HTMLDivElement>(null);
   const virtualizer = useVirtualizer({
     count: rows.length,
@@ -152,16 +155,18 @@ export function RecordsTable(props: RecordsTableProps) {
       <div role="rowgroup" className="records-head">
         <div role="row" className="record-row" aria-rowindex={1}>
           <div role="columnheader" className="c-select">
-            <input
-              type="checkbox"
-              ref={(el) => {
-                if (el) el.indeterminate = allShown === 'some';
-              }}
-              checked={allShown === 'all'}
-              disabled={!rows.some(isSelectable)}
-              onChange={(e) => onSelectAllShown(e.target.checked)}
-              aria-label="Select all shown records"
-            />
+            {readOnly ? null : (
+              <input
+                type="checkbox"
+                ref={(el) => {
+                  if (el) el.indeterminate = allShown === 'some';
+                }}
+                checked={allShown === 'all'}
+                disabled={!rows.some(isSelectable)}
+                onChange={(e) => onSelectAllShown(e.target.checked)}
+                aria-label="Select all shown records"
+              />
+            )}
           </div>
           {COLUMNS.map((c) => (
             <div role="columnheader" key={c.key} className={`c-${c.key === 'record_type' ? 'type' : c.key}`} aria-sort={sort.key === c.key ? (sort.dir === 1 ? 'ascending' : 'descending') : 'none'}>
@@ -210,6 +215,7 @@ export function RecordsTable(props: RecordsTableProps) {
                     onDelete={onDelete}
                     onToggle={onToggle}
                     onSelect={onSelect}
+                    readOnly={readOnly}
                   />
                 )}
               </div>

@@ -1,0 +1,172 @@
+/**
+ * Teams (DESIGN.md §19): a zone is owned by a user or by a team; a team's members reach its zones
+ * with their role. Owners manage members and delete the team; an administrator of the service
+ * may do what an owner does to any team. Every membership change is an audit event, in the
+ * transaction that makes it.
+ */
+import { Conflict, Forbidden, Invalid, NotFound } from '../core/errors';
+import { isRole, ROLES, type Role } from '../core/roles';
+import type { DomainRow, MemberRow, Page, Repos, Store, TeamRow, UserRow, Window } from '../store/types';
+import type { Audit, AuditActor } from './audit';
+
+const TEAM_NAME = /^[a-z0-9][a-z0-9._-]{0,63}$/;
+
+/** Who acts: the user (their row, for is_admin) and how, for the audit log. */
+export interface TeamActor extends AuditActor {
+  user: UserRow;
+}
+
+export interface TeamView {
+  name: string;
+  /** The acting user's role; null for an administrator looking at a team they are not in. */
+  role: Role | null;
+  members: number;
+  zones: number;
+  created_at: string;
+}
+
+const parseName = (field: string, raw: unknown): string => {
+  const name = typeof raw === 'string' ? raw.trim().toLowerCase() : '';
+  if (!TEAM_NAME.test(name)) throw Invalid.field(field, 'must be 1–64 letters, digits, dots, hyphens or underscores, starting with a letter or digit');
+  return name;
+};
+
+const parseRole = (raw: unknown): Role => {
+  if (!isRole(raw)) throw Invalid.field('role', `must be one of ${ROLES.join(', ')}`);
+  return raw;
+};
+
+export function createTeams(store: Store, audit: Audit) {
+  /** The team by name as the actor may see it: a member, or an administrator; anyone else: NotFound, as for a missing team. */
+  async function visible(tx: Repos, actor: TeamActor, rawName: string): Promise<{ team: TeamRow; role: Role | null }> {
+    const name = typeof rawName === 'string' ? rawName.trim().toLowerCase() : '';
+    const team = TEAM_NAME.test(name) ? await tx.teams.byName(name) : undefined;
+    const role = team ? ((await tx.teams.member(team.id, actor.user.id))?.role ?? null) : null;
+    if (!team || (!role && !actor.user.is_admin)) throw new NotFound(`no team named ${name.slice(0, 64)}`);
+    return { team, role };
+  }
+
+  /** The team, for an owner of it or an administrator (else Forbidden, or NotFound for a stranger). */
+  async function owned(tx: Repos, actor: TeamActor, name: string, what: string): Promise<TeamRow> {
+    const { team, role } = await visible(tx, actor, name);
+    if (role !== 'owner' && !actor.user.is_admin) throw new Forbidden(`only an owner of team ${team.name} may ${what}; your role is ${role}`);
+    return team;
+  }
+
+  const record = (tx: Repos, actor: TeamActor, kind: Parameters<Audit['record']>[0]['kind'], team: TeamRow, subject?: { id: number; username: string }, detail?: Record<string, unknown>) =>
+    audit.record({ kind, actor, team: { id: team.id, name: team.name }, subject, detail }, tx);
+
+  /** At least one owner stays: the last one may not leave or step down. */
+  async function keepsAnOwner(tx: Repos, team: TeamRow, leaving: MemberRow): Promise<void> {
+    if (leaving.role !== 'owner') return;
+    const owners = (await tx.teams.members(team.id)).filter((m) => m.role === 'owner');
+    if (owners.length <= 1) throw new Conflict(`${leaving.username} is the last owner of team ${team.name}: make another member an owner first`, { username: 'is the last owner' });
+  }
+
+  return {
+    async page(actor: TeamActor, w: Window, all = false): Promise<Page<TeamView>> {
+      const { rows, total } = await store.teams.page(actor.user.id, w, all && actor.user.is_admin);
+      return { rows: rows.map((t) => ({ name: t.name, role: t.role, members: t.members, zones: t.zones, created_at: t.created_at })), total };
+    },
+
+    async get(actor: TeamActor, name: string): Promise<TeamView & { members_list: MemberRow[] }> {
+      const { team, role } = await visible(store, actor, name);
+      const members = await store.teams.members(team.id);
+      return { name: team.name, role, members: members.length, zones: await store.teams.zoneCount(team.id), created_at: team.created_at, members_list: members };
+    },
+
+    /** A new team with its creator as its owner. */
+    async create(actor: TeamActor, rawName: unknown): Promise<TeamView> {
+      const name = parseName('name', rawName);
+      return store.transaction(async (tx) => {
+        if (await tx.teams.byName(name)) throw new Conflict(`team ${name} already exists`, { name: 'is already taken' });
+        const at = new Date().toISOString();
+        const team = await tx.teams.insert({ name, created_at: at });
+        await tx.teams.setMember(team.id, actor.user.id, 'owner', at);
+        await record(tx, actor, 'team-created', team);
+        return { name, role: 'owner' as const, members: 1, zones: 0, created_at: at };
+      });
+    },
+
+    /** Deletes a team that owns no zone (move or delete them first). */
+    async remove(actor: TeamActor, name: string): Promise<void> {
+      await store.transaction(async (tx) => {
+        const team = await owned(tx, actor, name, 'delete the team');
+        const zones = await tx.teams.zoneCount(team.id);
+        if (zones > 0) throw new Conflict(`team ${team.name} still owns ${zones} zone${zones === 1 ? '' : 's'}: move or delete them first`);
+        await record(tx, actor, 'team-deleted', team);
+        await tx.teams.delete(team.id);
+      });
+    },
+
+    async members(actor: TeamActor, name: string): Promise<MemberRow[]> {
+      const { team } = await visible(store, actor, name);
+      return store.teams.members(team.id);
+    },
+
+    /** Adds a user by username with a role (an owner's act). */
+    async add(actor: TeamActor, name: string, input: { username?: unknown; role?: unknown }): Promise<MemberRow> {
+      const role = parseRole(input.role);
+      const username = typeof input.username === 'string' ? input.username.trim().toLowerCase() : '';
+      if (!username || username.length > 64) throw Invalid.field('username', 'must be the name of a user');
+      return store.transaction(async (tx) => {
+        const team = await owned(tx, actor, name, 'add members');
+        const user = await tx.users.byUsername(username);
+        if (!user) throw Invalid.field('username', `no user is named ${username}`);
+        if (await tx.teams.member(team.id, user.id)) throw new Conflict(`${username} is already a member of team ${team.name}`, { username: 'is already a member' });
+        const member = await tx.teams.setMember(team.id, user.id, role, new Date().toISOString());
+        await record(tx, actor, 'member-added', team, { id: user.id, username: user.username }, { role });
+        return member;
+      });
+    },
+
+    /** Changes a member's role (an owner's act); the last owner stays one. */
+    async setRole(actor: TeamActor, name: string, username: string, rawRole: unknown): Promise<MemberRow> {
+      const role = parseRole(rawRole);
+      return store.transaction(async (tx) => {
+        const team = await owned(tx, actor, name, "change members' roles");
+        const user = await tx.users.byUsername(String(username).trim().toLowerCase().slice(0, 64));
+        const current = user && (await tx.teams.member(team.id, user.id));
+        if (!user || !current) throw new NotFound(`${String(username).slice(0, 64)} is not a member of team ${team.name}`);
+        if (current.role === role) return current;
+        if (role !== 'owner') await keepsAnOwner(tx, team, current);
+        const member = await tx.teams.setMember(team.id, user.id, role, new Date().toISOString());
+        await record(tx, actor, 'member-role-changed', team, { id: user.id, username: user.username }, { from: current.role, to: role });
+        return member;
+      });
+    },
+
+    /** Removes a member: an owner's act, or a member leaving; the last owner cannot leave. */
+    async removeMember(actor: TeamActor, name: string, username: string): Promise<void> {
+      await store.transaction(async (tx) => {
+        const { team, role } = await visible(tx, actor, name);
+        const user = await tx.users.byUsername(String(username).trim().toLowerCase().slice(0, 64));
+        const current = user && (await tx.teams.member(team.id, user.id));
+        if (!user || !current) throw new NotFound(`${String(username).slice(0, 64)} is not a member of team ${team.name}`);
+        const leaving = user.id === actor.user.id;
+        if (!leaving && role !== 'owner' && !actor.user.is_admin) throw new Forbidden(`only an owner of team ${team.name} may remove members; your role is ${role}`);
+        await keepsAnOwner(tx, team, current);
+        await tx.teams.removeMember(team.id, user.id);
+        await record(tx, actor, 'member-removed', team, { id: user.id, username: user.username }, { role: current.role });
+      });
+    },
+
+    /** The team name and the user's role for each team zone among `zones` (by domain id); a user's own zones are absent. */
+    async ofZones(userId: number, zones: readonly DomainRow[]): Promise<Map<number, { team: string; role: Role }>> {
+      const out = new Map<number, { team: string; role: Role }>();
+      const teamZones = zones.filter((z) => z.team_id != null);
+      if (teamZones.length === 0) return out;
+      const roles = await store.teams.rolesOf(userId);
+      const names = new Map<number, string>();
+      for (const z of teamZones) {
+        const id = z.team_id!;
+        if (!names.has(id)) names.set(id, (await store.teams.byId(id))?.name ?? '');
+        const role = roles.get(id);
+        if (role) out.set(z.id, { team: names.get(id)!, role });
+      }
+      return out;
+    },
+  };
+}
+
+export type Teams = ReturnType<typeof createTeams>;

@@ -1,0 +1,6 @@
+/** Query keys of the signed-in user's own account: `['account']` refreshes all of it. */
+export const accountKeys = {
+  all: ['account'] as const,
+  me: ['account', 'me'] as const,
+  sessions: ['account', 'sessions'] as const,
+};

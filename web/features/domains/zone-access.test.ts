@@ -1,0 +1,15 @@
+import { describe, expect, it } from 'vitest';
+import { zoneAccess } from './zone-access';
+
+describe('zoneAccess', () => {
+  it('gives a user everything on their own zone, with no team badge', () => {
+    expect(zoneAccess({})).toEqual({ records: true, settings: true, remove: true });
+  });
+
+  it('narrows a team zone by the member’s role', () => {
+    expect(zoneAccess({ team: 'web', role: 'owner' })).toEqual({ records: true, settings: true, remove: true, badge: 'Team web · owner' });
+    expect(zoneAccess({ team: 'web', role: 'admin' })).toEqual({ records: true, settings: true, remove: false, badge: 'Team web · admin' });
+    expect(zoneAccess({ team: 'web', role: 'editor' })).toEqual({ records: true, settings: false, remove: false, badge: 'Team web · editor' });
+    expect(zoneAccess({ team: 'web', role: 'viewer' })).toEqual({ records: false, settings: false, remove: false, badge: 'Team web · viewer' });
+  });
+});

@@ -1,0 +1,30 @@
+/**
+ * What the editor offers on a zone, from the `team` and `role` the API adds to a team's zone
+ * (DESIGN.md §19): a user's own zone (no role) and an owner get everything; an admin all but
+ * deleting the zone; an editor the records only; a viewer nothing but reading. The API
+ * enforces each rule anyway: this only keeps controls that would be refused off the page.
+ */
+import { roleAtLeast } from '../../../server/core/roles';
+import type { Domain } from '../../lib/api-types';
+
+export interface ZoneAccess {
+  /** Add, edit, disable and delete records; import a zone file; revert a change. */
+  records: boolean;
+  /** The SOA timers and DNSSEC. */
+  settings: boolean;
+  /** Delete the zone. */
+  remove: boolean;
+  /** "Team web · editor" for a team's zone. */
+  badge?: string;
+}
+
+export function zoneAccess(d: Pick<Domain, 'team' | 'role'>): ZoneAccess {
+  const role = d.role;
+  if (!role) return { records: true, settings: true, remove: true };
+  return {
+    records: roleAtLeast(role, 'editor'),
+    settings: roleAtLeast(role, 'admin'),
+    remove: role === 'owner',
+    badge: `Team ${d.team ?? '?'} · ${role}`,
+  };
+}

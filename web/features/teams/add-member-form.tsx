@@ -1,0 +1,68 @@
+/** Invite a user into the team by username, with a role (editor by default: records only). */
+import { useState, type FormEvent } from 'react';
+import { ApiError } from '../../lib/api-client';
+import type { TeamRole } from '../../lib/api-types';
+import { Alert } from '../../ui/alert';
+import { SelectField, TextField } from '../../ui/field';
+import { useToast } from '../../ui/toast';
+import { useAddMember } from './add-member';
+import { ROLES, roleLabel } from './role-words';
+
+export function AddMemberForm({ team }: { team: string }) {
+  const [username, setUsername] = useState('');
+  const [role, setRole] = useState<TeamRole>('editor');
+  const [submitted, setSubmitted] = useState(false);
+  const add = useAddMember(team);
+  const toast = useToast();
+  const server = add.error instanceof ApiError ? add.error : null;
+  const usernameError = (submitted && username.trim() === '' ? 'is required' : undefined) ?? server?.field('username');
+  const roleError = server?.field('role');
+  const otherError = add.error && !usernameError && !roleError ? add.error.message : undefined;
+
+  const onSubmit = (e: FormEvent) => {
+    e.preventDefault();
+    setSubmitted(true);
+    if (username.trim() === '') return;
+    add.mutate(
+      { username: username.trim(), role },
+      {
+        onSuccess: (m) => {
+          toast('success', `Added ${m.username} to ${team} as ${m.role}`);
+          setUsername('');
+          setSubmitted(false);
+        },
+      },
+    );
+  };
+
+  return (
+    <form className="inline-form" onSubmit={onSubmit} noValidate aria-label={`Invite a member into ${team}`}>
+      <TextField
+        label="Username"
+        name="username"
+        value={username}
+        autoComplete="off"
+        spellCheck={false}
+        placeholder="alice"
+        onChange={(e) => {
+          setUsername(e.target.value);
+          add.reset();
+        }}
+        error={usernameError}
+        hint="An existing zonedeck user."
+        className="grow"
+      />
+      <SelectField label="Role" name="role" value={role} onChange={(e) => setRole(e.target.value as TeamRole)} error={roleError}>
+        {ROLES.map((r) => (
+          <option key={r} value={r}>
+            {roleLabel(r)}
+          </option>
+        ))}
+      </SelectField>
+      <button type="submit" className="btn btn-primary" disabled={add.isPending}>
+        {add.isPending ? 'Inviting…' : 'Invite'}
+      </button>
+      {otherError ? <Alert title="Could not add the member">{otherError}</Alert> : null}
+    </form>
+  );
+}

@@ -1,0 +1,13 @@
+/**
+ * Query keys of teams. `['teams']` refreshes everything about them; lists live under
+ * `['teams', 'list']`, every team at once (the owner choice of a new zone) at
+ * `['teams', 'every']`, one team's members at `['teams', 'team', name, 'members']`, so no team
+ * name can collide with a list's key.
+ */
+export const teamKeys = {
+  all: ['teams'] as const,
+  list: (page: number, perPage: number, all: boolean) => ['teams', 'list', { page, perPage, all }] as const,
+  every: ['teams', 'every'] as const,
+  team: (name: string) => ['teams', 'team', name] as const,
+  members: (name: string) => ['teams', 'team', name, 'members'] as const,
+};
