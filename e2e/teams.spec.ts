@@ -111,6 +111,11 @@ test('an admin shares a zone with a new user as editor; roles, audit log and sel
   await expect(ed.getByRole('button', { name: '+ Add record' })).toHaveCount(0);
   await expect(ed.getByRole('button', { name: `Edit www.${zone} A` })).toHaveCount(0);
   await expect(ed.getByRole('link', { name: 'Import' })).toHaveCount(0);
+  // The zone's History shows the role change that touched it, to the member too.
+  await ed.getByRole('link', { name: 'History', exact: true }).click();
+  const roleChanges = ed.getByRole('region', { name: `Role changes in team ${team}` });
+  await expect(roleChanges.locator('tr[data-kind="member-role-changed"]')).toContainText(editorName);
+  await expect(roleChanges.locator('tr[data-kind="member-added"]')).toContainText(editorName);
 
   // The editor changes their own password on the Account page and signs in with the new one.
   const newPassword = `new-${randomBytes(6).toString('hex')}`;

@@ -31,6 +31,7 @@ export const bff = {
   zoneFile: (domain: string) => `/bff/api/domains/${enc(domain)}/zone`,
   rrsets: (domain: string) => `/bff/api/domains/${enc(domain)}/rrsets`,
   changes: (domain: string) => `/bff/api/domains/${enc(domain)}/changes`,
+  teamEvents: (domain: string) => `/bff/api/domains/${enc(domain)}/team-events`,
   change: (domain: string, id: number) => `/bff/api/domains/${enc(domain)}/changes/${id}`,
   revert: (domain: string, id: number) => `/bff/api/domains/${enc(domain)}/changes/${id}/revert`,
   tokens: '/bff/api/tokens',

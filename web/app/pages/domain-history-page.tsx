@@ -8,6 +8,8 @@ import { Link, useParams } from 'react-router-dom';
 import { DomainTabs } from '../../features/domains/domain-tabs';
 import { useDomain } from '../../features/domains/get-domain';
 import { zoneAccess } from '../../features/domains/zone-access';
+import { AuditTable } from '../../features/audit/audit-table';
+import { useTeamEvents } from '../../features/audit/list-audit';
 import { SOURCE_LABELS } from '../../features/history/actor-words';
 import { ChangeItem } from '../../features/history/change-item';
 import { filterOfParams, useChanges } from '../../features/history/list-changes';
@@ -30,6 +32,8 @@ export function Component() {
   const [typed, setTyped] = useState(username);
   const [reverting, setReverting] = useState<ChangeSet | null>(null);
   const q = useChanges(name, { source, username, page });
+  const team = domain.data?.team;
+  const teamEvents = useTeamEvents(name, Boolean(team));
 
   const set = useCallback((changes: Record<string, string>) => setFilters(changes, { replace: true }), [setFilters]);
 
@@ -120,6 +124,13 @@ export function Component() {
           </>
         )}
       </section>
+      {team && teamEvents.data && teamEvents.data.total > 0 ? (
+        <section className="card" aria-labelledby="team-events-title">
+          <h2 id="team-events-title">Role changes in team {team}</h2>
+          <p className="muted">Who could reach this zone, and with which role: the latest {Math.min(teamEvents.data.items.length, teamEvents.data.total)} of {teamEvents.data.total}.</p>
+          <AuditTable events={teamEvents.data.items} />
+        </section>
+      ) : null}
       <RevertDialog domain={name} change={reverting} onClose={() => setReverting(null)} />
     </div>
   );

@@ -18,3 +18,11 @@ export const listAudit = (f: AuditFilter, signal?: AbortSignal) =>
 export const auditQuery = (f: AuditFilter) => queryOptions({ queryKey: auditKeys.list(f), queryFn: ({ signal }) => listAudit(f, signal), placeholderData: keepPreviousData });
 
 export const useAudit = (f: AuditFilter) => useQuery(auditQuery(f));
+
+/** The role changes of a team zone's team (who could reach the zone, and how), newest first: its History shows them. */
+export const useTeamEvents = (domain: string, enabled: boolean) =>
+  useQuery({
+    queryKey: ['audit', 'team-events', domain] as const,
+    queryFn: ({ signal }) => requestPage<AuditEvent>(bff.teamEvents(domain), { per_page: 20 }, signal),
+    enabled,
+  });
