@@ -7,6 +7,7 @@ type Bench = { name: string; file: string; fn: string };
 const BENCHES: Bench[] = [
   { name: 'API', file: './api.ts', fn: 'benchApi' },
   { name: 'History', file: './history.ts', fn: 'benchHistory' },
+  { name: 'Search', file: './search.ts', fn: 'benchSearch' },
   { name: 'Zonefiles', file: './zone-files.ts', fn: 'benchZoneFiles' },
   { name: 'Trust', file: './bombs.ts', fn: 'benchBombs' },
   { name: 'DNS', file: './dns.ts', fn: 'benchDns' },
@@ -15,6 +16,7 @@ const BENCHES: Bench[] = [
   { name: 'Nodes', file: './nodes.ts', fn: 'benchNodes' },
   { name: 'Updates', file: './update.ts', fn: 'benchUpdates' },
   { name: 'Defences', file: './defences.ts', fn: 'benchDefences' },
+  { name: 'Analytics', file: './analytics.ts', fn: 'benchAnalytics' },
 ];
 
 // The servers measured are the build `npm start` runs, of the sources as they are now.

@@ -30,6 +30,7 @@ for (const size of [
       ['editor', `/domains/${zone}`],
       ['history', `/domains/${zone}/history`],
       ['import', `/domains/${zone}/import`],
+      ['traffic', `/domains/${zone}/traffic`],
       ['ips', '/ips'],
       ['tokens', '/tokens'],
       ['tsig keys', '/tsig-keys'],

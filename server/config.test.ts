@@ -47,3 +47,16 @@ describe('DNS_PORT', () => {
     expect(loadConfig({ DNS_PORT: 'off' }).dnsPort).toBeNull();
   });
 });
+
+describe('STATS_DAYS, STATS_FLUSH_MS, METRICS_PER_ZONE (issue 29)', () => {
+  it('count by default (90 days of hourly rows, a flush every 5 s, no per-zone metrics); off counts nothing', () => {
+    expect(loadConfig({})).toMatchObject({ statsDays: 90, statsFlushMs: 5000, metricsPerZone: false });
+    expect(loadConfig({ STATS_DAYS: 'off', METRICS_PER_ZONE: 'true', STATS_FLUSH_MS: '1000' })).toMatchObject({ statsDays: null, statsFlushMs: 1000, metricsPerZone: true });
+  });
+
+  it('stop the start on a bad value, naming the variable', () => {
+    expect(() => loadConfig({ STATS_DAYS: '0' })).toThrow(/STATS_DAYS: must be "off" or a whole number of days/);
+    expect(() => loadConfig({ STATS_FLUSH_MS: '5' })).toThrow(/STATS_FLUSH_MS: must be a whole number of milliseconds/);
+    expect(() => loadConfig({ METRICS_PER_ZONE: 'yes' })).toThrow(/METRICS_PER_ZONE: must be true or false/);
+  });
+});

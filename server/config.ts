@@ -93,6 +93,7 @@ const schema = z.object({
     .transform((s) => (s === 'off' ? null : Number(s))),
   DNS_RATE_LIMIT_SLIP: z.string().regex(/^([0-9]|10)$/, 'must be a whole number from 0 (drop every limited response) to 10').transform(Number).default(2),
   ALIAS_ALLOW_PRIVATE: z.enum(['true', 'false'], { error: 'must be true or false' }).transform((v) => v === 'true').default(false),
+  REQUIRE_2FA: z.enum(['true', 'false'], { error: 'must be true or false' }).transform((v) => v === 'true').default(false),
   MAX_ZONES_PER_USER: z.string().regex(/^[1-9][0-9]{0,8}$/, 'must be a whole number of 1 or more').transform(Number).default(1000),
   MAX_TOKENS_PER_USER: z.string().regex(/^[1-9][0-9]{0,8}$/, 'must be a whole number of 1 or more').transform(Number).default(100),
   MAX_TSIG_KEYS_PER_USER: z.string().regex(/^[1-9][0-9]{0,8}$/, 'must be a whole number of 1 or more').transform(Number).default(100),
@@ -115,6 +116,14 @@ const schema = z.object({
     }, 'must be the origin users open the dashboard at, like https://dns.example.com (no path)')
     .transform((s) => new URL(s.trim()).origin)
     .optional(),
+  // DESIGN.md §21: hourly rows kept this many days (minute rows 48 h); off: no counting at all.
+  STATS_DAYS: z
+    .string()
+    .regex(/^(off|[1-9][0-9]{0,3})$/, 'must be "off" or a whole number of days from 1 to 9999')
+    .default('90')
+    .transform((s) => (s === 'off' ? null : Number(s))),
+  STATS_FLUSH_MS: z.string().regex(/^[1-9][0-9]{2,5}$/, 'must be a whole number of milliseconds from 100 to 999999').transform(Number).default(5000),
+  METRICS_PER_ZONE: z.enum(['true', 'false'], { error: 'must be true or false' }).transform((v) => v === 'true').default(false),
   SECRETS_KEY: z
     .string()
     .refine((s) => /^[A-Za-z0-9+/]+={0,2}$/.test(s.trim()) && Buffer.from(s.trim(), 'base64').length === 32, 'must be the base64 of 32 octets (openssl rand -base64 32)')
@@ -154,6 +163,8 @@ export type Config = {
   aliasDeny: string[];
   /** Whether ALIAS answers may carry private, loopback, link-local and ULA addresses (ALIAS_ALLOW_PRIVATE). */
   aliasAllowPrivate: boolean;
+  /** REQUIRE_2FA: a user without a second factor must enrol one before the dashboard does anything else (DESIGN.md §20). */
+  requireTwoFactor: boolean;
   /** DNS_RATE_LIMIT: response rate limiting (responses a second per client prefix, and the slip), or null when off. */
   dnsRateLimit: { rate: number; slip: number } | null;
   /** RFC 2136 updates per second and burst, per TSIG key and per zone (null: off). */
@@ -167,6 +178,12 @@ export type Config = {
   catalogZone?: string;
   /** PUBLIC_URL's origin: what browsers see (behind a TLS-terminating proxy too); unset: the request's own. */
   publicOrigin?: string;
+  /** STATS_DAYS: days hourly query statistics are kept; null (`off`): the DNS thread counts nothing. */
+  statsDays: number | null;
+  /** STATS_FLUSH_MS: how often the DNS thread hands its counts to the main thread, which stores them. */
+  statsFlushMs: number;
+  /** METRICS_PER_ZONE: per-zone series in /metrics (off by default: one series per zone and rcode). */
+  metricsPerZone: boolean;
   /** SECRETS_KEY (base64, 32 octets): seals TSIG secrets and DNSSEC private keys; unset: the key file beside the SQLite database. */
   secretsKey?: string;
 };
@@ -221,6 +238,7 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
     rateLimitUpdate: e.RATE_LIMIT_UPDATE,
     aliasDeny: e.ALIAS_DENY,
     aliasAllowPrivate: e.ALIAS_ALLOW_PRIVATE,
+    requireTwoFactor: e.REQUIRE_2FA,
     dnsRateLimit: e.DNS_RATE_LIMIT === null ? null : { rate: e.DNS_RATE_LIMIT, slip: e.DNS_RATE_LIMIT_SLIP },
     axfrAllow: list(e.AXFR_ALLOW),
     secondaries: e.SECONDARIES,
@@ -228,5 +246,8 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
     catalogZone: e.CATALOG_ZONE,
     publicOrigin: e.PUBLIC_URL,
     secretsKey: e.SECRETS_KEY?.trim(),
+    statsDays: e.STATS_DAYS,
+    statsFlushMs: e.STATS_FLUSH_MS,
+    metricsPerZone: e.METRICS_PER_ZONE,
   };
 }

@@ -5,6 +5,7 @@ import { startDnsThread } from './dns/thread';
 import { startHttp, stopHttp } from './http-server';
 import { announce, createLogger } from './log';
 import { servicesFor } from './services';
+import { createStatsRecorder } from './services/query-stats';
 import { openStore } from './store/open';
 import { SecretsKeyError } from './store/secret-box';
 
@@ -42,7 +43,10 @@ async function main(): Promise<void> {
   if ((await store.users.count()) === 0) {
     // The first user administers the install (manages users and teams from the dashboard).
     const { password } = await services.accounts.addUser('admin', undefined, { isAdmin: true });
-    log.warn({ username: 'admin', password }, 'created the first user; this password is shown only once');
+    services.firstPassword.keep(password);
+    log.warn({ username: 'admin', password, file: services.firstPassword.file }, 'created the first user; this password is shown only once, and kept in the file until admin changes it');
+  } else if (services.firstPassword.exists()) {
+    log.warn({ username: 'admin', file: services.firstPassword.file }, "admin's first password is still in this file: sign in and change it on the Account page");
   }
 
   // The zone history is kept HISTORY_DAYS days (DESIGN.md §10).
@@ -54,7 +58,12 @@ async function main(): Promise<void> {
   void prune();
   setInterval(prune, 3_600_000).unref();
 
-  const dns = await startDnsThread(config, store, services.events, log, (req) => services.updates.apply(req));
+  // Per-zone query statistics (DESIGN.md §21): each node writes its own rows, named for this run.
+  const stats = config.statsDays
+    ? createStatsRecorder(store, { node: services.events.origin.slice(0, 8), days: config.statsDays, metricsPerZone: config.metricsPerZone, onError: (err) => log.error({ err }, 'storing query statistics failed') })
+    : null;
+  void stats?.prune().catch(() => {});
+  const dns = await startDnsThread(config, store, services.events, log, (req) => services.updates.apply(req), stats ? (batch) => stats.record(batch) : undefined);
   const app = buildApp({ services, config, log });
   const http = await startHttp(app.fetch, config);
   announce(log, { http: http.url, dns: dns?.port ?? null }, 'listening');
@@ -66,6 +75,7 @@ async function main(): Promise<void> {
     log.info({ signal }, 'shutting down');
     await stopHttp(http.server);
     await dns?.close();
+    await stats?.close();
     await store.close();
     process.exit(0);
   };

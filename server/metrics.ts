@@ -112,6 +112,25 @@ new Counter({
   },
 });
 
+/**
+ * Per-zone answers by rcode category (METRICS_PER_ZONE=true only: a series per zone and category
+ * is more than most Prometheus servers should take from a host of many zones). Added from the
+ * DNS thread's batches of query statistics, in the main thread.
+ */
+export const zoneAnswers = new Map<string, Float64Array>();
+export const ZONE_RCODES = ['noerror', 'nxdomain', 'nodata', 'refused', 'servfail', 'other'] as const;
+
+new Counter({
+  name: 'zonedeck_dns_zone_answers_total',
+  help: 'DNS answers per zone by rcode category (noerror, nxdomain, nodata, refused, servfail, other); only with METRICS_PER_ZONE=true',
+  labelNames: ['zone', 'rcode'] as const,
+  registers: [registry],
+  collect() {
+    this.reset();
+    for (const [zone, counts] of zoneAnswers) ZONE_RCODES.forEach((rcode, i) => counts[i]! > 0 && this.inc({ zone, rcode }, counts[i]!));
+  },
+});
+
 /** Background jobs (weekly re-signing) that failed for a zone; each failure is also logged with the zone. */
 export const backgroundFailures = new Counter({
   name: 'zonedeck_background_failures_total',

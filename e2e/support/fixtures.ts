@@ -40,7 +40,7 @@ export interface TestUser {
 export async function signIn(page: Page, user: { username: string; password: string }): Promise<void> {
   await page.getByLabel('Username').fill(user.username);
   await page.getByLabel('Password').fill(user.password);
-  await page.getByRole('button', { name: 'Sign in' }).click();
+  await page.getByRole('button', { name: 'Sign in', exact: true }).click();
 }
 
 type Fixtures = { server: ServerInfo; user: TestUser; signedIn: Page; tokenGuard: void };

@@ -56,14 +56,121 @@ const endSession = createRoute({
   responses: { 204: { description: 'Ended' }, ...errors(404) },
 });
 
+const TotpStatusSchema = z
+  .object({
+    totp: z.enum(['off', 'pending', 'on']).openapi({ description: 'pending: enrolment started, waiting for its first code' }),
+    recovery_codes_left: z.number().int(),
+  })
+  .openapi('SecondFactors');
+const RecoveryCodesSchema = z.object({ recovery_codes: z.array(z.string()).openapi({ description: 'Ten single-use codes, shown this once' }) }).openapi('RecoveryCodes');
+const codeBody = z.strictObject({ code: z.string({ error: 'is required' }).max(64, 'must be at most 64 characters') });
+
+const factors = createRoute({
+  method: 'get',
+  path: '/account/second-factors',
+  summary: 'Your second factors: TOTP on, off or pending, and how many recovery codes are left',
+  tags,
+  security,
+  responses: { 200: { description: 'Second factors', content: json(TotpStatusSchema) }, ...errors() },
+});
+
+const totpStart = createRoute({
+  method: 'post',
+  path: '/account/totp',
+  summary: 'Start TOTP enrolment: a new secret and its otpauth:// URI (for a QR code), shown once; confirm with a code',
+  tags,
+  security,
+  responses: { 200: { description: 'The secret', content: json(z.object({ secret: z.string(), otpauth_uri: z.string() })) }, ...errors(409) },
+});
+
+const totpConfirm = createRoute({
+  method: 'post',
+  path: '/account/totp/confirm',
+  summary: 'Confirm TOTP enrolment with a current code; answers the 10 recovery codes, once',
+  tags,
+  security,
+  request: { body: { required: true, content: json(codeBody) } },
+  responses: { 200: { description: 'Two-factor sign-in is on', content: json(RecoveryCodesSchema) }, ...errors(400, 408, 409, 413) },
+});
+
+const totpRemove = createRoute({
+  method: 'delete',
+  path: '/account/totp',
+  summary: 'Turn two-factor sign-in off (needs a sign-in within the last 10 minutes)',
+  tags,
+  security,
+  responses: { 204: { description: 'Off' }, ...errors() },
+});
+
+const recoveryCodes = createRoute({
+  method: 'post',
+  path: '/account/recovery-codes',
+  summary: 'New recovery codes; the old ones stop working (needs a sign-in within the last 10 minutes)',
+  tags,
+  security,
+  responses: { 200: { description: 'The new codes', content: json(RecoveryCodesSchema) }, ...errors(409) },
+});
+
+const PasskeySchema = z.object({ id: z.string(), name: z.string(), created_at: z.string(), last_used_at: z.string().nullable() }).openapi('Passkey');
+
+const passkeys = createRoute({
+  method: 'get',
+  path: '/account/passkeys',
+  summary: 'Your passkeys (register one from the dashboard: the browser makes it)',
+  tags,
+  security,
+  responses: { 200: { description: 'Passkeys, oldest first', content: json(z.array(PasskeySchema)) }, ...errors() },
+});
+
+const removePasskey = createRoute({
+  method: 'delete',
+  path: '/account/passkeys/{id}',
+  summary: 'Remove one of your passkeys (needs a sign-in within the last 10 minutes)',
+  tags,
+  security,
+  request: { params: z.object({ id: z.string().max(1024).openapi({ param: { name: 'id', in: 'path' } }) }) },
+  responses: { 204: { description: 'Removed' }, ...errors(404) },
+});
+
 /** Changes to the account need a credential without a scope (the password, sessions), as minting tokens does. */
 function unrestricted(c: Context<ApiEnv>): void {
-  if (isRestricted(c.get('principal').scope)) throw new Forbidden('a token with a scope cannot change the password or end sessions');
+  if (isRestricted(c.get('principal').scope)) throw new Forbidden('a token with a scope cannot change the password, second factors or sessions');
 }
 
 export function accountApi(services: Services) {
-  const { users } = services;
+  const { users, secondFactors } = services;
   return createApi()
+    .openapi(factors, async (c) => c.json(await secondFactors.status(c.get('principal').user.id), 200))
+    .openapi(passkeys, async (c) => c.json((await services.passkeys.list(c.get('principal').user.id)).map((p) => ({ id: p.id, name: p.name, created_at: p.created_at, last_used_at: p.last_used_at })), 200))
+    .openapi(removePasskey, async (c) => {
+      unrestricted(c);
+      await secondFactors.requireRecentSignIn(c.get('principal').token.id, 'removing a passkey');
+      await services.passkeys.remove(auditActor(c), c.req.valid('param').id);
+      return c.body(null, 204);
+    })
+    .openapi(totpStart, async (c) => {
+      unrestricted(c);
+      c.header('Cache-Control', 'no-store');
+      return c.json(await secondFactors.startTotp(c.get('principal').user), 200);
+    })
+    .openapi(totpConfirm, async (c) => {
+      unrestricted(c);
+      c.header('Cache-Control', 'no-store');
+      return c.json({ recovery_codes: await secondFactors.confirmTotp(auditActor(c), c.req.valid('json').code) }, 200);
+    })
+    .openapi(totpRemove, async (c) => {
+      unrestricted(c);
+      const { user, token } = c.get('principal');
+      await secondFactors.requireRecentSignIn(token.id, 'turning two-factor sign-in off');
+      await secondFactors.removeTotp(auditActor(c), user);
+      return c.body(null, 204);
+    })
+    .openapi(recoveryCodes, async (c) => {
+      unrestricted(c);
+      await secondFactors.requireRecentSignIn(c.get('principal').token.id, 'new recovery codes');
+      c.header('Cache-Control', 'no-store');
+      return c.json({ recovery_codes: await secondFactors.regenerateRecoveryCodes(auditActor(c)) }, 200);
+    })
     .openapi(account, (c) => {
       const { user } = c.get('principal');
       return c.json({ username: user.username, is_admin: user.is_admin, created_at: user.created_at }, 200);

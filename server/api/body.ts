@@ -109,7 +109,8 @@ export function readBody(c: Context, limit: number, timeoutMs: number, errors: B
 }
 
 /** Bulk writes (many RRsets at once, whole zones) may be larger than ordinary bodies. */
-const isBulk = (method: string, path: string) => (method === 'PATCH' && path.endsWith('/rrsets')) || (method === 'POST' && (path.endsWith('/zone') || path.endsWith('/domains')));
+const isBulk = (method: string, path: string) =>
+  (method === 'PATCH' && path.endsWith('/rrsets')) || (method === 'POST' && (path.endsWith('/zone') || path.endsWith('/domains'))) || ((method === 'POST' || method === 'PUT') && /\/templates(\/[0-9]+)?$/.test(path));
 /** A zone import takes the master file itself (DESIGN.md §11). */
 const isZoneFile = (method: string, path: string, type: string) => method === 'POST' && path.endsWith('/zone') && /^text\/(dns|plain)\s*(;|$)/i.test(type);
 
@@ -118,8 +119,9 @@ export function jsonBody(opts: { limitBytes: number; timeoutMs: number; bulkLimi
   return (c) => {
     const method = c.req.method;
     if (method !== 'POST' && method !== 'PUT' && method !== 'PATCH') return;
-    // A revert's body (a comment) is optional, and a password reset (POST /users/:name/password) has none: a bare POST is fine there.
-    if (method === 'POST' && /\/(revert|password)$/.test(c.req.path) && !c.req.header('content-type') && !Number(c.req.header('content-length') ?? '0')) return;
+    // A revert's body (a comment) is optional; a password reset (POST /users/:name/password), a TOTP enrolment
+    // (POST /account/totp) and new recovery codes have none: a bare POST is fine there.
+    if (method === 'POST' && /\/(revert|password|account\/totp|account\/recovery-codes)$/.test(c.req.path) && !c.req.header('content-type') && !Number(c.req.header('content-length') ?? '0')) return;
     return read(c, method);
   };
 

@@ -11,6 +11,7 @@ import { ChangeSetSchema, DomainCreateSchema, DomainSchema, DomainUpdateSchema }
 import { asFileErrors, fileBuilder } from '../services/zone-files';
 import { normalizeZoneName } from '../core/domain-name';
 import { SOA_DEFAULTS } from '../core/soa';
+import { Invalid } from '../core/errors';
 
 /** The zone name as it would be stored, or null when it is not one (the create then says why). */
 function validZoneName(name: string): string | null {
@@ -106,11 +107,15 @@ export function domainsApi(services: Services) {
       return c.json(await withTeams(user.id, rows), 200);
     })
     .openapi(create, async (c) => {
-      const { zone_file, ...input } = c.req.valid('json');
+      const { zone_file, template, variables, ...input } = c.req.valid('json');
+      if (template !== undefined && zone_file !== undefined) throw Invalid.field('template', 'give a template or a zone_file, not both');
+      if (variables !== undefined && template === undefined) throw Invalid.field('variables', 'are the values of a template: give template too');
       // The file is read (bounded, in chunks) before the zone is made; a bad name is the create's to refuse.
       const origin = validZoneName(input.name);
       const file = zone_file === undefined || origin === null ? undefined : fileBuilder(await zoneFiles.read(zone_file, origin, input.minimum_ttl ?? SOA_DEFAULTS.minimum_ttl), 'merge');
-      const zone = await asFileErrors(() => zones.create(c.get('principal').user.id, input, writeOptions(c), file?.build));
+      // A template's RRsets go into the same first change set (DESIGN.md §22).
+      const fromTemplate = template === undefined ? undefined : await services.templates.forNewZone(c.get('principal').user.id, template, variables);
+      const zone = await asFileErrors(() => zones.create(c.get('principal').user.id, input, writeOptions(c), file?.build ?? fromTemplate));
       return c.json(await view(c.get('principal').user.id, zone), 201);
     })
     .openapi(get, async (c) => {

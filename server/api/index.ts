@@ -7,6 +7,7 @@ import { addressLimit, tokenLimit } from './rate-limit';
 import { runChecks } from './checks';
 import { createApi } from './create-api';
 import { changesApi } from './changes';
+import { queryStatsApi } from './query-stats';
 import { zoneFilesApi } from './zone-files';
 import { domainsApi } from './domains';
 import { ipsApi } from './ips';
@@ -18,6 +19,8 @@ import { tsigKeysApi } from './tsig-keys';
 import { accountApi } from './account';
 import { auditApi } from './audit';
 import { usersApi } from './users';
+import { templatesApi } from './templates';
+import { searchApi } from './search';
 
 export function publicApi(services: Services, config: Pick<Config, 'bodyLimitBytes' | 'bodyTimeoutMs' | 'bulkBodyLimitBytes' | 'rateLimitToken' | 'rateLimitAddress'>) {
   const api = createApi();
@@ -50,6 +53,7 @@ export function publicApi(services: Services, config: Pick<Config, 'bodyLimitByt
   api.route('/', domainsApi(services));
   api.route('/', recordsApi(services));
   api.route('/', changesApi(services));
+  api.route('/', queryStatsApi(services));
   api.route('/', zoneFilesApi(services));
   api.route('/', teamsApi(services));
   api.route('/', tokensApi(services));
@@ -57,5 +61,7 @@ export function publicApi(services: Services, config: Pick<Config, 'bodyLimitByt
   api.route('/', accountApi(services));
   api.route('/', usersApi(services));
   api.route('/', auditApi(services));
+  api.route('/', templatesApi(services));
+  api.route('/', searchApi(services));
   return api;
 }

@@ -104,6 +104,11 @@ export const DomainCreateSchema = z
     zone_file: text('the text of a master file (RFC 1035 §5)')
       .optional()
       .openapi({ description: "Creates the zone from this master file in one step: its records and its SOA timers; its serial and apex NS set are ignored", example: '$TTL 3600\nwww IN A 192.0.2.1\n' }),
+    template: z.number({ error: 'must be the id of a template' }).int('must be the id of a template').positive('must be the id of a template').optional().openapi({ description: "Creates the zone with this template's RRsets in its first change set; the zone remembers it" }),
+    variables: z
+      .record(z.string().max(32, 'a variable name is at most 32 characters'), z.string({ error: 'must be a string' }).max(255, 'must be at most 255 characters'), { error: 'must be an object of variable names and values' })
+      .optional()
+      .openapi({ description: "Values of the template's {var} placeholders" }),
   })
   .openapi('DomainCreate');
 
@@ -239,6 +244,7 @@ export const ChangeSetSchema = z
     added_count: z.number().int().openapi({ description: 'Records added in all; a list shows at most 1,000 of each side, GET /changes/:id all of them' }),
     removed_count: z.number().int(),
     settings: z.record(z.string(), z.tuple([z.unknown(), z.unknown()])).openapi({ example: { minimum_ttl: [3600, 300] }, description: 'Zone settings changed: field → [old, new]' }),
+    batch: z.string().optional().openapi({ description: 'Present on a change set of a batch (a template applied, or a bulk change, across zones): GET/POST /batches/{id}' }),
   })
   .openapi('ChangeSet');
 

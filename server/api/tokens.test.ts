@@ -2,6 +2,7 @@
 import fc from 'fast-check';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import { CONTROL_MESSAGE } from '../core/text-rules';
+import { dashboardSignIn } from '../testing/dashboard-client';
 import { createTestApp, type TestApp } from '../testing/test-app';
 
 let t: TestApp;
@@ -132,6 +133,21 @@ describe('GET /tokens', () => {
     const bad = await t.request('GET', '/api/v1/tokens?per_page=501');
     expect(bad.status).toBe(400);
     expect((await bad.json()).error.fields).toHaveProperty('per_page');
+  });
+});
+
+describe('GET /tokens?kind=api&order=newest', () => {
+  it("leaves out the dashboard sessions' tokens and puts the newest first; the default stays every token, oldest first", async () => {
+    await dashboardSignIn(t, 'alice', 'password123');
+    await create({ label: 'first' });
+    await create({ label: 'second' });
+    const api = await (await t.request('GET', '/api/v1/tokens?kind=api&order=newest', { token: alice })).json();
+    expect(api.map((x: { label: string }) => x.label)).toEqual(['second', 'first', 'test']);
+    const all = await (await t.request('GET', '/api/v1/tokens', { token: alice })).json();
+    expect(all.map((x: { label: string }) => x.label)).toEqual(['test', 'dashboard session', 'first', 'second']);
+    const bad = await t.request('GET', '/api/v1/tokens?kind=sessions', { token: alice });
+    expect(bad.status).toBe(400);
+    expect((await bad.json()).error.fields).toHaveProperty('kind');
   });
 });
 

@@ -31,8 +31,14 @@ const list = createRoute({
   summary: "List the current user's API tokens (never their secrets)",
   tags,
   security,
-  request: { query: z.object(pageQuery) },
-  responses: { 200: { description: 'Tokens, oldest first', headers: pageHeaders, content: json(z.array(TokenSchema)) }, ...errors(400) },
+  request: {
+    query: z.object({
+      ...pageQuery,
+      kind: z.enum(['all', 'api'], { error: 'must be all or api' }).optional().openapi({ description: 'api: without the tokens of dashboard sessions (default all)' }),
+      order: z.enum(['oldest', 'newest'], { error: 'must be oldest or newest' }).optional().openapi({ description: 'By creation; oldest first by default' }),
+    }),
+  },
+  responses: { 200: { description: 'Tokens, oldest first (or as `order` says)', headers: pageHeaders, content: json(z.array(TokenSchema)) }, ...errors(400) },
 });
 
 const create = createRoute({
@@ -60,8 +66,9 @@ export function tokensApi(services: Services) {
   return createApi()
     .openapi(list, async (c) => {
       const { user, token } = c.get('principal');
-      const p = pageParams(c.req.valid('query'));
-      const { rows, total } = await accounts.pageTokens(user.id, p.window);
+      const q = c.req.valid('query');
+      const p = pageParams(q);
+      const { rows, total } = await accounts.pageTokens(user.id, p.window, { apiOnly: q.kind === 'api', newestFirst: q.order === 'newest' });
       setPageHeaders(c, total, p);
       return c.json(
         rows.map((t) => tokenView(t, token.id)),
@@ -70,6 +77,7 @@ export function tokensApi(services: Services) {
     })
     .openapi(create, async (c) => {
       const { user, token } = c.get('principal');
+      await services.secondFactors.requireRecentSignIn(token.id, 'creating an API token');
       const { label, expires_in_days: days, scope } = c.req.valid('json');
       const expiresAt = days === undefined ? null : new Date(Date.now() + days * DAY_MS).toISOString();
       const created = await accounts.createToken(user.id, label, expiresAt, scope);

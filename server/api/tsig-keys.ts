@@ -57,7 +57,8 @@ export function tsigKeysApi(services: Services) {
       return c.json(rows.map(tsigKeyView), 200);
     })
     .openapi(create, async (c) => {
-      const { user } = c.get('principal');
+      const { user, token } = c.get('principal');
+      await services.secondFactors.requireRecentSignIn(token.id, 'creating a TSIG key');
       const key = await tsigKeys.create(user.id, c.req.valid('json'));
       await audit.record({ kind: 'tsig-key-created', actor: auditActor(c), subject: { id: user.id, username: user.username }, detail: tsigKeyDetail(key) });
       // The secret must not linger in any cache between here and its reader.

@@ -72,8 +72,18 @@ const reset = createRoute({
   responses: { 200: { description: 'The new password, shown in this response only', content: json(NewPasswordSchema) }, ...errors(404) },
 });
 
+const resetFactors = createRoute({
+  method: 'delete',
+  path: '/users/{username}/second-factors',
+  summary: "Remove a user's second factors (TOTP and recovery codes), e.g. after a lost phone (administrators only; audited)",
+  tags,
+  security,
+  request: { params: usernameParam },
+  responses: { 204: { description: 'Removed' }, ...errors(404) },
+});
+
 export function usersApi(services: Services) {
-  const { users } = services;
+  const { users, secondFactors, accounts } = services;
 
   /** The request's user must be an administrator; to change anything, with a credential without a scope. */
   function admin(c: Context<ApiEnv>, write: boolean): void {
@@ -115,5 +125,11 @@ export function usersApi(services: Services) {
       const { password } = await users.resetPassword(auditActor(c), pathUser(c.req.valid('param').username));
       c.header('Cache-Control', 'no-store');
       return c.json({ password }, 200);
+    })
+    .openapi(resetFactors, async (c) => {
+      admin(c, true);
+      const user = await accounts.userByName(pathUser(c.req.valid('param').username));
+      await secondFactors.removeTotp(auditActor(c), user);
+      return c.body(null, 204);
     });
 }

@@ -70,6 +70,8 @@ export function changeView(cs: ChangeSet & { added_count?: number; removed_count
     added_count: cs.added_count ?? cs.added.length,
     removed_count: cs.removed_count ?? cs.removed.length,
     settings: cs.settings,
+    // Only a change of a batch says so (DESIGN.md §22): SPEC.md's shape stays as it was for the rest.
+    ...(cs.batch ? { batch: cs.batch } : {}),
   };
 }
 

@@ -28,7 +28,8 @@ describe('sign-in', () => {
     expect(cookie).toMatch(/Path=\//);
     expect(cookie).not.toMatch(/Secure/); // plain HTTP here; see the HTTPS test
     const body = await res.json();
-    expect(Object.keys(body).sort()).toEqual(['csrf_token', 'expires_at', 'username']);
+    expect(Object.keys(body).sort()).toEqual(['csrf_token', 'enrolment_required', 'expires_at', 'username']);
+    expect(body.enrolment_required).toBe(false);
     expect(body.username).toBe('alice');
     // The token exists server-side only: sealed in the database, not the cookie.
     const [token] = await h.services.accounts.listTokens((await h.services.accounts.userByName('alice')).id);

@@ -23,7 +23,7 @@ export type ApiFetch = (req: Request) => Response | Promise<Response>;
 const PASSED_HEADERS = ['content-type', 'content-disposition', 'etag', 'x-total-count', 'x-page', 'x-per-page', 'x-request-id', 'retry-after'];
 
 /** The v1 resources the dashboard uses (web/lib/paths.ts): nothing else of /api is reachable through a session. */
-const RESOURCES = new Set(['ips', 'domains', 'tokens', 'tsig-keys', 'account', 'users', 'audit', 'teams']);
+const RESOURCES = new Set(['ips', 'domains', 'tokens', 'tsig-keys', 'account', 'users', 'audit', 'teams', 'templates', 'records', 'batches']);
 
 /**
  * The API path a BFF path stands for, built again from its decoded segments (so no dot segment,

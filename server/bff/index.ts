@@ -16,6 +16,8 @@ import { ipUsage } from './ip-usage';
 import { limitByAddress, type BucketRate } from '../api/rate-limit';
 import { createSessions, DEFAULT_SESSION_TIMES, type ActiveSession, type SessionTimes } from './sessions';
 import { createSignInThrottle, DEFAULT_THROTTLE, type ThrottleOptions } from './sign-in-throttle';
+import type { Factor } from '../services/second-factors';
+import { rpOf } from '../services/passkeys';
 
 export interface BffOptions {
   /** RATE_LIMIT_ADDRESS: the BFF's own routes share the API's per-address buckets (DESIGN.md §17). */
@@ -25,6 +27,8 @@ export interface BffOptions {
   now?: () => number;
   /** PUBLIC_URL's origin: the site the dashboard is served at, for the Origin check and the cookie. */
   publicOrigin?: string;
+  /** REQUIRE_2FA: a user without a second factor reaches only their account (to enrol one). */
+  requireTwoFactor?: boolean;
 }
 
 /** What GET /bff/session and POST /bff/sign-in answer: never the token. */
@@ -32,9 +36,12 @@ export interface SessionInfo {
   username: string;
   csrf_token: string;
   expires_at: string;
+  /** REQUIRE_2FA and no second factor yet: the dashboard leads to enrolment and reaches nothing else. */
+  enrolment_required: boolean;
 }
 
-const SignIn = z.strictObject({ username: z.string().max(64).refine((s) => textProblem(s) === null), password: z.string().max(1024) });
+const SignIn = z.strictObject({ username: z.string().max(64).refine((s) => textProblem(s) === null), password: z.string().max(1024), code: z.string().max(64).optional() });
+const Reauthenticate = z.strictObject({ password: z.string().max(1024), code: z.string().max(64).optional() });
 
 /** The one message for any failed sign-in: it does not tell which of the two was wrong. */
 export const WRONG_CREDENTIALS = 'Wrong username or password.';
@@ -43,7 +50,19 @@ export function bffApp(services: Services, apiFetch: ApiFetch, opts: BffOptions 
   const now = opts.now ?? Date.now;
   const sessions = createSessions(services, opts.sessionTimes ?? DEFAULT_SESSION_TIMES, now);
   const throttle = createSignInThrottle(services.store.signInFailures, opts.throttle ?? DEFAULT_THROTTLE, now);
-  const info = (s: ActiveSession): SessionInfo => ({ username: s.username, csrf_token: s.row.csrf_token, expires_at: sessions.endsAt(s.row) });
+  /** Whether REQUIRE_2FA holds this user at enrolment: no TOTP and no passkey yet. */
+  const mustEnrol = async (userId: number) =>
+    Boolean(opts.requireTwoFactor) && !(await services.secondFactors.required(userId)) && (await services.passkeys.list(userId)).length === 0;
+  const rp = (c: { get(key: 'siteOrigin'): string }) => rpOf(c.get('siteOrigin'));
+  const passkeyBody = bodyLimit({ maxSize: 16_384, onError: () => { throw new BffError(413, 'payload_too_large', 'request body is too large'); } });
+  const json = async <T>(c: { req: { json(): Promise<unknown> } }, schema: z.ZodType<T>, what: string): Promise<T> => {
+    try {
+      return schema.parse(await c.req.json());
+    } catch {
+      throw new BffError(400, 'invalid_json', `send ${what} as JSON`);
+    }
+  };
+  const info = async (s: ActiveSession): Promise<SessionInfo> => ({ username: s.username, csrf_token: s.row.csrf_token, expires_at: sessions.endsAt(s.row), enrolment_required: await mustEnrol(s.row.user_id) });
   const session = requireSession(sessions);
 
   const app = new Hono<BffEnv>();
@@ -71,8 +90,19 @@ export function bffApp(services: Services, apiFetch: ApiFetch, opts: BffOptions 
       c.header('Retry-After', String(seconds));
       throw new BffError(429, 'too_many_attempts', `Too many failed sign-ins. Try again in ${seconds} s.`);
     }
-    const user = await services.accounts.checkPassword(body.username, body.password);
+    const checked = await services.accounts.checkPassword(body.username, body.password);
     const from = { address: clientAddress(c) ?? '', userAgent: c.req.header('user-agent') ?? '' };
+    // The second factor (DESIGN.md §20): its attempts count in the same throttle as passwords.
+    const factor = checked ? await secondFactor(checked.id, body.code) : undefined;
+    if (checked && factor === null) {
+      await services.audit.record({ kind: 'sign-in-failed', actor: { username: '', credential: 'password', ...from }, subject: { id: checked.id, username: checked.username }, detail: { factor: 'totp' } });
+      throw new BffError(401, 'invalid_second_factor', 'Wrong code. Enter the current code of your authenticator app, or an unused recovery code.');
+    }
+    if (checked && factor === 'missing') {
+      // The password was right; the attempt still counts until the code comes.
+      throw new BffError(401, 'second_factor_required', 'Enter the code from your authenticator app, or a recovery code.');
+    }
+    const user = checked;
     if (!user) {
       // The name tried, and whose account it is when there is one (its owner reads the attempt).
       const tried = body.username.trim().toLowerCase();
@@ -90,13 +120,102 @@ export function bffApp(services: Services, apiFetch: ApiFetch, opts: BffOptions 
       kind: 'sign-in',
       actor: { userId: user.id, username: user.username, credential: 'password', ...from },
       subject: { id: user.id, username: user.username },
-      detail: { session_id: row.token_id },
+      detail: { session_id: row.token_id, ...(factor ? { factor } : {}) },
     });
     writeSessionCookie(c, secret);
-    return c.json(info({ row, token: '', username: user.username }), 200);
+    return c.json(await info({ row, token: '', username: user.username }), 200);
   });
 
-  app.get('/session', session, (c) => c.json(info(c.get('session')), 200));
+  /** The factor a sign-in's code proves; 'missing' when one is needed and none came; null for a wrong one; undefined when none is needed. */
+  async function secondFactor(userId: number, code: string | undefined): Promise<Factor | 'missing' | null | undefined> {
+    if (!(await services.secondFactors.required(userId))) return undefined;
+    if (code === undefined || code.trim() === '') return 'missing';
+    return services.secondFactors.verify(userId, code);
+  }
+
+  /**
+   * Asked again (DESIGN.md §20): a sensitive act more than 10 minutes after sign-in needs the
+   * password (and second factor) once more. Throttled like a sign-in.
+   */
+  app.post('/reauthenticate', originCheck, session, bodyLimit({ maxSize: 4096, onError: () => { throw new BffError(413, 'payload_too_large', 'request body is too large'); } }), async (c) => {
+    const s = c.get('session');
+    if (!sessions.csrfMatches(s.row, c.req.header(CSRF_HEADER))) throw new BffError(403, 'csrf', `missing or wrong ${CSRF_HEADER} header; reload the page`);
+    let body: z.infer<typeof Reauthenticate>;
+    try {
+      body = Reauthenticate.parse(await c.req.json());
+    } catch {
+      throw new BffError(400, 'invalid_json', 'send {"password": "…"} as JSON (and "code" with two-factor sign-in)');
+    }
+    const keys = [`user:${s.username}`, `addr:${clientAddress(c) ?? 'unknown'}`];
+    const wait = await throttle.reserve(keys);
+    if (wait > 0) {
+      const seconds = Math.ceil(wait / 1000);
+      c.header('Retry-After', String(seconds));
+      throw new BffError(429, 'too_many_attempts', `Too many failed attempts. Try again in ${seconds} s.`);
+    }
+    const user = await services.accounts.checkPassword(s.username, body.password);
+    const factor = user && user.id === s.row.user_id ? await secondFactor(user.id, body.code) : null;
+    if (!user || user.id !== s.row.user_id || factor === null) throw new BffError(401, 'invalid_credentials', factor === null && user ? 'Wrong code.' : 'Wrong password.');
+    if (factor === 'missing') throw new BffError(401, 'second_factor_required', 'Enter the code from your authenticator app, or a recovery code.');
+    await throttle.succeeded(keys.slice(0, 1));
+    await throttle.forgive(keys.slice(1));
+    await sessions.reauthenticated(s.row);
+    await services.audit.record({
+      kind: 'reauthenticated',
+      actor: { userId: user.id, username: user.username, credential: 'session', address: clientAddress(c) ?? '', userAgent: c.req.header('user-agent') ?? '' },
+      subject: { id: user.id, username: user.username },
+      ...(factor ? { detail: { factor } } : {}),
+    });
+    return c.body(null, 204);
+  });
+
+  app.get('/session', session, async (c) => c.json(await info(c.get('session')), 200));
+
+  // Passkeys (WebAuthn, DESIGN.md §20): registered from a signed-in session, then a sign-in on their own.
+  app.post('/passkeys/registration-options', originCheck, session, async (c) => {
+    const s = c.get('session');
+    return c.json(await services.passkeys.registrationOptions({ id: s.row.user_id, username: s.username }, rp(c)), 200);
+  });
+
+  app.post('/passkeys', originCheck, session, passkeyBody, async (c) => {
+    const s = c.get('session');
+    const body = await json(c, z.object({ name: z.unknown(), response: z.record(z.string(), z.unknown()) }), '{"name": "…", "response": {…}} (the browser\'s registration response)');
+    const actor = { userId: s.row.user_id, username: s.username, credential: 'session', address: clientAddress(c) ?? '', userAgent: c.req.header('user-agent') ?? '' };
+    const key = await services.passkeys.register(actor, body.name, body.response as never, rp(c));
+    return c.json({ id: key.id, name: key.name, created_at: key.created_at, last_used_at: key.last_used_at }, 201);
+  });
+
+  app.post('/passkey-sign-in/options', originCheck, async (c) => c.json(await services.passkeys.authenticationOptions(rp(c)), 200));
+
+  app.post('/passkey-sign-in', originCheck, passkeyBody, async (c) => {
+    const body = await json(c, z.object({ response: z.record(z.string(), z.unknown()) }), '{"response": {…}} (the browser\'s authentication response)');
+    const keys = [`addr:${clientAddress(c) ?? 'unknown'}`];
+    const wait = await throttle.reserve(keys);
+    if (wait > 0) {
+      const seconds = Math.ceil(wait / 1000);
+      c.header('Retry-After', String(seconds));
+      throw new BffError(429, 'too_many_attempts', `Too many failed sign-ins. Try again in ${seconds} s.`);
+    }
+    const from = { address: clientAddress(c) ?? '', userAgent: c.req.header('user-agent') ?? '' };
+    const proved = await services.passkeys.authenticate(body.response as never, rp(c));
+    if (!proved) {
+      await services.audit.record({ kind: 'sign-in-failed', actor: { username: '', credential: 'passkey', ...from }, detail: { factor: 'passkey' } });
+      throw new BffError(401, 'invalid_passkey', 'This passkey does not sign in here. Try another one, or your password.');
+    }
+    await throttle.forgive(keys);
+    const { user, passkey } = proved;
+    const previous = await sessions.resume(readSessionCookie(c));
+    if (previous) await sessions.end(previous.row);
+    const { secret, row } = await sessions.start(user);
+    await services.audit.record({
+      kind: 'sign-in',
+      actor: { userId: user.id, username: user.username, credential: 'passkey', ...from },
+      subject: { id: user.id, username: user.username },
+      detail: { session_id: row.token_id, factor: 'passkey', passkey: passkey.name },
+    });
+    writeSessionCookie(c, secret);
+    return c.json(await info({ row, token: '', username: user.username }), 200);
+  });
 
   app.post('/sign-out', async (c) => {
     checkOrigin(c);
@@ -119,6 +238,13 @@ export function bffApp(services: Services, apiFetch: ApiFetch, opts: BffOptions 
 
   const forward = forwarder(apiFetch, sessions);
   app.use('/api/*', originCheck, session);
+  // REQUIRE_2FA: until a second factor is enrolled, only the account (to enrol one) is reachable.
+  app.use('/api/*', async (c, next) => {
+    if (opts.requireTwoFactor && !/^\/bff\/api\/account(\/|$)/.test(c.req.path) && (await mustEnrol(c.get('session').row.user_id))) {
+      throw new BffError(403, 'enrolment_required', 'Set up two-factor sign-in on your Account page first: this server requires it.');
+    }
+    await next();
+  });
   app.all('/api/*', (c) => forward(c));
 
   return app;

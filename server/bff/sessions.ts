@@ -66,6 +66,7 @@ export function createSessions(services: Services, times: SessionTimes = DEFAULT
         created_at: iso,
         last_seen_at: iso,
         expires_at: expiresAt,
+        authenticated_at: iso,
       });
       return { secret, row };
     },
@@ -96,6 +97,11 @@ export function createSessions(services: Services, times: SessionTimes = DEFAULT
     },
 
     end,
+
+    /** The user proved who they are again (password, and second factor): sensitive acts are open for 10 minutes. */
+    async reauthenticated(row: SessionRow): Promise<void> {
+      await store.sessions.authenticated(row.id_hash, new Date(now()).toISOString());
+    },
 
     /** Whether a presented CSRF token is this session's, compared in constant time. */
     csrfMatches(row: SessionRow, presented: string | undefined): boolean {

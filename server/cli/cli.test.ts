@@ -1,4 +1,6 @@
 /** The admin CLI against the real data dir while the server runs: the server sees each change at once. */
+import fs from 'node:fs';
+import path from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { cli, startServer, type ServerProcess } from '../testing/server-process';
 
@@ -11,8 +13,20 @@ afterAll(() => server.stop());
 const ips = (token: string) => fetch(`${server.url}/api/v1/ips`, { headers: { authorization: `Bearer ${token}` } });
 
 describe('admin CLI', () => {
-  it('prints the generated admin password once, on the first start', () => {
+  it('prints the generated admin password once, on the first start, and keeps it in a 0600 file until admin changes it', async () => {
     expect(server.adminPassword).toMatch(/^[A-Za-z0-9_-]{20}$/);
+    const file = path.join(server.dataDir, 'admin-password');
+    expect(fs.readFileSync(file, 'utf8').trim()).toBe(server.adminPassword);
+    expect(fs.statSync(file).mode & 0o777).toBe(0o600);
+    // Admin signs in with it and changes it: the file goes.
+    const token = cli(server.dataDir, 'tokens', 'create', 'admin', '--label', 'first-run').at(-1)!;
+    const changed = await fetch(`${server.url}/api/v1/account/password`, {
+      method: 'PUT',
+      headers: { authorization: `Bearer ${token}`, 'content-type': 'application/json' },
+      body: JSON.stringify({ current_password: server.adminPassword, new_password: 'a new admin password' }),
+    });
+    expect(changed.status).toBe(204);
+    expect(fs.existsSync(file)).toBe(false);
   });
 
   it('adds a user, mints a token, registers IPs, and the running server sees them at once', async () => {

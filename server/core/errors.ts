@@ -51,3 +51,9 @@ export class PreconditionFailed extends ZonedeckError {
 
 /** A value that fails a rule of `core/`; callers attach the field name. */
 export class RuleError extends Error {}
+
+/** A sensitive act (a token or key, a second factor) after a sign-in more than 10 minutes old: the user must give their password again. */
+export class ReauthenticationRequired extends ZonedeckError {
+  readonly status = 403;
+  readonly code = 'reauthentication_required';
+}

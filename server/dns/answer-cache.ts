@@ -10,13 +10,18 @@
 import type { Zone } from './zone';
 import type { ZoneIndex } from './zone-index';
 
-interface Entry {
+export interface Entry {
+  /** The cache key (questionKey): the question as the answer depends on it. */
+  key: string;
   bytes: Buffer;
   zone: Zone | null;
   zoneGen: number;
   setGen: number;
   /** Milliseconds since 1970 after which the entry is stale (0: never, unsigned). */
   until: number;
+  /** Query statistics (query-stats.ts): answers from this entry in the counting period `period`. */
+  hits: number;
+  period: number;
 }
 
 /** Octets of responses kept at most; the oldest go first, which bounds memory under random names. */
@@ -100,6 +105,8 @@ export class AnswerCache {
 
   /** The zone of the last entry `answer` returned (for response rate limiting). */
   lastZone: Zone | null = null;
+  /** The last entry `answer` returned (for query statistics, counted on the entry). */
+  lastEntry: Entry | null = null;
 
   /** The response to `query` from the cache, with its ID, RD/CD and question case, or null. */
   answer(query: Buffer, key: string, nameEnd: number): Buffer | null {
@@ -122,12 +129,13 @@ export class AnswerCache {
     out[3] = (out[3]! & 0xef) | (query[3]! & 0x10);
     query.copy(out, 12, 12, nameEnd);
     this.lastZone = e.zone;
+    this.lastEntry = e;
     return out;
   }
 
   put(key: string, bytes: Buffer, zone: Zone | null, until = 0): void {
     if (bytes.length > MAX_ENTRY) return;
-    this.keep(key, { bytes, zone, zoneGen: zone ? zone.gen : 0, setGen: this.index.setGen, until });
+    this.keep(key, { key, bytes, zone, zoneGen: zone ? zone.gen : 0, setGen: this.index.setGen, until, hits: 0, period: -1 });
   }
 
   /** Whether the entry was made from the zone data that is current now (and its signatures still are). */

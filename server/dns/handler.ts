@@ -26,6 +26,7 @@ import type { Zone } from './zone';
 import type { ZoneIndex } from './zone-index';
 import type { UpdateRequest } from '../services/dynamic-updates';
 import { OPCODE_UPDATE, parseUpdate } from './update-message';
+import type { QueryStats } from './query-stats';
 
 type Fast = ReturnType<typeof questionKey>;
 
@@ -53,6 +54,8 @@ export interface HandlerOptions {
   updateAllowed?(key: string): boolean;
   /** DNS_RATE_LIMIT: response rate limiting over UDP; absent: off. */
   rrl?: ResponseRateLimiter;
+  /** Per-zone query statistics (STATS_DAYS); absent: nothing is counted. */
+  stats?: QueryStats;
 }
 
 /** A verified TSIG request: the key, the request's record, and the octets its answer must leave free. */
@@ -93,6 +96,7 @@ export function createHandler(index: ZoneIndex, options: HandlerOptions): Handle
   const replays = new ReplayCache();
   const cookies = options.cookies ?? new CookieJar(CookieJar.secretFrom(undefined));
   const rrl = options.rrl ?? null;
+  const stats = options.stats ?? null;
   /** Whether the message being answered returned a good server cookie (set by `cookieOption`, read by `udp`). */
   let goodCookie = false;
 
@@ -269,6 +273,7 @@ export function createHandler(index: ZoneIndex, options: HandlerOptions): Handle
         const hit = fast && cache.answer(msg, fast.key, fast.nameEnd);
         if (hit) {
           const out = fast.cookieAt ? withCookie(hit, fastCookie(msg, fast), address) : hit;
+          if (stats) stats.countHit(cache.lastEntry!, msg, out, false);
           return rrl ? limit(msg, out, address, cache.lastZone) : out;
         }
         // Only an UPDATE waits (for its write); an IXFR over UDP is answered with the SOA alone.
@@ -282,6 +287,7 @@ export function createHandler(index: ZoneIndex, options: HandlerOptions): Handle
           return null;
         }
         const first = out[0] ?? null;
+        if (stats && first) stats.count(lastZone, msg, first, false);
         return rrl && first ? limit(msg, first, address, lastZone) : first;
       } catch (err) {
         return failed(msg, err);
@@ -291,8 +297,15 @@ export function createHandler(index: ZoneIndex, options: HandlerOptions): Handle
       try {
         const fast = questionKey(msg, true);
         const hit = fast && cache.answer(msg, fast.key, fast.nameEnd);
-        if (hit) return [fast.cookieAt ? withCookie(hit, fastCookie(msg, fast), address) : hit];
-        return uncached(msg, true, address, fast);
+        if (hit) {
+          if (stats) stats.countHit(cache.lastEntry!, msg, hit, true);
+          return [fast.cookieAt ? withCookie(hit, fastCookie(msg, fast), address) : hit];
+        }
+        lastZone = null;
+        const out = uncached(msg, true, address, fast);
+        // A transfer of several messages or an IXFR (a promise) is not counted; a one-message transfer counts under no zone (`transfer` leaves lastZone unset).
+        if (stats && !(out instanceof Promise) && out.length === 1) stats.count(lastZone, msg, out[0]!, true);
+        return out;
       } catch (err) {
         const out = failed(msg, err);
         return out ? [out] : [];

@@ -17,6 +17,7 @@ import { REFRESH_EVERY_MS, refreshSignedZones } from './dnssec/refresh';
 import { CookieJar } from './cookies';
 import { createHandler, type Handler } from './handler';
 import { ResponseRateLimiter } from './rrl';
+import { QueryStats } from './query-stats';
 import { TokenBuckets } from '../services/buckets';
 import { Keyring, SERVICE_KEY_USER, type DnsKey, type KeyLookup } from './keyring';
 import { parseTsigArgument } from './transfer-signer';
@@ -27,7 +28,7 @@ import { listenUdp } from './udp';
 import { ZoneIndex } from './zone-index';
 import { syncZones, type ZoneSync } from './zone-sync';
 
-export type DnsConfig = Pick<Config, 'dnsHost' | 'dnsPort' | 'nameservers' | 'hostmaster' | 'axfrAllow' | 'secondaries' | 'resolver' | 'catalogZone'> & Partial<Pick<Config, 'aliasAllowPrivate' | 'notifyTsig' | 'dnsRateLimit' | 'secretsKey' | 'rateLimitUpdate'>>;
+export type DnsConfig = Pick<Config, 'dnsHost' | 'dnsPort' | 'nameservers' | 'hostmaster' | 'axfrAllow' | 'secondaries' | 'resolver' | 'catalogZone'> & Partial<Pick<Config, 'aliasAllowPrivate' | 'notifyTsig' | 'dnsRateLimit' | 'secretsKey' | 'rateLimitUpdate' | 'statsDays'>>;
 
 /** The keyring with the service's key beside the tenants': it wins its name, and may transfer every zone (SERVICE_KEY_USER). */
 function withServiceKey(keys: Keyring, service: TsigKey): KeyLookup {
@@ -43,6 +44,8 @@ export interface DnsServer {
   index: ZoneIndex;
   handler: Handler;
   sync: ZoneSync;
+  /** Per-zone query counts (STATS_DAYS), for the caller to hand on; null when off. */
+  stats: QueryStats | null;
   close(): Promise<void>;
 }
 
@@ -108,6 +111,7 @@ export async function startDns(config: DnsConfig, store: Store, events: ZoneEven
     undefined,
     { catalog: config.catalogZone },
   );
+  const stats = config.statsDays ? new QueryStats() : null;
   const updateBuckets = config.rateLimitUpdate ? new TokenBuckets(config.rateLimitUpdate) : null;
   const handler = createHandler(index, {
     transferAllowed: (a) => aclAllows(acl, a),
@@ -120,6 +124,7 @@ export async function startDns(config: DnsConfig, store: Store, events: ZoneEven
     cookies: new CookieJar(CookieJar.secretFrom(config.secretsKey)),
     rrl: config.dnsRateLimit ? new ResponseRateLimiter(config.dnsRateLimit) : undefined,
     updateAllowed: updateBuckets ? (key) => updateBuckets.take(key) === 0 : undefined,
+    stats: stats ?? undefined,
   });
   const { udp, tcp, port } = await bindBoth(config.dnsHost, config.dnsPort, handler, onError);
 
@@ -138,6 +143,7 @@ export async function startDns(config: DnsConfig, store: Store, events: ZoneEven
     index,
     handler,
     sync,
+    stats,
     async close() {
       if (timer) clearInterval(timer);
       clearInterval(refresh);

@@ -13,15 +13,36 @@ import type { ZoneEvents } from '../services/events';
 import type { Store } from '../store/types';
 import { startDns } from './server';
 import type { FromWorker, ToWorker } from './worker';
+import type { StatsBatch } from './query-stats';
 
 export interface DnsHandle {
   port: number;
   close(): Promise<void>;
 }
 
-export async function startDnsThread(config: Config, store: Store, events: ZoneEvents, log: Logger, update?: (req: UpdateRequest) => Promise<number>): Promise<DnsHandle | null> {
+/** `onStats` takes the per-zone query counts (STATS_DAYS) every STATS_FLUSH_MS. */
+export async function startDnsThread(
+  config: Config,
+  store: Store,
+  events: ZoneEvents,
+  log: Logger,
+  update?: (req: UpdateRequest) => Promise<number>,
+  onStats?: (batch: StatsBatch) => void,
+): Promise<DnsHandle | null> {
   if (config.dnsPort === null) return null;
-  if (config.sqlitePath === ':memory:' && !config.databaseUrl) return startDns(config, store, events, log, update);
+  if (config.sqlitePath === ':memory:' && !config.databaseUrl) {
+    const dns = await startDns(config, store, events, log, update);
+    if (dns && onStats) dns.stats?.start(config.statsFlushMs, onStats);
+    return (
+      dns && {
+        port: dns.port,
+        async close() {
+          dns.stats?.stop(onStats);
+          await dns.close();
+        },
+      }
+    );
+  }
 
   // Built (npm start), the thread's bundle sits beside the server's (scripts/build-server.mjs); run
   // from the TypeScript (tests in process), it boots tsx itself.
@@ -46,7 +67,8 @@ export async function startDnsThread(config: Config, store: Store, events: ZoneE
             log.error({ err }, 'dynamic update failed');
             done(2); // SERVFAIL
           });
-      } else if (m.type === 'closed') closed?.();
+      } else if (m.type === 'stats') onStats?.(m.batch);
+      else if (m.type === 'closed') closed?.();
     });
     worker.once('error', reject);
     worker.once('exit', (code) => {

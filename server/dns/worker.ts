@@ -13,6 +13,7 @@ import { ZoneEvents, type ZoneChange } from '../services/events';
 import { openStore } from '../store/open';
 import { followOtherNodes } from './other-nodes';
 import { startDns } from './server';
+import type { StatsBatch } from './query-stats';
 
 export type ToWorker = { type: 'change'; change: ZoneChange } | { type: 'update-done'; id: number; rcode: number } | { type: 'close' };
 export type FromWorker =
@@ -21,6 +22,8 @@ export type FromWorker =
   | { type: 'metrics'; udp: Float64Array; tcp: Float64Array; defences: Float64Array }
   /** An RFC 2136 update this thread verified, for the main thread to apply (every write happens there). */
   | { type: 'update'; id: number; request: UpdateRequest }
+  /** Per-zone query counts of the last STATS_FLUSH_MS, for the main thread to store. */
+  | { type: 'stats'; batch: StatsBatch }
   | { type: 'closed' };
 
 async function main(): Promise<void> {
@@ -50,8 +53,11 @@ async function main(): Promise<void> {
   const others = followOtherNodes(store, events, dns.sync, log);
   const metrics = setInterval(() => post({ type: 'metrics', udp: dnsResponses.udp, tcp: dnsResponses.tcp, defences: dnsDefences }), 1000);
   metrics.unref();
+  const flushStats = (batch: StatsBatch) => post({ type: 'stats', batch });
+  dns.stats?.start(config.statsFlushMs, flushStats);
   async function close() {
     clearInterval(metrics);
+    dns.stats?.stop(flushStats);
     await others?.close();
     await dns.close();
     await store.close();

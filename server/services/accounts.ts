@@ -120,7 +120,7 @@ export function createAccounts(store: Store, maxTokensPerUser?: number) {
     listTokens: (userId: number) => store.tokens.listByUser(userId),
 
     /** One page of a user's tokens, oldest first. A user holds a handful, so the page is cut here, not in SQL. */
-    pageTokens: (userId: number, w: Window): Promise<Page<TokenRow>> => store.tokens.page(userId, w),
+    pageTokens: (userId: number, w: Window, opts?: { apiOnly?: boolean; newestFirst?: boolean }): Promise<Page<TokenRow>> => store.tokens.page(userId, w, opts),
 
     async revokeToken(id: number): Promise<void> {
       const deleted = await store.tokens.delete(id);

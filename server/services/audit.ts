@@ -29,6 +29,13 @@ export const AUDIT_KINDS = [
   'user-enabled',
   'admin-granted',
   'admin-revoked',
+  'totp-enabled',
+  'totp-removed',
+  'recovery-codes-renewed',
+  'second-factor-reset',
+  'reauthenticated',
+  'passkey-added',
+  'passkey-removed',
 ] as const;
 export type AuditKind = (typeof AUDIT_KINDS)[number];
 

@@ -48,6 +48,8 @@ export interface WriteOptions {
   /** The serial the writer last saw (If-Match); '*' or absent: any. */
   ifMatch?: number | '*';
   dryRun?: boolean;
+  /** The batch (one apply across zones, DESIGN.md §22) this change set belongs to. */
+  batch?: string;
 }
 
 /** The zone settings a change set can change besides records. */
@@ -76,6 +78,8 @@ export interface ChangeSet {
   added: RecordData[];
   removed: RecordData[];
   settings: Record<string, [unknown, unknown]>;
+  /** The batch it belongs to; absent for a change of one zone alone. */
+  batch?: string;
 }
 
 /** What a builder gets: the draft of the zone, the settings to change, and the transaction. */
@@ -273,7 +277,8 @@ export function createChangeSets(store: Store, events: ZoneEvents, options: Chan
       },
       historyEntries(w),
     );
-    return { zone: updated, change: { ...base, id: row.id, serial_after: serial, added: w.added, removed: w.removed, settings }, names: w.names, keys: keysChanged, inserted };
+    if (opts.batch) await tx.changes.setBatch(row.id, opts.batch);
+    return { zone: updated, change: { ...base, ...(opts.batch ? { batch: opts.batch } : {}), id: row.id, serial_after: serial, added: w.added, removed: w.removed, settings }, names: w.names, keys: keysChanged, inserted };
   }
 
   return {
@@ -372,6 +377,7 @@ export function view(row: ChangeSetRow, entries: readonly ChangeEntryRow[]): Cha
     added_count: row.added_count,
     removed_count: row.removed_count,
     settings: JSON.parse(row.settings) as Record<string, [unknown, unknown]>,
+    ...(row.batch_id ? { batch: row.batch_id } : {}),
   };
 }
 

@@ -4,6 +4,8 @@ import type { Store } from '../store/types';
 import { createAccounts } from './accounts';
 import { createAudit } from './audit';
 import { createTeams } from './teams';
+import { createSecondFactors } from './second-factors';
+import { createPasskeys } from './passkeys';
 import { ZoneEvents } from './events';
 import { createIps } from './ips';
 import { createChangeSets } from './change-sets';
@@ -12,21 +14,29 @@ import { createRecords, DEFAULT_MAX_RECORDS } from './records';
 import { createRrsets } from './rrsets';
 import { createTsigKeys } from './tsig-keys';
 import { createUsers } from './users';
+import { firstPasswordFile } from './first-password';
 import { createZoneFiles } from './zone-files';
 import { createZones, type ZoneDefaults } from './zones';
+import { createBatches } from './batches';
+import { createRecordSearch } from './record-search';
+import { createTemplates } from './templates';
 
 export function createServices(store: Store, defaults: ZoneDefaults, events = new ZoneEvents()) {
   const changes = createChangeSets(store, events, { maxRecords: defaults.maxRecords ?? DEFAULT_MAX_RECORDS, aliasResolver: defaults.resolver !== undefined, aliasDeny: defaults.aliasDeny });
   const zones = createZones(store, events, changes, defaults);
   const audit = createAudit(store);
   const accounts = createAccounts(store, defaults.maxTokensPerUser);
+  const batches = createBatches(store, changes, zones);
   return {
     store,
     events,
     audit,
     teams: createTeams(store, audit),
+    secondFactors: createSecondFactors(store, audit),
+    passkeys: createPasskeys(store, audit),
     accounts,
-    users: createUsers(store, accounts, audit),
+    firstPassword: firstPasswordFile(defaults.dataDir),
+    users: createUsers(store, accounts, audit, firstPasswordFile(defaults.dataDir)),
     ips: createIps(store),
     changes,
     zones,
@@ -34,6 +44,9 @@ export function createServices(store: Store, defaults: ZoneDefaults, events = ne
     rrsets: createRrsets(changes, zones),
     tsigKeys: createTsigKeys(store, defaults.maxTsigKeysPerUser),
     updates: createDynamicUpdates(store, changes, defaults.rateLimitUpdate ?? null),
+    batches,
+    templates: createTemplates(store, zones, batches, defaults.maxRecords ?? DEFAULT_MAX_RECORDS),
+    recordSearch: createRecordSearch(store, batches),
     zoneFiles: createZoneFiles(store, changes, { primary: defaults.nameservers[0]!, hostmaster: defaults.hostmaster ?? 'hostmaster.zonedeck.test' }, defaults.maxRecords ?? DEFAULT_MAX_RECORDS),
   };
 }
@@ -43,7 +56,7 @@ export type Services = ReturnType<typeof createServices>;
 /** The services as configured: apex NS set from NAMESERVERS, the records-per-zone cap, the catalog zone's name, ALIAS only with a RESOLVER. */
 export function servicesFor(
   store: Store,
-  config: Pick<Config, 'nameservers' | 'hostmaster' | 'maxRecordsPerZone' | 'catalogZone' | 'resolver'> & Partial<Pick<Config, 'maxZonesPerUser' | 'maxTokensPerUser' | 'maxTsigKeysPerUser' | 'rateLimitUpdate' | 'aliasDeny'>>,
+  config: Pick<Config, 'nameservers' | 'hostmaster' | 'maxRecordsPerZone' | 'catalogZone' | 'resolver'> & Partial<Pick<Config, 'maxZonesPerUser' | 'maxTokensPerUser' | 'maxTsigKeysPerUser' | 'rateLimitUpdate' | 'aliasDeny' | 'dataDir'>>,
   events?: ZoneEvents,
 ): Services {
   return createServices(
@@ -60,6 +73,7 @@ export function servicesFor(
       maxTsigKeysPerUser: config.maxTsigKeysPerUser,
       rateLimitUpdate: config.rateLimitUpdate,
       aliasDeny: config.aliasDeny,
+      dataDir: config.dataDir,
     },
     events,
   );

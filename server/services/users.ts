@@ -8,6 +8,7 @@ import { Conflict, Forbidden, Invalid, NotFound } from '../core/errors';
 import type { Page, SessionRow, Store, UserRow, Window } from '../store/types';
 import type { Accounts } from './accounts';
 import type { Audit, AuditActor } from './audit';
+import type { FirstPassword } from './first-password';
 import { hashPassword, verifyPassword } from './secrets';
 
 export const MIN_PASSWORD = 8;
@@ -20,7 +21,7 @@ export interface UserPatch {
 
 const subjectOf = (u: UserRow) => ({ id: u.id, username: u.username });
 
-export function createUsers(store: Store, accounts: Accounts, audit: Audit) {
+export function createUsers(store: Store, accounts: Accounts, audit: Audit, firstPassword?: FirstPassword) {
   /** Ends the user's dashboard sessions (the row and its token), all but the one acting with `keepTokenId`; returns how many. */
   async function endSessions(userId: number, keepTokenId?: number): Promise<number> {
     let ended = 0;
@@ -90,6 +91,7 @@ export function createUsers(store: Store, accounts: Accounts, audit: Audit) {
     async resetPassword(actor: AuditActor, username: string, password?: string): Promise<{ user: UserRow; password: string }> {
       const user = await accounts.userByName(username);
       const pw = await accounts.setPassword(user.id, password);
+      firstPassword?.forget(user.username);
       await audit.record({ kind: 'password-reset', actor, subject: subjectOf(user) });
       await endSessions(user.id);
       return { user, password: pw };
@@ -105,6 +107,7 @@ export function createUsers(store: Store, accounts: Accounts, audit: Audit) {
       const user = await store.users.byId(actor.userId);
       if (!user || !(await verifyPassword(current, user.password_hash))) throw Invalid.field('current_password', 'is not your current password');
       await store.users.setPassword(user.id, await hashPassword(next));
+      firstPassword?.forget(user.username);
       accounts.forgetUsers();
       await audit.record({ kind: 'password-changed', actor, subject: subjectOf(user) });
       await endSessions(user.id, keepTokenId);

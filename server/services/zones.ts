@@ -41,6 +41,8 @@ export interface ZoneDefaults {
   aliasDeny?: readonly string[];
   /** RATE_LIMIT_UPDATE; absent or null: RFC 2136 updates are not limited. */
   rateLimitUpdate?: { perSecond: number; burst: number } | null;
+  /** DATA_DIR, where the first start keeps admin's first password until it is changed. */
+  dataDir?: string;
 }
 
 

@@ -20,6 +20,9 @@ import * as m0011 from './migrations/0011-zone-attributes';
 import * as m0012 from './migrations/0012-rrset-comments';
 import * as m0013 from './migrations/0013-disabled-records';
 import * as m0014 from './migrations/0014-teams-and-audit';
+import * as m0015 from './migrations/0015-templates';
+import * as m0016 from './migrations/0016-query-stats';
+import * as m0017 from './migrations/0017-second-factors';
 
 export type Dialect = 'sqlite' | 'postgres';
 
@@ -40,6 +43,9 @@ const STEPS: Record<string, Step> = {
   '0012-rrset-comments': m0012,
   '0013-disabled-records': m0013,
   '0014-teams-and-audit': m0014,
+  '0015-templates': m0015,
+  '0016-query-stats': m0016,
+  '0017-second-factors': m0017,
 };
 
 /** The code's migrations, in the order they run on a new database. */

@@ -6,6 +6,9 @@
 import { sql, type Compilable, type Kysely, type Selectable } from 'kysely';
 import { createClusterRepos } from './cluster-repos';
 import { createTeamRepos } from './team-repos';
+import { createStatsRepos } from './stats-repos';
+import { createFactorRepos } from './factor-repos';
+import { createTemplateRepos } from './template-repos';
 import { count, escapeLike, like, pageTotal } from './paging';
 import { kyselyRunner, Prepared, preparedRunner, type Arg, type Runner } from './prepared';
 import type { Database } from './schema';
@@ -45,7 +48,7 @@ function listedFromJson(json: string): ListedRecord[] {
   return out;
 }
 
-const changeSetRow = (r: Selectable<Database['change_sets']>): ChangeSetRow => ({
+const changeSetRow = (r: Omit<Selectable<Database['change_sets']>, 'batch_id'> & { batch_id?: string | null }): ChangeSetRow => ({
   ...r,
   serial_before: Number(r.serial_before),
   serial_after: Number(r.serial_after),
@@ -264,9 +267,12 @@ export function createRepos(db: Db, dialect: Dialect, box: SecretBox, runner: Ru
         return { token: tokenRow(token), user: userRow({ id: token.user_id, username, password_hash, created_at: user_created_at, is_admin, disabled_at }) };
       },
       listByUser: async (userId) => (await db.selectFrom('tokens').selectAll().where('user_id', '=', userId).orderBy('id').execute()).map(tokenRow),
-      page: async (userId, w) => {
-        const rows = await db.selectFrom('tokens').selectAll().where('user_id', '=', userId).orderBy('id').limit(w.limit).offset(w.offset).execute();
-        const total = await pageTotal(rows.length, w, () => count(db.selectFrom('tokens').select((e) => e.fn.countAll<number>().as('n')).where('user_id', '=', userId).executeTakeFirst()));
+      page: async (userId, w, opts = {}) => {
+        let q = db.selectFrom('tokens').where('user_id', '=', userId);
+        // API tokens only: not the tokens dashboard sessions hold.
+        if (opts.apiOnly) q = q.where((eb) => eb.not(eb.exists(eb.selectFrom('sessions').select('sessions.token_id').whereRef('sessions.token_id', '=', 'tokens.id'))));
+        const rows = await q.selectAll().orderBy('id', opts.newestFirst ? 'desc' : 'asc').limit(w.limit).offset(w.offset).execute();
+        const total = await pageTotal(rows.length, w, () => count(q.select((e) => e.fn.countAll<number>().as('n')).executeTakeFirst()));
         return { rows: rows.map(tokenRow), total };
       },
       delete: async (id) => Number((await db.deleteFrom('tokens').where('id', '=', id).executeTakeFirst()).numDeletedRows) > 0,
@@ -484,6 +490,10 @@ export function createRepos(db: Db, dialect: Dialect, box: SecretBox, runner: Ru
       },
       delete: async (idHash) => Number((await db.deleteFrom('sessions').where('id_hash', '=', idHash).executeTakeFirst()).numDeletedRows) > 0,
       byUser: (userId) => db.selectFrom('sessions').selectAll().where('user_id', '=', userId).orderBy('created_at', 'desc').execute(),
+      authenticated: async (idHash, at) => {
+        await db.updateTable('sessions').set({ authenticated_at: at }).where('id_hash', '=', idHash).execute();
+      },
+      byTokenId: (tokenId) => db.selectFrom('sessions').selectAll().where('token_id', '=', tokenId).executeTakeFirst(),
       deleteExpired: async (at) => Number((await db.deleteFrom('sessions').where('expires_at', '<', at).executeTakeFirst()).numDeletedRows),
     },
     records: {
@@ -556,6 +566,13 @@ export function createRepos(db: Db, dialect: Dialect, box: SecretBox, runner: Ru
         });
         return cs;
       },
+      setBatch: async (id, batchId) => {
+        await db.updateTable('change_sets').set({ batch_id: batchId }).where('id', '=', id).execute();
+      },
+      ofBatch: async (batchId) => {
+        const rows = await db.selectFrom('change_sets').innerJoin('domains', 'domains.id', 'change_sets.domain_id').selectAll('change_sets').select('domains.name as zone').where('batch_id', '=', batchId).orderBy('change_sets.id').execute();
+        return rows.map(({ zone, ...r }) => ({ ...changeSetRow(r), zone }));
+      },
       byId: async (domainId, id) => {
         const r = await db.selectFrom('change_sets').selectAll().where('domain_id', '=', domainId).where('id', '=', id).executeTakeFirst();
         return r && changeSetRow(r);
@@ -608,5 +625,8 @@ export function createRepos(db: Db, dialect: Dialect, box: SecretBox, runner: Ru
     },
     ...createClusterRepos(db, dialect),
     ...createTeamRepos(db),
+    ...createStatsRepos(db),
+    ...createFactorRepos(db, box),
+    ...createTemplateRepos(db, dialect),
   };
 }

@@ -16,6 +16,14 @@ export interface Database {
   teams: { id: Generated<number>; name: string; created_at: string };
   /** Migration 0014: a role change is a new row (a new id). */
   team_members: { id: Generated<number>; team_id: number; user_id: number; role: string; created_at: string };
+  /** Migration 0017: a user's TOTP factor; the secret sealed at rest. */
+  totp_factors: { user_id: number; secret: string; created_at: string; confirmed_at: string | null; last_step: Generated<number> };
+  /** Migration 0017: single-use recovery codes, hashed. */
+  recovery_codes: { id: Generated<number>; user_id: number; code_hash: string; used_at: string | null };
+  /** Migration 0017: WebAuthn credentials. */
+  passkeys: { id: string; user_id: number; name: string; public_key: string; counter: Generated<number>; transports: Generated<string>; created_at: string; last_used_at: string | null };
+  /** Migration 0017: pending WebAuthn ceremonies' challenges. */
+  webauthn_challenges: { challenge: string; user_id: number | null; purpose: string; expires_at: string };
   /** Migration 0014: the account audit log. */
   audit_events: {
     id: Generated<number>;
@@ -81,7 +89,13 @@ export interface Database {
     settings: string;
     added_count: number;
     removed_count: number;
+    /** Migration 0015: the batch (one apply across zones) the change set belongs to; null for most. */
+    batch_id: string | null;
   };
+  /** Migration 0015: templates of RRsets, owned by a user or a team (`owner`: `user:<id>` or `team:<id>`). */
+  templates: { id: Generated<number>; owner: string; user_id: number; team_id: number | null; name: string; description: Generated<string>; rrsets: string; created_at: string; updated_at: string };
+  /** Migration 0015: the template a zone came from, with the variables it was rendered with. */
+  zone_templates: { domain_id: number; template_id: number; variables: Generated<string>; applied_at: string };
   change_set_records: {
     id: Generated<number>;
     change_set_id: number;
@@ -114,6 +128,8 @@ export interface Database {
     created_at: string;
     last_seen_at: string;
     expires_at: string;
+    /** Migration 0017: when the user last proved who they are in this session (password and second factor). */
+    authenticated_at: string | null;
   };
   tsig_keys: {
     id: Generated<number>;

@@ -118,6 +118,8 @@ export async function sealStoredSecrets(db: import('kysely').Kysely<import('./sc
       sealed++;
     }
   }
+  // TOTP secrets are sealed from the start (migration 0017): only checked.
+  for (const r of await db.selectFrom('totp_factors').select(['user_id', 'secret']).execute()) box.open(r.secret, `totp:${r.user_id}`);
   return sealed;
 }
 
@@ -134,6 +136,10 @@ export async function resealSecrets(db: import('kysely').Kysely<import('./schema
     }
     for (const r of await trx.selectFrom('dnssec_keys').select(['id', 'domain_id', 'private_key']).execute()) {
       await trx.updateTable('dnssec_keys').set({ private_key: next.seal(from.open(r.private_key, `dnssec:${r.domain_id}`), `dnssec:${r.domain_id}`) }).where('id', '=', r.id).execute();
+      n++;
+    }
+    for (const r of await trx.selectFrom('totp_factors').select(['user_id', 'secret']).execute()) {
+      await trx.updateTable('totp_factors').set({ secret: next.seal(from.open(r.secret, `totp:${r.user_id}`), `totp:${r.user_id}`) }).where('user_id', '=', r.user_id).execute();
       n++;
     }
     return n;

@@ -6,6 +6,8 @@ import type { Role } from '../core/roles';
 import type { Scope } from '../core/scope';
 import type { TsigAlgorithmName } from '../core/tsig-rules';
 import type { SecretBox } from './secret-box';
+import type { QueryStatsRepo } from './stats-types';
+import type { TemplateRepos } from './template-types';
 
 export interface UserRow {
   id: number;
@@ -153,6 +155,8 @@ export interface ChangeSetRow {
   settings: string;
   added_count: number;
   removed_count: number;
+  /** The batch (one apply across zones, migration 0015) it belongs to; null or absent for most. */
+  batch_id?: string | null;
 }
 
 /** A record a change set added (op 1) or removed (op 0), as it was. */
@@ -200,6 +204,33 @@ export interface SessionRow {
   created_at: string;
   last_seen_at: string;
   expires_at: string;
+  /** When the user last proved who they are in this session (sign-in, or asked again); null: at created_at. */
+  authenticated_at?: string | null;
+}
+
+/** A passkey (WebAuthn credential) of a user. */
+export interface PasskeyRow {
+  /** The credential id, base64url. */
+  id: string;
+  user_id: number;
+  name: string;
+  /** The COSE public key, base64url. */
+  public_key: string;
+  counter: number;
+  transports: string[];
+  created_at: string;
+  last_used_at: string | null;
+}
+
+/** A user's TOTP factor (RFC 6238); `secret` base32, opened from its sealed form. */
+export interface TotpFactorRow {
+  user_id: number;
+  secret: string;
+  created_at: string;
+  /** Null while enrolment waits for its first code. */
+  confirmed_at: string | null;
+  /** The last time step a code was accepted for: no code works twice. */
+  last_step: number;
 }
 
 export interface Page<T> {
@@ -306,6 +337,35 @@ export interface Repos {
     /** Zones the team owns. */
     zoneCount(teamId: number): Promise<number>;
   };
+  secondFactors: {
+    totp(userId: number): Promise<TotpFactorRow | undefined>;
+    /** Starts (or restarts) enrolment with a new secret; unconfirmed until `confirmTotp`. */
+    setTotp(userId: number, secret: string, at: string): Promise<void>;
+    confirmTotp(userId: number, at: string, step: number): Promise<void>;
+    /** Records an accepted step, only if it is later than the last one (false: a code already used, or raced). */
+    useStep(userId: number, step: number): Promise<boolean>;
+    /** Removes the TOTP factor and every recovery code. */
+    remove(userId: number): Promise<void>;
+    /** Replaces the user's recovery codes with these hashes. */
+    setRecoveryCodes(userId: number, hashes: readonly string[]): Promise<void>;
+    /** Marks the unused code with this hash used; false when there is none. */
+    useRecoveryCode(userId: number, hash: string, at: string): Promise<boolean>;
+    recoveryCodesLeft(userId: number): Promise<number>;
+  };
+  passkeys: {
+    insert(row: PasskeyRow): Promise<void>;
+    byId(id: string): Promise<PasskeyRow | undefined>;
+    byUser(userId: number): Promise<PasskeyRow[]>;
+    /** After a sign-in with it: the counter it reported and when. */
+    used(id: string, counter: number, at: string): Promise<void>;
+    delete(userId: number, id: string): Promise<boolean>;
+    /** Stores a ceremony's challenge (single use, until `expiresAt`). */
+    addChallenge(challenge: string, purpose: 'register' | 'authenticate', userId: number | null, expiresAt: string): Promise<void>;
+    /** Takes (deletes) a live challenge of this purpose (and user, for a registration); false when there is none. */
+    takeChallenge(challenge: string, purpose: 'register' | 'authenticate', userId: number | null, now: string): Promise<boolean>;
+  };
+  /** Per-zone query statistics (migration 0016). */
+  queryStats: QueryStatsRepo;
   audit: {
     insert(row: NewRow<AuditEventRow>): Promise<AuditEventRow>;
     /** Newest first. */
@@ -320,7 +380,8 @@ export interface Repos {
     withUser(hash: string): Promise<{ token: TokenRow; user: UserRow } | undefined>;
     byId(id: number): Promise<TokenRow | undefined>;
     listByUser(userId: number): Promise<TokenRow[]>;
-    page(userId: number, w: Window): Promise<Page<TokenRow>>;
+    /** `apiOnly`: without the dashboard sessions' tokens; `newestFirst`: by id descending (else ascending). */
+    page(userId: number, w: Window, opts?: { apiOnly?: boolean; newestFirst?: boolean }): Promise<Page<TokenRow>>;
     delete(id: number): Promise<boolean>;
     touch(id: number, at: string): Promise<void>;
   };
@@ -412,6 +473,10 @@ export interface Repos {
     byIdHash(idHash: string): Promise<SessionRow | undefined>;
     touch(idHash: string, at: string): Promise<void>;
     delete(idHash: string): Promise<boolean>;
+    /** Records that the session's user proved who they are now (asked again for a sensitive act). */
+    authenticated(idHash: string, at: string): Promise<void>;
+    /** The session whose token this is (a dashboard request's credential), if any. */
+    byTokenId(tokenId: number): Promise<SessionRow | undefined>;
     /** The user's live sessions, newest first. */
     byUser(userId: number): Promise<SessionRow[]>;
     /** Removes sessions whose expires_at is before `at`; returns how many. */
@@ -450,6 +515,10 @@ export interface Repos {
   };
   changes: {
     insert(row: NewRow<ChangeSetRow>, entries: readonly ChangeEntryRow[]): Promise<ChangeSetRow>;
+    /** Marks a change set as one of a batch (migration 0015). */
+    setBatch(id: number, batchId: string): Promise<void>;
+    /** The change sets of a batch, by id, with their zone's name. */
+    ofBatch(batchId: string): Promise<Array<ChangeSetRow & { zone: string }>>;
     byId(domainId: number, id: number): Promise<ChangeSetRow | undefined>;
     /** A zone's change sets, newest first. */
     page(domainId: number, filter: ChangeFilter, w: Window): Promise<Page<ChangeSetRow>>;
@@ -462,6 +531,10 @@ export interface Repos {
     /** Removes change sets created before `at`; returns how many. */
     prune(at: string): Promise<number>;
   };
+  templates: TemplateRepos['templates'];
+  zoneTemplates: TemplateRepos['zoneTemplates'];
+  /** Records across zones (GET /records). */
+  recordSearch: TemplateRepos['recordSearch'];
   signInFailures: {
     byKeys(keys: readonly string[]): Promise<SignInFailureRow[]>;
     /** One more failure under each key at `at`; a key whose last failure is before `forgottenBefore` starts again from one. */

@@ -3,6 +3,7 @@ import fs from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
 import { buildApp } from '../app';
+import type { BffOptions } from '../bff';
 import { loadConfig, type Config } from '../config';
 import { createLogger } from '../log';
 import { servicesFor, type Services } from '../services';
@@ -23,14 +24,15 @@ export interface TestApp {
 
 let passwordHash: Promise<string> | undefined;
 
-export async function createTestApp(env: Record<string, string> = {}): Promise<TestApp> {
+/** `bff`: options of the dashboard's backend (e.g. a sign-in throttle whose delays a test cannot outlast). */
+export async function createTestApp(env: Record<string, string> = {}, bff?: BffOptions): Promise<TestApp> {
   const dir = fs.mkdtempSync(path.join(os.tmpdir(), 'zonedeck-test-'));
   // The "postgres" test project (vitest.config.ts) runs the same tests on PostgreSQL, each in a fresh database.
   const pg = process.env.ZONEDECK_TEST_POSTGRES ? await createPostgresDatabase(process.env.ZONEDECK_TEST_POSTGRES, { reusable: true }) : undefined;
   const config = loadConfig({ DATA_DIR: dir, LOG_LEVEL: 'silent', RATE_LIMIT_TOKEN: 'off', RATE_LIMIT_ADDRESS: 'off', ...(pg ? { DATABASE_URL: pg.url, SECRETS_KEY: TEST_SECRETS_KEY } : {}), ...env });
   const store = await openStore(config);
   const services = servicesFor(store, config);
-  const app = buildApp({ services, config, log: createLogger('silent') });
+  const app = buildApp({ services, config, log: createLogger('silent'), bff });
   let defaultToken: string | null = null;
   return {
     services,

@@ -14,5 +14,7 @@ export function RequireSession({ children }: { children: ReactNode }) {
     const next = `${location.pathname}${location.search}`;
     return <Navigate to={`${routes.signIn}?next=${encodeURIComponent(next)}`} replace />;
   }
+  // REQUIRE_2FA: until a second factor is enrolled, the Account page is the only page (the server refuses the rest).
+  if (session.data.enrolment_required && location.pathname !== routes.account) return <Navigate to={routes.account} replace />;
   return children;
 }

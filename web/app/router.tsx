@@ -61,11 +61,20 @@ export const router = createBrowserRouter([
         },
       },
       {
+        // The chart library (uPlot) loads with this page only, not with the dashboard's first JS.
+        path: 'domains/:name/traffic',
+        lazy: () => import('./pages/domain-traffic-page'),
+        loader: ({ params }) => prefetch(queryClient.prefetchQuery(domainQuery(params.name!))),
+      },
+      {
         path: 'domains/:name/import',
         lazy: () => import('./pages/domain-import-page'),
         loader: ({ params }) => prefetch(queryClient.prefetchQuery(domainQuery(params.name!))),
       },
       { path: 'ips', lazy: () => import('./pages/ips-page') },
+      { path: 'templates', lazy: () => import('./pages/templates-page') },
+      { path: 'templates/:id', lazy: () => import('./pages/template-page') },
+      { path: 'search', lazy: () => import('./pages/search-page') },
       { path: 'tokens', lazy: () => import('./pages/tokens-page'), loader: ({ request }) => prefetch(queryClient.prefetchQuery(tokensQuery(Math.max(1, Number(new URL(request.url).searchParams.get('page')) || 1)))) },
       { path: 'tsig-keys', lazy: () => import('./pages/tsig-keys-page'), loader: ({ request }) => prefetch(queryClient.prefetchQuery(tsigKeysQuery(Math.max(1, Number(new URL(request.url).searchParams.get('page')) || 1)))) },
       {

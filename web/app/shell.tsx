@@ -7,6 +7,7 @@ import { NavLink, Outlet, useNavigate, useNavigation } from 'react-router-dom';
 import { useAccount } from '../features/account/get-account';
 import { useSession } from '../features/session/get-session';
 import { useSignOut } from '../features/session/sign-out';
+import { GlobalSearch } from '../features/search/global-search';
 import { routes } from '../lib/paths';
 import { LoadingState } from '../ui/states';
 
@@ -30,12 +31,14 @@ export function Shell() {
           <nav aria-label="Main" className="mainnav">
             <NavLink to={routes.domains}>Domains</NavLink>
             <NavLink to={routes.teams}>Teams</NavLink>
+            <NavLink to={routes.templates}>Templates</NavLink>
             <NavLink to={routes.ips}>IPs</NavLink>
             <NavLink to={routes.tokens}>API tokens</NavLink>
             <NavLink to={routes.tsigKeys}>TSIG keys</NavLink>
             <NavLink to={routes.audit}>Audit log</NavLink>
             {account.data?.is_admin ? <NavLink to={routes.users}>Users</NavLink> : null}
           </nav>
+          <GlobalSearch />
           <div className="userbox">
             <NavLink to={routes.account} className="account-link" title="Your account: password and sessions">
               <span className="visually-hidden">Account of </span>

@@ -97,3 +97,14 @@ export interface Member {
   /** When the member got this role. */
   created_at: string;
 }
+
+/** A zone's query statistics (issue 29): counts per step, and its most asked names. */
+export type QuerySeries = z.output<typeof import('../../server/api/query-stats').QuerySeriesSchema>;
+export type TopNames = z.output<typeof import('../../server/api/query-stats').TopNamesSchema>;
+
+/** Templates and work across zones (issue 30). */
+export type Template = z.output<typeof import('../../server/api/template-schemas').TemplateSchema>;
+export type TemplateZone = z.output<typeof import('../../server/api/template-schemas').TemplateZoneSchema>;
+export type BatchResult = z.output<typeof import('../../server/api/template-schemas').BatchResultSchema>;
+export type FoundRecord = z.output<typeof import('../../server/api/template-schemas').FoundRecordSchema>;
+export type BulkChange = z.input<typeof import('../../server/api/template-schemas').BulkChangeSchema>;

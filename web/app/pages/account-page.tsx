@@ -2,10 +2,13 @@
 import { useAccount } from '../../features/account/get-account';
 import { ChangePasswordForm } from '../../features/account/change-password-form';
 import { useSessions } from '../../features/account/list-sessions';
+import { TwoFactorCard } from '../../features/account/two-factor-card';
+import { PasskeysCard } from '../../features/account/passkeys-card';
 import { SessionsTable } from '../../features/account/sessions-table';
 import { useSession } from '../../features/session/get-session';
 import { fullTime } from '../../lib/format';
 import { usePageTitle } from '../../lib/page-title';
+import { Alert } from '../../ui/alert';
 import { Badge } from '../../ui/badge';
 import { EmptyState, ErrorState, LoadingState } from '../../ui/states';
 
@@ -45,6 +48,14 @@ export function Component() {
           </dl>
         </div>
       </header>
+
+      {session.data?.enrolment_required ? (
+        <Alert tone="warning" title="Set up two-factor sign-in to continue">
+          This server requires a second factor for every account. Once it is on, the rest of the dashboard opens.
+        </Alert>
+      ) : null}
+      <PasskeysCard />
+      <TwoFactorCard />
 
       <section className="card" aria-labelledby="password-title">
         <h2 id="password-title">Change password</h2>

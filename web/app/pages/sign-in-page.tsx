@@ -3,7 +3,9 @@ import { useState, type FormEvent } from 'react';
 import { Navigate, useNavigate, useSearchParams } from 'react-router-dom';
 import { useSession } from '../../features/session/get-session';
 import { useSignIn } from '../../features/session/sign-in';
-import { safeNext } from '../../lib/paths';
+import { usePasskeySignIn } from '../../features/session/passkey-sign-in';
+import { ApiError } from '../../lib/api-client';
+import { routes, safeNext } from '../../lib/paths';
 import { Alert } from '../../ui/alert';
 import { TextField } from '../../ui/field';
 import { LoadingState } from '../../ui/states';
@@ -15,21 +17,41 @@ export function Component() {
   const next = safeNext(params.get('next'));
   const session = useSession();
   const signIn = useSignIn();
+  const passkey = usePasskeySignIn();
   const navigate = useNavigate();
   const [username, setUsername] = useState('');
   const [password, setPassword] = useState('');
-  const [missing, setMissing] = useState<{ username?: string; password?: string }>({});
+  const [code, setCode] = useState('');
+  const [missing, setMissing] = useState<{ username?: string; password?: string; code?: string }>({});
+  // Set once the server said the account has a second factor: the form then asks for its code too.
+  const [needsCode, setNeedsCode] = useState(false);
 
   if (session.isPending) return <LoadingState label="Checking your session…" />;
   if (session.data) return <Navigate to={next} replace />;
 
   const onSubmit = (e: FormEvent) => {
     e.preventDefault();
-    const m = { username: username.trim() ? undefined : 'is required', password: password ? undefined : 'is required' };
+    const m = { username: username.trim() ? undefined : 'is required', password: password ? undefined : 'is required', code: needsCode && !code.trim() ? 'is required' : undefined };
     setMissing(m);
-    if (m.username || m.password) return;
-    signIn.mutate({ username, password }, { onSuccess: () => navigate(next, { replace: true }), onError: () => setPassword('') });
+    if (m.username || m.password || m.code) return;
+    signIn.mutate(
+      { username, password, ...(needsCode ? { code: code.trim() } : {}) },
+      {
+        onSuccess: (info) => navigate(info.enrolment_required ? routes.account : next, { replace: true }),
+        onError: (err) => {
+          if (err instanceof ApiError && (err.code === 'second_factor_required' || err.code === 'invalid_second_factor')) {
+            // The password was right: keep it, and ask for the code.
+            setNeedsCode(true);
+            setCode('');
+            return;
+          }
+          setNeedsCode(false);
+          setPassword('');
+        },
+      },
+    );
   };
+  const codeAsked = signIn.error instanceof ApiError && signIn.error.code === 'second_factor_required';
 
   return (
     <main className="sign-in" id="main">
@@ -41,16 +63,43 @@ export function Component() {
         <h1>Sign in</h1>
         <p className="muted">Manage your authoritative DNS zones.</p>
         {params.get('next') && !signIn.error ? <Alert tone="info">Sign in to continue.</Alert> : null}
-        {signIn.error ? <Alert title={signIn.error.message} /> : null}
+        {signIn.error && !codeAsked ? <Alert title={signIn.error.message} /> : null}
+        {codeAsked ? <Alert tone="info">This account has two-factor sign-in: enter the code your authenticator app shows, or one of your recovery codes.</Alert> : null}
         <form onSubmit={onSubmit} noValidate aria-label="Sign in">
           <TextField label="Username" name="username" autoComplete="username" autoFocus value={username} onChange={(e) => setUsername(e.target.value)} error={missing.username} />
           <TextField label="Password" name="password" type="password" autoComplete="current-password" value={password} onChange={(e) => setPassword(e.target.value)} error={missing.password} />
+          {needsCode ? (
+            <TextField
+              label="Authentication code"
+              name="code"
+              autoComplete="one-time-code"
+              inputMode="text"
+              autoFocus
+              spellCheck={false}
+              hint="6 digits from your app, or a recovery code (xxxxx-xxxxx)"
+              value={code}
+              onChange={(e) => setCode(e.target.value)}
+              error={missing.code}
+            />
+          ) : null}
           <button type="submit" className="btn btn-primary btn-block" disabled={signIn.isPending}>
             {signIn.isPending ? 'Signing in…' : 'Sign in'}
           </button>
         </form>
+        <div className="or-divider" aria-hidden="true">
+          or
+        </div>
+        {passkey.error ? <Alert title={passkey.error instanceof ApiError ? passkey.error.message : 'No passkey was used. Try again, or sign in with your password.'} /> : null}
+        <button
+          type="button"
+          className="btn btn-block"
+          disabled={passkey.isPending}
+          onClick={() => passkey.mutate(undefined, { onSuccess: (info) => navigate(info.enrolment_required ? routes.account : next, { replace: true }) })}
+        >
+          {passkey.isPending ? 'Waiting for your passkey…' : 'Sign in with a passkey'}
+        </button>
         <p className="muted small">
-          First start? The password of <code>admin</code> is in the server log. Scripts use API tokens instead: <code>npm run cli -- tokens create &lt;user&gt;</code>.
+          First start? The password of <code>admin</code> is in the server log and in <code>data/admin-password</code>. Scripts use API tokens instead: <code>npm run cli -- tokens create &lt;user&gt;</code>.
         </p>
       </div>
     </main>

@@ -1,5 +1,7 @@
 /** API tokens: create one (its secret shown once), see when each was used, revoke. The page number lives in the URL. */
 import { useState } from 'react';
+import { Link } from 'react-router-dom';
+import { routes } from '../../lib/paths';
 import { CreateTokenForm } from '../../features/tokens/create-token-form';
 import { useTokens } from '../../features/tokens/list-tokens';
 import { RevokeTokenDialog } from '../../features/tokens/revoke-token-dialog';
@@ -21,7 +23,10 @@ export function Component() {
       <header className="page-header">
         <div>
           <h1>API tokens</h1>
-          <p className="muted">Tokens let scripts and tools use the zonedeck API as you. Give each one a label and, ideally, an expiry.</p>
+          <p className="muted">
+            Tokens let scripts and tools use the zonedeck API as you. Give each one a label and, ideally, an expiry. Newest first; your dashboard sign-ins are on your{' '}
+            <Link to={routes.account}>Account</Link> page.
+          </p>
         </div>
       </header>
 

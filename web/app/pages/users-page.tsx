@@ -9,7 +9,7 @@ import { useSession } from '../../features/session/get-session';
 import { CreateUserForm } from '../../features/users/create-user-form';
 import { useUsers } from '../../features/users/list-users';
 import { ResetPasswordDialog } from '../../features/users/reset-password-dialog';
-import { useUpdateUser, type UserPatch } from '../../features/users/update-user';
+import { useResetSecondFactors, useUpdateUser, type UserPatch } from '../../features/users/update-user';
 import { UsersTable } from '../../features/users/users-table';
 import type { User } from '../../lib/api-types';
 import { usePageParam } from '../../lib/page-param';
@@ -35,6 +35,7 @@ export function Component() {
   const isAdmin = account.data?.is_admin ?? false;
   const q = useUsers(search, page, isAdmin);
   const update = useUpdateUser();
+  const resetFactors = useResetSecondFactors();
   const toast = useToast();
 
   // Typing updates the URL (and the query) once the user pauses.
@@ -103,6 +104,13 @@ export function Component() {
               onToggleDisabled={(u) => change(u, { disabled: !u.disabled })}
               onToggleAdmin={(u) => change(u, { is_admin: !u.is_admin })}
               onResetPassword={setResetting}
+              onResetFactors={(u) =>
+                window.confirm(`Remove the two-factor sign-in of ${u.username}? They will sign in with their password alone until they set it up again.`) &&
+                resetFactors.mutate(u.username, {
+                  onSuccess: () => toast('success', `${u.username} signs in with their password alone now`),
+                  onError: (e) => toast('error', `Could not reset ${u.username}: ${e.message}`),
+                })
+              }
             />
             <Pagination page={q.data.page} perPage={q.data.perPage} total={q.data.total} onPage={setPage} label="User pages" />
           </>

@@ -3,4 +3,6 @@ export const accountKeys = {
   all: ['account'] as const,
   me: ['account', 'me'] as const,
   sessions: ['account', 'sessions'] as const,
+  secondFactors: ['account', 'second-factors'] as const,
+  passkeys: ['account', 'passkeys'] as const,
 };

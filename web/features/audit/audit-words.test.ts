@@ -7,7 +7,7 @@ describe('kindLabel', () => {
     expect(Object.keys(KIND_LABELS).sort()).toEqual([...AUDIT_KINDS].sort());
     expect(kindLabel('member-added')).toBe('Member added');
     expect(kindLabel('sign-in-failed')).toBe('Sign-in failed');
-    expect(kindLabel('passkey-added')).toBe('passkey-added');
+    expect(kindLabel('some-future-kind')).toBe('some-future-kind');
   });
 });
 

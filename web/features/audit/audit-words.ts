@@ -28,6 +28,13 @@ export const KIND_LABELS: Record<AuditKind, string> = {
   'user-enabled': 'User enabled',
   'admin-granted': 'Admin granted',
   'admin-revoked': 'Admin revoked',
+  'totp-enabled': 'Two-factor sign-in turned on',
+  'totp-removed': 'Two-factor sign-in turned off',
+  'recovery-codes-renewed': 'Recovery codes renewed',
+  'second-factor-reset': 'Second factor reset by an administrator',
+  reauthenticated: 'Password confirmed again',
+  'passkey-added': 'Passkey added',
+  'passkey-removed': 'Passkey removed',
 };
 
 export const isKind = (k: string): k is AuditKind => k in KIND_LABELS;

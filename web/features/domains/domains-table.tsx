@@ -6,6 +6,7 @@ import { routes } from '../../lib/paths';
 import { Badge } from '../../ui/badge';
 import { unicodeName } from '../../lib/idn';
 import { zoneAccess } from './zone-access';
+import { ZoneSparkline } from '../traffic/zone-sparkline';
 
 export function DomainsTable({ domains, onDelete }: { domains: Domain[]; onDelete: (name: string) => void }) {
   return (
@@ -19,6 +20,7 @@ export function DomainsTable({ domains, onDelete }: { domains: Domain[]; onDelet
             </th>
             <th scope="col">DNSSEC</th>
             <th scope="col">Delegation</th>
+            <th scope="col">Queries (24 h)</th>
             <th scope="col">Updated</th>
             <th scope="col">
               <span className="visually-hidden">Actions</span>
@@ -50,6 +52,11 @@ export function DomainsTable({ domains, onDelete }: { domains: Domain[]; onDelet
                     Not delegated
                   </Badge>
                 )}
+              </td>
+              <td>
+                <Link to={routes.traffic(d.name)}>
+                  <ZoneSparkline zone={d.name} />
+                </Link>
               </td>
               <td>
                 <time dateTime={d.updated_at} title={fullTime(d.updated_at)}>

@@ -14,6 +14,9 @@ export const domainKeys = {
   changes: (name: string, filter: { source: string; username: string; page: number; perPage: number }) => ['domains', name, 'history', 'list', filter] as const,
   change: (name: string, id: number) => ['domains', name, 'history', 'change', id] as const,
   revertPreview: (name: string, id: number) => ['domains', name, 'history', 'revert-preview', id] as const,
+  /** A zone's query statistics over a range (`1h`, `24h`, `7d`, `30d`), and its top names. */
+  stats: (name: string, range: string) => ['domains', name, 'stats', range] as const,
+  top: (name: string, kind: string, range: string) => ['domains', name, 'stats', 'top', kind, range] as const,
   /** The delegation of a zone in its parent, when the user holds the parent here too. */
   parentDelegation: (name: string) => ['domains', name, 'parent-delegation'] as const,
 };

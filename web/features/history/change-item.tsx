@@ -16,6 +16,11 @@ export function ChangeItem({ domain, change, onRevert }: { domain: string; chang
         <div className="change-who">
           <span className="strong">{actorWords(change.actor)}</span>
           <Badge tone={change.source === 'revert' ? 'warning' : 'neutral'}>{sourceLabel(change.source)}</Badge>
+          {change.batch ? (
+            <Badge tone="info" title={`One change set of batch ${change.batch}, which changed several zones at once (POST /api/v1/batches/${change.batch}/revert undoes them all)`}>
+              batch {change.batch.slice(0, 8)}
+            </Badge>
+          ) : null}
           <time dateTime={change.created_at} title={fullTime(change.created_at)} className="muted small">
             {timeAgo(change.created_at)}
           </time>

@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import type { DnsRecord, Domain } from '../../lib/api-types';
-import { checkDraft, draftOf, emptyDraft, optimisticRecord, withType } from './record-draft';
+import { checkDraft, draftOf, emptyDraft, optimisticRecord, txtQuoteWarning, withType } from './record-draft';
 
 const domain = { name: 'example.com', minimum_ttl: 3600 } as Domain;
 const rec = (r: Partial<DnsRecord>): DnsRecord => ({ id: 1, name: 'www', record_type: 'A', content: '192.0.2.1', ttl: '3600', fqdn: 'www.example.com', ...r });
@@ -56,5 +56,18 @@ describe('drafts of existing records', () => {
     const list = [rec({ id: 7, ttl: '600' })];
     expect(optimisticRecord(-1, { name: 'www', record_type: 'A', content: '192.0.2.9' }, domain, list).ttl).toBe('600');
     expect(optimisticRecord(-1, { name: 'new', record_type: 'A', content: '192.0.2.9' }, domain, list)).toEqual({ id: -1, name: 'new', record_type: 'A', content: '192.0.2.9', ttl: '3600', fqdn: 'new.example.com' });
+  });
+});
+
+describe('txtQuoteWarning', () => {
+  it('warns when a TXT value is typed with the quotes of a zone file, which would be published', () => {
+    expect(txtQuoteWarning('TXT', '"v=DMARC1; p=reject"')).toMatch(/quotes would be published/);
+    expect(txtQuoteWarning('TXT', ' "v=spf1 -all" ')).toMatch(/quotes/);
+  });
+  it('stays quiet for plain text, a quote inside the text, and other types', () => {
+    expect(txtQuoteWarning('TXT', 'v=spf1 -all')).toBeUndefined();
+    expect(txtQuoteWarning('TXT', 'say "hi"')).toBeUndefined();
+    expect(txtQuoteWarning('TXT', '"')).toBeUndefined();
+    expect(txtQuoteWarning('CNAME', '"x"')).toBeUndefined();
   });
 });

@@ -96,3 +96,14 @@ export function defaultTtl(d: Draft, domain: Domain, list: readonly DnsRecord[] 
   const rrset = list?.find((r) => r.id !== selfId && r.name === name && r.record_type === d.type);
   return rrset?.ttl ?? String(domain.minimum_ttl);
 }
+
+/**
+ * A TXT (or SPF) value typed as a zone file would quote it (`"v=spf1 -all"`): the API takes the text
+ * itself, so the quotes would be published as part of it and break SPF, DKIM or DMARC.
+ */
+export function txtQuoteWarning(type: string, value: string): string | undefined {
+  if (type !== 'TXT' && type !== 'SPF') return undefined;
+  const v = value.trim();
+  if (v.length >= 2 && v.startsWith('"') && v.endsWith('"')) return 'The quotes would be published as part of the text: enter it without the surrounding quotes.';
+  return undefined;
+}

@@ -11,7 +11,7 @@ import { formatDuration } from '../../lib/format';
 import { Alert } from '../../ui/alert';
 import { SelectField, TextField } from '../../ui/field';
 import { adviceHint, adviceText, ipAdvice, ipSuggestions } from '../ips/ip-advice';
-import { checkDraft, defaultTtl, typeOf, withType, type Checked, type Draft } from './record-draft';
+import { checkDraft, defaultTtl, txtQuoteWarning, typeOf, withType, type Checked, type Draft } from './record-draft';
 
 export interface RecordFormProps {
   domain: Domain;
@@ -111,7 +111,7 @@ export function RecordForm({ domain, draft, onDraft, records, ips, editing, serv
             onChange={(e) => setValue(i, e.target.value)}
             // One message for the whole content, on its last input, after the user has seen every part.
             error={i === t.fields.length - 1 ? err('content') : undefined}
-            warning={isAddress && advice ? adviceText(advice) : undefined}
+            warning={isAddress && advice ? adviceText(advice) : txtQuoteWarning(t.type, draft.values[i] ?? '')}
             hint={(isAddress && advice ? adviceHint(advice) : undefined) ?? f.hint}
             className={t.fields.length === 1 ? 'f-content' : `f-part f-${f.name}${f.wide ? ' f-wide' : ''}`}
           />

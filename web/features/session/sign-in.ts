@@ -4,7 +4,8 @@ import type { SessionInfo } from '../../lib/api-types';
 import { bff } from '../../lib/paths';
 import { sessionKey } from './get-session';
 
-export async function signIn(input: { username: string; password: string }): Promise<SessionInfo> {
+/** `code`: the second factor (a TOTP code or a recovery code), when the account has one. */
+export async function signIn(input: { username: string; password: string; code?: string }): Promise<SessionInfo> {
   return request<SessionInfo>('POST', bff.signIn, { body: input });
 }
 

@@ -3,11 +3,12 @@
  * user types; what the server still rejects shows on its field. On success the form gives
  * way to the secret, shown once.
  */
-import { useState, type FormEvent } from 'react';
+import { useRef, useState, type FormEvent } from 'react';
 import { MAX_TOKEN_DAYS, MAX_TOKEN_LABEL } from '../../../server/core/token-rules';
 import { ApiError } from '../../lib/api-client';
 import { Alert } from '../../ui/alert';
 import { TextField } from '../../ui/field';
+import { needsReauthentication, ReauthenticateDialog } from '../session/reauthenticate';
 import { useCreateToken } from './create-token';
 import { NewTokenSecret } from './new-token-secret';
 import { parseExpiryDays } from './token-expiry';
@@ -17,6 +18,8 @@ export function CreateTokenForm() {
   const [days, setDays] = useState('');
   const [submitted, setSubmitted] = useState(false);
   const create = useCreateToken();
+  // What was last sent: sent again once the password has been confirmed (a sign-in more than 10 minutes old).
+  const sent = useRef<Parameters<typeof create.mutate>[0] | null>(null);
 
   if (create.data) {
     // Dropping the mutation's result is what forgets the secret in this tab.
@@ -33,13 +36,14 @@ export function CreateTokenForm() {
   const server = create.error instanceof ApiError ? create.error : null;
   const labelError = (submitted && label.trim() === '' ? 'is required' : undefined) ?? server?.field('label');
   const daysError = expiry.error ?? server?.field('expires_in_days');
-  const otherError = create.error && !(server && (server.field('label') || server.field('expires_in_days'))) ? create.error.message : undefined;
+  const otherError = create.error && !needsReauthentication(create.error) && !(server && (server.field('label') || server.field('expires_in_days'))) ? create.error.message : undefined;
 
   const onSubmit = (e: FormEvent) => {
     e.preventDefault();
     setSubmitted(true);
     if (label.trim() === '' || expiry.error) return;
-    create.mutate({ label: label.trim(), ...(expiry.days === undefined ? {} : { expires_in_days: expiry.days }) });
+    sent.current = { label: label.trim(), ...(expiry.days === undefined ? {} : { expires_in_days: expiry.days }) };
+    create.mutate(sent.current);
   };
 
   return (
@@ -71,6 +75,7 @@ export function CreateTokenForm() {
         {create.isPending ? 'Creating…' : 'Create token'}
       </button>
       {otherError ? <Alert title="Could not create the token">{otherError}</Alert> : null}
+      <ReauthenticateDialog error={create.error} onConfirmed={() => sent.current && create.mutate(sent.current)} onCancel={() => create.reset()} />
     </form>
   );
 }

@@ -2,12 +2,13 @@
  * New TSIG key: a name, an algorithm and an optional scope (the ACME case is one click away).
  * What the server rejects shows on its field; on success the form gives way to the secret.
  */
-import { useState, type FormEvent } from 'react';
+import { useRef, useState, type FormEvent } from 'react';
 import { TSIG_ALGORITHM_NAMES } from '../../../server/core/tsig-rules';
 import { ApiError } from '../../lib/api-client';
 import type { TsigKeyCreate } from '../../lib/api-types';
 import { Alert } from '../../ui/alert';
 import { SelectField, TextField } from '../../ui/field';
+import { needsReauthentication, ReauthenticateDialog } from '../session/reauthenticate';
 import { useCreateTsigKey } from './create-tsig-key';
 import { NewTsigKeySecret } from './new-tsig-key-secret';
 import { EMPTY_SCOPE, scopeError, scopeOf, type ScopeDraft } from './scope-text';
@@ -21,6 +22,8 @@ export function CreateTsigKeyForm() {
   const [sent, setSent] = useState<TsigKeyCreate | null>(null);
   const [submitted, setSubmitted] = useState(false);
   const create = useCreateTsigKey();
+  // What was last sent: sent again once the password has been confirmed (a sign-in more than 10 minutes old).
+  const lastSent = useRef<TsigKeyCreate | null>(null);
 
   if (create.data) {
     // Dropping the mutation's result is what forgets the secret in this tab.
@@ -38,7 +41,7 @@ export function CreateTsigKeyForm() {
   const sentScope = sent?.scope ?? {};
   const part = (p: 'zones' | 'names' | 'types' | 'allowed_ips') => scopeError(fields, p, sentScope);
   const known = Object.keys(fields).some((k) => FIELDS.includes(k) || k.startsWith('scope'));
-  const otherError = create.error && !known ? create.error.message : undefined;
+  const otherError = create.error && !known && !needsReauthentication(create.error) ? create.error.message : undefined;
   const set = (k: keyof ScopeDraft) => (e: { target: { value: string } }) => setScope({ ...scope, [k]: e.target.value });
 
   const onSubmit = (e: FormEvent) => {
@@ -47,6 +50,7 @@ export function CreateTsigKeyForm() {
     if (name.trim() === '') return;
     const input: TsigKeyCreate = { name: name.trim(), algorithm, scope: scopeOf(scope) };
     setSent(input);
+    lastSent.current = input;
     create.mutate(input);
   };
 
@@ -105,6 +109,7 @@ export function CreateTsigKeyForm() {
         </button>
       </div>
       {otherError ? <Alert title="Could not create the key">{otherError}</Alert> : null}
+      <ReauthenticateDialog error={create.error} onConfirmed={() => lastSent.current && create.mutate(lastSent.current)} onCancel={() => create.reset()} />
     </form>
   );
 }

@@ -17,9 +17,11 @@ interface Props {
   onToggleDisabled: (u: User) => void;
   onToggleAdmin: (u: User) => void;
   onResetPassword: (u: User) => void;
+  /** Removes the user's second factor (a lost phone). */
+  onResetFactors: (u: User) => void;
 }
 
-export function UsersTable({ users, me, busy, onToggleDisabled, onToggleAdmin, onResetPassword }: Props) {
+export function UsersTable({ users, me, busy, onToggleDisabled, onToggleAdmin, onResetPassword, onResetFactors }: Props) {
   return (
     <TableWrap label="Users">
       <table className="table">
@@ -62,6 +64,9 @@ export function UsersTable({ users, me, busy, onToggleDisabled, onToggleAdmin, o
                     <>
                       <button type="button" className="btn btn-small" disabled={busy === u.username} onClick={() => onResetPassword(u)} aria-label={`Reset password of ${u.username}`}>
                         Reset password
+                      </button>
+                      <button type="button" className="btn btn-small" disabled={busy === u.username} onClick={() => onResetFactors(u)} aria-label={`Reset two-factor sign-in of ${u.username}`}>
+                        Reset two-factor
                       </button>
                       <button type="button" className="btn btn-small" disabled={busy === u.username} onClick={() => onToggleAdmin(u)} aria-label={u.is_admin ? `Revoke admin from ${u.username}` : `Grant admin to ${u.username}`}>
                         {u.is_admin ? 'Revoke admin' : 'Grant admin'}

@@ -1,0 +1,113 @@
+/**
+ * Templates (DESIGN.md §22): list, create (from RRsets or from a zone), get, update, delete;
+ * apply to zones as a batch (`?dry_run=true` previews it per zone); the zones that came from a
+ * template and how each has drifted from it.
+ */
+import { createRoute, z } from '@hono/zod-openapi';
+import { placeholders } from '../core/template-render';
+import type { Services } from '../services';
+import type { BatchResult } from '../services/batches';
+import type { ChangeSet } from '../services/change-sets';
+import type { TemplateRow } from '../store/template-types';
+import { createApi, errors, json, security } from './create-api';
+import { pageHeaders, pageParams, pageQuery, setPageHeaders } from './pagination';
+import { idParam, pathId } from './path-id';
+import { BatchResultSchema, TemplateApplySchema, TemplateCreateSchema, TemplateSchema, TemplateUpdateSchema, TemplateZoneSchema } from './template-schemas';
+import { changeView, writeOptions, writeQuery } from './write-options';
+import type { Context } from 'hono';
+import type { ApiEnv } from './auth';
+
+const tags = ['Templates'];
+const idOnly = z.object({ id: idParam });
+const templateId = (raw: string) => pathId(raw, 'template');
+
+const list = createRoute({ method: 'get', path: '/templates', summary: 'Templates you may use: yours and your teams’', tags, security, request: { query: z.object(pageQuery) }, responses: { 200: { description: 'Templates, by name', headers: pageHeaders, content: json(z.array(TemplateSchema)) }, ...errors(400) } });
+const create = createRoute({
+  method: 'post',
+  path: '/templates',
+  summary: 'Create a template from RRsets, or from a zone',
+  tags,
+  security,
+  request: { body: { required: true, content: json(TemplateCreateSchema) } },
+  responses: { 201: { description: 'The new template', content: json(TemplateSchema) }, ...errors(400, 404, 408, 409, 413) },
+});
+const get = createRoute({ method: 'get', path: '/templates/{id}', summary: 'One template', tags, security, request: { params: idOnly }, responses: { 200: { description: 'The template', content: json(TemplateSchema) }, ...errors(404) } });
+const update = createRoute({
+  method: 'put',
+  path: '/templates/{id}',
+  summary: 'Change a template (the fields sent); zones made from it change only when it is applied again',
+  tags,
+  security,
+  request: { params: idOnly, body: { required: true, content: json(TemplateUpdateSchema) } },
+  responses: { 200: { description: 'The template', content: json(TemplateSchema) }, ...errors(400, 404, 408, 409, 413) },
+});
+const remove = createRoute({ method: 'delete', path: '/templates/{id}', summary: 'Delete a template (its zones keep their records)', tags, security, request: { params: idOnly }, responses: { 200: { description: 'The deleted template', content: json(TemplateSchema) }, ...errors(404) } });
+const apply = createRoute({
+  method: 'post',
+  path: '/templates/{id}/apply',
+  summary: 'Apply a template to zones: one change set per zone under one batch',
+  description: 'With ?dry_run=true: per zone, the RRsets it would add, replace or remove, and the change set, nothing changed. Any zone that would fail fails the whole batch before anything is written.',
+  tags,
+  security,
+  request: { params: idOnly, query: z.object(writeQuery), body: { required: true, content: json(TemplateApplySchema) } },
+  responses: { 200: { description: 'The batch', content: json(BatchResultSchema) }, ...errors(400, 404, 408, 409, 412, 413) },
+});
+const zonesOf = createRoute({
+  method: 'get',
+  path: '/templates/{id}/zones',
+  summary: 'The zones made from (or last applied) this template, and which have drifted from it',
+  tags,
+  security,
+  request: { params: idOnly },
+  responses: { 200: { description: 'Zones, by name', content: json(z.array(TemplateZoneSchema)) }, ...errors(404) },
+});
+
+/** Per RRset of a change set: added, replaced or removed. */
+export function rrsetActions(change: ChangeSet) {
+  const key = (r: { name: string; record_type: string }) => `${r.name} ${r.record_type}`;
+  const added = new Map(change.added.map((r) => [key(r), r]));
+  const removed = new Map(change.removed.map((r) => [key(r), r]));
+  const out: Array<{ name: string; record_type: string; action: 'add' | 'replace' | 'remove' }> = [];
+  for (const [k, r] of added) out.push({ name: r.name, record_type: r.record_type, action: removed.has(k) ? 'replace' : 'add' });
+  for (const [k, r] of removed) if (!added.has(k)) out.push({ name: r.name, record_type: r.record_type, action: 'remove' });
+  return out;
+}
+
+export const batchView = (b: BatchResult) => ({ batch: b.batch, zones: b.zones.map(({ zone, change }) => ({ zone, rrsets: rrsetActions(change), change: changeView(change) })) });
+
+export function templatesApi(services: Services) {
+  const { templates, store } = services;
+  const asker = (c: Context<ApiEnv>) => ({ userId: c.get('principal').user.id, scope: c.get('principal').scope });
+  const views = async (rows: readonly TemplateRow[]) => {
+    const teams = new Map<number, string>();
+    for (const id of new Set(rows.map((t) => t.team_id).filter((id): id is number => id != null))) teams.set(id, (await store.teams.byId(id))?.name ?? '');
+    return rows.map((t) => ({
+      id: t.id,
+      name: t.name,
+      description: t.description,
+      team: t.team_id != null ? (teams.get(t.team_id) ?? null) : null,
+      rrsets: t.rrsets.map((r) => ({ ...r, ttl: String(r.ttl) })),
+      variables: [...new Set(t.rrsets.flatMap((r) => [r.name, ...r.records].flatMap(placeholders)))].sort(),
+      created_at: t.created_at,
+      updated_at: t.updated_at,
+    }));
+  };
+  const view = async (t: TemplateRow) => (await views([t]))[0]!;
+  return createApi()
+    .openapi(list, async (c) => {
+      const p = pageParams(c.req.valid('query'));
+      const { rows, total } = await templates.page(c.get('principal').user.id, p.window);
+      setPageHeaders(c, total, p);
+      return c.json(await views(rows), 200);
+    })
+    .openapi(create, async (c) => c.json(await view(await templates.create(asker(c), c.req.valid('json'))), 201))
+    .openapi(get, async (c) => c.json(await view(await templates.visible(c.get('principal').user.id, templateId(c.req.valid('param').id))), 200))
+    .openapi(update, async (c) => c.json(await view(await templates.update(asker(c), templateId(c.req.valid('param').id), c.req.valid('json'))), 200))
+    .openapi(remove, async (c) => c.json(await view(await templates.remove(asker(c), templateId(c.req.valid('param').id))), 200))
+    .openapi(apply, async (c) => {
+      const body = c.req.valid('json');
+      const result = await templates.apply(asker(c), templateId(c.req.valid('param').id), body, writeOptions(c, body.comment));
+      return c.json(batchView(result), 200);
+    })
+    .openapi(zonesOf, async (c) => c.json(await templates.zones(asker(c), templateId(c.req.valid('param').id)), 200));
+}

@@ -1,0 +1,269 @@
+/**
+ * Per-zone query counting in the DNS thread (DESIGN.md §21). An answer from the answer cache costs
+ * one increment on its cache entry (`countHit`): the entry holds the zone, the question and the
+ * response, so its answers are tallied into the zone's counters and top-k sketches once per entry
+ * and period. An answer made anew (`count`) costs a few increments in a fixed array of its zone's
+ * counters and a hash of the question name into two bounded top-k sketches (top-k.ts). Nothing is
+ * written per query. Every `flushMs` (aligned to the clock, so no period straddles a minute) the
+ * counts of the period are handed to `flush` (the main thread, which stores them) and start again
+ * from zero. Memory is bounded whatever the queries carry: at most MAX_ZONES zones a period
+ * (beyond: counted apart, unattributed), top-k sketches for the first MAX_SKETCHED of them,
+ * TOP_CAPACITY names each, MAX_TOUCHED cache entries tallied a period.
+ */
+import { QTYPES, SLOT, STAT_FIELDS } from '../core/query-stats-fields';
+import { SpaceSaving } from './top-k';
+import type { Entry } from './answer-cache';
+import type { Zone } from './zone';
+
+export const TOP_CAPACITY = 64;
+/** Names of each top list handed on per zone and period (the most counted). */
+export const TOP_SENT = 16;
+export const MAX_ZONES = 20_000;
+export const MAX_SKETCHED = 2_000;
+/** Cache entries tallied a period (beyond: their answers are counted one by one). */
+export const MAX_TOUCHED = 100_000;
+
+export interface ZoneStatsBatch {
+  id: number;
+  name: string;
+  counts: number[];
+  names: Array<[string, number]>;
+  nxdomain: Array<[string, number]>;
+}
+
+export interface StatsBatch {
+  /** Seconds since 1970 of the minute the period lies in. */
+  minute: number;
+  zones: ZoneStatsBatch[];
+  /** Answers in no hosted zone (REFUSED, malformed queries), and those of zones past MAX_ZONES. */
+  unattributed: number[];
+}
+
+const WIDTH = STAT_FIELDS.length;
+// Slots as constants: SLOT is built from a list (a dictionary to V8), too slow to read on every answer.
+const QUERIES = SLOT.queries;
+const UDP = SLOT.udp;
+const TCP = SLOT.tcp;
+const TRUNCATED = SLOT.truncated;
+const DNSSEC_OK = SLOT.dnssec_ok;
+const NOERROR = SLOT.noerror;
+const NODATA = SLOT.nodata;
+const NXDOMAIN = SLOT.nxdomain;
+const REFUSED = SLOT.refused;
+const SERVFAIL = SLOT.servfail;
+const OTHER_RCODE = SLOT.other_rcode;
+const QTYPE_OTHER = SLOT.qtype_other;
+const QTYPE_SLOT = new Uint8Array(512).fill(SLOT.qtype_other);
+for (const [name, code] of Object.entries(QTYPES)) QTYPE_SLOT[code] = SLOT[`qtype_${name}` as keyof typeof SLOT];
+
+class ZoneCounters {
+  readonly counts = new Float64Array(WIDTH);
+  names: SpaceSaving | null;
+  nxdomain: SpaceSaving | null = null;
+  constructor(
+    readonly id: number,
+    readonly name: string,
+    readonly sketched: boolean,
+  ) {
+    this.names = sketched ? new SpaceSaving(TOP_CAPACITY) : null;
+  }
+}
+
+/** A wire-format name (as latin1 text, labels with their length octets) as text: lower case, no final dot. */
+function nameText(wire: string): string {
+  let out = '';
+  let i = 0;
+  while (i < wire.length && wire.charCodeAt(i) !== 0) {
+    const l = wire.charCodeAt(i);
+    if (out) out += '.';
+    out += wire.slice(i + 1, i + 1 + l);
+    i += l + 1;
+  }
+  return out.toLowerCase();
+}
+
+const top = (s: SpaceSaving | null): Array<[string, number]> =>
+  s === null
+    ? []
+    : s
+        .entries(nameText)
+        .map((e) => [e.name, e.count - e.error] as [string, number])
+        .filter((e) => e[1] > 0)
+        .sort((a, b) => b[1] - a[1])
+        .slice(0, TOP_SENT);
+
+export class QueryStats {
+  private zones = new Map<number, ZoneCounters>();
+  private readonly unattributed = new Float64Array(WIDTH);
+  private last: Zone | null = null;
+  private lastCounters: ZoneCounters | null = null;
+  private sketched = 0;
+  private timer: NodeJS.Timeout | null = null;
+  /** When the period being counted began (ms). */
+  private since: number;
+  /** The counting period (one per take), and the cache entries that answered in it. */
+  private period = 0;
+  private touched: Entry[] = [];
+
+  constructor(private readonly now: () => number = Date.now) {
+    this.since = now();
+  }
+
+  /**
+   * Counts one answer from the answer cache: an increment on its entry. Everything else about it
+   * (zone, rcode, type, transport, DO, name) is the entry's, and is tallied once per entry and
+   * period in `take`, so a repeated question costs no hash and no top-k update.
+   */
+  countHit(e: Entry, query: Buffer, out: Buffer, tcp: boolean): void {
+    if (e.period === this.period) {
+      e.hits++;
+      return;
+    }
+    if (this.touched.length >= MAX_TOUCHED) return this.count(e.zone, query, out, tcp);
+    e.period = this.period;
+    e.hits = 1;
+    this.touched.push(e);
+  }
+
+  /**
+   * Counts one answer: `query` the client's message, `out` our response (its RCODE, answer count
+   * and TC bit), `zone` the zone that answered (null: none of ours).
+   */
+  count(zone: Zone | null, query: Buffer, out: Buffer, tcp: boolean): void {
+    if (query.length < 17 || out.length < 12) return;
+    let c: Float64Array;
+    let z: ZoneCounters | null = null;
+    if (zone === null || zone.id <= 0) c = this.unattributed;
+    else {
+      z = zone === this.last ? this.lastCounters : this.counters(zone);
+      c = z === null ? this.unattributed : z.counts;
+    }
+    c[QUERIES]! += 1;
+    c[tcp ? TCP : UDP]! += 1;
+    if (out[2]! & 0x02) c[TRUNCATED]! += 1;
+    const rcode = out[3]! & 0x0f;
+    const answers = out[6]! | out[7]!;
+    // NODATA: an authoritative NOERROR without answers (a referral, AA clear, is a NOERROR; so is a truncated answer).
+    c[rcode === 0 ? (answers === 0 && (out[2]! & 0x06) === 0x04 ? NODATA : NOERROR) : rcode === 3 ? NXDOMAIN : rcode === 5 ? REFUSED : rcode === 2 ? SERVFAIL : OTHER_RCODE]! += 1;
+    if ((query[4]! | query[5]!) === 0) return;
+    // The question: name, then type; an OPT right after it holds the DO bit (RFC 3225).
+    let i = 12;
+    const len = query.length;
+    let h = 0x811c9dc5;
+    // FNV-1a over the name's octets, upper case folded (queries may randomize case), as it is walked.
+    while (i < len) {
+      const l = query[i]!;
+      if (l === 0) break;
+      if (l > 63) return;
+      const end = i + l + 1;
+      for (; i < end && i < len; i++) {
+        const ch = query[i]!;
+        h = Math.imul(h ^ (ch >= 0x41 && ch <= 0x5a ? ch | 0x20 : ch), 0x01000193);
+      }
+    }
+    const nameEnd = i + 1;
+    if (nameEnd + 4 > len) return;
+    const qtype = (query[nameEnd]! << 8) | query[nameEnd + 1]!;
+    c[qtype < 512 ? QTYPE_SLOT[qtype]! : QTYPE_OTHER]! += 1;
+    const opt = nameEnd + 4;
+    if (query[11]! > 0 && opt + 11 <= len && query[opt] === 0 && query[opt + 1] === 0 && query[opt + 2] === 41 && query[opt + 7]! & 0x80) c[DNSSEC_OK]! += 1;
+    if (z === null || z.names === null) return;
+    // The name's text is copied only when it takes a slot of a sketch (a name new to it).
+    let wire: string | null = null;
+    const slot = z.names.add(h);
+    if (slot >= 0) z.names.name(slot, (wire = query.toString('latin1', 12, nameEnd)));
+    if (rcode === 3) {
+      const nx = (z.nxdomain ??= new SpaceSaving(TOP_CAPACITY));
+      const s = nx.add(h);
+      if (s >= 0) nx.name(s, wire ?? query.toString('latin1', 12, nameEnd));
+    }
+  }
+
+  private counters(zone: Zone): ZoneCounters | null {
+    let z = this.zones.get(zone.id);
+    if (z === undefined) {
+      if (this.zones.size >= MAX_ZONES) return null;
+      z = new ZoneCounters(zone.id, zone.name, this.sketched < MAX_SKETCHED);
+      if (z.sketched) this.sketched++;
+      this.zones.set(zone.id, z);
+    }
+    this.last = zone;
+    this.lastCounters = z;
+    return z;
+  }
+
+  /** Adds the answers of the cache entries touched this period, each as `hits` answers of its question. */
+  private tally(): void {
+    for (const e of this.touched) {
+      const zone = e.zone;
+      const z = zone === null || zone.id <= 0 ? null : this.counters(zone);
+      const c = z === null ? this.unattributed : z.counts;
+      const n = e.hits;
+      const out = e.bytes;
+      const key = e.key;
+      // The key: the lower-cased wire name, type, class, the transport octet, then (EDNS) payload and flags (answer-cache.ts).
+      let end = 0;
+      while (end < key.length && key.charCodeAt(end) !== 0) end += key.charCodeAt(end) + 1;
+      const qtype = (key.charCodeAt(end + 1) << 8) | key.charCodeAt(end + 2);
+      c[QUERIES]! += n;
+      c[key.charCodeAt(end + 5) === 1 ? TCP : UDP]! += n;
+      if (key.length > end + 8 && key.charCodeAt(end + 8) & 0x80) c[DNSSEC_OK]! += n;
+      c[qtype < 512 ? QTYPE_SLOT[qtype]! : QTYPE_OTHER]! += n;
+      if (out[2]! & 0x02) c[TRUNCATED]! += n;
+      const rcode = out[3]! & 0x0f;
+      const answers = out[6]! | out[7]!;
+      c[rcode === 0 ? (answers === 0 && (out[2]! & 0x06) === 0x04 ? NODATA : NOERROR) : rcode === 3 ? NXDOMAIN : rcode === 5 ? REFUSED : rcode === 2 ? SERVFAIL : OTHER_RCODE]! += n;
+      if (z === null || z.names === null) continue;
+      let h = 0x811c9dc5;
+      for (let i = 0; i < end; i++) h = Math.imul(h ^ key.charCodeAt(i), 0x01000193);
+      const wire = key.slice(0, end + 1);
+      const slot = z.names.add(h, n);
+      if (slot >= 0) z.names.name(slot, wire);
+      if (rcode === 3) {
+        const nx = (z.nxdomain ??= new SpaceSaving(TOP_CAPACITY));
+        const s = nx.add(h, n);
+        if (s >= 0) nx.name(s, wire);
+      }
+    }
+    this.touched = [];
+    this.period++;
+  }
+
+  /** The counts since the last take, and a fresh start; null when nothing was counted. */
+  take(): StatsBatch | null {
+    this.tally();
+    // The minute the period began in (a timer a moment early still counts for the next minute).
+    const minute = Math.floor((this.since + 250) / 60_000) * 60;
+    this.since = this.now();
+    const zones: ZoneStatsBatch[] = [];
+    for (const z of this.zones.values()) zones.push({ id: z.id, name: z.name, counts: Array.from(z.counts), names: top(z.names), nxdomain: top(z.nxdomain) });
+    const unattributed = Array.from(this.unattributed);
+    this.zones = new Map();
+    this.sketched = 0;
+    this.last = null;
+    this.lastCounters = null;
+    this.unattributed.fill(0);
+    if (zones.length === 0 && unattributed[SLOT.queries] === 0) return null;
+    return { minute, zones, unattributed };
+  }
+
+  /** Hands a batch to `flush` every `ms`, at multiples of `ms` of the clock (a period never straddles a minute when `ms` divides 60 s). */
+  start(ms: number, flush: (batch: StatsBatch) => void): void {
+    const tick = () => {
+      const batch = this.take();
+      if (batch) flush(batch);
+      this.timer = setTimeout(tick, ms - (Date.now() % ms));
+      this.timer.unref();
+    };
+    this.timer = setTimeout(tick, ms - (Date.now() % ms));
+    this.timer.unref();
+  }
+
+  /** Stops the timer and hands on what is left. */
+  stop(flush?: (batch: StatsBatch) => void): void {
+    if (this.timer) clearTimeout(this.timer);
+    this.timer = null;
+    const batch = this.take();
+    if (batch && flush) flush(batch);
+  }
+}

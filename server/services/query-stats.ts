@@ -1,0 +1,140 @@
+/**
+ * Per-zone query statistics (DESIGN.md §21) on the main thread: the DNS thread's batches
+ * (dns/query-stats.ts) written to the store as this node's minute and hourly rows, retention, and
+ * the series and top lists the API reads (summed over nodes).
+ */
+import { SLOT, STAT_FIELDS, type StatCounts, type TopKind } from '../core/query-stats-fields';
+import { Invalid } from '../core/errors';
+import { ZONE_RCODES, zoneAnswers } from '../metrics';
+import type { StatsRowAdd, TopRowAdd } from '../store/stats-types';
+import type { Store } from '../store/types';
+import type { StatsBatch } from '../dns/query-stats';
+
+export const MINUTE_ROWS_SECONDS = 48 * 3600;
+/** Names kept per zone, hour, list and node once an hour is trimmed. */
+export const TOP_KEPT = 100;
+const PRUNE_EVERY_MS = 10 * 60_000;
+
+const countsOf = (a: readonly number[]): StatCounts => Object.fromEntries(STAT_FIELDS.map((f, i) => [f, a[i] ?? 0])) as StatCounts;
+
+export interface StatsRecorder {
+  /** Takes one batch; writes run one after another, in order. */
+  record(batch: StatsBatch): void;
+  /** Retention now (also run every 10 minutes). */
+  prune(now?: number): Promise<void>;
+  /** Waits for the writes taken so far. */
+  flushed(): Promise<void>;
+  close(): Promise<void>;
+}
+
+export function createStatsRecorder(store: Store, opts: { node: string; days: number; metricsPerZone: boolean; onError(err: unknown): void }): StatsRecorder {
+  let queue: Promise<void> = Promise.resolve();
+  const run = (job: () => Promise<void>) => {
+    queue = queue.then(job).catch(opts.onError);
+  };
+  const prune = (now = Date.now()) => {
+    const s = Math.floor(now / 1000);
+    const hour = Math.floor(s / 3600) * 3600;
+    return store.queryStats.prune(s - MINUTE_ROWS_SECONDS, s - opts.days * 86400, hour - 3600, TOP_KEPT);
+  };
+  const timer = setInterval(() => run(() => prune()), PRUNE_EVERY_MS);
+  timer.unref();
+  return {
+    record(batch) {
+      const hour = Math.floor(batch.minute / 3600) * 3600;
+      const rows: StatsRowAdd[] = [];
+      const top: TopRowAdd[] = [];
+      for (const z of batch.zones) {
+        const counts = countsOf(z.counts);
+        rows.push({ zone_id: z.id, step: 60, at: batch.minute, counts }, { zone_id: z.id, step: 3600, at: hour, counts });
+        for (const [name, count] of z.names) top.push({ zone_id: z.id, at: hour, kind: 'names', name, count });
+        for (const [name, count] of z.nxdomain) top.push({ zone_id: z.id, at: hour, kind: 'nxdomain', name, count });
+        if (opts.metricsPerZone) {
+          let m = zoneAnswers.get(z.name);
+          if (!m) zoneAnswers.set(z.name, (m = new Float64Array(ZONE_RCODES.length)));
+          ZONE_RCODES.forEach((r, i) => (m[i]! += z.counts[SLOT[r === 'other' ? 'other_rcode' : r]] ?? 0));
+        }
+      }
+      if (rows.length > 0) run(() => store.queryStats.add(opts.node, rows, top));
+    },
+    prune: (now) => {
+      const done = queue.then(() => prune(now));
+      queue = done.catch(opts.onError);
+      return done;
+    },
+    flushed: () => queue,
+    async close() {
+      clearInterval(timer);
+      await queue;
+    },
+  };
+}
+
+export interface SeriesQuery {
+  from?: string;
+  to?: string;
+  step?: number;
+}
+
+/** Steps the dashboard and a default choose from: the smallest that gives at most 360 points. */
+const STEPS = [60, 300, 900, 3600, 3 * 3600, 6 * 3600, 86400];
+export const MAX_POINTS = 1440;
+
+function instant(field: string, text: string | undefined, fallback: number): number {
+  if (text === undefined) return fallback;
+  const t = Date.parse(text);
+  if (!/^\d{4}-\d\d-\d\dT/.test(text) || Number.isNaN(t)) throw Invalid.field(field, 'must be a time in ISO 8601, like 2026-11-26T09:00:00Z');
+  return Math.floor(t / 1000);
+}
+
+export type SeriesPoint = { at: string } & StatCounts;
+export interface Series {
+  from: string;
+  to: string;
+  step: number;
+  points: SeriesPoint[];
+  totals: StatCounts;
+}
+
+const iso = (s: number) => new Date(s * 1000).toISOString();
+
+/** A zone's counts per `step` seconds from `from` to `to` (default: the last hour by minute), every node's summed, empty steps as zeros. */
+export async function zoneSeries(store: Store, zoneId: number, q: SeriesQuery, now = Date.now()): Promise<Series> {
+  const nowS = Math.floor(now / 1000);
+  let to = instant('to', q.to, nowS);
+  let from = instant('from', q.from, to - 3600);
+  if (from >= to) throw Invalid.field('from', 'must be before to');
+  // Minute rows reach back 48 h; before that only hourly rows remain.
+  const hourly = from < nowS - MINUTE_ROWS_SECONDS + 60;
+  const resolution = hourly ? 3600 : 60;
+  const step = q.step ?? STEPS.find((s) => s >= resolution && (to - from) / s <= 360) ?? 86400;
+  if (step % resolution !== 0) {
+    throw Invalid.field('step', hourly ? 'must be a multiple of 3600 for a range that reaches back more than 48 hours (only hourly counts are kept)' : 'must be a multiple of 60 seconds');
+  }
+  from = Math.floor(from / step) * step;
+  to = Math.ceil(to / step) * step;
+  if ((to - from) / step > MAX_POINTS) throw Invalid.field('step', `too small for this range: at most ${MAX_POINTS} points`);
+  const rows = await store.queryStats.series(zoneId, resolution, from, to, step);
+  const byAt = new Map(rows.map((r) => [r.at, r]));
+  const totals = countsOf([]);
+  const points: SeriesPoint[] = [];
+  for (let at = from; at < to; at += step) {
+    const r = byAt.get(at);
+    const counts = r ? countsOf(STAT_FIELDS.map((f) => r[f])) : countsOf([]);
+    for (const f of STAT_FIELDS) totals[f] += counts[f];
+    points.push({ at: iso(at), ...counts });
+  }
+  return { from: iso(from), to: iso(to), step, points, totals };
+}
+
+/** A zone's most asked names (or NXDOMAIN names) over whole hours from `from` to `to` (default: the last 24 h). */
+export async function zoneTop(store: Store, zoneId: number, q: { kind: TopKind; from?: string; to?: string; limit?: number }, now = Date.now()): Promise<{ kind: TopKind; from: string; to: string; names: Array<{ name: string; count: number }> }> {
+  const nowS = Math.floor(now / 1000);
+  let to = instant('to', q.to, nowS);
+  let from = instant('from', q.from, to - 86400);
+  if (from >= to) throw Invalid.field('from', 'must be before to');
+  from = Math.floor(from / 3600) * 3600;
+  to = Math.ceil(to / 3600) * 3600;
+  const names = await store.queryStats.top(zoneId, q.kind, from, to, q.limit ?? 20);
+  return { kind: q.kind, from: iso(from), to: iso(to), names };
+}

@@ -1,0 +1,7 @@
+/** Query keys of templates: `['templates']` refreshes them all; one template and its zones live under `['templates', id]`. */
+export const templateKeys = {
+  all: ['templates'] as const,
+  list: (page: number) => ['templates', 'list', { page }] as const,
+  one: (id: number) => ['templates', id] as const,
+  zones: (id: number) => ['templates', id, 'zones'] as const,
+};
