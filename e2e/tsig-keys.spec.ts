@@ -12,11 +12,11 @@ test('a TSIG key made on its page signs real DNS queries, carries its scope, and
   // The server's objection to one entry of the scope shows on that field, naming the entry.
   const name = `${user.username}-acme`;
   await page.getByLabel('Key name').fill(name);
-  await page.getByLabel('Zones').fill('not-a-zone');
+  await page.getByLabel('Zones', { exact: true }).fill('not-a-zone');
   await page.getByRole('button', { name: 'Create key' }).click();
   await expect(page.getByText('“not-a-zone”: must have at least two labels, like example.com')).toBeVisible();
 
-  await page.getByLabel('Zones').fill(`${user.username}.example`);
+  await page.getByLabel('Zones', { exact: true }).fill(`${user.username}.example`);
   await page.getByRole('button', { name: 'Limit to ACME challenges' }).click();
   await expect(page.getByLabel('Record types')).toHaveValue('TXT');
   await page.getByRole('button', { name: 'Create key' }).click();

@@ -111,6 +111,21 @@ describe('TOTP', () => {
   });
 });
 
+describe('the sign-in throttle with a second factor', () => {
+  it('a right password and then its code count as no failure; a wrong code counts under the user, not the address', async () => {
+    t = await createTestApp();
+    await t.user('alice');
+    const { secret } = await enrol(await dashboardSignIn(t, 'alice', 'password123'));
+    const from = { address: '203.0.113.50' };
+    expect((await dashboardSignIn(t, 'alice', 'password123', from)).error).toBe('second_factor_required');
+    expect((await dashboardSignIn(t, 'alice', 'password123', { ...from, code: codeOf(secret, 1) })).status).toBe(200);
+    const failures = async () => Object.fromEntries((await t.services.store.signInFailures.byKeys(['user:alice', 'addr:203.0.113.50'])).filter((r) => r.failures > 0).map((r) => [r.key, r.failures]));
+    expect(await failures()).toEqual({});
+    expect((await dashboardSignIn(t, 'alice', 'password123', { ...from, code: '000000' === codeOf(secret, 1) ? '111111' : '000000' })).error).toBe('invalid_second_factor');
+    expect(await failures()).toEqual({ 'user:alice': 1 });
+  });
+});
+
 describe('REQUIRE_2FA', () => {
   it('leads a password-only user to enrolment and lets them reach nothing else first', async () => {
     t = await createTestApp({ REQUIRE_2FA: 'true' });

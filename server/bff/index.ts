@@ -92,14 +92,17 @@ export function bffApp(services: Services, apiFetch: ApiFetch, opts: BffOptions 
     }
     const checked = await services.accounts.checkPassword(body.username, body.password);
     const from = { address: clientAddress(c) ?? '', userAgent: c.req.header('user-agent') ?? '' };
-    // The second factor (DESIGN.md §20): its attempts count in the same throttle as passwords.
+    // A right password is not a guess from this address: its reservation goes back now. The second
+    // factor (DESIGN.md §20) then counts under the user's key, as passwords do: wrong codes wait too.
+    if (checked) await throttle.forgive(keys.slice(1));
     const factor = checked ? await secondFactor(checked.id, body.code) : undefined;
     if (checked && factor === null) {
       await services.audit.record({ kind: 'sign-in-failed', actor: { username: '', credential: 'password', ...from }, subject: { id: checked.id, username: checked.username }, detail: { factor: 'totp' } });
       throw new BffError(401, 'invalid_second_factor', 'Wrong code. Enter the current code of your authenticator app, or an unused recovery code.');
     }
     if (checked && factor === 'missing') {
-      // The password was right; the attempt still counts until the code comes.
+      // The password was right: not a failed guess (every wrong password still counts, and so does every wrong code).
+      await throttle.forgive(keys.slice(0, 1));
       throw new BffError(401, 'second_factor_required', 'Enter the code from your authenticator app, or a recovery code.');
     }
     const user = checked;
@@ -111,7 +114,6 @@ export function bffApp(services: Services, apiFetch: ApiFetch, opts: BffOptions 
       throw new BffError(401, 'invalid_credentials', WRONG_CREDENTIALS);
     }
     await throttle.succeeded(keys.slice(0, 1));
-    await throttle.forgive(keys.slice(1));
     // A fresh session id at every sign-in (no fixation); a session the browser still held ends.
     const previous = await sessions.resume(readSessionCookie(c));
     if (previous) await sessions.end(previous.row);
@@ -156,7 +158,11 @@ export function bffApp(services: Services, apiFetch: ApiFetch, opts: BffOptions 
     const user = await services.accounts.checkPassword(s.username, body.password);
     const factor = user && user.id === s.row.user_id ? await secondFactor(user.id, body.code) : null;
     if (!user || user.id !== s.row.user_id || factor === null) throw new BffError(401, 'invalid_credentials', factor === null && user ? 'Wrong code.' : 'Wrong password.');
-    if (factor === 'missing') throw new BffError(401, 'second_factor_required', 'Enter the code from your authenticator app, or a recovery code.');
+    if (factor === 'missing') {
+      // The password was right: not a failed guess.
+      await throttle.forgive(keys);
+      throw new BffError(401, 'second_factor_required', 'Enter the code from your authenticator app, or a recovery code.');
+    }
     await throttle.succeeded(keys.slice(0, 1));
     await throttle.forgive(keys.slice(1));
     await sessions.reauthenticated(s.row);
