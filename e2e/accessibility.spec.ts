@@ -24,6 +24,8 @@ for (const size of [
     await user.api.call('POST', `/domains/${zone}/records`, { name: 'www', record_type: 'A', content: '192.0.2.2', disabled: true });
     const team = `${user.username}-a11y`;
     expect((await user.api.call('POST', '/teams', { name: team })).status).toBe(201);
+    const template = await user.api.call('POST', '/templates', { name: `${user.username}-mail`, rrsets: [{ name: '@', record_type: 'MX', records: ['10 mx.{zone}'] }] });
+    expect(template.status).toBe(201);
     const found: Record<string, string[]> = {};
     for (const [name, path] of [
       ['domains', '/domains'],
@@ -38,6 +40,9 @@ for (const size of [
       ['teams', '/teams'],
       ['team', `/teams/${team}`],
       ['audit log', '/audit'],
+      ['templates', '/templates'],
+      ['template', `/templates/${template.body.id}`],
+      ['search across zones', '/search?content=192.0.2.1'],
       ['users (not an administrator)', '/admin/users'],
       ['not found', '/no-such-page'],
     ] as const) {
