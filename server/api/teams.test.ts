@@ -46,6 +46,15 @@ describe('teams and members', () => {
     expect(await (await t.request('GET', '/api/v1/teams', { token: tok.stranger })).json()).toEqual([]);
   });
 
+  it('refuses oddly spelled team names naming the field, and creates nothing', async () => {
+    for (const name of ['ops..', 'ops.', '.ops', 'o..ps', 'оps', 'x'.repeat(65)]) {
+      const res = await t.request('POST', '/api/v1/teams', { token: tok.solo, body: { name } });
+      expect(res.status, name).toBe(400);
+      expect((await res.json()).error.fields, name).toHaveProperty('name');
+    }
+    expect(await (await t.request('GET', '/api/v1/teams', { token: tok.solo })).json()).toEqual([]);
+  });
+
   it('lets only an owner manage members; the last owner can neither leave nor step down', async () => {
     const byAdmin = await t.request('POST', '/api/v1/teams/crew/members', { token: tok.adam, body: { username: 'solo', role: 'viewer' } });
     expect(byAdmin.status).toBe(403);

@@ -9,7 +9,8 @@ import { isRole, ROLES, type Role } from '../core/roles';
 import type { DomainRow, MemberRow, Page, Repos, Store, TeamRow, UserRow, Window } from '../store/types';
 import type { Audit, AuditActor } from './audit';
 
-const TEAM_NAME = /^[a-z0-9][a-z0-9._-]{0,63}$/;
+/** 1–64 characters; a dot only between two others, so `ops`, `ops.` and `ops..` cannot be three look-alike teams. */
+const TEAM_NAME = /^(?=.{1,64}$)[a-z0-9](?:[a-z0-9_-]|\.(?=[a-z0-9_-]))*$/;
 
 /** Who acts: the user (their row, for is_admin) and how, for the audit log. */
 export interface TeamActor extends AuditActor {
@@ -27,7 +28,7 @@ export interface TeamView {
 
 const parseName = (field: string, raw: unknown): string => {
   const name = typeof raw === 'string' ? raw.trim().toLowerCase() : '';
-  if (!TEAM_NAME.test(name)) throw Invalid.field(field, 'must be 1–64 letters, digits, dots, hyphens or underscores, starting with a letter or digit');
+  if (!TEAM_NAME.test(name)) throw Invalid.field(field, 'must be 1–64 letters, digits, hyphens or underscores, starting with a letter or digit, with single dots between them');
   return name;
 };
 
