@@ -12,6 +12,7 @@ import { publicApi } from './api';
 import { pdnsApi } from './pdns';
 import { healthApp } from './api/health';
 import { countHttpRequest } from './metrics';
+import { trustProxy } from './client-address';
 import { errorBody, errorResponse } from './api/errors';
 import { bffApp, type BffOptions } from './bff';
 import { spaHandler } from './bff/spa';
@@ -91,12 +92,14 @@ export function buildApp({ services, config, log, bff, staticRoot = DIST }: AppD
     // The path only: a query string may carry an apikey.
     if (logRequests) log.info({ request_id: id, method: c.req.method, path: c.req.path, status: c.res.status, ms: Math.round(ms * 10) / 10 }, 'request');
   });
+  // Only listed proxies may say who the client is and at which site (TRUST_PROXY).
+  app.use('*', trustProxy(config.trustProxy));
   app.route('/', healthApp(services.store));
   // The PowerDNS-compatible API (DESIGN.md §14) first: its /api/v1/servers… must not reach zonedeck's API and its Bearer auth.
   app.route('/api', pdnsApi(services, config, log));
   app.route('/api/v1', publicApi(services, config));
   // The BFF calls the API through this same app, so auth, validation and errors are the API's own.
-  app.route('/bff', bffApp(services, (req) => app.fetch(req), { rateLimitAddress: config.rateLimitAddress, publicOrigin: config.publicOrigin, requireTwoFactor: config.requireTwoFactor, ...bff }));
+  app.route('/bff', bffApp(services, (req) => app.fetch(req), { rateLimitAddress: config.rateLimitAddress, publicOrigin: config.publicOrigin, allowedHosts: config.allowedHosts, requireTwoFactor: config.requireTwoFactor, ...bff }));
   app.use('*', compress());
   app.get('*', spaHandler(staticRoot));
   app.notFound((c) => c.json(errorBody(404, 'not_found', `no route for ${c.req.method} ${c.req.path}`), 404));

@@ -5,6 +5,7 @@
 import { z } from 'zod';
 import path from 'node:path';
 import { normalizeZoneName } from './core/domain-name';
+import { parseIpRange } from './core/ip-range';
 
 const port = z
   .string()
@@ -116,6 +117,26 @@ const schema = z.object({
     }, 'must be the origin users open the dashboard at, like https://dns.example.com (no path)')
     .transform((s) => new URL(s.trim()).origin)
     .optional(),
+  // Issue 34: proxies whose X-Forwarded-For/Proto/Host are believed (addresses or networks).
+  TRUST_PROXY: z.string().default('').transform((text, ctx) => {
+    const out: { address: string; cidr: number }[] = [];
+    for (const entry of text.split(',').map((x) => x.trim()).filter(Boolean)) {
+      try {
+        const r = parseIpRange(entry);
+        out.push({ address: r.address, cidr: r.cidr });
+      } catch (err) {
+        ctx.addIssue({ code: 'custom', message: `"${entry.slice(0, 64)}" must be an address or a network like 10.0.0.0/8: ${err instanceof Error ? err.message : String(err)}` });
+        return z.NEVER;
+      }
+    }
+    return out;
+  }),
+  // Host names the dashboard may be opened at besides IP literals and localhost (without PUBLIC_URL).
+  ALLOWED_HOSTS: z
+    .string()
+    .default('')
+    .transform((s) => s.split(',').map((h) => h.trim().toLowerCase().replace(/\.$/, '')).filter(Boolean))
+    .refine((l) => l.every((h) => /^(\*\.)?[a-z0-9]([a-z0-9.-]{0,251}[a-z0-9])?$/.test(h)), 'must be host names separated by commas, like dns.example.com,*.example.net'),
   // DESIGN.md §21: hourly rows kept this many days (minute rows 48 h); off: no counting at all.
   STATS_DAYS: z
     .string()
@@ -176,6 +197,10 @@ export type Config = {
   notifyTsig?: string;
   /** The catalog zone (RFC 9432) listing every hosted zone; unset: none is published. */
   catalogZone?: string;
+  /** TRUST_PROXY: the proxies whose forwarding headers say who the client is and at which site. */
+  trustProxy: { address: string; cidr: number }[];
+  /** ALLOWED_HOSTS: names the dashboard may be opened at when PUBLIC_URL is unset (IP literals and localhost always). */
+  allowedHosts: string[];
   /** PUBLIC_URL's origin: what browsers see (behind a TLS-terminating proxy too); unset: the request's own. */
   publicOrigin?: string;
   /** STATS_DAYS: days hourly query statistics are kept; null (`off`): the DNS thread counts nothing. */
@@ -245,6 +270,8 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
     notifyTsig: e.NOTIFY_TSIG,
     catalogZone: e.CATALOG_ZONE,
     publicOrigin: e.PUBLIC_URL,
+    trustProxy: e.TRUST_PROXY,
+    allowedHosts: e.ALLOWED_HOSTS,
     secretsKey: e.SECRETS_KEY?.trim(),
     statsDays: e.STATS_DAYS,
     statsFlushMs: e.STATS_FLUSH_MS,

@@ -4,11 +4,12 @@
  */
 import type { Context } from 'hono';
 import { deleteCookie, getCookie, setCookie } from 'hono/cookie';
+import { requestOrigin } from '../client-address';
 
 const NAME = 'zd_session';
 
 /** The origin browsers use for the dashboard: PUBLIC_URL's (set by the BFF app), else the request's own. */
-export const siteOrigin = (c: Context): string => (c.get('siteOrigin') as string | undefined) ?? new URL(c.req.url).origin;
+export const siteOrigin = (c: Context): string => (c.get('siteOrigin') as string | undefined) ?? requestOrigin(c);
 
 /** HTTPS as the browser sees it: PUBLIC_URL's scheme behind a proxy, else the request's. */
 const isHttps = (c: Context) => siteOrigin(c).startsWith('https:');

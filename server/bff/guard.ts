@@ -3,6 +3,7 @@
  * state-changing call (an Origin that is our own, plus the session's token in a header that
  * a cross-site form cannot set).
  */
+import { isIP } from 'node:net';
 import type { Context, MiddlewareHandler } from 'hono';
 import { BffError, signedOut } from './errors';
 import { clearSessionCookie, readSessionCookie, siteOrigin } from './cookie';
@@ -22,6 +23,18 @@ export function checkOrigin(c: Context): void {
   if (!origin || origin !== siteOrigin(c) || (site !== undefined && site !== 'same-origin')) {
     throw new BffError(403, 'csrf', 'cross-origin request refused: the Origin header must be this site');
   }
+}
+
+/**
+ * Whether the dashboard may answer at `hostname` when PUBLIC_URL does not name its site: an IP
+ * literal or localhost (no rebinding page can be either), or a name in ALLOWED_HOSTS (`*.example.net`
+ * for every name below example.net).
+ */
+export function hostAllowed(hostname: string, allowed: readonly string[]): boolean {
+  const host = hostname.toLowerCase().replace(/\.$/, '');
+  if (isIP(host.replace(/^\[|\]$/g, '')) !== 0) return true;
+  if (host === 'localhost' || host.endsWith('.localhost')) return true;
+  return allowed.some((a) => (a.startsWith('*.') ? host.endsWith(a.slice(1)) : host === a));
 }
 
 export const originCheck: MiddlewareHandler = async (c, next) => {

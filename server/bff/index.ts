@@ -4,14 +4,14 @@
  */
 import { Hono } from 'hono';
 import { bodyLimit } from 'hono/body-limit';
-import { clientAddress } from '../client-address';
+import { clientAddress, requestOrigin } from '../client-address';
 import { z } from 'zod';
 import { textProblem } from '../core/text-rules';
 import type { Services } from '../services';
 import { clearSessionCookie, readSessionCookie, writeSessionCookie } from './cookie';
 import { BffError } from './errors';
 import { forwarder, type ApiFetch } from './forward';
-import { checkOrigin, CSRF_HEADER, originCheck, requireSession, type BffEnv } from './guard';
+import { checkOrigin, CSRF_HEADER, hostAllowed, originCheck, requireSession, type BffEnv } from './guard';
 import { ipUsage } from './ip-usage';
 import { limitByAddress, type BucketRate } from '../api/rate-limit';
 import { createSessions, DEFAULT_SESSION_TIMES, type ActiveSession, type SessionTimes } from './sessions';
@@ -27,6 +27,8 @@ export interface BffOptions {
   now?: () => number;
   /** PUBLIC_URL's origin: the site the dashboard is served at, for the Origin check and the cookie. */
   publicOrigin?: string;
+  /** ALLOWED_HOSTS: names the dashboard may be opened at without PUBLIC_URL, besides IP literals and localhost. */
+  allowedHosts?: readonly string[];
   /** REQUIRE_2FA: a user without a second factor reaches only their account (to enrol one). */
   requireTwoFactor?: boolean;
 }
@@ -68,7 +70,13 @@ export function bffApp(services: Services, apiFetch: ApiFetch, opts: BffOptions 
   const app = new Hono<BffEnv>();
   app.use('*', async (c, next) => {
     // Behind a TLS-terminating proxy Node sees http://internal-host: PUBLIC_URL says what browsers see.
-    c.set('siteOrigin', opts.publicOrigin ?? new URL(c.req.url).origin);
+    // Without it, the site is the request's own (or a TRUST_PROXY proxy's word for it), and only at
+    // a host the operator listed: a DNS-rebinding page (its own name, our address) is refused.
+    const origin = opts.publicOrigin ?? requestOrigin(c);
+    if (!opts.publicOrigin && !hostAllowed(new URL(origin).hostname, opts.allowedHosts ?? [])) {
+      throw new BffError(403, 'host_not_allowed', `the dashboard is not served at ${new URL(origin).hostname}: set PUBLIC_URL to the address users open it at (or list the name in ALLOWED_HOSTS)`);
+    }
+    c.set('siteOrigin', origin);
     await next();
     c.header('Cache-Control', 'no-store');
   });
