@@ -3,6 +3,7 @@ import { buildApp } from './app';
 import { ConfigError, loadConfig } from './config';
 import { startDnsThread } from './dns/thread';
 import { startHttp, stopHttp } from './http-server';
+import { startJob } from './background';
 import { announce, createLogger } from './log';
 import { servicesFor } from './services';
 import { createStatsRecorder } from './services/query-stats';
@@ -49,14 +50,12 @@ async function main(): Promise<void> {
     log.warn({ username: 'admin', file: services.firstPassword.file }, "admin's first password is still in this file: sign in and change it on the Account page");
   }
 
-  // The zone history is kept HISTORY_DAYS days (DESIGN.md §10).
-  const prune = () =>
-    Promise.all([
-      services.changes.prune(config.historyDays).catch((err: unknown) => log.error({ err }, 'pruning the zone history failed')),
-      services.audit.prune(config.historyDays).catch((err: unknown) => log.error({ err }, 'pruning the audit log failed')),
-    ]);
-  void prune();
-  setInterval(prune, 3_600_000).unref();
+  // The zone history and the audit log are kept HISTORY_DAYS days (DESIGN.md §10); a failure is
+  // logged, counted and retried with backoff (server/background.ts).
+  const pruning = [
+    startJob('prune-history', async () => void (await services.changes.prune(config.historyDays)), log, { everyMs: 3_600_000 }),
+    startJob('prune-audit', async () => void (await services.audit.prune(config.historyDays)), log, { everyMs: 3_600_000 }),
+  ];
 
   // Per-zone query statistics (DESIGN.md §21): each node writes its own rows, named for this run.
   const stats = config.statsDays
@@ -74,6 +73,7 @@ async function main(): Promise<void> {
     stopping = true;
     log.info({ signal }, 'shutting down');
     await stopHttp(http.server);
+    for (const job of pruning) job.stop();
     await dns?.close();
     await stats?.close();
     await store.close();

@@ -4,7 +4,7 @@
  */
 import type { Context } from 'hono';
 import { matchedRoutes, routePath } from 'hono/route';
-import { Counter, Registry, collectDefaultMetrics } from 'prom-client';
+import { Counter, Gauge, Registry, collectDefaultMetrics } from 'prom-client';
 
 export const registry = new Registry();
 collectDefaultMetrics({ register: registry });
@@ -131,11 +131,18 @@ new Counter({
   },
 });
 
-/** Background jobs (weekly re-signing) that failed for a zone; each failure is also logged with the zone. */
+/** Background jobs that failed (server/background.ts); each failure is also logged, with the zone when it concerns one. */
 export const backgroundFailures = new Counter({
   name: 'zonedeck_background_failures_total',
-  help: 'Background work that failed for a zone and will be retried: job="resign" (the weekly serial bump that refreshes signatures at secondaries)',
+  help: 'Background work that failed and will be retried with backoff: job="resign" (the weekly serial bump that refreshes signatures at secondaries), "prune-history", "prune-audit", "delegation"',
   labelNames: ['job'] as const,
+  registers: [registry],
+});
+
+/** Signed zones whose signatures at the secondaries expire within 3 days (as /readyz reports them). */
+export const signaturesExpiring = new Gauge({
+  name: 'zonedeck_dnssec_signatures_expiring_zones',
+  help: 'Signed zones whose signatures at the secondaries expire within 3 days: the weekly re-sign has been failing (checked at most once a minute)',
   registers: [registry],
 });
 

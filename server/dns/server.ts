@@ -5,6 +5,7 @@
  */
 import type dgram from 'node:dgram';
 import type { Config } from '../config';
+import { startJob, ZoneJobError } from '../background';
 import type { Logger } from '../log';
 import type { UpdateRequest } from '../services/dynamic-updates';
 import type { ZoneEvents } from '../services/events';
@@ -128,15 +129,19 @@ export async function startDns(config: DnsConfig, store: Store, events: ZoneEven
   });
   const { udp, tcp, port } = await bindBoth(config.dnsHost, config.dnsPort, handler, onError);
 
-  const timer = delegation ? setInterval(() => void delegation.checkAll().catch(onError), DELEGATION_INTERVAL_MS) : null;
-  timer?.unref();
-  if (delegation) void delegation.checkAll().catch(onError);
+  // Background jobs: failures logged with the zone, counted in /metrics, retried with backoff (server/background.ts).
+  const delegationJob = delegation ? startJob('delegation', async () => void (await delegation.checkAll()), log, { everyMs: DELEGATION_INTERVAL_MS }) : null;
   // Signed zones unchanged for a week get a new serial, so secondaries fetch fresh signatures.
-  const refresh = setInterval(
-    () => void refreshSignedZones(store, events, new Date(), (zone, err) => log.error({ err, zone }, 're-signing failed: the zone keeps its serial and is tried again in an hour')).catch(onError),
-    REFRESH_EVERY_MS,
+  const resignJob = startJob(
+    'resign',
+    async () => {
+      const failed: ZoneJobError[] = [];
+      await refreshSignedZones(store, events, new Date(), (zone, err) => failed.push(new ZoneJobError(zone, err)));
+      if (failed.length > 0) throw new AggregateError(failed, `re-signing failed for ${failed.length} zone(s)`);
+    },
+    log,
+    { everyMs: REFRESH_EVERY_MS },
   );
-  refresh.unref();
 
   return {
     port,
@@ -145,8 +150,8 @@ export async function startDns(config: DnsConfig, store: Store, events: ZoneEven
     sync,
     stats,
     async close() {
-      if (timer) clearInterval(timer);
-      clearInterval(refresh);
+      delegationJob?.stop();
+      resignJob.stop();
       sync.stop();
       keys.stop();
       aliases.close();

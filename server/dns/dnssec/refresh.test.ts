@@ -2,7 +2,6 @@
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import type { ZoneChange } from '../../services/events';
 import { createTestApp, type TestApp } from '../../testing/test-app';
-import { registry } from '../../metrics';
 import type { Store } from '../../store/types';
 import { refreshSignedZones } from './refresh';
 
@@ -39,7 +38,7 @@ describe('signature refresh for secondaries', () => {
     expect(await refreshSignedZones(t.services.store, t.services.events)).toEqual([]);
   });
 
-  it('a zone that fails is reported by name and counted, and the others are still bumped', async () => {
+  it('a zone that fails is reported by name, and the others are still bumped', async () => {
     await zone('broken.example', true, 8);
     await zone('fine.example', true, 8);
     const store = t.services.store;
@@ -52,13 +51,10 @@ describe('signature refresh for secondaries', () => {
           ) as Promise<T>,
       },
     });
-    const before = (await registry.getSingleMetric('zonedeck_background_failures_total')!.get()).values.find((v) => v.labels.job === 'resign')?.value ?? 0;
     const reported: Array<[string, string]> = [];
     const bumped = await refreshSignedZones(failing, t.services.events, new Date(), (name, err) => reported.push([name, (err as Error).message]));
     expect(bumped.map((z) => z.name)).toEqual(['fine.example']);
     expect(reported).toEqual([['broken.example', 'disk I/O error']]);
-    const after = (await registry.getSingleMetric('zonedeck_background_failures_total')!.get()).values.find((v) => v.labels.job === 'resign')?.value;
-    expect(after).toBe(before + 1);
     // The next run, with the store healthy again, bumps it.
     expect((await refreshSignedZones(store, t.services.events)).map((z) => z.name)).toEqual(['broken.example']);
   });

@@ -10,7 +10,6 @@
 import { createChangeSets } from '../../services/change-sets';
 import type { ZoneEvents } from '../../services/events';
 import type { DomainRow, Store } from '../../store/types';
-import { backgroundFailures } from '../../metrics';
 import { DELETE_SIGNAL_MS, deleteSignalEnd } from './cds';
 
 export const RESIGN_AFTER_MS = 7 * 86_400_000;
@@ -35,10 +34,11 @@ const COMMENTS = {
 
 /**
  * Bumps the serial of every signed zone unchanged for a week, and of every zone whose delete
- * signal has run its time; returns the zones bumped. A zone that fails is reported (its name and
- * the error, counted in /metrics as zonedeck_background_failures_total{job="resign"}) and tried
- * again at the next run, an hour later, long before its secondaries' signatures expire; the other
- * zones go on.
+ * signal has run its time; returns the zones bumped. A zone that fails is reported to `onError`
+ * with its name, and the other zones go on; the DNS server runs this as the background job
+ * "resign" (server/background.ts), which logs and counts each failure and tries again after 30 s,
+ * then with backoff, long before the secondaries' signatures expire (13 days after the last
+ * serial; /readyz says "degraded" 3 days before).
  */
 export async function refreshSignedZones(store: Store, events: ZoneEvents, now = new Date(), onError?: (zone: string, err: unknown) => void): Promise<DomainRow[]> {
   const bumped: DomainRow[] = [];
@@ -55,10 +55,7 @@ export async function refreshSignedZones(store: Store, events: ZoneEvents, now =
       })
       .catch((err: unknown) => {
         // A zone deleted meanwhile has nothing to re-sign; anything else is a failure to report.
-        if (!(err instanceof Error && err.message === 'gone')) {
-          backgroundFailures.inc({ job: 'resign' });
-          onError?.(candidate.name, err);
-        }
+        if (!(err instanceof Error && err.message === 'gone')) onError?.(candidate.name, err);
         return { change: null, zone: null };
       });
     if (change?.id && zone) bumped.push(zone);
