@@ -4,6 +4,8 @@ import { ConfigError, loadConfig } from './config';
 import { startDnsThread } from './dns/thread';
 import { startHttp, stopHttp } from './http-server';
 import { startJob } from './background';
+import { createAliasSerials } from './services/alias-serials';
+import { resignSignedZones, RESIGN_EVERY_MS } from './services/resign';
 import { announce, createLogger } from './log';
 import { servicesFor } from './services';
 import { createStatsRecorder } from './services/query-stats';
@@ -62,7 +64,19 @@ async function main(): Promise<void> {
     ? createStatsRecorder(store, { node: services.events.origin.slice(0, 8), days: config.statsDays, metricsPerZone: config.metricsPerZone, onError: (err) => log.error({ err }, 'storing query statistics failed') })
     : null;
   void stats?.prune().catch(() => {});
-  const dns = await startDnsThread(config, store, services.events, log, (req) => services.updates.apply(req), stats ? (batch) => stats.record(batch) : undefined);
+  // Background writes of the zones, through the same change sets as every other write: the weekly
+  // re-sign bump (fresh signatures at the secondaries) and, with secondaries to tell, a new serial
+  // when an ALIAS target's addresses change (the DNS thread resolves them and says so).
+  const resign = startJob('resign', () => resignSignedZones(store, services.changes), log, { everyMs: RESIGN_EVERY_MS });
+  const aliasSerials = config.secondaries.length > 0 ? createAliasSerials(services.changes, { onError: (err) => log.error({ err, job: 'alias-serial' }, 'a new serial for changed ALIAS addresses failed') }) : null;
+  const dns = await startDnsThread(
+    config,
+    store,
+    services.events,
+    log,
+    { update: (req) => services.updates.apply(req), aliasChanged: aliasSerials ? (zoneId) => aliasSerials.changed(zoneId) : undefined },
+    stats ? (batch) => stats.record(batch) : undefined,
+  );
   const app = buildApp({ services, config, log });
   const http = await startHttp(app.fetch, config);
   announce(log, { http: http.url, dns: dns?.port ?? null }, 'listening');
@@ -73,7 +87,8 @@ async function main(): Promise<void> {
     stopping = true;
     log.info({ signal }, 'shutting down');
     await stopHttp(http.server);
-    for (const job of pruning) job.stop();
+    for (const job of [...pruning, resign]) job.stop();
+    aliasSerials?.close();
     await dns?.close();
     await stats?.close();
     await store.close();

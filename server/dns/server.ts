@@ -5,16 +5,14 @@
  */
 import type dgram from 'node:dgram';
 import type { Config } from '../config';
-import { startJob, ZoneJobError } from '../background';
+import { startJob } from '../background';
 import type { Logger } from '../log';
 import type { UpdateRequest } from '../services/dynamic-updates';
 import type { ZoneEvents } from '../services/events';
 import type { Store } from '../store/types';
 import { aclAllows, parseAcl } from './acl';
 import { AliasResolver } from './alias';
-import { createAliasSerials } from './alias-serial';
 import { createDelegationCheck } from './delegation';
-import { REFRESH_EVERY_MS, refreshSignedZones } from './dnssec/refresh';
 import { CookieJar } from './cookies';
 import { createHandler, type Handler } from './handler';
 import { ResponseRateLimiter } from './rrl';
@@ -78,8 +76,18 @@ function named<T>(variable: string, parse: () => T): T {
   }
 }
 
-/** `update` applies a verified RFC 2136 update (the main thread's services); without it UPDATE answers NOTIMP. */
-export async function startDns(config: DnsConfig, store: Store, events: ZoneEvents, log: Logger, update?: (req: UpdateRequest) => Promise<number>): Promise<DnsServer | null> {
+/**
+ * What the DNS server asks of the main thread, whose services do every write: `update` applies a
+ * verified RFC 2136 update (without it UPDATE answers NOTIMP); `aliasChanged` says a zone's ALIAS
+ * addresses changed, for a new serial that secondaries transfer (services/alias-serials.ts).
+ */
+export interface DnsWrites {
+  update?: (req: UpdateRequest) => Promise<number>;
+  aliasChanged?: (zoneId: number) => void;
+}
+
+export async function startDns(config: DnsConfig, store: Store, events: ZoneEvents, log: Logger, writes: DnsWrites = {}): Promise<DnsServer | null> {
+  const { update } = writes;
   if (config.dnsPort === null) return null;
   const onError = (err: unknown) => log.warn({ err }, 'dns error');
   const acl = named('AXFR_ALLOW', () => parseAcl(config.axfrAllow));
@@ -90,13 +98,12 @@ export async function startDns(config: DnsConfig, store: Store, events: ZoneEven
   const notifier = new Notifier(config.secondaries, { serviceKey, onError });
   const delegation = config.resolver ? createDelegationCheck(store, { resolver: config.resolver, nameservers: config.nameservers, onError }) : null;
   const index = new ZoneIndex();
-  // With secondaries to tell, new ALIAS addresses get a new serial (and so a NOTIFY and a transfer).
-  const aliasSerials = config.secondaries.length > 0 ? createAliasSerials(store, events, { onError }) : null;
   const aliases = new AliasResolver({
     resolver: config.resolver ? named('RESOLVER', () => parseHostPort(config.resolver!)) : null,
     isCurrent: (zone) => index.get(zone.name) === zone,
     onFailure: (target, type, reason, serving) => log.warn({ target, type, reason, serving }, 'ALIAS target lookup failed'),
-    onChange: (zone) => aliasSerials?.changed(zone.id),
+    // With secondaries to tell, new ALIAS addresses get a new serial (and so a NOTIFY and a transfer).
+    onChange: (zone) => writes.aliasChanged?.(zone.id),
     allowPrivate: config.aliasAllowPrivate,
   });
   const sync = await syncZones(
@@ -131,17 +138,6 @@ export async function startDns(config: DnsConfig, store: Store, events: ZoneEven
 
   // Background jobs: failures logged with the zone, counted in /metrics, retried with backoff (server/background.ts).
   const delegationJob = delegation ? startJob('delegation', async () => void (await delegation.checkAll()), log, { everyMs: DELEGATION_INTERVAL_MS }) : null;
-  // Signed zones unchanged for a week get a new serial, so secondaries fetch fresh signatures.
-  const resignJob = startJob(
-    'resign',
-    async () => {
-      const failed: ZoneJobError[] = [];
-      await refreshSignedZones(store, events, new Date(), (zone, err) => failed.push(new ZoneJobError(zone, err)));
-      if (failed.length > 0) throw new AggregateError(failed, `re-signing failed for ${failed.length} zone(s)`);
-    },
-    log,
-    { everyMs: REFRESH_EVERY_MS },
-  );
 
   return {
     port,
@@ -151,11 +147,9 @@ export async function startDns(config: DnsConfig, store: Store, events: ZoneEven
     stats,
     async close() {
       delegationJob?.stop();
-      resignJob.stop();
       sync.stop();
       keys.stop();
       aliases.close();
-      aliasSerials?.close();
       notifier.close();
       await new Promise<void>((resolve) => udp.close(() => resolve()));
       await tcp.close();

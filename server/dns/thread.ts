@@ -2,16 +2,16 @@
  * Runs the DNS server in a worker thread (see worker.ts for why) and feeds it the zone
  * events of this process. An in-memory SQLite store cannot be shared with a thread, so with
  * `DATA_DIR=:memory:` the server runs in this thread instead. RFC 2136 updates, verified by the
- * DNS thread, are applied here by `update` (the services), like every other write.
+ * DNS thread, and ALIAS serial bumps are applied here by `writes` (the services), like every other
+ * write: the DNS thread only reads.
  */
 import { Worker } from 'node:worker_threads';
 import type { Config } from '../config';
 import type { Logger } from '../log';
 import { dnsDefences, dnsResponses } from '../metrics';
-import type { UpdateRequest } from '../services/dynamic-updates';
 import type { ZoneEvents } from '../services/events';
 import type { Store } from '../store/types';
-import { startDns } from './server';
+import { startDns, type DnsWrites } from './server';
 import type { FromWorker, ToWorker } from './worker';
 import type { StatsBatch } from './query-stats';
 
@@ -20,18 +20,18 @@ export interface DnsHandle {
   close(): Promise<void>;
 }
 
-/** `onStats` takes the per-zone query counts (STATS_DAYS) every STATS_FLUSH_MS. */
+/** `writes` are the main thread's (see DnsWrites); `onStats` takes the per-zone query counts (STATS_DAYS) every STATS_FLUSH_MS. */
 export async function startDnsThread(
   config: Config,
   store: Store,
   events: ZoneEvents,
   log: Logger,
-  update?: (req: UpdateRequest) => Promise<number>,
+  writes: DnsWrites = {},
   onStats?: (batch: StatsBatch) => void,
 ): Promise<DnsHandle | null> {
   if (config.dnsPort === null) return null;
   if (config.sqlitePath === ':memory:' && !config.databaseUrl) {
-    const dns = await startDns(config, store, events, log, update);
+    const dns = await startDns(config, store, events, log, writes);
     if (dns && onStats) dns.stats?.start(config.statsFlushMs, onStats);
     return (
       dns && {
@@ -59,11 +59,12 @@ export async function startDnsThread(
         dnsResponses.udp.set(m.udp);
         dnsResponses.tcp.set(m.tcp);
         dnsDefences.set(m.defences);
-      } else if (m.type === 'update') {
+      } else if (m.type === 'alias-changed') writes.aliasChanged?.(m.zoneId);
+      else if (m.type === 'update') {
         const done = (rcode: number) => send({ type: 'update-done', id: m.id, rcode });
-        if (!update) done(4); // NOTIMP
+        if (!writes.update) done(4); // NOTIMP
         else
-          update(m.request).then(done, (err: unknown) => {
+          writes.update(m.request).then(done, (err: unknown) => {
             log.error({ err }, 'dynamic update failed');
             done(2); // SERVFAIL
           });

@@ -22,6 +22,8 @@ export type FromWorker =
   | { type: 'metrics'; udp: Float64Array; tcp: Float64Array; defences: Float64Array }
   /** An RFC 2136 update this thread verified, for the main thread to apply (every write happens there). */
   | { type: 'update'; id: number; request: UpdateRequest }
+  /** A zone's ALIAS addresses changed: the main thread gives it a new serial (services/alias-serials.ts). */
+  | { type: 'alias-changed'; zoneId: number }
   /** Per-zone query counts of the last STATS_FLUSH_MS, for the main thread to store. */
   | { type: 'stats'; batch: StatsBatch }
   | { type: 'closed' };
@@ -49,7 +51,8 @@ async function main(): Promise<void> {
       updates.delete(m.id);
     } else void close();
   });
-  const dns = (await startDns(config, store, events, log, update))!;
+  // This thread writes nothing itself: updates and ALIAS serials go to the main thread's change sets.
+  const dns = (await startDns(config, store, events, log, { update, aliasChanged: (zoneId) => post({ type: 'alias-changed', zoneId }) }))!;
   const others = followOtherNodes(store, events, dns.sync, log);
   const metrics = setInterval(() => post({ type: 'metrics', udp: dnsResponses.udp, tcp: dnsResponses.tcp, defences: dnsDefences }), 1000);
   metrics.unref();

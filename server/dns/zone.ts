@@ -8,7 +8,8 @@
 import { APEX, toFqdn } from '../core/domain-name';
 import { RECORD_TYPE_BY_NAME } from '../core/record-types';
 import type { DomainRow, RecordRow } from '../store/types';
-import { CDNSKEY, CDS, cdsRRsets, deleteRRsets, deleteSignalEnd } from './dnssec/cds';
+import { CDNSKEY, CDS, cdsRRsets, deleteRRsets } from './dnssec/cds';
+import { deleteSignalEnd } from '../services/dnssec-keys';
 import { dnskeyRRset, type SigningKey } from './dnssec/keys';
 import { ZoneSigner } from './dnssec/sign';
 import { T, type RRset, type SoaData } from './rrset';

@@ -5,7 +5,7 @@
  * with SHA-256, algorithm 13 (RFC 6605), whose public key field is the 64-octet point x||y.
  */
 import { createHash, createPublicKey, generateKeyPairSync, type KeyObject } from 'node:crypto';
-import type { DnssecKeyRow, DnssecPublicKey, NewRow } from '../store/types';
+import type { DnssecKeyRow, DnssecPublicKey, DomainRow, NewRow } from '../store/types';
 
 export const ALGORITHM_ECDSAP256SHA256 = 13;
 /** Zone Key + Secure Entry Point: one key signs everything and is the one the DS points at. */
@@ -80,3 +80,16 @@ export const dsText = (zone: string, k: DnssecPublicKey): string => `${zone}. IN
 
 /** The DNSKEY record of a key in zone-file form (some registries take it instead of a DS). */
 export const dnskeyText = (zone: string, k: DnssecPublicKey): string => `${zone}. IN DNSKEY ${k.flags} ${PROTOCOL} ${k.algorithm} ${k.public_key}`;
+
+/**
+ * How long the delete form stays after DNSSEC is turned off: 7 days is the longest scan
+ * cycle of the registries that act on CDS/CDNSKEY (.cz, .cr check for 7 days before acting;
+ * .ch, .li, .se, .nu for 72 hours), so every scanning parent sees it more than once.
+ */
+export const DELETE_SIGNAL_MS = 7 * 86_400_000;
+
+/** When the delete form stops being published, or null when it is not due at all (signed, or never signed). */
+export function deleteSignalEnd(domain: Pick<DomainRow, 'dnssec_enabled' | 'dnssec_disabled_at'>): number | null {
+  if (domain.dnssec_enabled || !domain.dnssec_disabled_at) return null;
+  return Date.parse(domain.dnssec_disabled_at) + DELETE_SIGNAL_MS;
+}

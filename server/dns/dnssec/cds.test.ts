@@ -11,9 +11,10 @@ import { T } from '../rrset';
 import { Zone } from '../zone';
 import { domainRow, IDENTITY, row } from '../zone-fixture';
 import { ZoneIndex } from '../zone-index';
-import { CDNSKEY, CDS, DELETE_SIGNAL_MS } from './cds';
+import { CDNSKEY, CDS } from './cds';
+import { DELETE_SIGNAL_MS } from '../../services/dnssec-keys';
 import { signResolution } from './online';
-import { refreshSignedZones } from './refresh';
+import { refreshSignedZones } from '../../services/resign';
 import { testKey, verifies } from './test-keys';
 
 const DAY = 86_400_000;
@@ -98,14 +99,14 @@ describe('the delete form after DNSSEC is turned off', () => {
       const off = (await t.services.store.domains.byName('example.com'))!;
       expect(Date.now() - Date.parse(off.dnssec_disabled_at!)).toBeLessThan(60_000);
 
-      expect(await refreshSignedZones(t.services.store, t.services.events)).toEqual([]);
+      expect(await refreshSignedZones(t.services.store, t.services.changes)).toEqual([]);
       // Eight days on: DNSSEC went off, and the zone last changed, a week and a day ago.
       const ago = new Date(Date.now() - DELETE_SIGNAL_MS - DAY).toISOString();
       await t.services.store.domains.update(off, { dnssec_disabled_at: ago, updated_at: ago });
-      const bumped = await refreshSignedZones(t.services.store, t.services.events);
+      const bumped = await refreshSignedZones(t.services.store, t.services.changes);
       expect(bumped.map((z) => z.name)).toEqual(['example.com']);
       expect(bumped[0]!.serial_number).toBeGreaterThan(off.serial_number);
-      expect(await refreshSignedZones(t.services.store, t.services.events)).toEqual([]);
+      expect(await refreshSignedZones(t.services.store, t.services.changes)).toEqual([]);
       const [latest] = await (await t.request('GET', '/api/v1/domains/example.com/changes')).json();
       expect(latest).toMatchObject({ source: 'dnssec', comment: expect.stringMatching(/delete signal \(RFC 8078 §4\) is withdrawn 7 days after/) });
 

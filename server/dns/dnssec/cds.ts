@@ -6,19 +6,12 @@
  * These RRsets are the service's own: no record row makes them and zone exports leave them out.
  */
 import { dsDigest, DIGEST_SHA256 } from '../../services/dnssec-keys';
-import type { DomainRow } from '../../store/types';
 import { type RRset } from '../rrset';
 import { DNSKEY_TTL, type SigningKey } from './keys';
 
 export const CDS = 59;
 export const CDNSKEY = 60;
 
-/**
- * How long the delete form stays after DNSSEC is turned off: 7 days is the longest scan
- * cycle of the registries that act on CDS/CDNSKEY (.cz, .cr check for 7 days before acting;
- * .ch, .li, .se, .nu for 72 hours), so every scanning parent sees it more than once.
- */
-export const DELETE_SIGNAL_MS = 7 * 86_400_000;
 
 /** CDS rdata (RFC 7344 §3.1, the DS format of RFC 4034 §5.1): key tag, algorithm, SHA-256 digest. */
 function cdsRdata(zone: string, key: SigningKey): Buffer {
@@ -48,8 +41,3 @@ export function deleteRRsets(zone: string): RRset[] {
   ];
 }
 
-/** When the delete form stops being published, or null when it is not due at all (signed, or never signed). */
-export function deleteSignalEnd(domain: Pick<DomainRow, 'dnssec_enabled' | 'dnssec_disabled_at'>): number | null {
-  if (domain.dnssec_enabled || !domain.dnssec_disabled_at) return null;
-  return Date.parse(domain.dnssec_disabled_at) + DELETE_SIGNAL_MS;
-}

@@ -5,11 +5,10 @@
  * `minIntervalMs` per zone, however many of its names changed: a CDN that rotates its addresses
  * every minute must not rewrite the history every minute. A change inside the interval is bumped
  * when it ends. The interval is judged by the zone's `updated_at` under its lock, so several DNS
- * nodes sharing a database, each resolving on its own, bump a zone once.
+ * nodes sharing a database, each resolving on its own, bump a zone once. The DNS thread, which
+ * resolves the targets, tells the main thread (dns/thread.ts), whose change sets write the bump.
  */
-import { createChangeSets } from '../services/change-sets';
-import type { ZoneEvents } from '../services/events';
-import type { Store } from '../store/types';
+import type { ChangeSets } from './change-sets';
 
 /** Fifteen minutes: secondaries trail the target by at most this plus a transfer. */
 export const ALIAS_BUMP_MS = 15 * 60_000;
@@ -20,9 +19,8 @@ export interface AliasSerials {
   close(): void;
 }
 
-export function createAliasSerials(store: Store, events: ZoneEvents, opts: { minIntervalMs?: number; onError?(err: unknown): void } = {}): AliasSerials {
+export function createAliasSerials(changes: ChangeSets, opts: { minIntervalMs?: number; onError?(err: unknown): void } = {}): AliasSerials {
   const interval = opts.minIntervalMs ?? ALIAS_BUMP_MS;
-  const changes = createChangeSets(store, events, { maxRecords: Infinity });
   const actor = { username: 'zonedeck', credential: 'system' };
   const waiting = new Map<number, NodeJS.Timeout>();
   let closed = false;

@@ -4,8 +4,8 @@
  */
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import { createTestApp, type TestApp } from '../testing/test-app';
-import { createAliasSerials } from './alias-serial';
-import { eventually } from './test-server';
+import { createAliasSerials } from './alias-serials';
+import { eventually } from '../dns/test-server';
 
 let t: TestApp;
 beforeEach(async () => {
@@ -21,7 +21,7 @@ const changes = async () => (await (await t.request('GET', '/api/v1/domains/exam
 
 describe('ALIAS serials', () => {
   it('bump a zone whose addresses changed, once per interval', async () => {
-    const serials = createAliasSerials(t.services.store, t.services.events, { minIntervalMs: 300 });
+    const serials = createAliasSerials(t.services.changes, { minIntervalMs: 300 });
     try {
       const before = await zone();
       // The zone changed just now (the ALIAS was added): the bump waits for the interval to pass.

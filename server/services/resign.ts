@@ -6,15 +6,16 @@
  * the usual NOTIFY and transfer follow. Likewise a zone whose CDS/CDNSKEY delete form has been
  * published its time gets a serial without it. Run by every DNS server; the check is repeated
  * under the zone's lock, so several nodes sharing a database bump a zone once.
+ * It runs on the main thread (server/main.ts), through the change sets every other write uses.
  */
-import { createChangeSets } from '../../services/change-sets';
-import type { ZoneEvents } from '../../services/events';
-import type { DomainRow, Store } from '../../store/types';
-import { DELETE_SIGNAL_MS, deleteSignalEnd } from './cds';
+import { ZoneJobError } from '../background';
+import type { ChangeSets } from './change-sets';
+import type { DomainRow, Store } from '../store/types';
+import { DELETE_SIGNAL_MS, deleteSignalEnd } from './dnssec-keys';
 
 export const RESIGN_AFTER_MS = 7 * 86_400_000;
 /** How often zones are checked; well under the week, so a bump is never far late. */
-export const REFRESH_EVERY_MS = 3_600_000;
+export const RESIGN_EVERY_MS = 3_600_000;
 
 const resign = (d: DomainRow, now: Date) => d.dnssec_enabled && Date.parse(d.updated_at) <= now.getTime() - RESIGN_AFTER_MS;
 
@@ -35,14 +36,13 @@ const COMMENTS = {
 /**
  * Bumps the serial of every signed zone unchanged for a week, and of every zone whose delete
  * signal has run its time; returns the zones bumped. A zone that fails is reported to `onError`
- * with its name, and the other zones go on; the DNS server runs this as the background job
+ * with its name, and the other zones go on; the main thread runs this as the background job
  * "resign" (server/background.ts), which logs and counts each failure and tries again after 30 s,
  * then with backoff, long before the secondaries' signatures expire (13 days after the last
  * serial; /readyz says "degraded" 3 days before).
  */
-export async function refreshSignedZones(store: Store, events: ZoneEvents, now = new Date(), onError?: (zone: string, err: unknown) => void): Promise<DomainRow[]> {
+export async function refreshSignedZones(store: Store, changes: ChangeSets, now = new Date(), onError?: (zone: string, err: unknown) => void): Promise<DomainRow[]> {
   const bumped: DomainRow[] = [];
-  const changes = createChangeSets(store, events, { maxRecords: Infinity });
   const actor = { username: 'zonedeck', credential: 'system' };
   for (const candidate of await store.domains.all()) {
     const why = resign(candidate, now) ? 'resign' : withdraw(candidate, now) ? 'withdraw' : null;
@@ -61,4 +61,11 @@ export async function refreshSignedZones(store: Store, events: ZoneEvents, now =
     if (change?.id && zone) bumped.push(zone);
   }
   return bumped;
+}
+
+/** The background job (server/background.ts): every zone that failed, by name, as one error. */
+export async function resignSignedZones(store: Store, changes: ChangeSets, now = new Date()): Promise<void> {
+  const failed: ZoneJobError[] = [];
+  await refreshSignedZones(store, changes, now, (zone, err) => failed.push(new ZoneJobError(zone, err)));
+  if (failed.length > 0) throw new AggregateError(failed, `re-signing failed for ${failed.length} zone(s)`);
 }

@@ -1,9 +1,10 @@
 /** Secondaries get fresh signatures: a signed zone unchanged for a week gets a new serial (and a NOTIFY). */
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
-import type { ZoneChange } from '../../services/events';
-import { createTestApp, type TestApp } from '../../testing/test-app';
-import type { Store } from '../../store/types';
-import { refreshSignedZones } from './refresh';
+import type { ZoneChange } from './events';
+import { createTestApp, type TestApp } from '../testing/test-app';
+import type { Store } from '../store/types';
+import { createChangeSets } from './change-sets';
+import { refreshSignedZones } from './resign';
 
 let t: TestApp;
 beforeEach(async () => {
@@ -28,14 +29,14 @@ describe('signature refresh for secondaries', () => {
     const seen: ZoneChange[] = [];
     t.services.events.subscribe((c) => seen.push(c));
 
-    const bumped = await refreshSignedZones(t.services.store, t.services.events);
+    const bumped = await refreshSignedZones(t.services.store, t.services.changes);
     expect(bumped.map((z) => z.name)).toEqual(['stale.example']);
     expect(bumped[0]!.serial_number).toBeGreaterThan(stale.serial_number);
     expect(seen).toEqual([{ kind: 'zone-changed', domain: bumped[0], names: [], keys: false }]);
     const api = await (await t.request('GET', '/api/v1/domains/stale.example')).json();
     expect(api.serial_number).toBe(bumped[0]!.serial_number);
     // Done once: the zone is now fresh.
-    expect(await refreshSignedZones(t.services.store, t.services.events)).toEqual([]);
+    expect(await refreshSignedZones(t.services.store, t.services.changes)).toEqual([]);
   });
 
   it('a zone that fails is reported by name, and the others are still bumped', async () => {
@@ -52,10 +53,10 @@ describe('signature refresh for secondaries', () => {
       },
     });
     const reported: Array<[string, string]> = [];
-    const bumped = await refreshSignedZones(failing, t.services.events, new Date(), (name, err) => reported.push([name, (err as Error).message]));
+    const bumped = await refreshSignedZones(failing, createChangeSets(failing, t.services.events, { maxRecords: 1000 }), new Date(), (name, err) => reported.push([name, (err as Error).message]));
     expect(bumped.map((z) => z.name)).toEqual(['fine.example']);
     expect(reported).toEqual([['broken.example', 'disk I/O error']]);
     // The next run, with the store healthy again, bumps it.
-    expect((await refreshSignedZones(store, t.services.events)).map((z) => z.name)).toEqual(['broken.example']);
+    expect((await refreshSignedZones(store, t.services.changes)).map((z) => z.name)).toEqual(['broken.example']);
   });
 });
