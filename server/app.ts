@@ -27,6 +27,8 @@ export interface AppDeps {
   log: Logger;
   /** Session lifetimes, sign-in throttling and clock of the BFF (tests). */
   bff?: BffOptions;
+  /** The DNS thread's start-up progress, for /readyz. */
+  dnsProgress?: () => { loaded: number; total: number } | null;
   /** Where the built SPA lives; the repository's dist/ by default. */
   staticRoot?: string;
 }
@@ -65,7 +67,7 @@ function requestIdOf(given: string | undefined): string {
   return given !== undefined && /^[\w\-=]{1,255}$/.test(given) ? given : randomUUID();
 }
 
-export function buildApp({ services, config, log, bff, staticRoot = DIST }: AppDeps) {
+export function buildApp({ services, config, log, bff, dnsProgress, staticRoot = DIST }: AppDeps) {
   const app = new Hono<AppEnv>();
   const logRequests = log.isLevelEnabled('info');
   // One layer for what every request gets (each Hono layer costs a dispatch and a promise per request).
@@ -94,7 +96,7 @@ export function buildApp({ services, config, log, bff, staticRoot = DIST }: AppD
   });
   // Only listed proxies may say who the client is and at which site (TRUST_PROXY).
   app.use('*', trustProxy(config.trustProxy));
-  app.route('/', healthApp(services.store));
+  app.route('/', healthApp(services.store, { dnsProgress }));
   // The PowerDNS-compatible API (DESIGN.md §14) first: its /api/v1/servers… must not reach zonedeck's API and its Bearer auth.
   app.route('/api', pdnsApi(services, config, log));
   app.route('/api/v1', publicApi(services, config));

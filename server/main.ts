@@ -77,7 +77,7 @@ async function main(): Promise<void> {
     { update: (req) => services.updates.apply(req), aliasChanged: aliasSerials ? (zoneId) => aliasSerials.changed(zoneId) : undefined },
     stats ? (batch) => stats.record(batch) : undefined,
   );
-  const app = buildApp({ services, config, log });
+  const app = buildApp({ services, config, log, dnsProgress: () => dns?.progress() ?? null });
   const http = await startHttp(app.fetch, config);
   announce(log, { http: http.url, dns: dns?.port ?? null }, 'listening');
 

@@ -1,6 +1,7 @@
 /**
  * Liveness (`/healthz`), readiness (`/readyz`: the store answers, and which schema it has: the
  * last migration run, so an upgrade can be watched node by node) and Prometheus `/metrics`.
+ * While the DNS thread loads the zones at start, `/readyz` is 503 "loading n of m zones".
  * `/readyz` also says "degraded" (still 200: this node answers correctly) while a signed zone's
  * signatures at the secondaries are within 3 days of expiring — the weekly re-sign has been
  * failing for days (server/background.ts logs each failure).
@@ -37,7 +38,13 @@ export async function expiringSignatures(store: Store, now = Date.now()): Promis
   return out.sort((a, b) => a.signatures_expire_at.localeCompare(b.signatures_expire_at));
 }
 
-export function healthApp(store: Store, now: () => number = Date.now) {
+export interface HealthOptions {
+  now?: () => number;
+  /** The DNS thread's start-up progress: zones loaded of all hosted (absent: no DNS). */
+  dnsProgress?: () => { loaded: number; total: number } | null;
+}
+
+export function healthApp(store: Store, { now = Date.now, dnsProgress }: HealthOptions = {}) {
   let checked: { at: number; zones: Expiring[] } | undefined;
   const expiring = async () => {
     if (!checked || now() - checked.at >= CHECK_EVERY_MS) {
@@ -55,6 +62,11 @@ export function healthApp(store: Store, now: () => number = Date.now) {
         ready = { schema_version: await store.schemaVersion(), zones: await expiring() };
       } catch {
         return c.json({ status: 'unavailable', reason: 'the database does not answer' }, 503);
+      }
+      // Zones still loading at start-up: those not loaded answer SERVFAIL, so not ready yet.
+      const dns = dnsProgress?.();
+      if (dns && dns.loaded < dns.total) {
+        return c.json({ status: 'loading', reason: `loading ${dns.loaded} of ${dns.total} zones`, schema_version: ready.schema_version, zones_loaded: dns.loaded, zones_total: dns.total }, 503);
       }
       if (ready.zones.length === 0) return c.json({ status: 'ready', schema_version: ready.schema_version });
       return c.json({

@@ -44,6 +44,8 @@ const MAX_CHAIN = 8;
 const ADDRESS_TYPES = [T.A, T.AAAA];
 
 const refused = (): Resolution => ({ rcode: RCODE.REFUSED, aa: false, zone: null, answer: [], authority: [], additional: [] });
+/** A hosted zone still loading at start-up: try again (another server, or in a moment). */
+const loading = (): Resolution => ({ rcode: RCODE.SERVFAIL, aa: false, zone: null, answer: [], authority: [], additional: [] });
 
 /** The host names an RRset points at, whose addresses go in the additional section (RFC 1035 §3.3). */
 function targets(set: RRset): string[] {
@@ -91,7 +93,7 @@ function zoneFor(index: ZoneLookup, q: Question): Zone | undefined {
 
 export function resolve(index: ZoneLookup, q: Question): Resolution {
   const zone = zoneFor(index, q);
-  if (!zone) return refused();
+  if (!zone) return index.loading?.(q.qname) ? loading() : refused();
   const res: Resolution = { rcode: RCODE.NOERROR, aa: true, zone, answer: [], authority: [], additional: [] };
   const negative = (rcode: number, name: string, types: number[] | null) => {
     res.rcode = rcode;

@@ -25,7 +25,7 @@ import { Notifier, parseHostPort } from './notify';
 import { listenTcp, type TcpListener } from './tcp';
 import { listenUdp } from './udp';
 import { ZoneIndex } from './zone-index';
-import { syncZones, type ZoneSync } from './zone-sync';
+import { syncZones, type LoadProgress, type ZoneSync } from './zone-sync';
 
 export type DnsConfig = Pick<Config, 'dnsHost' | 'dnsPort' | 'nameservers' | 'hostmaster' | 'axfrAllow' | 'secondaries' | 'resolver' | 'catalogZone'> & Partial<Pick<Config, 'aliasAllowPrivate' | 'notifyTsig' | 'dnsRateLimit' | 'secretsKey' | 'rateLimitUpdate' | 'statsDays'>>;
 
@@ -43,6 +43,8 @@ export interface DnsServer {
   index: ZoneIndex;
   handler: Handler;
   sync: ZoneSync;
+  /** Zones loaded of all hosted at start (both equal once loaded). */
+  progress(): LoadProgress;
   /** Per-zone query counts (STATS_DAYS), for the caller to hand on; null when off. */
   stats: QueryStats | null;
   close(): Promise<void>;
@@ -50,6 +52,11 @@ export interface DnsServer {
 
 /** How often every zone's delegation is checked again (RFC-free policy: parents change slowly). */
 const DELEGATION_INTERVAL_MS = 5 * 60_000;
+/**
+ * How long the start waits for every zone before opening the port: a small install answers
+ * everything from its first query; a big one starts answering the zones already loaded.
+ */
+const LOAD_WAIT_MS = 1000;
 
 /** Binds UDP first, then TCP on the same port; with port 0, retries if TCP's twin is taken. */
 async function bindBoth(host: string, port: number, handler: Handler, onError: (e: unknown) => void): Promise<{ udp: dgram.Socket; tcp: TcpListener; port: number }> {
@@ -84,6 +91,8 @@ function named<T>(variable: string, parse: () => T): T {
 export interface DnsWrites {
   update?: (req: UpdateRequest) => Promise<number>;
   aliasChanged?: (zoneId: number) => void;
+  /** Start-up progress, as zones load (see DnsServer.progress). */
+  loading?: (progress: LoadProgress) => void;
 }
 
 export async function startDns(config: DnsConfig, store: Store, events: ZoneEvents, log: Logger, writes: DnsWrites = {}): Promise<DnsServer | null> {
@@ -106,6 +115,7 @@ export async function startDns(config: DnsConfig, store: Store, events: ZoneEven
     onChange: (zone) => writes.aliasChanged?.(zone.id),
     allowPrivate: config.aliasAllowPrivate,
   });
+  let progress: LoadProgress = { loaded: 0, total: 0 };
   const sync = await syncZones(
     store,
     events,
@@ -114,11 +124,16 @@ export async function startDns(config: DnsConfig, store: Store, events: ZoneEven
     {
       serialChanged: (zone) => notifier.notify(zone.soa),
       zoneAdded: (domain) => void delegation?.check(domain.id).catch(onError),
+      loading: (p) => {
+        progress = p;
+        writes.loading?.(p);
+      },
       onError,
     },
     undefined,
     { catalog: config.catalogZone },
   );
+  await Promise.race([sync.loaded, new Promise((r) => setTimeout(r, LOAD_WAIT_MS).unref())]);
   const stats = config.statsDays ? new QueryStats() : null;
   const updateBuckets = config.rateLimitUpdate ? new TokenBuckets(config.rateLimitUpdate) : null;
   const handler = createHandler(index, {
@@ -144,6 +159,7 @@ export async function startDns(config: DnsConfig, store: Store, events: ZoneEven
     index,
     handler,
     sync,
+    progress: () => progress,
     stats,
     async close() {
       delegationJob?.stop();

@@ -14,9 +14,12 @@ import type { Store } from '../store/types';
 import { startDns, type DnsWrites } from './server';
 import type { FromWorker, ToWorker } from './worker';
 import type { StatsBatch } from './query-stats';
+import type { LoadProgress } from './zone-sync';
 
 export interface DnsHandle {
   port: number;
+  /** Zones loaded of all hosted (start-up); equal once loaded. */
+  progress(): LoadProgress;
   close(): Promise<void>;
 }
 
@@ -36,6 +39,7 @@ export async function startDnsThread(
     return (
       dns && {
         port: dns.port,
+        progress: () => dns.progress(),
         async close() {
           dns.stats?.stop(onStats);
           await dns.close();
@@ -49,6 +53,7 @@ export async function startDnsThread(
   const entry = import.meta.url.endsWith('.ts') ? './worker-boot.mjs' : './dns-worker.js';
   const worker = new Worker(new URL(entry, import.meta.url), { workerData: { config, origin: events.origin } });
   const send = (m: ToWorker) => worker.postMessage(m);
+  let progress: LoadProgress = { loaded: 0, total: 0 };
   let closing = false;
   let closed: (() => void) | undefined;
   const port = await new Promise<number>((resolve, reject) => {
@@ -59,7 +64,8 @@ export async function startDnsThread(
         dnsResponses.udp.set(m.udp);
         dnsResponses.tcp.set(m.tcp);
         dnsDefences.set(m.defences);
-      } else if (m.type === 'alias-changed') writes.aliasChanged?.(m.zoneId);
+      } else if (m.type === 'loading') progress = { loaded: m.loaded, total: m.total };
+      else if (m.type === 'alias-changed') writes.aliasChanged?.(m.zoneId);
       else if (m.type === 'update') {
         const done = (rcode: number) => send({ type: 'update-done', id: m.id, rcode });
         if (!writes.update) done(4); // NOTIMP
@@ -82,6 +88,7 @@ export async function startDnsThread(
   const unsubscribe = events.subscribe((change) => send({ type: 'change', change }));
   return {
     port,
+    progress: () => progress,
     async close() {
       closing = true;
       unsubscribe();

@@ -24,6 +24,8 @@ export type FromWorker =
   | { type: 'update'; id: number; request: UpdateRequest }
   /** A zone's ALIAS addresses changed: the main thread gives it a new serial (services/alias-serials.ts). */
   | { type: 'alias-changed'; zoneId: number }
+  /** Start-up: zones loaded so far of all hosted. */
+  | { type: 'loading'; loaded: number; total: number }
   /** Per-zone query counts of the last STATS_FLUSH_MS, for the main thread to store. */
   | { type: 'stats'; batch: StatsBatch }
   | { type: 'closed' };
@@ -52,7 +54,7 @@ async function main(): Promise<void> {
     } else void close();
   });
   // This thread writes nothing itself: updates and ALIAS serials go to the main thread's change sets.
-  const dns = (await startDns(config, store, events, log, { update, aliasChanged: (zoneId) => post({ type: 'alias-changed', zoneId }) }))!;
+  const dns = (await startDns(config, store, events, log, { update, aliasChanged: (zoneId) => post({ type: 'alias-changed', zoneId }), loading: (p) => post({ type: 'loading', ...p }) }))!;
   const others = followOtherNodes(store, events, dns.sync, log);
   const metrics = setInterval(() => post({ type: 'metrics', udp: dnsResponses.udp, tcp: dnsResponses.tcp, defences: dnsDefences }), 1000);
   metrics.unref();

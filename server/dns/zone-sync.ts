@@ -24,11 +24,20 @@ export interface ZoneSyncHooks {
   serialChanged?(zone: Zone): void;
   /** A zone was created here: time for a first delegation check. */
   zoneAdded?(domain: DomainRow): void;
+  /** Start-up progress: zones loaded so far of all hosted (called as they load, and once at the end). */
+  loading?(progress: LoadProgress): void;
   onError?(err: unknown): void;
+}
+
+export interface LoadProgress {
+  loaded: number;
+  total: number;
 }
 
 export interface ZoneSync {
   stop(): void;
+  /** Resolves when every zone of the start is loaded. */
+  loaded: Promise<void>;
   /** Resolves once every event received so far is applied (for tests and shutdown). */
   settled(): Promise<void>;
   /** Compares serials with the store and reloads what differs. */
@@ -183,14 +192,34 @@ export async function syncZones(
     putCatalog(serial, rows);
   }
 
+  // The start: every hosted name is known at once, then the zones load one after another in the
+  // background while the loaded ones answer (those still loading are SERVFAIL, see zone-index.ts).
+  // Events wait in the chain behind the load; the caller may wait a little for small installs.
   const initial = await readCatalog();
-  for (const domain of initial.rows) await load(domain);
-  putCatalog(initial.serial, initial.rows, false);
+  index.expect(initial.rows.map((d) => d.name));
+  const total = initial.rows.length;
+  hooks.loading?.({ loaded: 0, total });
+  let reported = Date.now();
+  const loaded = enqueue(async () => {
+    for (let i = 0; i < total; i++) {
+      // One zone that cannot be read now is reported and left to the next reconcile; the others load.
+      await load(initial.rows[i]!).catch((err: unknown) => hooks.onError?.(err));
+      const now = Date.now();
+      if (now - reported >= 250) {
+        reported = now;
+        hooks.loading?.({ loaded: i + 1, total });
+      }
+    }
+    index.settle();
+    putCatalog(initial.serial, initial.rows, false);
+    hooks.loading?.({ loaded: total, total });
+  });
   const unsubscribe = events.subscribe((change) => void enqueue(() => apply(change)));
   const timer = setInterval(() => void enqueue(reconcile), reconcileMs);
   timer.unref();
 
   return {
+    loaded,
     stop() {
       unsubscribe();
       clearInterval(timer);
