@@ -115,5 +115,5 @@ zone:
     expect(await eventually(async () => (await digTxt(knotPort, 'later.wrap.example')) === '"later still"', 100, 100), knotLog).toBe(true);
     expect(await digSoa(knotPort)).toBe(later);
     expect(await digTxt(knotPort, 'before.wrap.example')).toBe('"before the wrap"');
-  });
+  }, 120_000);
 });

@@ -41,11 +41,81 @@ export interface ZoneAlias {
 const SERVICE_TYPES = [T.SOA, T.DNSKEY, CDS, CDNSKEY];
 const ADDRESS_TYPES = [T.A, T.AAAA];
 
-export type Node = Map<number, RRset>;
+/**
+ * The RRsets at one owner name, by type. Most names hold a single RRset, so the first is kept in
+ * two fields and only a second type makes a Map: a Map per name cost ~150 bytes, half of what a
+ * record took in memory (issue 31). It reads like a Map, in insertion order.
+ */
+export class Node {
+  private firstType = -1;
+  private first: RRset | undefined;
+  private more: Map<number, RRset> | null = null;
+
+  get size(): number {
+    return (this.first ? 1 : 0) + (this.more?.size ?? 0);
+  }
+
+  get(type: number): RRset | undefined {
+    return this.firstType === type ? this.first : this.more?.get(type);
+  }
+
+  has(type: number): boolean {
+    return this.get(type) !== undefined;
+  }
+
+  set(type: number, set: RRset): this {
+    if (this.first === undefined || this.firstType === type) {
+      if (this.first === undefined && this.more?.has(type)) this.more.set(type, set);
+      else {
+        this.firstType = type;
+        this.first = set;
+      }
+    } else (this.more ??= new Map()).set(type, set);
+    return this;
+  }
+
+  delete(type: number): boolean {
+    if (this.first !== undefined && this.firstType === type) {
+      // The next in insertion order takes the first place.
+      const next = this.more?.entries().next();
+      if (next && !next.done) {
+        [this.firstType, this.first] = next.value;
+        this.more!.delete(this.firstType);
+        if (this.more!.size === 0) this.more = null;
+      } else {
+        this.firstType = -1;
+        this.first = undefined;
+      }
+      return true;
+    }
+    const gone = this.more?.delete(type) ?? false;
+    if (this.more?.size === 0) this.more = null;
+    return gone;
+  }
+
+  *keys(): IterableIterator<number> {
+    if (this.first) yield this.firstType;
+    if (this.more) yield* this.more.keys();
+  }
+
+  *values(): IterableIterator<RRset> {
+    if (this.first) yield this.first;
+    if (this.more) yield* this.more.values();
+  }
+
+  *entries(): IterableIterator<[number, RRset]> {
+    if (this.first) yield [this.firstType, this.first];
+    if (this.more) yield* this.more.entries();
+  }
+
+  [Symbol.iterator](): IterableIterator<[number, RRset]> {
+    return this.entries();
+  }
+}
 
 /** Groups rows at one owner into RRsets; types outside the registry, and ALIAS (not a type on the wire), are skipped. */
 function rrsetsOf(fqdn: string, rows: readonly RecordRow[]): Node {
-  const node: Node = new Map();
+  const node = new Node();
   for (const row of rows) {
     const type = RECORD_TYPE_BY_NAME.get(row.record_type);
     if (!type || type.synthetic) continue;
@@ -116,7 +186,7 @@ export class Zone {
     };
     let apex = this.nodes.get(this.name);
     if (!apex) {
-      apex = new Map();
+      apex = new Node();
       this.nodes.set(this.name, apex);
       this.adjust(this.name, 1);
     }
