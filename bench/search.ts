@@ -1,7 +1,8 @@
 /**
  * The search across zones (DESIGN.md §22, issue 30): the first page of a search over 1,000 zones
- * × 500 records (500,000 records) on SQLite — by exact content, by content substring and by an
- * address network — each beside a page of one zone's record list, measured in the same run.
+ * × 500 records (500,000 records) on SQLite — by exact content, by content substring, by name
+ * prefix and by an address network — each beside a page of one zone's record list, measured in the
+ * same run; and what keeping the search index (migration 0020) adds to a record insert.
  */
 import path from 'node:path';
 import Database from 'better-sqlite3';
@@ -13,6 +14,8 @@ import { ratio, type Row } from './table';
 
 const ZONES = 1000;
 const PER_ZONE = 500;
+/** Records inserted to measure what the search index adds to a write. */
+const EXTRA = 20_000;
 
 /** Median of `n` timed runs, in ms. */
 async function median(n: number, fn: () => Promise<unknown>): Promise<number> {
@@ -42,6 +45,28 @@ export async function benchSearch(): Promise<Row[]> {
       for (let i = 0; i < PER_ZONE; i++) insert.run(id, `host${i}`, `10.${id & 255}.${i >> 8}.${i & 255}`, at, at);
     }
   })();
+  // The write cost of the search index (migration 0020): record inserts with the triggers that keep
+  // it, and the same inserts without them (the triggers dropped in the transaction); both rolled back.
+  const zoneId = (db.prepare("select id from domains where name = 'z0.example'").get() as { id: number }).id;
+  const timedInserts = (withIndex: boolean) => {
+    db.exec('begin');
+    try {
+      if (!withIndex) for (const t of ['insert', 'delete', 'update']) db.exec(`drop trigger records_trigram_${t}`);
+      const t0 = performance.now();
+      for (let i = 0; i < EXTRA; i++) insert.run(zoneId, `extra${i}`, `10.200.${(i >> 8) & 255}.${i & 255}`, at, at);
+      return performance.now() - t0;
+    } finally {
+      db.exec('rollback');
+    }
+  };
+  const withIndex: number[] = [];
+  const withoutIndex: number[] = [];
+  for (let i = 0; i < 3; i++) {
+    withIndex.push(timedInserts(true));
+    withoutIndex.push(timedInserts(false));
+  }
+  const mid = (xs: number[]) => xs.sort((a, b) => a - b)[1]!;
+  const perInsert = (ms: number) => `${((ms * 1000) / EXTRA).toFixed(1)} µs`;
   db.close();
   store = await openStore(config);
   services = servicesFor(store, config);
@@ -60,6 +85,12 @@ export async function benchSearch(): Promise<Row[]> {
     const t = await median(5, () => services.recordSearch.search(asker, q, w));
     rows.push({ name: `search ${ZONES} zones × ${PER_ZONE} records, first page of 50: ${what} (SQLite, in process)`, value: fmt(t), reference: `${fmt(list)} one zone's list page`, ratio: ratio(t, list) });
   }
+  rows.push({
+    name: `record insert, ${EXTRA} in one transaction, keeping the search index (SQLite triggers)`,
+    value: `${perInsert(mid(withIndex))} each`,
+    reference: `${perInsert(mid(withoutIndex))} each without the index`,
+    ratio: ratio(mid(withIndex), mid(withoutIndex)),
+  });
   await store.close();
   return rows;
 }

@@ -37,7 +37,7 @@ test('search the list, then delete a zone by typing its name', async ({ signedIn
   for (const n of ['alpha.test', 'beta.test', 'gamma.test']) expect((await user.api.call('POST', '/domains', { name: n })).status).toBe(201);
   await user.api.call('PUT', '/domains/beta.test', { dnssec_enabled: true });
   await page.reload();
-  const rows = page.locator('table.table > tbody > tr');
+  const rows = page.getByRole('region', { name: 'Your domains' }).locator('table.table > tbody > tr');
   await expect(rows).toHaveCount(3);
   await expect(rows.nth(1)).toContainText('Signed');
   await expect(rows.nth(0)).toContainText('Not delegated');

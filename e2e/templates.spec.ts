@@ -1,7 +1,8 @@
 /**
  * Issue 30 in the dashboard: a template made from a zone, a new zone created from it (dig answers
- * its MX), the global search (`/`) finding an address in three zones, the address replaced in all
- * of them after a preview as one batch (dig answers the new one), and the batch reverted.
+ * its MX; its page names the template), the global search (`/`) finding an address in three
+ * zones, the address replaced in all of them after a preview as one batch (dig answers the new
+ * one), and the batch reverted.
  */
 import { randomBytes } from 'node:crypto';
 import { expectNotServed, expectServed } from './support/dns-checks';
@@ -36,6 +37,12 @@ test('template from a zone, a zone from the template, search and replace across 
   await page.getByRole('button', { name: 'Create zone' }).click();
   await expect(page.getByRole('heading', { name: fresh, level: 1 })).toBeVisible();
   await expectServed(user.api, server, fresh, { name: '@', record_type: 'MX', content: `10 mail.${fresh}`, ttl: '3600' });
+  // Its page names the template it came from, in step with it, and links to it.
+  const fact = page.getByTestId('zone-template');
+  await expect(fact).toContainText(`From template mail ${id}`);
+  await expect(fact).toContainText('In step');
+  await fact.getByRole('link', { name: `mail ${id}` }).click();
+  await expect(page.getByRole('heading', { name: `mail ${id}`, level: 1 })).toBeVisible();
 
   // The global search, reached with "/", finds the address in the three zones.
   await page.locator('body').press('/');

@@ -149,7 +149,30 @@ const schema = z.object({
     .string()
     .refine((s) => /^[A-Za-z0-9+/]+={0,2}$/.test(s.trim()) && Buffer.from(s.trim(), 'base64').length === 32, 'must be the base64 of 32 octets (openssl rand -base64 32)')
     .optional(),
+  // DESIGN.md §20: single sign-on with OpenID Connect; the three go together.
+  OIDC_ISSUER: z
+    .string()
+    .max(2048)
+    .refine(oidcIssuer, 'must be the issuer URL of the OpenID provider, https:// (http:// only for 127.0.0.1 or localhost), like https://sso.example.com/realms/main')
+    // As given, trailing slash included: discovery compares it with the provider's own `issuer` exactly.
+    .transform((s) => s.trim())
+    .optional(),
+  OIDC_CLIENT_ID: z.string().max(255, 'must be at most 255 characters').optional(),
+  OIDC_CLIENT_SECRET: z.string().max(1024, 'must be at most 1024 characters').optional(),
+  OIDC_AUTO_CREATE: z.enum(['true', 'false'], { error: 'must be true or false' }).transform((v) => v === 'true').default(false),
+  OIDC_NAME: z.string().max(64, 'must be at most 64 characters').refine((s) => s.trim() !== '' && !/[\u0000-\u001f\u007f]/.test(s), 'must be a short label without control characters').default('Single sign-on'),
 });
+
+/** An OpenID issuer: https, or http on the loopback host only (a provider on the same machine, tests). */
+function oidcIssuer(s: string): boolean {
+  try {
+    const u = new URL(s.trim());
+    if (u.search || u.hash || u.username || u.password) return false;
+    return u.protocol === 'https:' || (u.protocol === 'http:' && ['127.0.0.1', 'localhost', '[::1]'].includes(u.hostname));
+  } catch {
+    return false;
+  }
+}
 
 export type Config = {
   host: string;
@@ -211,7 +234,19 @@ export type Config = {
   metricsPerZone: boolean;
   /** SECRETS_KEY (base64, 32 octets): seals TSIG secrets and DNSSEC private keys; unset: the key file beside the SQLite database. */
   secretsKey?: string;
+  /** Single sign-on (OIDC_*): unset when OIDC_ISSUER is not set. */
+  oidc?: OidcConfig;
 };
+
+export interface OidcConfig {
+  issuer: string;
+  clientId: string;
+  clientSecret: string;
+  /** OIDC_AUTO_CREATE: an identity that matches no user gets a new user. */
+  autoCreate: boolean;
+  /** OIDC_NAME: the sign-in button's label. */
+  name: string;
+}
 
 export class ConfigError extends Error {}
 
@@ -235,6 +270,13 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
   }
   if (Boolean(e.TLS_CERT) !== Boolean(e.TLS_KEY)) {
     throw new ConfigError('invalid configuration:\n  TLS_CERT and TLS_KEY must be set together');
+  }
+  const oidcSet = [e.OIDC_ISSUER, e.OIDC_CLIENT_ID, e.OIDC_CLIENT_SECRET].some((v) => v !== undefined);
+  if (oidcSet) {
+    const missing = (['OIDC_ISSUER', 'OIDC_CLIENT_ID', 'OIDC_CLIENT_SECRET'] as const).filter((k) => e[k] === undefined);
+    if (missing.length) {
+      throw new ConfigError(`invalid configuration:\n${missing.map((k) => `  ${k}: must be set: OIDC_ISSUER, OIDC_CLIENT_ID and OIDC_CLIENT_SECRET go together`).join('\n')}`);
+    }
   }
   const list = (s: string) => s.split(',').map((x) => x.trim()).filter(Boolean);
   return {
@@ -276,5 +318,6 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
     statsDays: e.STATS_DAYS,
     statsFlushMs: e.STATS_FLUSH_MS,
     metricsPerZone: e.METRICS_PER_ZONE,
+    oidc: oidcSet ? { issuer: e.OIDC_ISSUER!, clientId: e.OIDC_CLIENT_ID!, clientSecret: e.OIDC_CLIENT_SECRET!, autoCreate: e.OIDC_AUTO_CREATE, name: e.OIDC_NAME.trim() } : undefined,
   };
 }

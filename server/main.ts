@@ -52,11 +52,20 @@ async function main(): Promise<void> {
     log.warn({ username: 'admin', file: services.firstPassword.file }, "admin's first password is still in this file: sign in and change it on the Account page");
   }
 
+  // Single sign-on: the provider is discovered now, in the background; one that is down delays
+  // nothing and is asked again at the first click on its button.
+  if (config.oidc) {
+    const issuer = config.oidc.issuer;
+    void services.oidc.warmUp().then((ok) => (ok ? log.info({ issuer }, 'single sign-on: provider discovered') : log.warn({ issuer }, 'single sign-on: the provider cannot be reached; its button answers 503 until it can')));
+  }
+
   // The zone history and the audit log are kept HISTORY_DAYS days (DESIGN.md §10); a failure is
   // logged, counted and retried with backoff (server/background.ts).
   const pruning = [
     startJob('prune-history', async () => void (await services.changes.prune(config.historyDays)), log, { everyMs: 3_600_000 }),
     startJob('prune-audit', async () => void (await services.audit.prune(config.historyDays)), log, { everyMs: 3_600_000 }),
+    // Deleted zones are restorable until their expires_at (HISTORY_DAYS after the deletion).
+    startJob('purge-deleted-zones', async () => void (await services.deletedZones.purge()), log, { everyMs: 3_600_000 }),
   ];
 
   // Per-zone query statistics (DESIGN.md §21): each node writes its own rows, named for this run.

@@ -40,7 +40,7 @@ describe('upgrades', () => {
 
   it('refuses to start on a database written by a newer zonedeck, and so do the CLI and restore', async () => {
     const dir = tempDataDir();
-    cli(dir, 'users', 'add', 'alice');
+    cli(dir, 'users', 'add', 'alice', '--init');
     const db = new Database(path.join(dir, 'zonedeck.db'));
     db.prepare('insert into kysely_migration (name, timestamp) values (?, ?)').run('9999-from-the-future', new Date().toISOString());
     db.close();

@@ -24,6 +24,7 @@ function validZoneName(name: string): string | null {
 import { etag, writeAnswer, writeHeaders, writeOptions, writeQuery } from './write-options';
 import { domainView } from './views';
 import { pathZone } from './scope';
+import { auditActor } from './audit-actor';
 
 const nameParam = z.object({
   name: z.string().openapi({ param: { name: 'name', in: 'path' }, example: 'example.com', description: 'Domain name; a trailing ".json" is accepted' }),
@@ -81,7 +82,7 @@ const update = createRoute({
 const remove = createRoute({
   method: 'delete',
   path: '/domains/{name}',
-  summary: 'Delete a domain and all its records',
+  summary: 'Delete a domain and all its records (kept HISTORY_DAYS days under /deleted-domains, restorable)',
   tags,
   security,
   request: { params: nameParam, headers: writeHeaders },
@@ -133,7 +134,7 @@ export function domainsApi(services: Services) {
       const { user, scope } = c.get('principal');
       const place = pathZone(c);
       const body = await view(user.id, place.zone);
-      await zones.remove(user.id, place, writeOptions(c).ifMatch, scope);
+      await zones.remove(user.id, place, writeOptions(c).ifMatch, scope, { actor: auditActor(c) });
       return c.json(body, 200);
     });
 }

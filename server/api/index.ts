@@ -21,6 +21,9 @@ import { auditApi } from './audit';
 import { usersApi } from './users';
 import { templatesApi } from './templates';
 import { searchApi } from './search';
+import { settingsApi } from './settings';
+import { delegationApi } from './delegation';
+import { deletedDomainsApi } from './deleted-domains';
 
 export function publicApi(services: Services, config: Pick<Config, 'bodyLimitBytes' | 'bodyTimeoutMs' | 'bulkBodyLimitBytes' | 'rateLimitToken' | 'rateLimitAddress'>) {
   const api = createApi();
@@ -51,9 +54,11 @@ export function publicApi(services: Services, config: Pick<Config, 'bodyLimitByt
   );
   api.route('/', ipsApi(services));
   api.route('/', domainsApi(services));
+  api.route('/', deletedDomainsApi(services));
   api.route('/', recordsApi(services));
   api.route('/', changesApi(services));
   api.route('/', queryStatsApi(services));
+  api.route('/', delegationApi(services));
   api.route('/', zoneFilesApi(services));
   api.route('/', teamsApi(services));
   api.route('/', tokensApi(services));
@@ -63,5 +68,6 @@ export function publicApi(services: Services, config: Pick<Config, 'bodyLimitByt
   api.route('/', auditApi(services));
   api.route('/', templatesApi(services));
   api.route('/', searchApi(services));
+  api.route('/', settingsApi(services));
   return api;
 }

@@ -84,6 +84,8 @@ export const TemplateZoneSchema = z
   })
   .openapi('TemplateZone');
 
+export const ZoneTemplateSchema = TemplateZoneSchema.extend({ template: z.object({ id: z.number(), name: z.string() }) }).openapi('ZoneTemplate');
+
 export const MATCHES = ['exact', 'prefix', 'contains'] as const;
 
 export const SearchQuerySchema = {

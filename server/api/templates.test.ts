@@ -155,6 +155,12 @@ describe('templates', () => {
       ['two.example', true],
     ]);
     expect(zones[2].differences).toEqual([{ name: '@', record_type: 'MX', expected: ['10 mx.example.net'], actual: ['10 other.example.net'] }]);
+    // Each zone names its template, in step or drifted; a zone from no template, or another user, gets 404.
+    const of = async (zone: string, token = alice) => t.request('GET', `/api/v1/domains/${zone}/template`, { token });
+    expect(await (await of('one.example')).json()).toMatchObject({ template: { id, name: 'mail' }, zone: 'one.example', drifted: false, differences: [] });
+    expect(await (await of('two.example')).json()).toMatchObject({ template: { id, name: 'mail' }, drifted: true, differences: [{ name: '@', record_type: 'MX' }] });
+    expect((await of('src.example')).status).toBe(404);
+    expect((await of('two.example', bob)).status).toBe(404);
 
     // The batch cannot be reverted while two.example's MX has changed since: 409 naming it, nothing applied.
     const conflict = await t.request('POST', `/api/v1/batches/${applied.batch}/revert`, { token: alice });

@@ -1,7 +1,7 @@
 /**
  * Templates (DESIGN.md §22): list, create (from RRsets or from a zone), get, update, delete;
  * apply to zones as a batch (`?dry_run=true` previews it per zone); the zones that came from a
- * template and how each has drifted from it.
+ * template and how each has drifted from it; a zone's template (`GET /domains/{name}/template`).
  */
 import { createRoute, z } from '@hono/zod-openapi';
 import { placeholders } from '../core/template-render';
@@ -12,7 +12,7 @@ import type { TemplateRow } from '../store/template-types';
 import { createApi, errors, json, security } from './create-api';
 import { pageHeaders, pageParams, pageQuery, setPageHeaders } from './pagination';
 import { idParam, pathId } from './path-id';
-import { BatchResultSchema, TemplateApplySchema, TemplateCreateSchema, TemplateSchema, TemplateUpdateSchema, TemplateZoneSchema } from './template-schemas';
+import { BatchResultSchema, TemplateApplySchema, TemplateCreateSchema, TemplateSchema, TemplateUpdateSchema, TemplateZoneSchema, ZoneTemplateSchema } from './template-schemas';
 import { changeView, writeOptions, writeQuery } from './write-options';
 import type { Context } from 'hono';
 import type { ApiEnv } from './auth';
@@ -62,6 +62,16 @@ const zonesOf = createRoute({
   responses: { 200: { description: 'Zones, by name', content: json(z.array(TemplateZoneSchema)) }, ...errors(404) },
 });
 
+const zoneTemplate = createRoute({
+  method: 'get',
+  path: '/domains/{name}/template',
+  summary: 'The template the zone came from (or had applied last), and whether the zone has drifted from it',
+  tags,
+  security,
+  request: { params: z.object({ name: z.string().max(300).openapi({ param: { name: 'name', in: 'path' }, example: 'example.com' }) }) },
+  responses: { 200: { description: 'The template and the zone’s drift', content: json(ZoneTemplateSchema) }, ...errors(404) },
+});
+
 /** Per RRset of a change set: added, replaced or removed. */
 export function rrsetActions(change: ChangeSet) {
   const key = (r: { name: string; record_type: string }) => `${r.name} ${r.record_type}`;
@@ -109,5 +119,6 @@ export function templatesApi(services: Services) {
       const result = await templates.apply(asker(c), templateId(c.req.valid('param').id), body, writeOptions(c, body.comment));
       return c.json(batchView(result), 200);
     })
-    .openapi(zonesOf, async (c) => c.json(await templates.zones(asker(c), templateId(c.req.valid('param').id)), 200));
+    .openapi(zonesOf, async (c) => c.json(await templates.zones(asker(c), templateId(c.req.valid('param').id)), 200))
+    .openapi(zoneTemplate, async (c) => c.json(await templates.ofZone(asker(c), c.req.valid('param').name), 200));
 }

@@ -13,10 +13,12 @@ import { BffError } from './errors';
 import { forwarder, type ApiFetch } from './forward';
 import { checkOrigin, CSRF_HEADER, hostAllowed, originCheck, requireSession, type BffEnv } from './guard';
 import { ipUsage } from './ip-usage';
+import { oidcApp } from './oidc';
 import { limitByAddress, type BucketRate } from '../api/rate-limit';
 import { createSessions, DEFAULT_SESSION_TIMES, type ActiveSession, type SessionTimes } from './sessions';
 import { createSignInThrottle, DEFAULT_THROTTLE, type ThrottleOptions } from './sign-in-throttle';
 import type { Factor } from '../services/second-factors';
+import type { SessionRow } from '../store/types';
 import { rpOf } from '../services/passkeys';
 
 export interface BffOptions {
@@ -52,9 +54,18 @@ export function bffApp(services: Services, apiFetch: ApiFetch, opts: BffOptions 
   const now = opts.now ?? Date.now;
   const sessions = createSessions(services, opts.sessionTimes ?? DEFAULT_SESSION_TIMES, now);
   const throttle = createSignInThrottle(services.store.signInFailures, opts.throttle ?? DEFAULT_THROTTLE, now);
-  /** Whether REQUIRE_2FA holds this user at enrolment: no TOTP and no passkey yet. */
-  const mustEnrol = async (userId: number) =>
-    Boolean(opts.requireTwoFactor) && !(await services.secondFactors.required(userId)) && (await services.passkeys.list(userId)).length === 0;
+  /**
+   * Whether REQUIRE_2FA holds this session's user at enrolment: no TOTP and no passkey yet. A
+   * session begun through single sign-on is exempt: the provider answers for the second factor.
+   */
+  const mustEnrol = async (row: SessionRow) =>
+    Boolean(opts.requireTwoFactor) && row.sign_in_method !== 'oidc' && !(await services.secondFactors.required(row.user_id)) && (await services.passkeys.list(row.user_id)).length === 0;
+  /** Password sign-in turned off for everyone by an administrator (passkeys and single sign-on stay open). */
+  const passwordOff = async () => {
+    if (!(await services.signInSettings.passwordEnabled())) {
+      throw new BffError(403, 'password_sign_in_disabled', 'Password sign-in is turned off on this server: sign in with single sign-on or a passkey.');
+    }
+  };
   const rp = (c: { get(key: 'siteOrigin'): string }) => rpOf(c.get('siteOrigin'));
   const passkeyBody = bodyLimit({ maxSize: 16_384, onError: () => { throw new BffError(413, 'payload_too_large', 'request body is too large'); } });
   const json = async <T>(c: { req: { json(): Promise<unknown> } }, schema: z.ZodType<T>, what: string): Promise<T> => {
@@ -64,7 +75,7 @@ export function bffApp(services: Services, apiFetch: ApiFetch, opts: BffOptions 
       throw new BffError(400, 'invalid_json', `send ${what} as JSON`);
     }
   };
-  const info = async (s: ActiveSession): Promise<SessionInfo> => ({ username: s.username, csrf_token: s.row.csrf_token, expires_at: sessions.endsAt(s.row), enrolment_required: await mustEnrol(s.row.user_id) });
+  const info = async (s: ActiveSession): Promise<SessionInfo> => ({ username: s.username, csrf_token: s.row.csrf_token, expires_at: sessions.endsAt(s.row), enrolment_required: await mustEnrol(s.row) });
   const session = requireSession(sessions);
 
   const app = new Hono<BffEnv>();
@@ -90,6 +101,7 @@ export function bffApp(services: Services, apiFetch: ApiFetch, opts: BffOptions 
     } catch {
       throw new BffError(400, 'invalid_json', 'send {"username": "…", "password": "…"} as JSON');
     }
+    await passwordOff();
     const keys = [`user:${body.username.trim().toLowerCase()}`, `addr:${clientAddress(c) ?? 'unknown'}`];
     // The attempt is counted before the password is checked: parallel guesses cannot all pass.
     const wait = await throttle.reserve(keys);
@@ -156,6 +168,7 @@ export function bffApp(services: Services, apiFetch: ApiFetch, opts: BffOptions 
     } catch {
       throw new BffError(400, 'invalid_json', 'send {"password": "…"} as JSON (and "code" with two-factor sign-in)');
     }
+    await passwordOff();
     const keys = [`user:${s.username}`, `addr:${clientAddress(c) ?? 'unknown'}`];
     const wait = await throttle.reserve(keys);
     if (wait > 0) {
@@ -184,6 +197,12 @@ export function bffApp(services: Services, apiFetch: ApiFetch, opts: BffOptions 
   });
 
   app.get('/session', session, async (c) => c.json(await info(c.get('session')), 200));
+
+  /** What the sign-in page offers (no session needed): password, passkey, single sign-on and its label. */
+  app.get('/sign-in-methods', async (c) => c.json(await services.signInSettings.methods(), 200));
+
+  // Single sign-on (OpenID Connect): GET /bff/oidc/start and /bff/oidc/callback.
+  app.route('/oidc', oidcApp(services, sessions));
 
   // Passkeys (WebAuthn, DESIGN.md §20): registered from a signed-in session, then a sign-in on their own.
   app.post('/passkeys/registration-options', originCheck, session, async (c) => {
@@ -220,7 +239,7 @@ export function bffApp(services: Services, apiFetch: ApiFetch, opts: BffOptions 
     const { user, passkey } = proved;
     const previous = await sessions.resume(readSessionCookie(c));
     if (previous) await sessions.end(previous.row);
-    const { secret, row } = await sessions.start(user);
+    const { secret, row } = await sessions.start(user, 'passkey');
     await services.audit.record({
       kind: 'sign-in',
       actor: { userId: user.id, username: user.username, credential: 'passkey', ...from },
@@ -254,7 +273,7 @@ export function bffApp(services: Services, apiFetch: ApiFetch, opts: BffOptions 
   app.use('/api/*', originCheck, session);
   // REQUIRE_2FA: until a second factor is enrolled, only the account (to enrol one) is reachable.
   app.use('/api/*', async (c, next) => {
-    if (opts.requireTwoFactor && !/^\/bff\/api\/account(\/|$)/.test(c.req.path) && (await mustEnrol(c.get('session').row.user_id))) {
+    if (opts.requireTwoFactor && !/^\/bff\/api\/account(\/|$)/.test(c.req.path) && (await mustEnrol(c.get('session').row))) {
       throw new BffError(403, 'enrolment_required', 'Set up two-factor sign-in on your Account page first: this server requires it.');
     }
     await next();

@@ -46,8 +46,8 @@ export function createSessions(services: Services, times: SessionTimes = DEFAULT
   return {
     times,
 
-    /** Starts a session for a user who just proved their password; returns the cookie value. */
-    async start(user: UserRow): Promise<{ secret: string; row: SessionRow }> {
+    /** Starts a session for a user who just proved who they are (`method`: how); returns the cookie value. */
+    async start(user: UserRow, method: 'password' | 'passkey' | 'oidc' = 'password'): Promise<{ secret: string; row: SessionRow }> {
       const at = now();
       if (at - lastSweep > SWEEP_INTERVAL_MS) {
         lastSweep = at;
@@ -67,6 +67,7 @@ export function createSessions(services: Services, times: SessionTimes = DEFAULT
         last_seen_at: iso,
         expires_at: expiresAt,
         authenticated_at: iso,
+        sign_in_method: method,
       });
       return { secret, row };
     },

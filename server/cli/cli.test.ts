@@ -2,7 +2,9 @@
 import fs from 'node:fs';
 import path from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { cli, startServer, type ServerProcess } from '../testing/server-process';
+import { createPostgresDatabase, TEST_SECRETS_KEY } from '../testing/postgres-database';
+import { cli, runCli, startServer, tempDataDir, type ServerProcess } from '../testing/server-process';
+import { commandsNamed, usage } from './commands';
 
 let server: ServerProcess;
 beforeAll(async () => {
@@ -89,5 +91,62 @@ describe('admin CLI', () => {
     expect(() => cli(server.dataDir, 'users', 'add', 'alice')).toThrow(/already exists/);
     expect(() => cli(server.dataDir, 'tokens', 'create', 'nobody')).toThrow(/no user named nobody/);
     expect(() => cli(server.dataDir, 'frobnicate')).toThrow(/unknown command/);
+  });
+});
+
+describe('admin CLI and its database (issue 33: no silent new database)', () => {
+  it('refuses a DATA_DIR that holds no database, naming the file it looked for and the DATA_DIR, and creates nothing', async () => {
+    const dir = path.join(tempDataDir(), 'elsewhere');
+    const [add, token] = await Promise.all([runCli(dir, ['users', 'add', 'alice']), runCli(dir, ['tokens', 'create', 'admin'])]);
+    for (const r of [add!, token!]) {
+      expect(r.status).toBe(1);
+      expect(r.stdout).toBe('');
+      const db = path.join(dir, 'zonedeck.db');
+      expect(r.stderr).toBe(
+        `database: ${db} (DATA_DIR=${dir})\nerror: there is no database at ${db} (DATA_DIR=${dir}): set DATA_DIR to the server's data directory, or add --init to create a new, empty database there\n`,
+      );
+    }
+    expect(fs.existsSync(dir)).toBe(false);
+  });
+
+  it('creates the database with --init, and later commands use it without', async () => {
+    const dir = tempDataDir();
+    const first = await runCli(dir, ['users', 'add', 'erin', '--password', 'a long password', '--init']);
+    expect(first.status).toBe(0);
+    expect(first.stdout).toBe('created user erin\na long password\n');
+    expect(first.stderr).toBe(`database: ${path.join(dir, 'zonedeck.db')} (DATA_DIR=${dir})\n`);
+    expect(fs.existsSync(path.join(dir, 'zonedeck.db'))).toBe(true);
+    // The user is in that database: a token for them is minted without --init.
+    expect(cli(dir, 'tokens', 'create', 'erin').at(-1)).toMatch(/^zd_/);
+    // --init is a flag of the commands that open the database, explained in their help, not of backup.
+    expect(usage(commandsNamed(['users', 'add']))).toMatch(/--init\s+create the database when there is none yet/);
+    expect(usage(commandsNamed(['backup']))).not.toContain('--init');
+    const backup = await runCli(dir, ['backup', path.join(dir, 'copy.db'), '--init']);
+    expect(backup.status).toBe(2);
+    expect(backup.stderr).toMatch(/--init is not a flag of backup/);
+  });
+
+  it('names the database it uses on stderr, one line, while the server runs on it', async () => {
+    const r = await runCli(server.dataDir, ['ips', 'list', 'admin']);
+    expect(r.status).toBe(0);
+    expect(r.stderr).toBe(`database: ${path.join(server.dataDir, 'zonedeck.db')} (DATA_DIR=${server.dataDir})\n`);
+  });
+
+  const pgUrl = process.env.TEST_DATABASE_URL ?? process.env.ZONEDECK_TEST_POSTGRES;
+  it.skipIf(!pgUrl)('refuses a PostgreSQL database that holds no zonedeck data unless given --init, and never prints its password', async () => {
+    const db = await createPostgresDatabase(pgUrl!);
+    try {
+      const env = { DATABASE_URL: db.url, SECRETS_KEY: TEST_SECRETS_KEY };
+      const password = new URL(db.url).password;
+      const refused = await runCli(tempDataDir(), ['users', 'add', 'alice'], env);
+      expect(refused.status).toBe(1);
+      expect(refused.stderr).toMatch(/^database: PostgreSQL postgres:\/\/.*\(DATABASE_URL\)\nerror: the database postgres:\/\/.* holds no zonedeck data: set DATABASE_URL to the server's database, or add --init/);
+      if (password) expect(refused.stderr).not.toContain(password);
+      expect((await runCli(tempDataDir(), ['users', 'add', 'alice', '--init'], env)).status).toBe(0);
+      const listed = await runCli(tempDataDir(), ['tokens', 'list', 'alice'], env);
+      expect(listed.status).toBe(0);
+    } finally {
+      await db.drop();
+    }
   });
 });

@@ -32,6 +32,7 @@ export const FLAGS = {
   types: { type: 'string', value: 'T1,T2', about: 'only these record types' },
   'read-only': { type: 'boolean', about: 'read, never write' },
   'allowed-ips': { type: 'string', value: 'cidr1,cidr2', about: 'only from these addresses' },
+  init: { type: 'boolean', about: 'create the database when there is none yet (before the first start); without it a command refuses a DATA_DIR or DATABASE_URL that holds no database' },
   help: { type: 'boolean', short: 'h', about: 'print the commands (or this command) and their flags' },
 } as const satisfies Record<string, Flag>;
 
@@ -57,6 +58,12 @@ export const COMMANDS = [
   { name: 'users admin', args: '<username> <on|off>', about: 'grant (on) or revoke (off) admin rights' },
   { name: 'users disable', args: '<username>', about: 'stop the user: no sign-in, their sessions end, their tokens and TSIG keys stop working' },
   { name: 'users enable', args: '<username>', about: 'let a disabled user in again; their tokens and TSIG keys work again' },
+  { name: 'users email', args: '<username> <address|none>', about: "set the email address single sign-on links a provider's verified email to (none clears it)" },
+  {
+    name: 'settings password-sign-in',
+    args: '<on|off>',
+    about: 'turn password sign-in to the dashboard on or off for everyone (the way back when no administrator can sign in); off needs OIDC_ISSUER and its client set',
+  },
   { name: 'tokens create', args: '<username>', flags: ['label', 'expires'], scope: true, about: 'mint an API token; printed once, alone on the last line' },
   { name: 'tokens list', args: '<username>', about: "list a user's tokens as JSON lines (never the secrets)" },
   { name: 'tokens revoke', args: '<token-id>', about: 'revoke a token' },
@@ -130,8 +137,11 @@ function flagsOf(c: CommandSpec): FlagName[] {
   return [...(c.flags ?? []), ...(c.scope ? SCOPE_FLAGS : [])];
 }
 
+/** The commands that never open the store (backup and restore read and write the file themselves). */
+export const STORELESS: readonly CommandName[] = ['backup', 'restore', 'help'];
+
 export function flagAllowed(c: CommandSpec, flag: string): boolean {
-  return flag === 'help' || (flagsOf(c) as string[]).includes(flag);
+  return flag === 'help' || (flag === 'init' && !STORELESS.includes(c.name)) || (flagsOf(c) as string[]).includes(flag);
 }
 
 const flagText = (name: FlagName) => {
@@ -163,7 +173,7 @@ function entry(c: CommandSpec, withFlags: boolean): string[] {
   const head = `  ${synopsis(c)}`;
   const about = wrap(c.about, 100 - COLUMN);
   const lines = head.length < COLUMN ? [pad(head) + about[0], ...about.slice(1).map((l) => pad('') + l)] : [head, ...about.map((l) => pad('') + l)];
-  if (withFlags) for (const f of flagsOf(c)) lines.push(...wrap(FLAGS[f].about, 100 - COLUMN).map((l, i) => pad(i === 0 ? `    ${flagText(f)}` : '') + l));
+  if (withFlags) for (const f of [...flagsOf(c), ...(STORELESS.includes(c.name) ? [] : (['init'] as const))]) lines.push(...wrap(FLAGS[f].about, 100 - COLUMN).map((l, i) => pad(i === 0 ? `    ${flagText(f)}` : '') + l));
   return lines;
 }
 
@@ -179,7 +189,13 @@ export function usage(only?: readonly CommandSpec[]): string {
   const list = only ?? COMMANDS;
   const lines = ['usage: npm run cli -- <command> [flags]', '', ...list.flatMap((c) => entry(c, only !== undefined))];
   if (!only || only.some((c) => c.scope)) lines.push('', ...SCOPE_NOTE);
-  if (!only) lines.push('', '  <command> --help explains each flag of a command. DATA_DIR or DATABASE_URL names the database, as for the server.');
+  if (!only) {
+    lines.push(
+      '',
+      '  <command> --help explains each flag of a command. DATA_DIR or DATABASE_URL names the database, as for the server;',
+      '  each command names it on stderr and refuses one that does not exist unless given --init (creates it).',
+    );
+  }
   return lines.join('\n');
 }
 

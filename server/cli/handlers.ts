@@ -75,6 +75,26 @@ export const HANDLERS: Record<CommandName, (ctx: Context) => Promise<void>> = {
   },
   'users disable': (ctx) => setUser(ctx, { disabled: true }, 'is disabled: no sign-in, no token or TSIG key of theirs works'),
   'users enable': (ctx) => setUser(ctx, { disabled: false }, 'is enabled'),
+  async 'users email'({ args: [name, address], services, out }) {
+    const { accounts, store, audit } = await services();
+    const user = await accounts.userByName(need(name, '<username>'));
+    const given = need(address, '<address|none>').trim().toLowerCase();
+    const email = given === 'none' ? null : given;
+    if (email !== null && (email.length > 254 || !/^[^\s@\u0000-\u001f\u007f]{1,64}@[^\s@\u0000-\u001f\u007f]{1,189}$/.test(email))) {
+      throw new UsageError(`<address> must be an email address like alice@example.com, or none`);
+    }
+    const other = email === null ? undefined : (await store.identities.usersByEmail(email)).find((u) => u.id !== user.id);
+    if (other) throw new UsageError(`${email} is the address of ${other.username} already`);
+    await store.identities.setEmail(user.id, email);
+    await audit.record({ kind: 'user-email-changed', actor: CLI, subject: subjectOf(user), detail: { email } });
+    out(email === null ? `${user.username} has no email address` : `${user.username} has the email address ${email}`);
+  },
+  async 'settings password-sign-in'({ args: [state], services, out }) {
+    const on = need(state, '<on|off>');
+    if (on !== 'on' && on !== 'off') throw new UsageError(`<on|off> must be on or off, not ${on}`);
+    await (await services()).signInSettings.setPassword(CLI, on === 'on');
+    out(on === 'on' ? 'password sign-in is on' : 'password sign-in is off: users sign in with single sign-on or a passkey');
+  },
   async 'tokens create'({ args: [name], values, scope, services, out }) {
     const { accounts, audit } = await services();
     const user = await accounts.userByName(need(name, '<username>'));

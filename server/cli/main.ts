@@ -14,6 +14,7 @@ import { SecretsKeyError } from '../store/secret-box';
 import { DatabaseFileError } from '../store/sqlite-backup';
 import { commandsNamed, findCommand, flagAllowed, FLAGS, HELP_POINTER, synopsis, usage, type CommandSpec } from './commands';
 import { HANDLERS, UsageError, type Out } from './handlers';
+import { databaseLine, requireDatabase } from './database';
 import { Refusal } from './refusal';
 
 /** A usage error of one command: its usage line goes with the message. */
@@ -30,7 +31,7 @@ class CommandUsageError extends UsageError {
  * Runs the command `argv` names with `given` services (a test's), or else with the store the
  * configuration names, opened only if the command asks for it and closed after.
  */
-export async function run(given: Services | undefined, argv: string[], out: Out): Promise<void> {
+export async function run(given: Services | undefined, argv: string[], out: Out, say: Out = (line) => process.stderr.write(`${line}\n`)): Promise<void> {
   const { values, positionals, tokens } = parseArgs({ args: argv, allowPositionals: true, options: FLAGS, tokens: true });
   if (positionals.length === 0) {
     out(usage());
@@ -57,7 +58,18 @@ export async function run(given: Services | undefined, argv: string[], out: Out)
     allowed_ips: split(values['allowed-ips']),
   };
   let config: Config | undefined;
-  const getConfig = () => (config ??= loadConfig());
+  // The first command to need the configuration names the database it is about to use (not a test's own services).
+  const getConfig = () => {
+    if (!config) {
+      config = loadConfig();
+      if (!given) say(databaseLine(config));
+    }
+    return config;
+  };
+  const openServices = async () => {
+    await requireDatabase(getConfig(), values.init ?? false);
+    return servicesFor(await openStore(getConfig()), getConfig());
+  };
   let opened: Services | undefined;
   try {
     await HANDLERS[command.name]({
@@ -69,7 +81,7 @@ export async function run(given: Services | undefined, argv: string[], out: Out)
       values,
       scope,
       out,
-      services: async () => given ?? (opened ??= servicesFor(await openStore(getConfig()), getConfig())),
+      services: async () => given ?? (opened ??= await openServices()),
     });
   } catch (e) {
     if (e instanceof UsageError && !(e instanceof CommandUsageError)) throw new CommandUsageError(e.message, command);

@@ -25,7 +25,7 @@ const stores: string[] = [];
 function store(): string {
   const dir = tempDataDir();
   stores.push(dir);
-  cli(dir, 'users', 'add', 'bob');
+  cli(dir, 'users', 'add', 'bob', '--init');
   return dir;
 }
 

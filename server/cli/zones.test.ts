@@ -81,7 +81,8 @@ beforeAll(async () => {
   knot = spawn(daemonPath('knotd', 'knot'), ['-c', path.join(dir, 'knot.conf')], { stdio: 'ignore' });
   const up = await eventually(async () => (await run('dig', ['@127.0.0.1', '-p', String(knotPort), '+short', '+time=1', '+tries=1', ZONE, 'SOA']).catch(() => ({ stdout: '' }))).stdout.includes('7200'), 100, 100);
   expect(up).toBe(true);
-  cli(dataDir, 'users', 'add', 'alice');
+  // No server has started on this data dir: the CLI creates its database.
+  cli(dataDir, 'users', 'add', 'alice', '--init');
 });
 
 afterAll(async () => {

@@ -229,7 +229,8 @@ export async function createZone(services: Services, identity: SoaIdentity, user
     await writeComments(store, zone, t);
     return applied.zone;
   } catch (e) {
-    await zones.remove(userId, zone.name).catch(() => {});
+    // A creation undone: nothing to keep among the deleted zones.
+    await zones.remove(userId, zone.name, undefined, undefined, { discard: true }).catch(() => {});
     throw e;
   }
 }

@@ -16,6 +16,7 @@ import { asAbsolute, dotted, zoneNameOfId } from './names';
 import { checkCommentScope, clientError, translate, writeComments } from './rrset-changes';
 import { parseBody, PatchBody, ZoneIn, type RRsetInput } from './schemas';
 import { checkTsigKeyIds } from './tsig-key-ids';
+import { auditActor } from '../api/audit-actor';
 import { pdnsWrite } from './write-options';
 import { zoneDetail, zoneRRsets, zoneSummary, type SoaIdentity } from './zone-view';
 
@@ -152,7 +153,7 @@ export function zonesApi(services: Services, identity: SoaIdentity, defaults: Zo
     })
     .delete('/zones/:zone_id', async (c) => {
       const { user, scope } = c.get('principal');
-      await zones.remove(user.id, placeOf(c), undefined, scope);
+      await zones.remove(user.id, placeOf(c), undefined, scope, { actor: auditActor(c) });
       return c.body(null, 204);
     })
     .put('/zones/:zone_id/notify', async (c) => {

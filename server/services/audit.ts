@@ -24,6 +24,8 @@ export const AUDIT_KINDS = [
   'member-role-changed',
   'member-removed',
   'zone-moved',
+  'zone-deleted',
+  'zone-restored',
   'user-created',
   'user-disabled',
   'user-enabled',
@@ -36,6 +38,9 @@ export const AUDIT_KINDS = [
   'reauthenticated',
   'passkey-added',
   'passkey-removed',
+  'identity-linked',
+  'sign-in-settings-changed',
+  'user-email-changed',
 ] as const;
 export type AuditKind = (typeof AUDIT_KINDS)[number];
 

@@ -1,8 +1,9 @@
 /**
  * Work across zones as one batch (DESIGN.md §22): one change set per zone, all under one batch
- * id. Every zone's change is tried first as a dry run, so a batch that would fail anywhere
- * changes nothing; a batch is reverted as one, refused (409 naming the zones) when any of its
- * zones changed since.
+ * id, all written in one transaction: a batch changes every zone or none. Every zone's change is
+ * tried first as a dry run, so a batch that would fail anywhere answers why, naming the zone; a
+ * zone that changes between that preview and the write fails the whole batch with a 409 naming
+ * it. A batch is reverted as one, refused (409 naming the zones) when any of its zones changed since.
  */
 import { randomUUID } from 'node:crypto';
 import { allowsZone, type Scope } from '../core/scope';
@@ -62,30 +63,25 @@ export function createBatches(store: Store, changes: ChangeSets, zones: Zones) {
       // One If-Match cannot name the serials of many zones.
       const opts = { ...given, ifMatch: undefined };
       if (jobs.length > MAX_BATCH_ZONES) throw Invalid.field('zones', `a batch changes at most ${MAX_BATCH_ZONES} zones; this one would change ${jobs.length}`);
-      const preview = [];
-      for (const job of jobs) {
-        try {
-          const { change } = await changes.apply(locate(userId, job.zone), { ...opts, dryRun: true }, job.build);
-          preview.push({ zone: job.zone.name, change });
-        } catch (e) {
-          throw inZone(job.zone.name, e);
-        }
-      }
+      const tried = (job: ZoneJob) => ({ locate: locate(userId, job.zone), build: job.build, after: job.after, fail: (e: unknown) => inZone(job.zone.name, e) });
+      // The preview: every zone's change set, all rolled back; a zone that would fail fails it, naming the zone.
+      const preview = (await changes.applyMany(jobs.map(tried), { ...opts, dryRun: true })).map((a, i) => ({ zone: jobs[i]!.zone.name, change: a.change }));
       if (opts.dryRun) return { batch: null, zones: preview };
       const batch = randomUUID();
-      const done: BatchResult['zones'] = [];
-      for (const job of jobs) {
-        try {
-          const { change } = await changes.apply(locate(userId, job.zone), { ...opts, batch }, job.build, job.after && ((tx, zone, change) => job.after!(tx, zone, change)));
-          done.push({ zone: job.zone.name, change });
-        } catch (e) {
-          // Changed between the dry run and now: what was applied stays, and can be reverted as the batch.
-          const applied = done.filter((d) => d.change.id !== null).map((d) => d.zone);
-          if (applied.length === 0) throw inZone(job.zone.name, e);
-          throw new Conflict(`${job.zone.name}: ${e instanceof Error ? e.message : String(e)}; batch ${batch} changed ${applied.join(', ')} before it and stopped there (POST /batches/${batch}/revert undoes it)`);
-        }
-      }
-      return { batch, zones: done };
+      // Every zone's change set in one transaction: a zone that changed since the preview (or fails
+      // now for any reason) rolls back all of them, so the batch changes nothing or everything.
+      const written = await changes.applyMany(
+        jobs.map((job) => ({
+          ...tried(job),
+          fail: (e: unknown) => {
+            if (!(e instanceof ZonedeckError)) return e;
+            const why = e.message;
+            return new Conflict(`${job.zone.name} changed since the preview (${why}); nothing was changed: preview the batch again`, { [job.zone.name]: why });
+          },
+        })),
+        { ...opts, batch },
+      );
+      return { batch, zones: written.map((a, i) => ({ zone: jobs[i]!.zone.name, change: a.change })) };
     },
 
     /** The change sets of a batch, by zone. */
@@ -119,14 +115,17 @@ export function createBatches(store: Store, changes: ChangeSets, zones: Zones) {
       if (names.length > 0) throw new Conflict(`batch ${batch} cannot be reverted: ${names.join(', ')} changed since`, conflicts);
       if (opts.dryRun) return { batch: null, zones: preview };
       const next = randomUUID();
-      const done: BatchResult['zones'] = [];
-      for (const { zone, row } of [...rows].reverse()) {
-        try {
-          done.push({ zone: zone.name, change: (await changes.revert(locate(userId, zone), row.id, { ...opts, comment, batch: next })).change });
-        } catch (e) {
-          throw inZone(zone.name, e);
-        }
-      }
+      // All the zones' reverts in one transaction: a zone that changed since the check above undoes none.
+      const ordered = [...rows].reverse();
+      const reverted = await changes.applyMany(
+        ordered.map(({ zone, row }) => ({
+          locate: locate(userId, zone),
+          build: changes.revertBuild(row.id, { ...opts, comment }),
+          fail: (e: unknown) => (e instanceof Conflict ? new Conflict(`batch ${batch} cannot be reverted: ${zone.name} changed since; nothing was changed`, { [zone.name]: e.message }) : inZone(zone.name, e)),
+        })),
+        { ...opts, source: 'revert', comment, batch: next },
+      );
+      const done: BatchResult['zones'] = reverted.map((a, i) => ({ zone: ordered[i]!.zone.name, change: a.change }));
       return { batch: next, zones: done };
     },
   };

@@ -104,9 +104,18 @@ export interface Applied<T> {
 }
 
 class DryRun<T> extends Error {
-  constructor(readonly applied: Applied<T>) {
+  constructor(readonly applied: readonly Applied<T>[]) {
     super('dry run');
   }
+}
+
+/** One zone's change of a change applied across zones (`applyMany`): as `apply`'s arguments. */
+export interface ZoneChangeJob<T = void> {
+  locate: (tx: Repos, now: Date) => Promise<DomainRow>;
+  build: (edit: Edit) => Promise<void> | void;
+  after?: (tx: Repos, zone: DomainRow, change: ChangeSet, inserted: readonly RecordRow[]) => Promise<T>;
+  /** What to throw instead when this zone's change fails (e.g. the error naming the zone). */
+  fail?: (e: unknown) => unknown;
 }
 
 export interface ChangeSetOptions {
@@ -130,38 +139,69 @@ export function createChangeSets(store: Store, events: ZoneEvents, options: Chan
     build: (edit: Edit) => Promise<void> | void,
     after?: (tx: Repos, zone: DomainRow, change: ChangeSet, inserted: readonly RecordRow[]) => Promise<T>,
   ): Promise<Applied<T>> {
-    let applied: Applied<T> & { names: string[]; keys: boolean };
+    const [applied] = await applyMany([{ locate, build, after }], opts);
+    return applied!;
+  }
+
+  /** One zone's change set inside the caller's transaction: lock, If-Match, build, validate, write, `after`. */
+  async function applyIn<T>(tx: Repos, job: ZoneChangeJob<T>, given: WriteOptions): Promise<Applied<T> & { names: string[]; keys: boolean }> {
+    let opts = given;
+    const now = new Date();
+    const zone = await tx.domains.lock(await job.locate(tx, now));
+    const role = opts.actor.userId === undefined ? 'owner' : await roleOn(tx, opts.actor.userId, zone);
+    if (!role) throw new NotFound(`no domain named ${zone.name}`);
+    // A change made for a user with no credential of theirs (the admin CLI) is theirs.
+    if (opts.actor.username === '') opts = { ...opts, actor: { ...opts.actor, username: (await tx.users.byId(zone.user_id))?.username ?? '' } };
+    if (opts.ifMatch !== undefined && opts.ifMatch !== '*' && opts.ifMatch !== zone.serial_number) {
+      throw new PreconditionFailed(`${zone.name} has changed: its serial is ${zone.serial_number}, not ${opts.ifMatch}; reload it and try again`, {
+        'If-Match': `the zone is at serial ${zone.serial_number}`,
+      });
+    }
+    const edit: Edit = { draft: new ZoneDraft(tx, zone, { aliasResolver: options.aliasResolver ?? false, aliasDeny: options.aliasDeny }), zone, tx, settings: {}, now };
+    await job.build(edit);
+    const out = await write(tx, zone, edit, opts, role);
+    const result = job.after ? await job.after(tx, out.zone, out.change, out.inserted) : (undefined as T);
+    return { ...out, result };
+  }
+
+  /**
+   * Applies one change set per job, every one in ONE transaction (a batch across zones, DESIGN.md
+   * §22): a job that fails rolls back all of them, so nothing is changed. The zone events go out
+   * only after the commit (and the other nodes hear of each zone when, and only if, it commits).
+   * With `dryRun`, all of it is done and rolled back. Answers in the order of the jobs.
+   */
+  async function applyMany<T = void>(jobs: readonly ZoneChangeJob<T>[], opts: WriteOptions): Promise<Applied<T>[]> {
+    let applied: Array<Applied<T> & { names: string[]; keys: boolean }>;
     try {
       applied = await store.transaction(async (tx) => {
-        const now = new Date();
-        const zone = await tx.domains.lock(await locate(tx, now));
-        const role = opts.actor.userId === undefined ? 'owner' : await roleOn(tx, opts.actor.userId, zone);
-        if (!role) throw new NotFound(`no domain named ${zone.name}`);
-        // A change made for a user with no credential of theirs (the admin CLI) is theirs.
-        if (opts.actor.username === '') opts = { ...opts, actor: { ...opts.actor, username: (await tx.users.byId(zone.user_id))?.username ?? '' } };
-        if (opts.ifMatch !== undefined && opts.ifMatch !== '*' && opts.ifMatch !== zone.serial_number) {
-          throw new PreconditionFailed(`${zone.name} has changed: its serial is ${zone.serial_number}, not ${opts.ifMatch}; reload it and try again`, {
-            'If-Match': `the zone is at serial ${zone.serial_number}`,
-          });
+        const done = [];
+        // Several zones: lock them all first, in id order, so that two batches over the same zones
+        // given in opposite orders wait for each other instead of deadlocking (PostgreSQL row locks).
+        // A zone that cannot be found here fails below, in its job, with its own error.
+        if (jobs.length > 1) {
+          const now = new Date();
+          const rows: DomainRow[] = [];
+          for (const job of jobs) rows.push(...(await job.locate(tx, now).then((r) => [r], () => [])));
+          for (const row of rows.sort((a, b) => a.id - b.id)) await tx.domains.lock(row);
         }
-        const edit: Edit = { draft: new ZoneDraft(tx, zone, { aliasResolver: options.aliasResolver ?? false, aliasDeny: options.aliasDeny }), zone, tx, settings: {}, now };
-        await build(edit);
-        const out = await write(tx, zone, edit, opts, role);
-        const result = after ? await after(tx, out.zone, out.change, out.inserted) : (undefined as T);
-        const done = { ...out, result };
+        for (const job of jobs) {
+          try {
+            done.push(await applyIn(tx, job, opts));
+          } catch (e) {
+            throw job.fail && !(e instanceof DryRun) ? job.fail(e) : e;
+          }
+        }
         if (opts.dryRun) throw new DryRun(done);
         // Every other node's DNS hears of it when, and only if, this commits (DESIGN.md §15).
-        if (out.change.id !== null) await publishZoneChange(tx, events, { kind: 'zone-changed', domain: out.zone, names: out.names, keys: out.keys });
+        for (const out of done) if (out.change.id !== null) await publishZoneChange(tx, events, { kind: 'zone-changed', domain: out.zone, names: out.names, keys: out.keys });
         return done;
       });
     } catch (e) {
-      if (e instanceof DryRun) return { change: { ...e.applied.change, id: null }, zone: e.applied.zone, result: e.applied.result };
+      if (e instanceof DryRun) return (e.applied as Applied<T>[]).map((a) => ({ change: { ...a.change, id: null }, zone: a.zone, result: a.result }));
       throw e;
     }
-    if (applied.change.id !== null) {
-      events.emit({ kind: 'zone-changed', domain: applied.zone, names: applied.names, keys: applied.keys });
-    }
-    return { change: applied.change, zone: applied.zone, result: applied.result };
+    for (const a of applied) if (a.change.id !== null) events.emit({ kind: 'zone-changed', domain: a.zone, names: a.names, keys: a.keys });
+    return applied.map((a) => ({ change: a.change, zone: a.zone, result: a.result }));
   }
 
   /**
@@ -283,6 +323,7 @@ export function createChangeSets(store: Store, events: ZoneEvents, options: Chan
 
   return {
     apply,
+    applyMany,
 
     /** A zone's change sets, newest first; each with at most `limit` records of each side. */
     async page(zone: DomainRow, filter: ChangeFilter, w: Window, limit = 1000): Promise<Page<ChangeSet & { added_count: number; removed_count: number }>> {
@@ -309,55 +350,62 @@ export function createChangeSets(store: Store, events: ZoneEvents, options: Chan
      * with a 409 naming them when records or settings it touched have changed since.
      */
     revert(locate: (tx: Repos, now: Date) => Promise<DomainRow>, id: number, opts: Omit<WriteOptions, 'source'>) {
-      return apply(locate, { ...opts, source: 'revert', comment: opts.comment ?? `revert of change ${id}` }, async ({ draft, zone, tx, settings }) => {
-        const row = await tx.changes.byId(zone.id, id);
-        if (!row) throw new NotFound(`no change ${id} in ${zone.name}`);
-        const cs = view(row, await tx.changes.entries(row.id));
-        // A credential that may not change settings is told so before whether the revert would conflict.
-        const touched = Object.keys(cs.settings);
-        const why = touched.length > 0 && opts.actor.scope ? zoneRefusal(opts.actor.scope, zone.name, `the zone's settings (${touched.join(', ')})`) : null;
-        if (why) throw new Forbidden(why);
-        if (row.serial_before === 0) throw new Conflict(`change ${id} created the zone; delete the zone instead`);
-        if (cs.settings.dnssec_keys) throw new Conflict(`change ${id} was a DNSSEC key rollover, which cannot be reverted; use npm run cli -- dnssec rollover`);
-        await draft.load(new Set([...cs.added, ...cs.removed].map((r) => r.name)));
-        const key = (r: { name: string; record_type: string }) => `${r.name === APEX ? '@' : r.name} ${r.record_type}`;
-        const conflicts = new Map<string, string>();
-        // Every reason per RRset, not just the last one.
-        const note = (k: string, why: string) => conflicts.set(k, conflicts.has(k) ? `${conflicts.get(k)}; ${why}` : why);
-        const addedContent = new Set(cs.added.map((r) => `${key(r)} ${r.content}`));
-        const state = (disabled: boolean | undefined) => (disabled ? ' (disabled)' : '');
-        for (const r of cs.added) {
-          if (!draft.rrset(r.name, r.record_type).some((e) => e.content === r.content && e.ttl === r.ttl && !e.disabled === !r.disabled)) {
-            note(key(r), `${r.content} (TTL ${r.ttl})${state(r.disabled)} is no longer there as change ${id} left it`);
-          }
-        }
-        for (const r of cs.removed) {
-          if (addedContent.has(`${key(r)} ${r.content}`)) continue;
-          if (draft.rrset(r.name, r.record_type).some((e) => e.content === r.content)) note(key(r), `${r.content} has been added again since change ${id}`);
-        }
-        for (const [field, [, after]] of Object.entries(cs.settings)) {
-          if (zone[field as keyof Settings] !== after) note(field, `is ${String(zone[field as keyof Settings])} now, not ${String(after)} as change ${id} left it`);
-        }
-        if (conflicts.size > 0) {
-          throw new Conflict(`change ${id} cannot be reverted: ${[...conflicts.keys()].join(', ')} changed since`, Object.fromEntries(conflicts));
-        }
-        // The inverse, RRset by RRset: what it added goes, what it removed comes back.
-        const sets = new Map<string, { name: string; type: string }>();
-        for (const r of [...cs.added, ...cs.removed]) sets.set(key(r), { name: r.name, type: r.record_type });
-        for (const { name, type } of sets.values()) {
-          const added = new Set(cs.added.filter((r) => r.name === name && r.record_type === type).map((r) => r.content));
-          const restored = cs.removed.filter((r) => r.name === name && r.record_type === type);
-          const kept = draft.rrset(name, type).filter((e) => !added.has(e.content));
-          const ttl = restored[0]?.ttl ?? kept[0]?.ttl ?? 0;
-          draft.put(name, type, [...kept, ...restored.map((r) => ({ content: r.content, ttl: r.ttl, disabled: r.disabled }))], ttl);
-        }
-        for (const [field, [before]] of Object.entries(cs.settings)) (settings as Record<string, unknown>)[field] = before;
-      });
+      return apply(locate, { ...opts, source: 'revert', comment: opts.comment ?? `revert of change ${id}` }, revertBuild(id, opts));
     },
+
+    /** The edit that reverts change `id` (as `revert` applies it), for a revert across zones in one transaction (`applyMany`). */
+    revertBuild,
 
     /** Removes change sets older than `days` days; returns how many. */
     prune: (days: number, now = new Date()) => store.changes.prune(new Date(now.getTime() - days * 86_400_000).toISOString()),
   };
+
+  function revertBuild(id: number, opts: Omit<WriteOptions, 'source'>) {
+    return async ({ draft, zone, tx, settings }: Edit) => {
+      const row = await tx.changes.byId(zone.id, id);
+      if (!row) throw new NotFound(`no change ${id} in ${zone.name}`);
+      const cs = view(row, await tx.changes.entries(row.id));
+      // A credential that may not change settings is told so before whether the revert would conflict.
+      const touched = Object.keys(cs.settings);
+      const why = touched.length > 0 && opts.actor.scope ? zoneRefusal(opts.actor.scope, zone.name, `the zone's settings (${touched.join(', ')})`) : null;
+      if (why) throw new Forbidden(why);
+      if (row.serial_before === 0) throw new Conflict(`change ${id} created the zone; delete the zone instead`);
+      if (cs.settings.dnssec_keys) throw new Conflict(`change ${id} was a DNSSEC key rollover, which cannot be reverted; use npm run cli -- dnssec rollover`);
+      await draft.load(new Set([...cs.added, ...cs.removed].map((r) => r.name)));
+      const key = (r: { name: string; record_type: string }) => `${r.name === APEX ? '@' : r.name} ${r.record_type}`;
+      const conflicts = new Map<string, string>();
+      // Every reason per RRset, not just the last one.
+      const note = (k: string, why: string) => conflicts.set(k, conflicts.has(k) ? `${conflicts.get(k)}; ${why}` : why);
+      const addedContent = new Set(cs.added.map((r) => `${key(r)} ${r.content}`));
+      const state = (disabled: boolean | undefined) => (disabled ? ' (disabled)' : '');
+      for (const r of cs.added) {
+        if (!draft.rrset(r.name, r.record_type).some((e) => e.content === r.content && e.ttl === r.ttl && !e.disabled === !r.disabled)) {
+          note(key(r), `${r.content} (TTL ${r.ttl})${state(r.disabled)} is no longer there as change ${id} left it`);
+        }
+      }
+      for (const r of cs.removed) {
+        if (addedContent.has(`${key(r)} ${r.content}`)) continue;
+        if (draft.rrset(r.name, r.record_type).some((e) => e.content === r.content)) note(key(r), `${r.content} has been added again since change ${id}`);
+      }
+      for (const [field, [, after]] of Object.entries(cs.settings)) {
+        if (zone[field as keyof Settings] !== after) note(field, `is ${String(zone[field as keyof Settings])} now, not ${String(after)} as change ${id} left it`);
+      }
+      if (conflicts.size > 0) {
+        throw new Conflict(`change ${id} cannot be reverted: ${[...conflicts.keys()].join(', ')} changed since`, Object.fromEntries(conflicts));
+      }
+      // The inverse, RRset by RRset: what it added goes, what it removed comes back.
+      const sets = new Map<string, { name: string; type: string }>();
+      for (const r of [...cs.added, ...cs.removed]) sets.set(key(r), { name: r.name, type: r.record_type });
+      for (const { name, type } of sets.values()) {
+        const added = new Set(cs.added.filter((r) => r.name === name && r.record_type === type).map((r) => r.content));
+        const restored = cs.removed.filter((r) => r.name === name && r.record_type === type);
+        const kept = draft.rrset(name, type).filter((e) => !added.has(e.content));
+        const ttl = restored[0]?.ttl ?? kept[0]?.ttl ?? 0;
+        draft.put(name, type, [...kept, ...restored.map((r) => ({ content: r.content, ttl: r.ttl, disabled: r.disabled }))], ttl);
+      }
+      for (const [field, [before]] of Object.entries(cs.settings)) (settings as Record<string, unknown>)[field] = before;
+    };
+  }
 }
 
 /** A stored change set with its records, as the API shows it. */

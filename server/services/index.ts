@@ -1,5 +1,5 @@
 /** All services over one store, as used by the API, the BFF, the CLI and the DNS server. */
-import type { Config } from '../config';
+import type { Config, OidcConfig } from '../config';
 import type { Store } from '../store/types';
 import { createAccounts } from './accounts';
 import { createAudit } from './audit';
@@ -20,8 +20,13 @@ import { createZones, type ZoneDefaults } from './zones';
 import { createBatches } from './batches';
 import { createRecordSearch } from './record-search';
 import { createTemplates } from './templates';
+import { createOidc } from './oidc';
+import { createSignInSettings } from './sign-in-settings';
+import { createDelegationChecks, type DelegationTuning } from './delegation-check';
+import { createDeletedZones } from './deleted-zones';
 
-export function createServices(store: Store, defaults: ZoneDefaults, events = new ZoneEvents()) {
+/** `delegation`: how the check from outside asks (tests ask their name servers on another port than 53, and keep nothing). */
+export function createServices(store: Store, defaults: ZoneDefaults & { delegation?: DelegationTuning; oidc?: OidcConfig }, events = new ZoneEvents()) {
   const changes = createChangeSets(store, events, { maxRecords: defaults.maxRecords ?? DEFAULT_MAX_RECORDS, aliasResolver: defaults.resolver !== undefined, aliasDeny: defaults.aliasDeny });
   const zones = createZones(store, events, changes, defaults);
   const audit = createAudit(store);
@@ -40,6 +45,7 @@ export function createServices(store: Store, defaults: ZoneDefaults, events = ne
     ips: createIps(store),
     changes,
     zones,
+    deletedZones: createDeletedZones(store, zones, changes, audit, defaults.historyDays),
     records: createRecords(store, changes, zones),
     rrsets: createRrsets(changes, zones),
     tsigKeys: createTsigKeys(store, defaults.maxTsigKeysPerUser),
@@ -47,7 +53,10 @@ export function createServices(store: Store, defaults: ZoneDefaults, events = ne
     batches,
     templates: createTemplates(store, zones, batches, defaults.maxRecords ?? DEFAULT_MAX_RECORDS),
     recordSearch: createRecordSearch(store, batches),
+    delegation: createDelegationChecks({ resolver: defaults.resolver, nameservers: defaults.nameservers, ...defaults.delegation }),
     zoneFiles: createZoneFiles(store, changes, { primary: defaults.nameservers[0]!, hostmaster: defaults.hostmaster ?? 'hostmaster.zonedeck.test' }, defaults.maxRecords ?? DEFAULT_MAX_RECORDS),
+    oidc: createOidc(store, accounts, audit, defaults.oidc),
+    signInSettings: createSignInSettings(store, audit, defaults.oidc?.name ?? null),
   };
 }
 
@@ -56,7 +65,7 @@ export type Services = ReturnType<typeof createServices>;
 /** The services as configured: apex NS set from NAMESERVERS, the records-per-zone cap, the catalog zone's name, ALIAS only with a RESOLVER. */
 export function servicesFor(
   store: Store,
-  config: Pick<Config, 'nameservers' | 'hostmaster' | 'maxRecordsPerZone' | 'catalogZone' | 'resolver'> & Partial<Pick<Config, 'maxZonesPerUser' | 'maxTokensPerUser' | 'maxTsigKeysPerUser' | 'rateLimitUpdate' | 'aliasDeny' | 'dataDir'>>,
+  config: Pick<Config, 'nameservers' | 'hostmaster' | 'maxRecordsPerZone' | 'catalogZone' | 'resolver'> & Partial<Pick<Config, 'maxZonesPerUser' | 'maxTokensPerUser' | 'maxTsigKeysPerUser' | 'rateLimitUpdate' | 'aliasDeny' | 'dataDir' | 'historyDays' | 'oidc'>>,
   events?: ZoneEvents,
 ): Services {
   return createServices(
@@ -74,6 +83,8 @@ export function servicesFor(
       rateLimitUpdate: config.rateLimitUpdate,
       aliasDeny: config.aliasDeny,
       dataDir: config.dataDir,
+      historyDays: config.historyDays,
+      oidc: config.oidc,
     },
     events,
   );

@@ -250,27 +250,41 @@ export function createTemplates(store: Store, zones: Zones, batches: Batches, ma
       for (const { zone, variables, applied_at } of await store.zoneTemplates.zonesOf(t.id)) {
         if (!(await zones.owned(asker.userId, zone.name).catch(() => null))) continue;
         if (asker.scope && !allowsZone(asker.scope, zone.name)) continue;
-        const differences: Array<{ name: string; record_type: string; expected: string[]; actual: string[]; ttl?: [number, number] }> = [];
-        let problem: string | undefined;
-        try {
-          const sets = render(t, zone.name, variables);
-          const rows = await store.records.atNames(zone.id, [...new Set(sets.map((s) => s.name))]);
-          for (const s of sets) {
-            const have = rows.filter((r) => r.name === s.name && r.record_type === s.type && !r.disabled);
-            const actual = have.map((r) => r.content).sort();
-            const expected = [...s.records].sort();
-            const ttlDiffers = have.length > 0 && have[0]!.ttl !== s.ttl;
-            if (ttlDiffers || actual.join('\n') !== expected.join('\n')) differences.push({ name: s.name, record_type: s.type, expected, actual, ...(ttlDiffers ? { ttl: [s.ttl, have[0]!.ttl] as [number, number] } : {}) });
-          }
-        } catch (e) {
-          if (!(e instanceof Invalid || e instanceof RuleError)) throw e;
-          problem = e.message;
-        }
-        out.push({ zone: zone.name, applied_at, variables, drifted: differences.length > 0 || problem !== undefined, differences, ...(problem ? { problem } : {}) });
+        out.push({ zone: zone.name, applied_at, variables, ...(await drift(t, zone, variables)) });
       }
       return out;
     },
+
+    /** The template a zone came from (or had applied last), with how the zone differs from it now; NotFound when none the asker may read. */
+    async ofZone(asker: Asker, name: string) {
+      const zone = await zoneOf(asker, name, 'name');
+      const link = await store.zoneTemplates.ofDomain(zone.id);
+      const t = link && (await visible(store, asker.userId, link.template_id).catch((e) => (e instanceof NotFound ? undefined : Promise.reject(e))));
+      if (!link || !t) throw new NotFound(`${zone.name} did not come from a template you may read`);
+      return { template: { id: t.id, name: t.name }, zone: zone.name, applied_at: link.applied_at, variables: link.variables, ...(await drift(t, zone, link.variables)) };
+    },
   };
+
+  /** How a zone differs from its template rendered with its variables: the RRsets whose records or TTL differ. */
+  async function drift(t: TemplateRow, zone: DomainRow, variables: Record<string, string>) {
+    const differences: Array<{ name: string; record_type: string; expected: string[]; actual: string[]; ttl?: [number, number] }> = [];
+    let problem: string | undefined;
+    try {
+      const sets = render(t, zone.name, variables);
+      const rows = await store.records.atNames(zone.id, [...new Set(sets.map((s) => s.name))]);
+      for (const s of sets) {
+        const have = rows.filter((r) => r.name === s.name && r.record_type === s.type && !r.disabled);
+        const actual = have.map((r) => r.content).sort();
+        const expected = [...s.records].sort();
+        const ttlDiffers = have.length > 0 && have[0]!.ttl !== s.ttl;
+        if (ttlDiffers || actual.join('\n') !== expected.join('\n')) differences.push({ name: s.name, record_type: s.type, expected, actual, ...(ttlDiffers ? { ttl: [s.ttl, have[0]!.ttl] as [number, number] } : {}) });
+      }
+    } catch (e) {
+      if (!(e instanceof Invalid || e instanceof RuleError)) throw e;
+      problem = e.message;
+    }
+    return { drifted: differences.length > 0 || problem !== undefined, differences, ...(problem ? { problem } : {}) };
+  }
 }
 
 export type Templates = ReturnType<typeof createTemplates>;

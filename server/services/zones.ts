@@ -16,6 +16,8 @@ import { CLI_WRITE, type Applied, type ChangeSets, type Edit, type WriteOptions 
 import type { ZoneEvents } from './events';
 import { publishZoneChange } from './zone-messages';
 import { FieldCheck } from './rule-fields';
+import { createAudit, type AuditActor } from './audit';
+import { archiveZone, DEFAULT_HISTORY_DAYS, deletedDetail } from './deleted-zones';
 
 export interface ZoneSettings extends Partial<SoaTimers> {
   dnssec_enabled?: boolean;
@@ -43,6 +45,8 @@ export interface ZoneDefaults {
   rateLimitUpdate?: { perSecond: number; burst: number } | null;
   /** DATA_DIR, where the first start keeps admin's first password until it is changed. */
   dataDir?: string;
+  /** HISTORY_DAYS: how long history, and a deleted zone (restorable), are kept; absent: 365. */
+  historyDays?: number;
 }
 
 
@@ -79,6 +83,7 @@ export function nameFromPlace(name: string, base: string): string | null {
 
 export function createZones(store: Store, events: ZoneEvents, changes: ChangeSets, defaults: ZoneDefaults) {
   const reserved = reservedDomains(defaults);
+  const audit = createAudit(store);
   /**
    * A place resolved earlier (by the API's path check, DESIGN.md §17), as it is now: read again
    * inside a transaction, and NotFound unless it is still the same zone of the same user.
@@ -163,6 +168,35 @@ export function createZones(store: Store, events: ZoneEvents, changes: ChangeSet
     return role ? ownerOnly(role, team, what) : `only an owner of team ${team} may ${what}`;
   }
 
+  /**
+   * The rules a new zone must meet, in the transaction that makes it (after `quotas.lock`): a
+   * creation, and the restore of a deleted zone (deleted-zones.ts). `userId` is whose zone it
+   * is (for a team's zone, its creator) and `teamId` its team: the name is free, neither the
+   * catalog zone nor reserved, nests only in or around zones of the same owner, and the user
+   * holds fewer than MAX_ZONES_PER_USER zones. 409 or 403 naming the zone otherwise.
+   */
+  async function admissible(tx: Repos, userId: number, name: string, teamId: number | null): Promise<void> {
+    const existing = await tx.domains.byName(name);
+    if (existing) {
+      throw new Conflict(`${name} already exists`, { name: existing.user_id === userId ? 'you already manage this domain' : 'is already managed by another account' });
+    }
+    if (defaults.catalogZone && isInZone(name, defaults.catalogZone)) {
+      throw new Conflict(`${name} is the catalog zone zonedeck publishes (CATALOG_ZONE)`, { name: name === defaults.catalogZone ? 'is the catalog zone of this service' : 'lies inside the catalog zone of this service' });
+    }
+    const why = reservedRefusal(name, reserved);
+    if (why) throw new Conflict(`${name} ${why}`, { name: why });
+    // Nested zones only under the same owner: the user alone, or the same team.
+    const foreign = (await tx.domains.related(name)).find((d) => (teamId != null ? d.team_id !== teamId : d.team_id != null || d.user_id !== userId));
+    if (foreign) {
+      const how = isInZone(name, foreign.name) ? 'lies inside' : 'contains';
+      throw new Conflict(`${name} ${how} ${foreign.name}, which another account manages`, { name: `${how} a domain managed by another account` });
+    }
+    const max = defaults.maxZonesPerUser;
+    if (max !== undefined && (await tx.quotas.count('zones', userId)) >= max) {
+      throw new Forbidden(`this account already holds ${max} zones; ${max} is the most one user may have (MAX_ZONES_PER_USER)`);
+    }
+  }
+
   function timers(check: FieldCheck, current: SoaTimers, patch: ZoneSettings): SoaTimers {
     const merged = { ...current };
     const changed = new Set<SoaField>();
@@ -179,6 +213,7 @@ export function createZones(store: Store, events: ZoneEvents, changes: ChangeSet
   return {
     owned,
     place,
+    admissible,
 
     page: (userId: number, w: Window, search?: string, only?: readonly string[]): Promise<Page<DomainRow>> => store.domains.page(userId, w, search, only),
 
@@ -206,25 +241,7 @@ export function createZones(store: Store, events: ZoneEvents, changes: ChangeSet
           await tx.quotas.lock('zones', 0);
           // A team's zone: created by its owners and admins; a team the user is not in is named like a missing one.
           const team = input.team === undefined ? undefined : await teamFor(tx, userId, input.team, 'admin', 'create zones for it');
-          const existing = await tx.domains.byName(name!);
-          if (existing) {
-            throw new Conflict(`${name} already exists`, { name: existing.user_id === userId ? 'you already manage this domain' : 'is already managed by another account' });
-          }
-          if (defaults.catalogZone && isInZone(name!, defaults.catalogZone)) {
-            throw new Conflict(`${name} is the catalog zone zonedeck publishes (CATALOG_ZONE)`, { name: name === defaults.catalogZone ? 'is the catalog zone of this service' : 'lies inside the catalog zone of this service' });
-          }
-          const why = reservedRefusal(name!, reserved);
-          if (why) throw new Conflict(`${name} ${why}`, { name: why });
-          // Nested zones only under the same owner: the user alone, or the same team.
-          const foreign = (await tx.domains.related(name!)).find((d) => (team ? d.team_id !== team.id : d.team_id != null || d.user_id !== userId));
-          if (foreign) {
-            const how = isInZone(name!, foreign.name) ? 'lies inside' : 'contains';
-            throw new Conflict(`${name} ${how} ${foreign.name}, which another account manages`, { name: `${how} a domain managed by another account` });
-          }
-          const max = defaults.maxZonesPerUser;
-          if (max !== undefined && (await tx.quotas.count('zones', userId)) >= max) {
-            throw new Forbidden(`this account already holds ${max} zones; ${max} is the most one user may have (MAX_ZONES_PER_USER)`);
-          }
+          await admissible(tx, userId, name!, team?.id ?? null);
           const at = now.toISOString();
           // The catalog lists the zone from this commit on, at a serial every node agrees on.
           await tx.catalog.bump(now);
@@ -329,16 +346,27 @@ export function createZones(store: Store, events: ZoneEvents, changes: ChangeSet
     },
 
     /**
-     * Deletes a zone with its records and history; `ifMatch` guards it like any write, and the
-     * credential's scope is judged on the row it locked (DESIGN.md §17).
+     * Deletes a zone; `ifMatch` guards it like any write, and the credential's scope is judged on
+     * the row it locked (DESIGN.md §17). The zone is archived in the same transaction, with its
+     * records, keys and history, for HISTORY_DAYS (deleted-zones.ts restores it), and the deletion
+     * is an audit event of `how.actor` (absent: the admin CLI, as the zone's owner). `how.discard`:
+     * no archive and no event (a creation undone because it failed half way).
      */
-    async remove(userId: number, name: ZoneRef, ifMatch?: number | '*', scope?: Scope): Promise<void> {
+    async remove(userId: number, name: ZoneRef, ifMatch?: number | '*', scope?: Scope, how: { actor?: AuditActor; discard?: boolean } = {}): Promise<void> {
       const zone = await store.transaction(async (tx) => {
         const z = await tx.domains.lock(await owned(userId, name, tx));
         const why = (scope ? zoneRefusal(scope, z.name, 'delete the zone') : null) ?? (await teamOwnerRefusal(tx, userId, z, 'delete its zones'));
         if (why) throw new Forbidden(why);
         if (ifMatch !== undefined && ifMatch !== '*' && ifMatch !== z.serial_number) {
           throw new PreconditionFailed(`${z.name} has changed: its serial is ${z.serial_number}, not ${ifMatch}`, { 'If-Match': `the zone is at serial ${z.serial_number}` });
+        }
+        if (!how.discard) {
+          const owner = { id: z.user_id, username: (await tx.users.byId(z.user_id))?.username ?? '' };
+          const actor = how.actor ?? { username: owner.username, credential: 'cli' };
+          const archived = await archiveZone(tx, z, actor.username, defaults.historyDays ?? DEFAULT_HISTORY_DAYS);
+          const team = z.team_id != null ? await tx.teams.byId(z.team_id) : undefined;
+          // The zone's user is its subject: they read the event even when another deleted it (a team owner, the CLI).
+          await audit.record({ kind: 'zone-deleted', actor, subject: owner, ...(team ? { team: { id: team.id, name: team.name } } : {}), detail: deletedDetail(archived) }, tx);
         }
         await tx.domains.delete(z.id);
         await tx.catalog.bump(new Date());

@@ -23,6 +23,9 @@ import * as m0014 from './migrations/0014-teams-and-audit';
 import * as m0015 from './migrations/0015-templates';
 import * as m0016 from './migrations/0016-query-stats';
 import * as m0017 from './migrations/0017-second-factors';
+import * as m0018 from './migrations/0018-oidc';
+import * as m0019 from './migrations/0019-deleted-zones';
+import * as m0020 from './migrations/0020-record-search-index';
 
 export type Dialect = 'sqlite' | 'postgres';
 
@@ -46,6 +49,9 @@ const STEPS: Record<string, Step> = {
   '0015-templates': m0015,
   '0016-query-stats': m0016,
   '0017-second-factors': m0017,
+  '0018-oidc': m0018,
+  '0019-deleted-zones': m0019,
+  '0020-record-search-index': m0020,
 };
 
 /** The code's migrations, in the order they run on a new database. */

@@ -8,7 +8,9 @@ import { createClusterRepos } from './cluster-repos';
 import { createTeamRepos } from './team-repos';
 import { createStatsRepos } from './stats-repos';
 import { createFactorRepos } from './factor-repos';
+import { createOidcRepos } from './oidc-repos';
 import { createTemplateRepos } from './template-repos';
+import { createDeletedZoneRepos } from './deleted-zone-repos';
 import { count, escapeLike, like, pageTotal } from './paging';
 import { kyselyRunner, Prepared, preparedRunner, type Arg, type Runner } from './prepared';
 import type { Database } from './schema';
@@ -24,7 +26,7 @@ const ipRow = (r: Selectable<Database['ips']>): IpRow => ({ ...r, active: Boolea
 const tokenRow = (r: Selectable<Database['tokens']>): TokenRow => ({ ...r, scope: scopeFromJson(r.scope) });
 const tsigKeyRow = (r: Selectable<Database['tsig_keys']>): TsigKeyRow => ({ ...r, algorithm: r.algorithm as TsigKeyRow['algorithm'], scope: scopeFromJson(r.scope) });
 /** A user row with its flags as booleans. */
-export const userRow = (r: Selectable<Database['users']>): UserRow => ({ ...r, is_admin: Boolean(r.is_admin), disabled_at: r.disabled_at ?? null });
+export const userRow = (r: Omit<Selectable<Database['users']>, 'email'>): UserRow => ({ ...r, is_admin: Boolean(r.is_admin), disabled_at: r.disabled_at ?? null });
 const domainRow = ({ record_count: _count, change_count: _changes, ...r }: Selectable<Database['domains']>): DomainRow => ({
   ...r,
   serial_number: Number(r.serial_number),
@@ -627,6 +629,8 @@ export function createRepos(db: Db, dialect: Dialect, box: SecretBox, runner: Ru
     ...createTeamRepos(db),
     ...createStatsRepos(db),
     ...createFactorRepos(db, box),
+    ...createOidcRepos(db),
     ...createTemplateRepos(db, dialect),
+    ...createDeletedZoneRepos(db, dialect),
   };
 }

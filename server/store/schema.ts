@@ -11,7 +11,15 @@ export interface Database {
     is_admin: Generated<number>;
     /** Migration 0014: when the user was disabled (no sign-in, no token works); null while enabled. */
     disabled_at: string | null;
+    /** Migration 0018: the user's email address (lower case), which single sign-on matches on; null: none. */
+    email: Generated<string | null>;
   };
+  /** Migration 0018: OpenID identities linked to users. */
+  user_identities: { id: Generated<number>; issuer: string; subject: string; user_id: number; email: Generated<string>; created_at: string; last_used_at: string | null };
+  /** Migration 0018: authorization requests in flight (single use, 10 minutes). */
+  oidc_logins: { state_hash: string; browser_hash: string; nonce: string; code_verifier: string; next_path: string; expires_at: string };
+  /** Migration 0018: service-wide switches changed at run time. */
+  settings: { key: string; value: string };
   /** Migration 0014. */
   teams: { id: Generated<number>; name: string; created_at: string };
   /** Migration 0014: a role change is a new row (a new id). */
@@ -96,6 +104,12 @@ export interface Database {
   templates: { id: Generated<number>; owner: string; user_id: number; team_id: number | null; name: string; description: Generated<string>; rrsets: string; created_at: string; updated_at: string };
   /** Migration 0015: the template a zone came from, with the variables it was rendered with. */
   zone_templates: { domain_id: number; template_id: number; variables: Generated<string>; applied_at: string };
+  /**
+   * Migration 0020, PostgreSQL: each record's full name, kept by triggers on `records`, for the
+   * pg_trgm index the search across zones reads. SQLite keeps `records_trigram` instead (FTS5 trigram
+   * over full name and content, contentless, likewise kept by triggers); both are read in SQL only.
+   */
+  record_fqdns: { record_id: number; fqdn: string };
   change_set_records: {
     id: Generated<number>;
     change_set_id: number;
@@ -130,6 +144,8 @@ export interface Database {
     expires_at: string;
     /** Migration 0017: when the user last proved who they are in this session (password and second factor). */
     authenticated_at: string | null;
+    /** Migration 0018: how the user signed in: password, passkey or oidc. */
+    sign_in_method: Generated<string>;
   };
   tsig_keys: {
     id: Generated<number>;
@@ -156,6 +172,20 @@ export interface Database {
   zone_attributes: { domain_id: number; account: string; soa_edit_api: string; catalog: string };
   /** Migration 0012: PowerDNS RRset comments. */
   rrset_comments: { id: Generated<number>; domain_id: number; name: string; record_type: string; content: string; account: string; modified_at: number };
+  /** Migration 0019: deleted zones, kept HISTORY_DAYS days with everything they held (`snapshot`, JSON). */
+  deleted_zones: {
+    id: Generated<number>;
+    name: string;
+    user_id: number;
+    team_id: number | null;
+    domain_id: number;
+    deleted_at: string;
+    deleted_by: string;
+    expires_at: string;
+    record_count: number;
+    dnssec: number;
+    snapshot: string;
+  };
   /** Migration 0008: one row (id 1), the catalog zone's serial. */
   catalog: { id: number; serial: number };
   sign_in_failures: { key: string; failures: number; last_at: number };

@@ -138,6 +138,14 @@ export async function resealSecrets(db: import('kysely').Kysely<import('./schema
       await trx.updateTable('dnssec_keys').set({ private_key: next.seal(from.open(r.private_key, `dnssec:${r.domain_id}`), `dnssec:${r.domain_id}`) }).where('id', '=', r.id).execute();
       n++;
     }
+    // Deleted zones' keys, in their archives (migration 0019): sealed as they were stored, under the zone's id.
+    for (const r of await trx.selectFrom('deleted_zones').select(['id', 'domain_id', 'snapshot']).execute()) {
+      const snapshot = JSON.parse(r.snapshot) as { keys?: Array<{ private_key: string }> };
+      if (!snapshot.keys?.length) continue;
+      for (const k of snapshot.keys) k.private_key = next.seal(from.open(k.private_key, `dnssec:${r.domain_id}`), `dnssec:${r.domain_id}`);
+      await trx.updateTable('deleted_zones').set({ snapshot: JSON.stringify(snapshot) }).where('id', '=', r.id).execute();
+      n += snapshot.keys.length;
+    }
     for (const r of await trx.selectFrom('totp_factors').select(['user_id', 'secret']).execute()) {
       await trx.updateTable('totp_factors').set({ secret: next.seal(from.open(r.secret, `totp:${r.user_id}`), `totp:${r.user_id}`) }).where('user_id', '=', r.user_id).execute();
       n++;

@@ -17,6 +17,17 @@ function pattern(term: string, match: TextMatch): string {
   return match === 'prefix' ? `${escapeLike(term)}%` : `%${escapeLike(term)}%`;
 }
 
+/**
+ * The FTS5 query for records whose text holds `term` (one string literal, `"` doubled: no FTS
+ * syntax of the caller's reaches the parser), or undefined when the trigram index cannot answer:
+ * fewer than 3 characters (no trigram), or a NUL. It finds a superset — it folds case beyond
+ * ASCII — so the LIKE of the scan still decides.
+ */
+export function trigramQuery(term: string): string | undefined {
+  if ([...term].length < 3 || term.includes('\0')) return undefined;
+  return `"${term.replaceAll('"', '""')}"`;
+}
+
 export function createTemplateRepos(db: Kysely<Database>, dialect: Dialect): TemplateRepos {
   /** The zones the user may read: their own, and their teams' (as `domains.page` reads them). */
   const readable = (userId: number) =>
@@ -36,12 +47,21 @@ export function createTemplateRepos(db: Kysely<Database>, dialect: Dialect): Tem
       const fqdn = sql<string>`(case when r.name = '@' then d.name else r.name || '.' || d.name end)`;
       const { term, match } = s.name;
       q = match === 'exact' ? q.where(sql<boolean>`${fqdn} = ${term}`) : q.where(sql<boolean>`${fqdn} like ${pattern(term, match)} escape '\\'`);
+      // Substring and prefix: the candidates from the index (migration 0020), then the LIKE above decides.
+      if (match !== 'exact') {
+        const fts = dialect === 'sqlite' ? trigramQuery(term) : undefined;
+        if (fts !== undefined) q = q.where(sql<boolean>`r.id in (select rowid from records_trigram where fqdn match ${fts})`);
+        else if (dialect === 'postgres') q = q.where(sql<boolean>`r.id in (select record_id from record_fqdns where fqdn like ${pattern(term, match)} escape '\\')`);
+      }
     }
     if (s.content) {
       const { term, match } = s.content;
       // SQLite's LIKE ignores ASCII case already; PostgreSQL's ILIKE does the same.
       const op = sql.raw(dialect === 'postgres' ? 'ilike' : 'like');
       q = match === 'exact' ? q.where('r.content', '=', term) : q.where(sql<boolean>`r.content ${op} ${pattern(term, match)} escape '\\'`);
+      // On PostgreSQL, the pg_trgm index on content serves the ILIKE itself.
+      const fts = match !== 'exact' && dialect === 'sqlite' ? trigramQuery(term) : undefined;
+      if (fts !== undefined) q = q.where(sql<boolean>`r.id in (select rowid from records_trigram where content match ${fts})`);
     }
     if (s.contentPrefix) {
       const p = s.contentPrefix;

@@ -8,6 +8,7 @@ import type { TsigAlgorithmName } from '../core/tsig-rules';
 import type { SecretBox } from './secret-box';
 import type { QueryStatsRepo } from './stats-types';
 import type { TemplateRepos } from './template-types';
+import type { DeletedZoneRepos } from './deleted-zone-types';
 
 export interface UserRow {
   id: number;
@@ -206,6 +207,31 @@ export interface SessionRow {
   expires_at: string;
   /** When the user last proved who they are in this session (sign-in, or asked again); null: at created_at. */
   authenticated_at?: string | null;
+  /** How the user signed in (migration 0018): `password` (the default), `passkey` or `oidc`. */
+  sign_in_method?: string;
+}
+
+/** An OpenID identity (issuer and subject) linked to a user (migration 0018). */
+export interface IdentityRow {
+  id: number;
+  issuer: string;
+  subject: string;
+  user_id: number;
+  /** The address the provider last gave for it ('' when none). */
+  email: string;
+  created_at: string;
+  last_used_at: string | null;
+}
+
+/** An authorization request in flight (migration 0018): its secrets stay on the server. */
+export interface OidcLoginRow {
+  state_hash: string;
+  browser_hash: string;
+  nonce: string;
+  code_verifier: string;
+  /** The dashboard page to land on after the sign-in (a path of this site). */
+  next_path: string;
+  expires_at: string;
 }
 
 /** A passkey (WebAuthn credential) of a user. */
@@ -363,6 +389,27 @@ export interface Repos {
     addChallenge(challenge: string, purpose: 'register' | 'authenticate', userId: number | null, expiresAt: string): Promise<void>;
     /** Takes (deletes) a live challenge of this purpose (and user, for a registration); false when there is none. */
     takeChallenge(challenge: string, purpose: 'register' | 'authenticate', userId: number | null, now: string): Promise<boolean>;
+  };
+  /** Single sign-on (migration 0018): linked identities, users' email addresses, requests in flight. */
+  identities: {
+    byIssuerSubject(issuer: string, subject: string): Promise<IdentityRow | undefined>;
+    byUser(userId: number): Promise<IdentityRow[]>;
+    /** Links an identity; false when (issuer, subject) is linked already (a race). */
+    insert(row: Omit<IdentityRow, 'id'>): Promise<boolean>;
+    used(id: number, email: string, at: string): Promise<void>;
+    /** Users whose email is this (lower case) address. */
+    usersByEmail(email: string): Promise<UserRow[]>;
+    /** A user's email address (lower case), or null. */
+    emailOf(userId: number): Promise<string | null>;
+    setEmail(userId: number, email: string | null): Promise<void>;
+    addLogin(row: OidcLoginRow): Promise<void>;
+    /** Takes (deletes) the request with this state hash; undefined when there is none (unknown, or used already). */
+    takeLogin(stateHash: string): Promise<OidcLoginRow | undefined>;
+  };
+  /** Service-wide switches (migration 0018), by key. */
+  settings: {
+    get(key: string): Promise<string | undefined>;
+    set(key: string, value: string): Promise<void>;
   };
   /** Per-zone query statistics (migration 0016). */
   queryStats: QueryStatsRepo;
@@ -531,6 +578,8 @@ export interface Repos {
     /** Removes change sets created before `at`; returns how many. */
     prune(at: string): Promise<number>;
   };
+  /** Deleted zones kept for restoring (migration 0019). */
+  deletedZones: DeletedZoneRepos['deletedZones'];
   templates: TemplateRepos['templates'];
   zoneTemplates: TemplateRepos['zoneTemplates'];
   /** Records across zones (GET /records). */

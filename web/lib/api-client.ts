@@ -42,6 +42,8 @@ export interface Page<T> {
   total: number;
   page: number;
   perPage: number;
+  /** The response's headers (a list may say more there, e.g. X-Restorable-Days). */
+  headers?: Headers;
 }
 
 function withQuery(path: string, query?: Query): string {
@@ -127,7 +129,7 @@ export async function requestPage<T>(path: string, query: Query, signal?: AbortS
     const v = Number(res.headers.get(h));
     return Number.isFinite(v) && res.headers.has(h) ? v : fallback;
   };
-  return { items, total: num('x-total-count', items.length), page: num('x-page', 1), perPage: num('x-per-page', items.length) };
+  return { items, total: num('x-total-count', items.length), page: num('x-page', 1), perPage: num('x-per-page', items.length), headers: res.headers };
 }
 
 /** Every item of a paginated list: the first page tells the total, the rest load in parallel. */

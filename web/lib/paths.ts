@@ -30,6 +30,11 @@ export const bff = {
   passkeyRegister: '/bff/passkeys',
   passkeySignInOptions: '/bff/passkey-sign-in/options',
   passkeySignIn: '/bff/passkey-sign-in',
+  signInMethods: '/bff/sign-in-methods',
+  /** Single sign-on: a plain link (the browser goes to the provider and back). */
+  oidcStart: '/bff/oidc/start',
+  signInSettings: '/bff/api/settings/sign-in',
+  identities: '/bff/api/account/identities',
   passkeys: '/bff/api/account/passkeys',
   secondFactors: '/bff/api/account/second-factors',
   totp: '/bff/api/account/totp',
@@ -39,6 +44,8 @@ export const bff = {
   ips: '/bff/api/ips',
   domains: '/bff/api/domains',
   domain: (name: string) => `/bff/api/domains/${enc(name)}`,
+  deletedDomains: '/bff/api/deleted-domains',
+  restoreDomain: (id: number) => `/bff/api/deleted-domains/${id}/restore`,
   records: (domain: string) => `/bff/api/domains/${enc(domain)}/records`,
   record: (domain: string, id: number) => `/bff/api/domains/${enc(domain)}/records/${id}`,
   /** The zone as a master file: GET downloads it (`<zone>.zone`), POST imports one. */

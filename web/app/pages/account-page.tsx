@@ -4,6 +4,7 @@ import { ChangePasswordForm } from '../../features/account/change-password-form'
 import { useSessions } from '../../features/account/list-sessions';
 import { TwoFactorCard } from '../../features/account/two-factor-card';
 import { PasskeysCard } from '../../features/account/passkeys-card';
+import { IdentitiesCard } from '../../features/account/identities-card';
 import { SessionsTable } from '../../features/account/sessions-table';
 import { useSession } from '../../features/session/get-session';
 import { fullTime } from '../../lib/format';
@@ -56,6 +57,7 @@ export function Component() {
       ) : null}
       <PasskeysCard />
       <TwoFactorCard />
+      <IdentitiesCard />
 
       <section className="card" aria-labelledby="password-title">
         <h2 id="password-title">Change password</h2>

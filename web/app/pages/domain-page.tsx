@@ -8,6 +8,7 @@
 import { useState } from 'react';
 import { Link, useNavigate, useParams } from 'react-router-dom';
 import { DeleteDomainDialog } from '../../features/domains/delete-domain-dialog';
+import { DelegationCard } from '../../features/delegation/delegation-card';
 import { DnssecSwitch } from '../../features/domains/dnssec-switch';
 import { DomainTabs } from '../../features/domains/domain-tabs';
 import { useDomain } from '../../features/domains/get-domain';
@@ -16,6 +17,7 @@ import { zoneAccess } from '../../features/domains/zone-access';
 import { ZoneConflictProvider } from '../../features/domains/zone-conflict';
 import { ConflictBanner } from '../../features/history/conflict-banner';
 import { RecordsPanel } from '../../features/records/records-panel';
+import { ZoneTemplateFact } from '../../features/templates/zone-template';
 import { ApiError } from '../../lib/api-client';
 import { fullTime, timeAgo } from '../../lib/format';
 import { routes } from '../../lib/paths';
@@ -67,6 +69,7 @@ export function Component() {
                   </dd>
                 </div>
               ) : null}
+              <ZoneTemplateFact zone={d.name} serial={d.serial_number} />
               <div>
                 <dt>Serial</dt>
                 <dd className="mono" data-testid="serial">
@@ -117,6 +120,7 @@ export function Component() {
             </section>
           </div>
         ) : null}
+        <DelegationCard domain={d} />
         <DeleteDomainDialog name={deleting ? d.name : null} onClose={() => setDeleting(false)} onDeleted={() => navigate(routes.domains)} />
       </div>
     </ZoneConflictProvider>

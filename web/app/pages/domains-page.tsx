@@ -2,6 +2,7 @@
 import { useEffect, useState } from 'react';
 import { CreateDomainForm } from '../../features/domains/create-domain-form';
 import { DeleteDomainDialog } from '../../features/domains/delete-domain-dialog';
+import { DeletedDomainsSection } from '../../features/domains/deleted-domains-section';
 import { DomainsTable } from '../../features/domains/domains-table';
 import { useDomains } from '../../features/domains/list-domains';
 import { usePageParam } from '../../lib/page-param';
@@ -60,6 +61,7 @@ export function Component() {
           </>
         )}
       </section>
+      <DeletedDomainsSection />
       <DeleteDomainDialog name={deleting} onClose={() => setDeleting(null)} />
     </div>
   );

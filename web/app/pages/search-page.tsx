@@ -6,20 +6,16 @@
  */
 import { useState, type FormEvent } from 'react';
 import { Link, useSearchParams } from 'react-router-dom';
-import { ApiError } from '../../lib/api-client';
 import type { BatchResult } from '../../lib/api-types';
 import { usePageTitle } from '../../lib/page-title';
 import { routes } from '../../lib/paths';
-import { BatchPreview } from '../../features/search/batch-preview';
-import { isEmptySearch, useBulkChange, useRevertBatch, useSearch, type SearchFilter } from '../../features/search/search-records';
-import { Alert } from '../../ui/alert';
+import { ApplyBatchButton, BatchOutcome } from '../../features/search/batch-steps';
+import { isEmptySearch, useBulkChange, useSearch, type SearchFilter } from '../../features/search/search-records';
 import { SelectField, TextField } from '../../ui/field';
 import { Pagination } from '../../ui/pagination';
 import { EmptyState, ErrorState, LoadingState } from '../../ui/states';
 import { TableWrap } from '../../ui/table-wrap';
 import { useToast } from '../../ui/toast';
-
-const errorText = (e: unknown) => (e instanceof ApiError ? [e.message, ...Object.entries(e.fields).map(([k, v]) => `${k}: ${v}`)].filter((x, i, a) => a.indexOf(x) === i).join(' · ') : e instanceof Error ? e.message : '');
 
 function BulkForm({ filter }: { filter: SearchFilter }) {
   const [replacement, setReplacement] = useState('');
@@ -27,7 +23,6 @@ function BulkForm({ filter }: { filter: SearchFilter }) {
   const [preview, setPreview] = useState<BatchResult | null>(null);
   const [done, setDone] = useState<BatchResult | null>(null);
   const bulk = useBulkChange();
-  const revert = useRevertBatch();
   const toast = useToast();
   const body = (dryRun: boolean) => ({ name: filter.name || undefined, type: filter.type || undefined, content: filter.content || undefined, match: filter.match, action, replacement: action === 'replace' ? replacement : undefined, dryRun });
   const onPreview = (e: FormEvent) => {
@@ -45,25 +40,9 @@ function BulkForm({ filter }: { filter: SearchFilter }) {
         </SelectField>
         {action === 'replace' ? <TextField label="New content" name="replacement" value={replacement} autoComplete="off" spellCheck={false} onChange={(e) => { setReplacement(e.target.value); setPreview(null); }} placeholder="192.0.2.20" /> : null}
         <button type="submit" className="btn" disabled={bulk.isPending}>Preview change</button>
-        {preview ? (
-          <button type="button" className="btn btn-primary" disabled={bulk.isPending} onClick={() => bulk.mutate(body(false), { onSuccess: (r) => { setPreview(null); setDone(r); toast('success', `Changed ${r.zones.length} zones as one batch`); } })}>
-            Apply to {preview.zones.length} {preview.zones.length === 1 ? 'zone' : 'zones'}
-          </button>
-        ) : null}
+        <ApplyBatchButton preview={preview} pending={bulk.isPending} onApply={() => bulk.mutate(body(false), { onSuccess: (r) => { setPreview(null); setDone(r); toast('success', `Changed ${r.zones.length} zones as one batch`); } })} />
       </div>
-      {bulk.error ? <Alert>{errorText(bulk.error)}</Alert> : null}
-      {preview ? <BatchPreview result={preview} label="Preview" /> : null}
-      {done ? (
-        <>
-          <BatchPreview result={done} label="Applied" />
-          {done.batch ? (
-            <button type="button" className="btn" disabled={revert.isPending} onClick={() => revert.mutate(done.batch!, { onSuccess: () => { toast('success', 'Reverted the batch'); setDone(null); } })}>
-              Revert this batch
-            </button>
-          ) : null}
-          {revert.error ? <Alert>{errorText(revert.error)}</Alert> : null}
-        </>
-      ) : null}
+      <BatchOutcome error={bulk.error} preview={preview} done={done} onReverted={() => setDone(null)} />
     </form>
   );
 }

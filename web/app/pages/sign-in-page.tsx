@@ -1,11 +1,16 @@
-/** Sign-in: username and password go to the BFF, which keeps the API token and sets an HttpOnly cookie. */
+/**
+ * Sign-in: username and password go to the BFF, which keeps the API token and sets an HttpOnly
+ * cookie; or a passkey; or single sign-on (a plain link through the provider and back), when the
+ * server has it. The password form is hidden when an administrator turned password sign-in off.
+ */
 import { useState, type FormEvent } from 'react';
 import { Navigate, useNavigate, useSearchParams } from 'react-router-dom';
 import { useSession } from '../../features/session/get-session';
 import { useSignIn } from '../../features/session/sign-in';
 import { usePasskeySignIn } from '../../features/session/passkey-sign-in';
+import { ssoErrorWords, useSignInMethods } from '../../features/session/sign-in-methods';
 import { ApiError } from '../../lib/api-client';
-import { routes, safeNext } from '../../lib/paths';
+import { bff, routes, safeNext } from '../../lib/paths';
 import { Alert } from '../../ui/alert';
 import { TextField } from '../../ui/field';
 import { LoadingState } from '../../ui/states';
@@ -18,6 +23,11 @@ export function Component() {
   const session = useSession();
   const signIn = useSignIn();
   const passkey = usePasskeySignIn();
+  const methods = useSignInMethods();
+  const ssoError = ssoErrorWords(params.get('error'));
+  // Until the server says otherwise (or if it cannot), the password form is offered.
+  const passwordOn = methods.data?.password !== false;
+  const oidc = methods.data?.oidc ?? null;
   const navigate = useNavigate();
   const [username, setUsername] = useState('');
   const [password, setPassword] = useState('');
@@ -62,33 +72,49 @@ export function Component() {
         </div>
         <h1>Sign in</h1>
         <p className="muted">Manage your authoritative DNS zones.</p>
-        {params.get('next') && !signIn.error ? <Alert tone="info">Sign in to continue.</Alert> : null}
+        {params.get('next') && !signIn.error && !ssoError ? <Alert tone="info">Sign in to continue.</Alert> : null}
+        {ssoError && !signIn.error ? <Alert title="Single sign-on did not sign you in">{ssoError}</Alert> : null}
+        {oidc ? (
+          <>
+            <a className="btn btn-block" href={`${bff.oidcStart}?next=${encodeURIComponent(next)}`}>
+              Sign in with {oidc.name}
+            </a>
+            <div className="or-divider" aria-hidden="true">
+              or
+            </div>
+          </>
+        ) : null}
+        {!passwordOn ? <Alert tone="info">Password sign-in is turned off on this server{oidc ? `: use ${oidc.name} or a passkey` : ': use a passkey'}.</Alert> : null}
         {signIn.error && !codeAsked ? <Alert title={signIn.error.message} /> : null}
         {codeAsked ? <Alert tone="info">This account has two-factor sign-in: enter the code your authenticator app shows, or one of your recovery codes.</Alert> : null}
-        <form onSubmit={onSubmit} noValidate aria-label="Sign in">
-          <TextField label="Username" name="username" autoComplete="username" autoFocus value={username} onChange={(e) => setUsername(e.target.value)} error={missing.username} />
-          <TextField label="Password" name="password" type="password" autoComplete="current-password" value={password} onChange={(e) => setPassword(e.target.value)} error={missing.password} />
-          {needsCode ? (
-            <TextField
-              label="Authentication code"
-              name="code"
-              autoComplete="one-time-code"
-              inputMode="text"
-              autoFocus
-              spellCheck={false}
-              hint="6 digits from your app, or a recovery code (xxxxx-xxxxx)"
-              value={code}
-              onChange={(e) => setCode(e.target.value)}
-              error={missing.code}
-            />
-          ) : null}
-          <button type="submit" className="btn btn-primary btn-block" disabled={signIn.isPending}>
-            {signIn.isPending ? 'Signing in…' : 'Sign in'}
-          </button>
-        </form>
-        <div className="or-divider" aria-hidden="true">
-          or
-        </div>
+        {passwordOn ? (
+          <>
+            <form onSubmit={onSubmit} noValidate aria-label="Sign in">
+              <TextField label="Username" name="username" autoComplete="username" autoFocus value={username} onChange={(e) => setUsername(e.target.value)} error={missing.username} />
+              <TextField label="Password" name="password" type="password" autoComplete="current-password" value={password} onChange={(e) => setPassword(e.target.value)} error={missing.password} />
+              {needsCode ? (
+                <TextField
+                  label="Authentication code"
+                  name="code"
+                  autoComplete="one-time-code"
+                  inputMode="text"
+                  autoFocus
+                  spellCheck={false}
+                  hint="6 digits from your app, or a recovery code (xxxxx-xxxxx)"
+                  value={code}
+                  onChange={(e) => setCode(e.target.value)}
+                  error={missing.code}
+                />
+              ) : null}
+              <button type="submit" className="btn btn-primary btn-block" disabled={signIn.isPending}>
+                {signIn.isPending ? 'Signing in…' : 'Sign in'}
+              </button>
+            </form>
+            <div className="or-divider" aria-hidden="true">
+              or
+            </div>
+          </>
+        ) : null}
         {passkey.error ? <Alert title={passkey.error instanceof ApiError ? passkey.error.message : 'No passkey was used. Try again, or sign in with your password.'} /> : null}
         <button
           type="button"

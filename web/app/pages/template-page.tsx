@@ -5,14 +5,12 @@
  */
 import { useState, type FormEvent } from 'react';
 import { Link, useNavigate, useParams } from 'react-router-dom';
-import { ApiError } from '../../lib/api-client';
 import type { BatchResult } from '../../lib/api-types';
 import { usePageTitle } from '../../lib/page-title';
 import { routes } from '../../lib/paths';
 import { useTemplate, useTemplateZones } from '../../features/templates/get-template';
 import { parseVariableLines, useApplyTemplate, useCreateZoneFromTemplate, useDeleteTemplate } from '../../features/templates/template-mutations';
-import { BatchPreview } from '../../features/search/batch-preview';
-import { useRevertBatch } from '../../features/search/search-records';
+import { ApplyBatchButton, BatchOutcome, errorText } from '../../features/search/batch-steps';
 import { Alert } from '../../ui/alert';
 import { Badge } from '../../ui/badge';
 import { SelectField, TextField } from '../../ui/field';
@@ -20,7 +18,6 @@ import { ErrorState, LoadingState } from '../../ui/states';
 import { TableWrap } from '../../ui/table-wrap';
 import { useToast } from '../../ui/toast';
 
-const errorText = (e: unknown) => (e instanceof ApiError ? [e.message, ...Object.entries(e.fields).map(([k, v]) => `${k}: ${v}`)].filter((x, i, a) => a.indexOf(x) === i).join(' · ') : e instanceof Error ? e.message : '');
 
 function VariablesField({ value, onChange, names }: { value: string; onChange: (v: string) => void; names: string[] }) {
   if (names.length === 0) return null;
@@ -72,7 +69,6 @@ function ApplyForm({ id, names }: { id: number; names: string[] }) {
   const [preview, setPreview] = useState<BatchResult | null>(null);
   const [done, setDone] = useState<BatchResult | null>(null);
   const apply = useApplyTemplate(id);
-  const revert = useRevertBatch();
   const toast = useToast();
   const input = (dryRun: boolean) => ({ zones: zones.split(/[\s,]+/).filter(Boolean), mode, variables: parseVariableLines(vars), dryRun });
   const reset = () => {
@@ -94,25 +90,9 @@ function ApplyForm({ id, names }: { id: number; names: string[] }) {
       <VariablesField value={vars} onChange={(v) => { setVars(v); reset(); }} names={names} />
       <div className="row">
         <button type="submit" className="btn" disabled={apply.isPending}>Preview</button>
-        {preview ? (
-          <button type="button" className="btn btn-primary" disabled={apply.isPending} onClick={() => apply.mutate(input(false), { onSuccess: (r) => { setPreview(null); setDone(r); toast('success', `Applied to ${r.zones.length} zones`); } })}>
-            Apply to {preview.zones.length} {preview.zones.length === 1 ? 'zone' : 'zones'}
-          </button>
-        ) : null}
+        <ApplyBatchButton preview={preview} pending={apply.isPending} onApply={() => apply.mutate(input(false), { onSuccess: (r) => { setPreview(null); setDone(r); toast('success', `Applied to ${r.zones.length} zones`); } })} />
       </div>
-      {apply.error ? <Alert>{errorText(apply.error)}</Alert> : null}
-      {preview ? <BatchPreview result={preview} label="Preview" /> : null}
-      {done ? (
-        <>
-          <BatchPreview result={done} label="Applied" />
-          {done.batch ? (
-            <button type="button" className="btn" disabled={revert.isPending} onClick={() => revert.mutate(done.batch!, { onSuccess: () => { toast('success', 'Reverted the batch'); setDone(null); } })}>
-              Revert this batch
-            </button>
-          ) : null}
-          {revert.error ? <Alert>{errorText(revert.error)}</Alert> : null}
-        </>
-      ) : null}
+      <BatchOutcome error={apply.error} preview={preview} done={done} onReverted={() => setDone(null)} />
     </form>
   );
 }

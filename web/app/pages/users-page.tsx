@@ -7,6 +7,7 @@ import { useEffect, useState } from 'react';
 import { useAccount } from '../../features/account/get-account';
 import { useSession } from '../../features/session/get-session';
 import { CreateUserForm } from '../../features/users/create-user-form';
+import { PasswordSignInCard } from '../../features/users/password-sign-in-card';
 import { useUsers } from '../../features/users/list-users';
 import { ResetPasswordDialog } from '../../features/users/reset-password-dialog';
 import { useResetSecondFactors, useUpdateUser, type UserPatch } from '../../features/users/update-user';
@@ -116,6 +117,7 @@ export function Component() {
           </>
         )}
       </section>
+      <PasswordSignInCard />
       <ResetPasswordDialog user={resetting} onClose={() => setResetting(null)} />
     </div>
   );

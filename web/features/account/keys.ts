@@ -5,4 +5,5 @@ export const accountKeys = {
   sessions: ['account', 'sessions'] as const,
   secondFactors: ['account', 'second-factors'] as const,
   passkeys: ['account', 'passkeys'] as const,
+  identities: ['account', 'identities'] as const,
 };

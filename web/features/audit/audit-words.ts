@@ -23,6 +23,8 @@ export const KIND_LABELS: Record<AuditKind, string> = {
   'member-role-changed': 'Member’s role changed',
   'member-removed': 'Member removed',
   'zone-moved': 'Zone moved',
+  'zone-deleted': 'Zone deleted',
+  'zone-restored': 'Zone restored',
   'user-created': 'User created',
   'user-disabled': 'User disabled',
   'user-enabled': 'User enabled',
@@ -35,6 +37,9 @@ export const KIND_LABELS: Record<AuditKind, string> = {
   reauthenticated: 'Password confirmed again',
   'passkey-added': 'Passkey added',
   'passkey-removed': 'Passkey removed',
+  'identity-linked': 'Single sign-on identity linked',
+  'sign-in-settings-changed': 'Sign-in settings changed',
+  'user-email-changed': 'Email address changed',
 };
 
 export const isKind = (k: string): k is AuditKind => k in KIND_LABELS;

@@ -4,6 +4,7 @@ import type { Domain } from '../../lib/api-types';
 import { bff } from '../../lib/paths';
 import { ipKeys } from '../ips/keys';
 import { domainKeys } from './keys';
+import { deletedKeys } from './deleted-domains';
 
 export const deleteDomain = (name: string) => request<Domain>('DELETE', bff.domain(name));
 
@@ -15,6 +16,7 @@ export function useDeleteDomain() {
       qc.removeQueries({ queryKey: domainKeys.detail(name) });
       void qc.invalidateQueries({ queryKey: domainKeys.lists });
       void qc.invalidateQueries({ queryKey: ipKeys.usage });
+      void qc.invalidateQueries({ queryKey: deletedKeys.all });
     },
   });
 }

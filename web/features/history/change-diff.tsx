@@ -1,7 +1,8 @@
 /**
  * A change set's records as +/- lines in zone-file style and its settings changes. Long ones
  * show their first lines and "and N more"; "Show all" expands them, loading the whole change
- * set when the list the server sent was cut short (at most 1,000 records a side).
+ * set when the list the server sent was cut short (at most 1,000 records a side). The lines scroll
+ * sideways rather than wrap (a record is one line, as in a zone file), so the list is a tab stop.
  */
 import { useState } from 'react';
 import type { ChangeSet } from '../../lib/api-types';
@@ -34,7 +35,8 @@ export function ChangeDiff({ domain, change, label }: { domain: string; change: 
         </ul>
       ) : null}
       {shown.length ? (
-        <ul className={`diff${expanded ? ' diff-expanded' : ''}`} aria-label={`Records ${label}`}>
+        // Long lines scroll sideways: the list takes focus so that the keyboard can scroll it too (arrow keys).
+        <ul className={`diff${expanded ? ' diff-expanded' : ''}`} aria-label={`Records ${label}`} tabIndex={0}>
           {shown.map((l, i) => (
             <li key={i} className={l.sign === '+' ? 'diff-add' : 'diff-del'}>
               {zoneFileLine(l)}

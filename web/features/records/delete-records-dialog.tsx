@@ -17,7 +17,7 @@ export function DeleteRecordsDialog({ zone, records, hidden, open, onClose, onCo
     <Dialog open={open} onClose={onClose} title={`Delete ${recordsWord(n)} from ${zone}?`} wide>
       <p>They are deleted together, as one change: all of them or, if the server refuses one, none. The zone’s History can revert it.</p>
       {hidden > 0 ? <p className="strong">{recordsWord(hidden)} of these {hidden === 1 ? 'is' : 'are'} hidden by the current filters.</p> : null}
-      <ul className="diff" aria-label="Records to delete">
+      <ul className="diff" aria-label="Records to delete" tabIndex={0}>
         {records.slice(0, LISTED).map((r) => (
           <li key={r.id} className="diff-del">
             {zoneFileLine({ sign: '-', name: r.name, ttl: r.ttl, record_type: r.record_type, content: r.content })}

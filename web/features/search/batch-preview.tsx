@@ -14,7 +14,7 @@ export function BatchPreview({ result, label }: { result: BatchResult; label: st
           <li key={z.zone}>
             <strong>{z.zone}</strong>
             {z.rrsets.length > 0 ? <span className="muted"> — {z.rrsets.map((r) => `${r.action} ${r.name} ${r.record_type}`).join(', ')}</span> : null}
-            <pre className="diff">
+            <pre className="diff" role="region" aria-label={`Records changed in ${z.zone}`} tabIndex={0}>
               {[...z.change.removed.map((r) => `- ${r.name} ${r.ttl} ${r.record_type} ${r.content}`), ...z.change.added.map((r) => `+ ${r.name} ${r.ttl} ${r.record_type} ${r.content}`)].join('\n')}
             </pre>
           </li>

@@ -2,7 +2,8 @@
  * Asked again (DESIGN.md §20): creating a token or a TSIG key, or removing a second factor, more
  * than 10 minutes after sign-in answers `reauthentication_required`; this dialog takes the
  * password (and the second factor's code, when the account has one), tells the BFF, and then
- * lets the form send its request again.
+ * lets the form send its request again. With single sign-on, signing in again through the
+ * provider does as well (and comes back to this page); with password sign-in off, it is the only way.
  */
 import { useMutation } from '@tanstack/react-query';
 import { useState, type FormEvent } from 'react';
@@ -11,6 +12,7 @@ import { bff } from '../../lib/paths';
 import { Alert } from '../../ui/alert';
 import { Dialog } from '../../ui/dialog';
 import { TextField } from '../../ui/field';
+import { useSignInMethods } from './sign-in-methods';
 
 /** Whether a request failed only because the sign-in is too old for it. */
 export const needsReauthentication = (e: unknown): boolean => e instanceof ApiError && e.code === 'reauthentication_required';
@@ -21,6 +23,10 @@ export function ReauthenticateDialog({ error, onConfirmed, onCancel }: { error: 
   const [needsCode, setNeedsCode] = useState(false);
   const confirm = useMutation({ mutationFn: (body: { password: string; code?: string }) => request<void>('POST', bff.reauthenticate, { body }) });
   const open = needsReauthentication(error);
+  const methods = useSignInMethods();
+  const oidc = methods.data?.oidc ?? null;
+  const passwordOn = methods.data?.password !== false;
+  const here = `${window.location.pathname}${window.location.search}`;
 
   const close = () => {
     setPassword('');
@@ -53,18 +59,33 @@ export function ReauthenticateDialog({ error, onConfirmed, onCancel }: { error: 
     <Dialog open={open} onClose={close} title="Confirm it is you">
       <p className="muted">{error instanceof Error ? error.message : ''}</p>
       {confirm.error && !asked ? <Alert title={confirm.error.message} /> : null}
-      <form onSubmit={onSubmit} noValidate aria-label="Confirm your password">
-        <TextField label="Your password" name="password" type="password" autoComplete="current-password" autoFocus value={password} onChange={(e) => setPassword(e.target.value)} />
-        {needsCode ? <TextField label="Authentication code" name="code" autoComplete="one-time-code" spellCheck={false} value={code} onChange={(e) => setCode(e.target.value)} hint="6 digits from your app, or a recovery code" /> : null}
+      {oidc ? (
+        <p>
+          <a className="btn btn-block" href={`${bff.oidcStart}?next=${encodeURIComponent(here)}`}>
+            Sign in again with {oidc.name}
+          </a>
+        </p>
+      ) : null}
+      {passwordOn ? (
+        <form onSubmit={onSubmit} noValidate aria-label="Confirm your password">
+          <TextField label="Your password" name="password" type="password" autoComplete="current-password" autoFocus value={password} onChange={(e) => setPassword(e.target.value)} />
+          {needsCode ? <TextField label="Authentication code" name="code" autoComplete="one-time-code" spellCheck={false} value={code} onChange={(e) => setCode(e.target.value)} hint="6 digits from your app, or a recovery code" /> : null}
+          <div className="dialog-actions">
+            <button type="button" className="btn" onClick={close}>
+              Cancel
+            </button>
+            <button type="submit" className="btn btn-primary" disabled={confirm.isPending || !password}>
+              {confirm.isPending ? 'Checking…' : 'Confirm'}
+            </button>
+          </div>
+        </form>
+      ) : (
         <div className="dialog-actions">
           <button type="button" className="btn" onClick={close}>
             Cancel
           </button>
-          <button type="submit" className="btn btn-primary" disabled={confirm.isPending || !password}>
-            {confirm.isPending ? 'Checking…' : 'Confirm'}
-          </button>
         </div>
-      </form>
+      )}
     </Dialog>
   );
 }

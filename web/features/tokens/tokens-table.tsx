@@ -1,10 +1,12 @@
 /**
- * The user's tokens. The dashboard's own session token is marked and cannot be revoked
+ * The user's tokens, each with its scope. The dashboard's own session token is marked and cannot be revoked
  * here: that would sign this tab out mid-click, and "Sign out" already does it cleanly.
  */
 import type { ApiToken } from '../../lib/api-types';
 import { fullTime, timeAgo } from '../../lib/format';
 import { Badge } from '../../ui/badge';
+import { TableWrap } from '../../ui/table-wrap';
+import { describeScope } from '../tsig-keys/scope-text';
 import { expiryState } from './token-expiry';
 
 function Time({ iso }: { iso: string }) {
@@ -33,13 +35,26 @@ function Expiry({ at, flagSoon }: { at: string | null; flagSoon: boolean }) {
   );
 }
 
+function Scope({ scope }: { scope: ApiToken['scope'] }) {
+  const lines = describeScope(scope);
+  if (lines.length === 0) return <span className="muted">Unrestricted</span>;
+  return (
+    <ul className="plain-list small">
+      {lines.map((line) => (
+        <li key={line}>{line}</li>
+      ))}
+    </ul>
+  );
+}
+
 export function TokensTable({ tokens, onRevoke }: { tokens: ApiToken[]; onRevoke: (token: ApiToken) => void }) {
   return (
-    <div className="table-wrap">
+    <TableWrap label="API tokens">
       <table className="table">
         <thead>
           <tr>
             <th scope="col">Label</th>
+            <th scope="col">Scope</th>
             <th scope="col">Created</th>
             <th scope="col">Last used</th>
             <th scope="col">Expires</th>
@@ -50,7 +65,7 @@ export function TokensTable({ tokens, onRevoke }: { tokens: ApiToken[]; onRevoke
         </thead>
         <tbody>
           {tokens.map((t) => (
-            <tr key={t.id}>
+            <tr key={t.id} data-testid="token-row">
               <td>
                 <span className="strong">{t.label || <span className="muted">(no label)</span>}</span>
                 {t.current ? (
@@ -61,6 +76,9 @@ export function TokensTable({ tokens, onRevoke }: { tokens: ApiToken[]; onRevoke
                     </Badge>
                   </>
                 ) : null}
+              </td>
+              <td className="token-scope">
+                <Scope scope={t.scope} />
               </td>
               <td>
                 <Time iso={t.created_at} />
@@ -82,6 +100,6 @@ export function TokensTable({ tokens, onRevoke }: { tokens: ApiToken[]; onRevoke
           ))}
         </tbody>
       </table>
-    </div>
+    </TableWrap>
   );
 }

@@ -1,0 +1,125 @@
+/**
+ * Sign-in settings and single sign-on identities (DESIGN.md §20): an administrator turns password
+ * sign-in off for everyone (once single sign-on is configured) and gives users the email address
+ * a provider's verified email is matched on; each user lists the identities linked to them.
+ */
+import { createRoute, z } from '@hono/zod-openapi';
+import type { Context } from 'hono';
+import { Forbidden, Invalid, NotFound } from '../core/errors';
+import { isRestricted } from '../core/scope';
+import type { Services } from '../services';
+import { auditActor } from './audit-actor';
+import type { ApiEnv } from './auth';
+import { createApi, errors, json, security } from './create-api';
+
+const required = (what: string) => ({
+  error: (issue: { input?: unknown }) => (issue.input === undefined ? 'is required' : `must be ${what}`),
+});
+
+const SignInSettingsSchema = z
+  .strictObject({
+    password: z.boolean(required('true or false')).openapi({ description: 'false turns password sign-in off for everyone (needs single sign-on configured); passkeys and single sign-on stay open' }),
+  })
+  .openapi('SignInSettings');
+
+const SignInSettingsView = z
+  .object({
+    password: z.boolean(),
+    oidc: z.object({ name: z.string(), issuer: z.string() }).nullable().openapi({ description: 'Single sign-on as configured (OIDC_*), or null' }),
+  })
+  .openapi('SignInSettingsView');
+
+/** A plain address: one @, no spaces or control characters; compared in lower case. */
+const EMAIL = /^[^\s@\u0000-\u001f\u007f]{1,64}@[^\s@\u0000-\u001f\u007f]{1,189}$/;
+
+const UserEmailSchema = z
+  .strictObject({
+    email: z.string(required('an email address or null')).max(254, 'must be at most 254 characters').refine((s) => EMAIL.test(s.trim()), 'must be an email address like alice@example.com').nullable(),
+  })
+  .openapi('UserEmail');
+
+const IdentitySchema = z
+  .object({ issuer: z.string(), email: z.string(), created_at: z.string(), last_used_at: z.string().nullable() })
+  .openapi('Identity');
+
+const tags = ['Sign-in settings'];
+
+const getSettings = createRoute({
+  method: 'get',
+  path: '/settings/sign-in',
+  summary: 'Which ways of signing in to the dashboard are open (administrators only)',
+  tags,
+  security,
+  responses: { 200: { description: 'The sign-in settings', content: json(SignInSettingsView) }, ...errors(403) },
+});
+
+const putSettings = createRoute({
+  method: 'put',
+  path: '/settings/sign-in',
+  summary: 'Turn password sign-in on or off for everyone (administrators only; audited)',
+  tags,
+  security,
+  request: { body: { required: true, content: json(SignInSettingsSchema) } },
+  responses: { 200: { description: 'The sign-in settings', content: json(SignInSettingsView) }, ...errors(400, 403, 408, 413) },
+});
+
+const putEmail = createRoute({
+  method: 'put',
+  path: '/users/{username}/email',
+  summary: "Set (or clear with null) the email address a single sign-on identity's verified email is matched on (administrators only)",
+  tags,
+  security,
+  request: { params: z.object({ username: z.string().openapi({ param: { name: 'username', in: 'path' }, example: 'alice' }) }), body: { required: true, content: json(UserEmailSchema) } },
+  responses: { 200: { description: 'The address', content: json(z.object({ username: z.string(), email: z.string().nullable() })) }, ...errors(400, 403, 404, 408, 409, 413) },
+});
+
+const listIdentities = createRoute({
+  method: 'get',
+  path: '/account/identities',
+  summary: 'The single sign-on identities linked to your account',
+  tags,
+  security,
+  responses: { 200: { description: 'Identities, oldest first', content: json(z.array(IdentitySchema)) }, ...errors() },
+});
+
+export function settingsApi(services: Services) {
+  const { users, signInSettings, oidc, accounts, store } = services;
+
+  function admin(c: Context<ApiEnv>, write: boolean): void {
+    const { user, scope } = c.get('principal');
+    users.requireAdmin(user);
+    if (write && isRestricted(scope)) throw new Forbidden('a token with a scope cannot change sign-in settings');
+  }
+
+  const view = async () => ({ password: await signInSettings.passwordEnabled(), oidc: oidc.configured ? { name: oidc.name!, issuer: oidc.issuer! } : null });
+
+  return createApi()
+    .openapi(getSettings, async (c) => {
+      admin(c, false);
+      return c.json(await view(), 200);
+    })
+    .openapi(putSettings, async (c) => {
+      admin(c, true);
+      await signInSettings.setPassword(auditActor(c), c.req.valid('json').password);
+      return c.json(await view(), 200);
+    })
+    .openapi(putEmail, async (c) => {
+      admin(c, true);
+      const name = c.req.valid('param').username;
+      if (name.length > 64) throw new NotFound(`no user named ${name.slice(0, 64)}…`);
+      const user = await accounts.userByName(name);
+      const given = c.req.valid('json').email;
+      const email = given === null ? null : given.trim().toLowerCase();
+      if (email !== null) {
+        const holders = await store.identities.usersByEmail(email);
+        if (holders.some((u) => u.id !== user.id)) throw new Invalid({ email: `is the address of ${holders.find((u) => u.id !== user.id)!.username} already` });
+      }
+      await store.identities.setEmail(user.id, email);
+      await services.audit.record({ kind: 'user-email-changed', actor: auditActor(c), subject: { id: user.id, username: user.username }, detail: { email } });
+      return c.json({ username: user.username, email }, 200);
+    })
+    .openapi(listIdentities, async (c) => {
+      const rows = await oidc.identities(c.get('principal').user.id);
+      return c.json(rows.map((r) => ({ issuer: r.issuer, email: r.email, created_at: r.created_at, last_used_at: r.last_used_at })), 200);
+    });
+}

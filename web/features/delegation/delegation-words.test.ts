@@ -1,0 +1,23 @@
+/** The card's badge: pending until the parent lists exactly our name servers, and never "active" on no answer. */
+import { describe, expect, it } from 'vitest';
+import { delegationState } from './delegation-words';
+import type { Delegation } from './get-delegation';
+
+const base: Delegation = {
+  checked_at: '2026-11-26T10:00:00.000Z',
+  resolver: '127.0.0.1:53',
+  parent: { ns: ['ns1.zonedeck.test'], ds: [] },
+  expected: { ns: ['ns1.zonedeck.test'], ds: [] },
+  ns_match: true,
+  ds_status: 'unsigned',
+  nameservers: [],
+};
+
+describe('delegationState', () => {
+  it('says Active, Pending, No answer or Not checked', () => {
+    expect(delegationState(base).text).toBe('Active');
+    expect(delegationState({ ...base, ns_match: false, parent: { ns: ['ns.elsewhere.example'], ds: [] } }).text).toBe('Pending');
+    expect(delegationState({ ...base, ns_match: false, parent: null }).text).toBe('No answer');
+    expect(delegationState({ ...base, resolver: null, parent: null, ns_match: false }).text).toBe('Not checked');
+  });
+});
