@@ -157,7 +157,7 @@ async function knotRate(dir: string, zonedeckPort: number, queries: string): Pro
   const { stdout } = await run('dig', ['@127.0.0.1', '-p', String(zonedeckPort), ZONE, 'AXFR', '+noall', '+answer'], { maxBuffer: 1 << 26 });
   const lines = stdout.trim().split('\n');
   fs.writeFileSync(path.join(dir, `${ZONE}.zone`), `${lines.slice(0, -1).join('\n')}\n`);
-  const probe = await import('../server/dns/test-server');
+  const probe = await import('../server/testing/test-server');
   const port = await probe.freePort();
   fs.writeFileSync(
     path.join(dir, 'knot.conf'),

@@ -7,7 +7,7 @@
  * off on the Users page, and the sign-in page then offers only single sign-on and passkeys.
  */
 import { randomBytes } from 'node:crypto';
-import { freePort } from '../server/dns/test-server';
+import { freePort } from '../server/testing/test-server';
 import { startTestIdp, type TestIdp } from '../server/testing/oidc-idp';
 import { cli, startServer, tempDataDir, type ServerProcess } from '../server/testing/server-process';
 import { expect, signIn, test } from './support/fixtures';

@@ -10,7 +10,7 @@ import dgram from 'node:dgram';
 import AxeBuilder from '@axe-core/playwright';
 import type { Page } from '@playwright/test';
 import packet from 'dns-packet';
-import { freePort } from '../server/dns/test-server';
+import { freePort } from '../server/testing/test-server';
 import { cli, startServer, type ServerProcess } from '../server/testing/server-process';
 import { ApiClient } from './support/api-client';
 import { expect, signIn, test } from './support/fixtures';

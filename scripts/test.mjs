@@ -1,6 +1,6 @@
 // `npm test`: the whole suite from a fresh Debian machine. Installs the system tools the tests
 // use (or says how), starts a local PostgreSQL for the second run of the API tests, then runs
-// typecheck, vitest, the SPA build and Playwright in order, stopping at the first failure.
+// typecheck, lint, vitest, the SPA build and Playwright in order, stopping at the first failure.
 import { spawnSync } from 'node:child_process';
 import { fileURLToPath } from 'node:url';
 import { join } from 'node:path';
@@ -15,6 +15,8 @@ const env = { ...process.env, TEST_DATABASE_URL: await testDatabaseUrl(root) };
 
 const steps = [
   ['npm', ['run', 'typecheck']],
+  // The layers of DESIGN.md §9 and a few real-mistake rules (eslint.config.js).
+  ['npm', ['run', 'lint']],
   [bin('vitest'), ['run']],
   [process.execPath, [join(root, 'scripts', 'build-web-if-needed.mjs')]],
   [bin('playwright'), ['test']],

@@ -6,7 +6,7 @@
  * back as written.
  */
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { startServer, type RunningServer } from '../dns/test-server';
+import { startServer, type RunningServer } from '../testing/test-server';
 
 let s: RunningServer;
 let pdnsKey: string;

@@ -9,7 +9,6 @@ import { createTestApp, type TestApp } from '../testing/test-app';
 
 let t: TestApp;
 const tok: Record<string, string> = {};
-const ROLES = ['owner', 'admin', 'editor', 'viewer'] as const;
 const PEOPLE = ['olivia', 'adam', 'edith', 'victor', 'stranger', 'solo'] as const;
 
 beforeAll(async () => {

@@ -1,5 +1,5 @@
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
-import { Browser, createHarness, ORIGIN, type Harness } from './bff-harness';
+import { Browser, createHarness, ORIGIN, type Harness } from '../testing/bff-harness';
 import { hashSessionSecret } from './seal';
 import { WRONG_CREDENTIALS } from './index';
 

@@ -5,7 +5,7 @@
  */
 import { afterEach, describe, expect, it } from 'vitest';
 import { loadConfig } from '../config';
-import { createHarness, type Harness } from './bff-harness';
+import { createHarness, type Harness } from '../testing/bff-harness';
 
 const PUBLIC = 'https://dns.example.com';
 let h: Harness;

@@ -2,7 +2,7 @@ import fs from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { createHarness, type Harness } from './bff-harness';
+import { createHarness, type Harness } from '../testing/bff-harness';
 
 let h: Harness;
 let dist: string;

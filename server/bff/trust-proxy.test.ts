@@ -8,7 +8,7 @@
 import { afterEach, describe, expect, it } from 'vitest';
 import { loadConfig } from '../config';
 import { createTestApp, type TestApp } from '../testing/test-app';
-import { createHarness, type Harness } from './bff-harness';
+import { createHarness, type Harness } from '../testing/bff-harness';
 
 let app: TestApp;
 afterEach(() => app?.close());

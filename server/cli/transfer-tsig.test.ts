@@ -8,7 +8,7 @@ import fs from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { eventually, freePort, startServer, type RunningServer } from '../dns/test-server';
+import { eventually, freePort, startServer, type RunningServer } from '../testing/test-server';
 import { cli, tempDataDir } from '../testing/server-process';
 import { daemonPath } from '../testing/daemons';
 

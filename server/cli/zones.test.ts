@@ -11,7 +11,7 @@ import path from 'node:path';
 import { promisify } from 'node:util';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { RECORD_TYPES } from '../core/record-types';
-import { eventually, freePort } from '../dns/test-server';
+import { eventually, freePort } from '../testing/test-server';
 import { daemonPath } from '../testing/daemons';
 import { cli, startServer, tempDataDir, type ServerProcess } from '../testing/server-process';
 

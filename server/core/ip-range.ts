@@ -107,3 +107,17 @@ export function rangeContains(range: Pick<IpRange, 'address' | 'cidr'>, ip: stri
   if (addr.kind() !== net.kind()) return false;
   return (addr as ipaddr.IPv4).match(net as ipaddr.IPv4, range.cidr);
 }
+
+/** Ranges an ALIAS answer never carries unless ALIAS_ALLOW_PRIVATE: what only the inside of a network reaches. */
+const INTERNAL_RANGES = new Set(['private', 'loopback', 'linkLocal', 'uniqueLocal', 'unspecified', 'carrierGradeNat', 'broadcast', 'multicast', 'siteLocal']);
+
+/** Whether an address may be published as an ALIAS answer (IPv4-mapped IPv6 judged as IPv4). */
+export function isPublicAddress(address: string): boolean {
+  try {
+    let ip = ipaddr.parse(address);
+    if (ip.kind() === 'ipv6' && (ip as ipaddr.IPv6).isIPv4MappedAddress()) ip = (ip as ipaddr.IPv6).toIPv4Address();
+    return !INTERNAL_RANGES.has(ip.range());
+  } catch {
+    return false;
+  }
+}

@@ -9,7 +9,6 @@ import { base64, hex } from './rdata/blob-fields';
 import { ipv4, ipv6, name, uint } from './rdata/fields';
 import { CERT_TYPES, DNSSEC_ALGORITHMS, DS_DIGESTS, digestLength, SSHFP_DIGESTS, TLSA_DIGESTS } from './rdata/iana-numbers';
 import { locField } from './rdata/loc';
-import { tokenOctets } from './rdata/presentation';
 import { defineType, type RecordType } from './rdata/record-codec';
 import { caaTag, charString, restString } from './rdata/string-fields';
 import { noParams, svcParams, type SvcParams } from './rdata/svcb';

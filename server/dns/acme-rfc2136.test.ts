@@ -13,7 +13,7 @@ import path from 'node:path';
 import { promisify } from 'node:util';
 import { afterAll, beforeAll, expect, it } from 'vitest';
 import { cli } from '../testing/server-process';
-import { eventually, freePort, startServer, type RunningServer } from './test-server';
+import { eventually, freePort, startServer, type RunningServer } from '../testing/test-server';
 
 const run = promisify(execFile);
 

@@ -9,7 +9,7 @@ import net from 'node:net';
 import packet from 'dns-packet';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { lookupAddresses } from './alias-lookup';
-import { freePort } from './test-server';
+import { freePort } from '../testing/test-server';
 
 let port: number;
 let udp: dgram.Socket;

@@ -14,7 +14,7 @@ import path from 'node:path';
 import { promisify } from 'node:util';
 import packet from 'dns-packet';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { eventually, freePort, startServer, type RunningServer } from './test-server';
+import { eventually, freePort, startServer, type RunningServer } from '../testing/test-server';
 
 const Z = 'names.test';
 /** What the resolver double knows: three CDN names (one with internal addresses too), nothing else (NXDOMAIN). */

@@ -7,7 +7,7 @@
 import dgram from 'node:dgram';
 import packet from 'dns-packet';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { eventually, freePort, startServer, type RunningServer } from './test-server';
+import { eventually, freePort, startServer, type RunningServer } from '../testing/test-server';
 
 /** A split-horizon resolver: the CDN name has internal addresses beside its public one. */
 const ANSWERS: Record<string, string[]> = {

@@ -9,7 +9,7 @@ import path from 'node:path';
 import Database from 'better-sqlite3';
 import packet from 'dns-packet';
 import { afterAll, describe, expect, it } from 'vitest';
-import { eventually, freePort, startServer, type RunningServer } from './test-server';
+import { eventually, freePort, startServer, type RunningServer } from '../testing/test-server';
 
 let s: RunningServer | undefined;
 const sockets: dgram.Socket[] = [];

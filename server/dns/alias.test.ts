@@ -9,12 +9,12 @@ import { AliasResolver, STALE_TTL } from './alias';
 import type { Lookup } from './alias-lookup';
 import { axfrMessages } from './axfr';
 import { signResolution } from './dnssec/online';
-import { testKey, verifies } from './dnssec/test-keys';
+import { testKey, verifies } from '../testing/test-keys';
 import { parseQuery } from './query';
 import { resolve } from './resolve';
 import { RCODE, T } from './rrset';
 import { Zone } from './zone';
-import { domainRow, IDENTITY, row } from './zone-fixture';
+import { domainRow, IDENTITY, row } from '../testing/zone-fixture';
 import { ZoneIndex } from './zone-index';
 import packet from 'dns-packet';
 

@@ -20,7 +20,7 @@ import { T } from './rrset';
 import { lookupAddresses, type Lookup } from './alias-lookup';
 import type { Secondary } from './notify';
 import type { AliasWatcher, Zone } from './zone';
-import ipaddr from 'ipaddr.js';
+import { isPublicAddress } from '../core/ip-range';
 
 export interface AliasOptions {
   /** RESOLVER; null: every ALIAS is unavailable (the API refuses new ones without it). */
@@ -42,20 +42,6 @@ export interface AliasOptions {
   allowPrivate?: boolean;
   /** A target could not be looked up (for the log, once per streak of failures and again when stale addresses run out). */
   onFailure?(target: string, type: 'A' | 'AAAA', reason: string, serving: boolean): void;
-}
-
-/** Ranges an ALIAS answer never carries unless ALIAS_ALLOW_PRIVATE: what only the inside of a network reaches. */
-const INTERNAL_RANGES = new Set(['private', 'loopback', 'linkLocal', 'uniqueLocal', 'unspecified', 'carrierGradeNat', 'broadcast', 'multicast', 'siteLocal']);
-
-/** Whether an address may be published as an ALIAS answer (IPv4-mapped IPv6 judged as IPv4). */
-export function isPublicAddress(address: string): boolean {
-  try {
-    let ip = ipaddr.parse(address);
-    if (ip.kind() === 'ipv6' && (ip as ipaddr.IPv6).isIPv4MappedAddress()) ip = (ip as ipaddr.IPv6).toIPv4Address();
-    return !INTERNAL_RANGES.has(ip.range());
-  } catch {
-    return false;
-  }
 }
 
 /** How long a freshly watched zone may take to be loaded into the index. */

@@ -14,7 +14,7 @@ import { CATALOG_ID, memberLabel } from './catalog-zone';
 import { resolve } from './resolve';
 import { RCODE, T, type SoaData } from './rrset';
 import type { Zone } from './zone';
-import { IDENTITY } from './zone-fixture';
+import { IDENTITY } from '../testing/zone-fixture';
 import { ZoneIndex } from './zone-index';
 import { syncZones, type ZoneSync } from './zone-sync';
 

@@ -5,7 +5,7 @@
 import dgram from 'node:dgram';
 import packet from 'dns-packet';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { eventually, freePort, startServer, type RunningServer } from './test-server';
+import { eventually, freePort, startServer, type RunningServer } from '../testing/test-server';
 
 /** What the fake parent-side resolver says about each zone. */
 const PARENT: Record<string, string[]> = {

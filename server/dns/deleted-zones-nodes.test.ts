@@ -12,7 +12,7 @@ import path from 'node:path';
 import { promisify } from 'node:util';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { api, startCluster, testDatabaseUrl, type Cluster, type Node } from '../testing/cluster';
-import { eventually } from './test-server';
+import { eventually } from '../testing/test-server';
 
 const run = promisify(execFile);
 let cluster: Cluster;

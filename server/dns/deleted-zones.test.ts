@@ -13,7 +13,7 @@ import { promisify } from 'node:util';
 import Database from 'better-sqlite3';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { cli, startServer as startProcess, tempDataDir } from '../testing/server-process';
-import { eventually, startServer, type RunningServer } from './test-server';
+import { eventually, startServer, type RunningServer } from '../testing/test-server';
 
 const run = promisify(execFile);
 let s: RunningServer;

@@ -1,12 +1,12 @@
 /** DNAME substitution (RFC 6672 §3.2) in the resolver, and on the wire as a client decodes it. */
 import packet from 'dns-packet';
 import { describe, expect, it } from 'vitest';
-import { testKey } from './dnssec/test-keys';
+import { testKey } from '../testing/test-keys';
 import { createHandler } from './handler';
 import { resolve } from './resolve';
 import { RCODE, T, type RRset } from './rrset';
 import { Zone } from './zone';
-import { domainRow, IDENTITY, row } from './zone-fixture';
+import { domainRow, IDENTITY, row } from '../testing/zone-fixture';
 import { ZoneIndex } from './zone-index';
 
 function index(): ZoneIndex {

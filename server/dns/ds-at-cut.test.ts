@@ -5,11 +5,11 @@
 import packet from 'dns-packet';
 import { describe, expect, it } from 'vitest';
 import { createHandler } from './handler';
-import { testKey, verifies } from './dnssec/test-keys';
+import { testKey, verifies } from '../testing/test-keys';
 import { resolve } from './resolve';
 import { RCODE, T, type RRset } from './rrset';
 import { Zone } from './zone';
-import { domainRow, IDENTITY, row } from './zone-fixture';
+import { domainRow, IDENTITY, row } from '../testing/zone-fixture';
 import { ZoneIndex } from './zone-index';
 
 const DIGEST = 'E3B0C44298FC1C149AFBF4C8996FB92427AE41E4649B934CA495991B7852B855';

@@ -8,7 +8,7 @@ import dgram from 'node:dgram';
 import { promisify } from 'node:util';
 import packet from 'dns-packet';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { startServer, type RunningServer } from './test-server';
+import { startServer, type RunningServer } from '../testing/test-server';
 
 const run = promisify(execFile);
 let s: RunningServer;

@@ -6,7 +6,7 @@ import dgram from 'node:dgram';
 import net from 'node:net';
 import packet from 'dns-packet';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { startServer, type RunningServer } from './test-server';
+import { startServer, type RunningServer } from '../testing/test-server';
 
 let s: RunningServer;
 

@@ -9,7 +9,7 @@ import type { Scope } from '../core/scope';
 import { createHandler } from './handler';
 import type { DnsKey } from './keyring';
 import { findTsig, signRequest, TSIG_ERROR, verifyAnswer, type TsigRecord } from './tsig';
-import { exampleIndex } from './zone-fixture';
+import { exampleIndex } from '../testing/zone-fixture';
 
 const NOW = 1_800_000_000;
 const key = (name: string, userId = 1, scope: Scope = {}): DnsKey => ({ name, algorithm: 'hmac-sha256', secret: Buffer.alloc(32, name.length), userId, scope });

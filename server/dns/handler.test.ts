@@ -5,7 +5,7 @@
 import packet from 'dns-packet';
 import { describe, expect, it } from 'vitest';
 import { createHandler } from './handler';
-import { exampleIndex } from './zone-fixture';
+import { exampleIndex } from '../testing/zone-fixture';
 
 /** The TCP answers of a query that needs no store (everything but IXFR). */
 function syncTcp(h: { tcp(m: Buffer, a: string): Buffer[] | Promise<Buffer[]> }, msg: Buffer, address: string): Buffer[] {

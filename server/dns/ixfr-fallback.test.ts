@@ -9,7 +9,7 @@ import type { ChangeEntryRow, ChangeSetRow } from '../store/types';
 import { ixfrMessages, type HistoryReader } from './ixfr';
 import { parseQuery } from './query';
 import { Zone } from './zone';
-import { domainRow, IDENTITY, row } from './zone-fixture';
+import { domainRow, IDENTITY, row } from '../testing/zone-fixture';
 
 const S0 = 2024010100;
 const S1 = 2024010101;

@@ -4,7 +4,7 @@
  * (AXFR form) when the history does not reach the client's serial.
  */
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { startServer, type RunningServer } from './test-server';
+import { startServer, type RunningServer } from '../testing/test-server';
 
 let zd: RunningServer;
 const serial = async () => ((await (await zd.api('GET', '/domains/ixfr.example')).json()) as { serial_number: number }).serial_number;

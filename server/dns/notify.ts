@@ -6,18 +6,18 @@
  * configured with a key (`host:port key-name`) gets the NOTIFY signed (RFC 8945) with the
  * service's own key, NOTIFY_TSIG — never a tenant's (DESIGN.md §18).
  */
+import { parseHostPort, type HostPort } from '../core/host-port';
 import dgram from 'node:dgram';
 import net from 'node:net';
 import { CLASS_IN, T, type RRset } from './rrset';
 import { signRequest, type TsigKey } from './tsig';
 import { MessageWriter } from './writer';
 
-export interface Secondary {
-  host: string;
-  port: number;
-  /** The name of the TSIG key to sign NOTIFY with. */
+/** A secondary to NOTIFY (SECONDARIES), with the name of the TSIG key to sign NOTIFY with. */
+export interface Secondary extends HostPort {
   key?: string;
 }
+export { parseHostPort };
 
 export interface NotifyOptions {
   retryMs?: number;
@@ -28,11 +28,6 @@ export interface NotifyOptions {
 }
 
 /** Parses "host:port" and "[v6]:port" (the SECONDARIES syntax). */
-export function parseHostPort(text: string): Secondary {
-  const m = /^\[(.+)\]:(\d+)$/.exec(text) ?? /^([^:]+):(\d+)$/.exec(text);
-  if (!m) throw new Error(`"${text}" is not host:port`);
-  return { host: m[1]!, port: Number(m[2]) };
-}
 
 const OPCODE_NOTIFY = 4 << 11;
 const AA = 0x0400;

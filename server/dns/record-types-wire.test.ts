@@ -16,7 +16,7 @@ import { createHandler } from './handler';
 import { listenTcp, type TcpListener } from './tcp';
 import { listenUdp } from './udp';
 import { Zone } from './zone';
-import { domainRow, IDENTITY, row } from './zone-fixture';
+import { domainRow, IDENTITY, row } from '../testing/zone-fixture';
 import { ZoneIndex } from './zone-index';
 
 const run = promisify(execFile);

@@ -2,7 +2,7 @@
 import { describe, expect, it } from 'vitest';
 import { resolve, type Resolution } from './resolve';
 import { RCODE, T, type RRset } from './rrset';
-import { exampleIndex } from './zone-fixture';
+import { exampleIndex } from '../testing/zone-fixture';
 
 const index = exampleIndex();
 

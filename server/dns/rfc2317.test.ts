@@ -4,7 +4,7 @@
  * in the id, as octoDNS escapes it), and the parent's CNAME and NS point into it; dig follows them.
  */
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { startServer, type RunningServer } from './test-server';
+import { startServer, type RunningServer } from '../testing/test-server';
 
 let s: RunningServer;
 let token: string;

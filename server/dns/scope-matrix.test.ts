@@ -5,7 +5,7 @@
  */
 import { spawn } from 'node:child_process';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { eventually, startServer, type RunningServer } from './test-server';
+import { eventually, startServer, type RunningServer } from '../testing/test-server';
 
 let s: RunningServer;
 

@@ -12,7 +12,7 @@ import path from 'node:path';
 import { promisify } from 'node:util';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { daemonPath, knotPreamble } from '../testing/daemons';
-import { eventually, freePort, startServer, type RunningServer } from './test-server';
+import { eventually, freePort, startServer, type RunningServer } from '../testing/test-server';
 
 const run = promisify(execFile);
 /** A secondary name server run by the test: its port, temp dir, process and log. */

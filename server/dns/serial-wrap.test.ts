@@ -14,7 +14,7 @@ import Database from 'better-sqlite3';
 import { afterAll, describe, expect, it } from 'vitest';
 import { daemonPath, knotPreamble } from '../testing/daemons';
 import { cli, startServer, tempDataDir, type ServerProcess } from '../testing/server-process';
-import { eventually, freePort } from './test-server';
+import { eventually, freePort } from '../testing/test-server';
 
 const run = promisify(execFile);
 const MAX_SERIAL = 2 ** 32 - 1;

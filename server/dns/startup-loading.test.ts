@@ -13,7 +13,7 @@ import { openSqliteStore } from '../store/sqlite';
 import type { Store } from '../store/types';
 import { resolve } from './resolve';
 import { RCODE, T } from './rrset';
-import { IDENTITY } from './zone-fixture';
+import { IDENTITY } from '../testing/zone-fixture';
 import { ZoneIndex } from './zone-index';
 import { syncZones, type LoadProgress, type ZoneSync } from './zone-sync';
 

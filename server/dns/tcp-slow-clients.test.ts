@@ -9,7 +9,7 @@ import { spawn } from 'node:child_process';
 import net from 'node:net';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { clientPrefix } from './tcp';
-import { startServer, type RunningServer } from './test-server';
+import { startServer, type RunningServer } from '../testing/test-server';
 
 let s: RunningServer;
 let key: string;

@@ -7,7 +7,7 @@
 import { spawn } from 'node:child_process';
 import { afterAll, beforeAll, expect, it } from 'vitest';
 import { cli } from '../testing/server-process';
-import { eventually, startServer, type RunningServer } from './test-server';
+import { eventually, startServer, type RunningServer } from '../testing/test-server';
 
 let s: RunningServer;
 const keys: Record<string, string> = {};

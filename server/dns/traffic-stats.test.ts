@@ -5,7 +5,7 @@
  * the zone's series appear in /metrics.
  */
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { eventually, startServer, type RunningServer } from './test-server';
+import { eventually, startServer, type RunningServer } from '../testing/test-server';
 
 let s: RunningServer;
 const stats = async () => (await (await s.api('GET', '/domains/traffic.test/stats')).json()) as { totals: Record<string, number> };

@@ -9,7 +9,7 @@ import dgram from 'node:dgram';
 import packet from 'dns-packet';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { append, findTsig, tsigRR, variables } from './tsig-record';
-import { startServer, type RunningServer } from './test-server';
+import { startServer, type RunningServer } from '../testing/test-server';
 
 let s: RunningServer;
 let key: { name: string; secret: string; nsupdate: string };

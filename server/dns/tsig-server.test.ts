@@ -9,7 +9,7 @@ import { promisify } from 'node:util';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { TSIG_ALGORITHM_NAMES } from '../core/tsig-rules';
 import { cli } from '../testing/server-process';
-import { eventually, startServer, type RunningServer } from './test-server';
+import { eventually, startServer, type RunningServer } from '../testing/test-server';
 
 const run = promisify(execFile);
 /** How dig and kdig report a MAC they could not verify. */

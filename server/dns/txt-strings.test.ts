@@ -10,7 +10,7 @@ import fc from 'fast-check';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { quoteOctets, tokenize, tokenOctets } from '../core/rdata/presentation';
 import { txtChunks } from '../core/record-types';
-import { startServer, type RunningServer } from './test-server';
+import { startServer, type RunningServer } from '../testing/test-server';
 
 const run = promisify(execFile);
 let s: RunningServer;

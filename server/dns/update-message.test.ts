@@ -11,7 +11,7 @@ import { createHandler } from './handler';
 import type { DnsKey } from './keyring';
 import { signRequest, verifyAnswer } from './tsig';
 import { parseUpdate } from './update-message';
-import { exampleIndex } from './zone-fixture';
+import { exampleIndex } from '../testing/zone-fixture';
 
 type RR = { name: string; type: string; class?: string; ttl?: number; data?: unknown };
 

@@ -8,7 +8,7 @@ import { spawn } from 'node:child_process';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { TSIG_ALGORITHM_NAMES } from '../core/tsig-rules';
 import { cli } from '../testing/server-process';
-import { eventually, startServer, type RunningServer } from './test-server';
+import { eventually, startServer, type RunningServer } from '../testing/test-server';
 
 let s: RunningServer;
 const keys = new Map<string, string>();

@@ -1,6 +1,6 @@
 /** PUT …/cache/flush: nothing to flush in zonedeck, answered as PowerDNS answers a flush; the domain checked as there. */
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { pdnsHarness, type PdnsHarness } from './pdns-harness';
+import { pdnsHarness, type PdnsHarness } from '../testing/pdns-harness';
 
 const FLUSH = '/api/v1/servers/localhost/cache/flush';
 

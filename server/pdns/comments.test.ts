@@ -4,7 +4,7 @@
  * DELETE removes them with the records; a comment-only RRset is listed; scopes cover them.
  */
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { pdnsHarness, ZONES, type PdnsHarness } from './pdns-harness';
+import { pdnsHarness, ZONES, type PdnsHarness } from '../testing/pdns-harness';
 
 let h: PdnsHarness;
 const ZONE = `${ZONES}/comments.example.`;

@@ -4,7 +4,7 @@
  * What zonedeck cannot do (other algorithms, imported or inactive keys) is 422.
  */
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { pdnsHarness, ZONES, type PdnsHarness } from './pdns-harness';
+import { pdnsHarness, ZONES, type PdnsHarness } from '../testing/pdns-harness';
 
 const KEYS = `${ZONES}/example.com./cryptokeys`;
 let h: PdnsHarness;

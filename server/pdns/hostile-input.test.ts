@@ -1,7 +1,7 @@
 /** Random bodies, ids and contents thrown at the PowerDNS API: only 2xx, or 4xx with `{"error": "…"}`; never a 5xx. */
 import fc from 'fast-check';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { pdnsHarness, ZONES, type PdnsHarness } from './pdns-harness';
+import { pdnsHarness, ZONES, type PdnsHarness } from '../testing/pdns-harness';
 
 let h: PdnsHarness;
 beforeAll(async () => {

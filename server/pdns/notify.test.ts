@@ -7,7 +7,7 @@ import dgram from 'node:dgram';
 import fs from 'node:fs';
 import dnsPacket from 'dns-packet';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { eventually, freePort } from '../dns/test-server';
+import { eventually, freePort } from '../testing/test-server';
 import { cli, startServer, type ServerProcess } from '../testing/server-process';
 
 const OPCODE_NOTIFY = 4;

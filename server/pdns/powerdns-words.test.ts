@@ -3,7 +3,7 @@
  * client gets (as its own API suite looks for them), with zonedeck's field and reason after.
  */
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { pdnsHarness, ZONES, type PdnsHarness } from './pdns-harness';
+import { pdnsHarness, ZONES, type PdnsHarness } from '../testing/pdns-harness';
 import { contentWords, nameWords } from './powerdns-words';
 
 const ZONE = `${ZONES}/words.example.`;

@@ -4,7 +4,7 @@
  * and the apex NS set sent back unchanged are no change, a real change to them is refused.
  */
 import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
-import { pdnsHarness, ZONES, type PdnsHarness } from './pdns-harness';
+import { pdnsHarness, ZONES, type PdnsHarness } from '../testing/pdns-harness';
 
 const ZONE = `${ZONES}/example.com.`;
 let h: PdnsHarness;

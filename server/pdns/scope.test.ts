@@ -5,7 +5,7 @@
  */
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { ScopeInput } from '../core/scope';
-import { pdnsHarness, ZONES, type PdnsHarness } from './pdns-harness';
+import { pdnsHarness, ZONES, type PdnsHarness } from '../testing/pdns-harness';
 
 let h: PdnsHarness;
 let userId = 0;

@@ -5,7 +5,7 @@
  * scope admits; a big zone searched without loading it whole, a hostile pattern answered at once.
  */
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { pdnsHarness, ZONES, type PdnsHarness } from './pdns-harness';
+import { pdnsHarness, ZONES, type PdnsHarness } from '../testing/pdns-harness';
 
 const SEARCH = '/api/v1/servers/localhost/search-data';
 

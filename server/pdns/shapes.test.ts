@@ -5,7 +5,7 @@
  */
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import * as docs from './fixtures/powerdns-docs';
-import { pdnsHarness, ZONES, type PdnsHarness } from './pdns-harness';
+import { pdnsHarness, ZONES, type PdnsHarness } from '../testing/pdns-harness';
 
 /** Where `ours` lacks a field of `theirs` or has it with another JSON type ([] when none). */
 function shapeGaps(ours: unknown, theirs: unknown, at = '$'): string[] {

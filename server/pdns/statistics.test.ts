@@ -1,6 +1,6 @@
 /** GET …/statistics: the server's uptime as PowerDNS names it; 422 for a statistic zonedeck does not keep. */
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { pdnsHarness, type PdnsHarness } from './pdns-harness';
+import { pdnsHarness, type PdnsHarness } from '../testing/pdns-harness';
 
 const STATS = '/api/v1/servers/localhost/statistics';
 

@@ -1,6 +1,6 @@
 /** A zone's master_tsig_key_ids and slave_tsig_key_ids: keys of the user, in PowerDNS's words when not. */
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { pdnsHarness, ZONES, type PdnsHarness } from './pdns-harness';
+import { pdnsHarness, ZONES, type PdnsHarness } from '../testing/pdns-harness';
 
 let h: PdnsHarness;
 beforeAll(async () => {

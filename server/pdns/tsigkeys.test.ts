@@ -9,7 +9,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { TsigAlgorithmName } from '../core/tsig-rules';
 import { Keyring } from '../dns/keyring';
 import { findTsig, signRequest, TSIG_ERROR_NAMES, verifyRequest, type TsigRecord } from '../dns/tsig';
-import { pdnsHarness, type PdnsHarness } from './pdns-harness';
+import { pdnsHarness, type PdnsHarness } from '../testing/pdns-harness';
 
 const KEYS = '/api/v1/servers/localhost/tsigkeys';
 const SECRET = 'fn+BREHMDq0uWA1WbDwaoc2ne3rD973ySJ33ToJTfWY=';

@@ -4,7 +4,7 @@
  * PowerDNS-Admin (zones filed under accounts). Kept, answered, and a plan after apply sees no change.
  */
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { pdnsHarness, ZONES, type PdnsHarness } from './pdns-harness';
+import { pdnsHarness, ZONES, type PdnsHarness } from '../testing/pdns-harness';
 
 let h: PdnsHarness;
 beforeAll(async () => {

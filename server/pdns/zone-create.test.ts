@@ -4,7 +4,7 @@
  * default-catalog-zone.
  */
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { pdnsHarness, ZONES, type PdnsHarness } from './pdns-harness';
+import { pdnsHarness, ZONES, type PdnsHarness } from '../testing/pdns-harness';
 
 let h: PdnsHarness;
 beforeAll(async () => {

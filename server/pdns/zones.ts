@@ -12,7 +12,7 @@ import type { PdnsEnv } from './auth';
 import { pathZone } from './scope';
 import { attributesOf, checkKind, checkUnsupported, createZone, fromRRsets, type ZoneDefaults } from './zone-create';
 import { unprocessable } from './errors';
-import { asAbsolute, dotted, zoneNameOfId } from './names';
+import { asAbsolute, zoneNameOfId } from './names';
 import { checkCommentScope, clientError, translate, writeComments } from './rrset-changes';
 import { parseBody, PatchBody, ZoneIn, type RRsetInput } from './schemas';
 import { checkTsigKeyIds } from './tsig-key-ids';

@@ -5,7 +5,7 @@
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import { createTestApp, type TestApp } from '../testing/test-app';
 import { createAliasSerials } from './alias-serials';
-import { eventually } from '../dns/test-server';
+import { eventually } from '../testing/test-server';
 
 let t: TestApp;
 beforeEach(async () => {

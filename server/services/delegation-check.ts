@@ -12,9 +12,9 @@
  * user can point this server's questions at the inside of its network (NAMESERVERS are the
  * operator's own, asked wherever they are).
  */
-import { isPublicAddress } from '../dns/alias';
-import { askAddresses, askDs, askNs, askSerial, sameSet } from '../dns/delegation';
-import { parseHostPort } from '../dns/notify';
+import { isPublicAddress } from '../core/ip-range';
+import { askAddresses, askDs, askNs, askSerial, sameSet } from './dns-questions';
+import { parseHostPort } from '../core/host-port';
 import type { DnssecPublicKey, DomainRow } from '../store/types';
 import { DIGEST_SHA256 } from './dnssec-keys';
 

@@ -7,7 +7,6 @@ import { APEX, MAX_NAME_LENGTH, normalizeZoneName } from '../core/domain-name';
 import { Invalid, RuleError } from '../core/errors';
 import { parseIpRange, rangeContains, type IpRange } from '../core/ip-range';
 import { recordType } from '../core/record-types';
-import type { Scope } from '../core/scope';
 import type { FoundRecord, RecordSearch, TextMatch } from '../store/template-types';
 import type { Page, Store, Window } from '../store/types';
 import type { Batches, BatchResult } from './batches';

@@ -16,7 +16,7 @@ import { kyselyRunner, Prepared, preparedRunner, type Arg, type Runner } from '.
 import type { Database } from './schema';
 import type { Dialect } from './migrate';
 import { scopeFromJson, scopeToJson } from '../core/scope';
-import type { ChangeEntryRow, ChangeSetRow, DnssecKeyRow, DnssecPublicKey, DomainRow, IpRow, ListedRecord, NewRow, RecordFilter, RecordRow, Repos, TokenRow, TsigKeyRow, UserRow, Window, ZoneAttributes } from './types';
+import type { ChangeEntryRow, ChangeSetRow, DnssecKeyRow, DnssecPublicKey, DomainRow, IpRow, ListedRecord, NewRow, RecordFilter, RecordRow, Repos, TokenRow, TsigKeyRow, UserRow, ZoneAttributes } from './types';
 import { pause, PAUSE_EVERY, pauseEvery } from '../core/pause';
 import type { SecretBox } from './secret-box';
 

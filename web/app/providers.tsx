@@ -1,7 +1,7 @@
 /** App-wide providers: the query cache (and its reaction to a lost session) and toasts. */
 import { QueryClientProvider } from '@tanstack/react-query';
 import type { ReactNode } from 'react';
-import { sessionKey } from '../features/session/get-session';
+import { sessionKey } from '../lib/get-session';
 import { handleSignedOut, setCsrfToken } from '../lib/api-client';
 import { queryClient } from '../lib/query-client';
 import { ToastProvider } from '../ui/toast';

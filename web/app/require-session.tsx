@@ -1,7 +1,7 @@
 /** Pages behind sign-in: without a session, go to sign-in and come back here afterwards. */
 import type { ReactNode } from 'react';
 import { Navigate, useLocation } from 'react-router-dom';
-import { useSession } from '../features/session/get-session';
+import { useSession } from '../lib/get-session';
 import { routes } from '../lib/paths';
 import { ErrorState, LoadingState } from '../ui/states';
 

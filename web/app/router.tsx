@@ -12,7 +12,7 @@ import { domainsQuery } from '../features/domains/list-domains';
 import { changesQuery, filterOfParams } from '../features/history/list-changes';
 import { recordsQuery } from '../features/records/list-records';
 import { membersQuery } from '../features/teams/list-members';
-import { teamsQuery } from '../features/teams/list-teams';
+import { teamsQuery } from '../lib/list-teams';
 import { tokensQuery } from '../features/tokens/list-tokens';
 import { tsigKeysQuery } from '../features/tsig-keys/list-tsig-keys';
 import { queryClient } from '../lib/query-client';

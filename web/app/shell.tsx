@@ -5,7 +5,7 @@
 import { Suspense } from 'react';
 import { NavLink, Outlet, useNavigate, useNavigation } from 'react-router-dom';
 import { useAccount } from '../features/account/get-account';
-import { useSession } from '../features/session/get-session';
+import { useSession } from '../lib/get-session';
 import { useSignOut } from '../features/session/sign-out';
 import { GlobalSearch } from '../features/search/global-search';
 import { routes } from '../lib/paths';

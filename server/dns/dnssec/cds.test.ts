@@ -9,13 +9,13 @@ import { dsDigest } from '../../services/dnssec-keys';
 import { resolve } from '../resolve';
 import { T } from '../rrset';
 import { Zone } from '../zone';
-import { domainRow, IDENTITY, row } from '../zone-fixture';
+import { domainRow, IDENTITY, row } from '../../testing/zone-fixture';
 import { ZoneIndex } from '../zone-index';
 import { CDNSKEY, CDS } from './cds';
 import { DELETE_SIGNAL_MS } from '../../services/dnssec-keys';
 import { signResolution } from './online';
 import { refreshSignedZones } from '../../services/resign';
-import { testKey, verifies } from './test-keys';
+import { testKey, verifies } from '../../testing/test-keys';
 
 const DAY = 86_400_000;
 

@@ -15,7 +15,7 @@ import packet from 'dns-packet';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { printZoneFile } from '../../core/zone-file/printer';
 import { EVERY_TYPE_SOA, EVERY_TYPE_ZONE, everyTypeRecords } from '../../testing/every-type-zone';
-import { eventually, freePort, startServer, type RunningServer } from '../test-server';
+import { eventually, freePort, startServer, type RunningServer } from '../../testing/test-server';
 
 const run = promisify(execFile);
 const Z = EVERY_TYPE_ZONE;

@@ -7,8 +7,8 @@ import packet from 'dns-packet';
 import { afterEach, describe, expect, it, vi } from 'vitest';
 import { createHandler } from '../handler';
 import { T, type RRset } from '../rrset';
-import { exampleIndex } from '../zone-fixture';
-import { parseRrsig, testKey, verifies } from './test-keys';
+import { exampleIndex } from '../../testing/zone-fixture';
+import { parseRrsig, testKey, verifies } from '../../testing/test-keys';
 
 /** The TCP answers of a query that needs no store (everything but IXFR). */
 function syncTcp(h: { tcp(m: Buffer, a: string): Buffer[] | Promise<Buffer[]> }, msg: Buffer, address: string): Buffer[] {

@@ -6,7 +6,7 @@ import { describe, expect, it } from 'vitest';
 import { T, type RRset } from '../rrset';
 import { canonicalRRset, compareNames } from './canonical';
 import { rrsigPrefix, signedData, windowAt, ZoneSigner } from './sign';
-import { parseRrsig, testKey, verifies } from './test-keys';
+import { parseRrsig, testKey, verifies } from '../../testing/test-keys';
 import { verify } from 'node:crypto';
 import { p256PublicKey } from '../../services/dnssec-keys';
 

@@ -9,7 +9,7 @@ import fs from 'node:fs';
 import path from 'node:path';
 import { promisify } from 'node:util';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { eventually, startServer, type RunningServer } from '../test-server';
+import { eventually, startServer, type RunningServer } from '../../testing/test-server';
 
 const run = promisify(execFile);
 let s: RunningServer;

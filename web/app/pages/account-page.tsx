@@ -6,7 +6,7 @@ import { TwoFactorCard } from '../../features/account/two-factor-card';
 import { PasskeysCard } from '../../features/account/passkeys-card';
 import { IdentitiesCard } from '../../features/account/identities-card';
 import { SessionsTable } from '../../features/account/sessions-table';
-import { useSession } from '../../features/session/get-session';
+import { useSession } from '../../lib/get-session';
 import { fullTime } from '../../lib/format';
 import { usePageTitle } from '../../lib/page-title';
 import { Alert } from '../../ui/alert';

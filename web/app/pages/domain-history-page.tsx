@@ -10,7 +10,7 @@ import { useDomain } from '../../features/domains/get-domain';
 import { zoneAccess } from '../../features/domains/zone-access';
 import { AuditTable } from '../../features/audit/audit-table';
 import { useTeamEvents } from '../../features/audit/list-audit';
-import { SOURCE_LABELS } from '../../features/history/actor-words';
+import { SOURCE_LABELS } from '../../lib/actor-words';
 import { ChangeItem } from '../../features/history/change-item';
 import { filterOfParams, useChanges } from '../../features/history/list-changes';
 import { RevertDialog } from '../../features/history/revert-dialog';

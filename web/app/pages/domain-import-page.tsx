@@ -6,7 +6,7 @@ import { Link, useParams } from 'react-router-dom';
 import { DomainTabs } from '../../features/domains/domain-tabs';
 import { useDomain } from '../../features/domains/get-domain';
 import { zoneAccess } from '../../features/domains/zone-access';
-import { ZoneConflictProvider } from '../../features/domains/zone-conflict';
+import { ZoneConflictProvider } from '../../ui/zone-conflict';
 import { ConflictBanner } from '../../features/history/conflict-banner';
 import { ZoneImport } from '../../features/zone-files/zone-import';
 import { ApiError } from '../../lib/api-client';

@@ -14,7 +14,7 @@ import { DomainTabs } from '../../features/domains/domain-tabs';
 import { useDomain } from '../../features/domains/get-domain';
 import { SoaForm } from '../../features/domains/soa-form';
 import { zoneAccess } from '../../features/domains/zone-access';
-import { ZoneConflictProvider } from '../../features/domains/zone-conflict';
+import { ZoneConflictProvider } from '../../ui/zone-conflict';
 import { ConflictBanner } from '../../features/history/conflict-banner';
 import { RecordsPanel } from '../../features/records/records-panel';
 import { ZoneTemplateFact } from '../../features/templates/zone-template';

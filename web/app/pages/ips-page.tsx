@@ -6,7 +6,7 @@
 import { useMemo } from 'react';
 import { useSearchParams } from 'react-router-dom';
 import { useSetFilters, type FilterValue } from '../../lib/page-param';
-import { useAllIps } from '../../features/ips/list-all-ips';
+import { useAllIps } from '../../lib/list-all-ips';
 import { useIpsPage } from '../../features/ips/list-ips';
 import { useIpUsage } from '../../features/ips/get-ip-usage';
 import { IpsTable } from '../../features/ips/ips-table';

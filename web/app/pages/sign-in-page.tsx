@@ -5,10 +5,10 @@
  */
 import { useState, type FormEvent } from 'react';
 import { Navigate, useNavigate, useSearchParams } from 'react-router-dom';
-import { useSession } from '../../features/session/get-session';
+import { useSession } from '../../lib/get-session';
 import { useSignIn } from '../../features/session/sign-in';
 import { usePasskeySignIn } from '../../features/session/passkey-sign-in';
-import { ssoErrorWords, useSignInMethods } from '../../features/session/sign-in-methods';
+import { ssoErrorWords, useSignInMethods } from '../../lib/sign-in-methods';
 import { ApiError } from '../../lib/api-client';
 import { bff, routes, safeNext } from '../../lib/paths';
 import { Alert } from '../../ui/alert';

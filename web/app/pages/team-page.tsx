@@ -6,14 +6,14 @@
 import { useState } from 'react';
 import { Link, useNavigate, useParams } from 'react-router-dom';
 import { useAccount } from '../../features/account/get-account';
-import { useSession } from '../../features/session/get-session';
+import { useSession } from '../../lib/get-session';
 import { AddMemberForm } from '../../features/teams/add-member-form';
 import { DeleteTeamDialog } from '../../features/teams/delete-team-dialog';
 import { useMembers } from '../../features/teams/list-members';
 import { MembersTable } from '../../features/teams/members-table';
 import { RemoveMemberDialog } from '../../features/teams/remove-member-dialog';
 import { RoleList } from '../../features/teams/role-list';
-import { canManageMembers, roleLabel } from '../../features/teams/role-words';
+import { canManageMembers, roleLabel } from '../../lib/role-words';
 import { ApiError } from '../../lib/api-client';
 import type { Member } from '../../lib/api-types';
 import { routes } from '../../lib/paths';

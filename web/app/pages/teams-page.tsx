@@ -4,7 +4,7 @@
  */
 import { useAccount } from '../../features/account/get-account';
 import { CreateTeamForm } from '../../features/teams/create-team-form';
-import { useTeams } from '../../features/teams/list-teams';
+import { useTeams } from '../../lib/list-teams';
 import { RoleList } from '../../features/teams/role-list';
 import { TeamsTable } from '../../features/teams/teams-table';
 import { usePageParam } from '../../lib/page-param';

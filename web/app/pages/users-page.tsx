@@ -5,7 +5,7 @@
  */
 import { useEffect, useState } from 'react';
 import { useAccount } from '../../features/account/get-account';
-import { useSession } from '../../features/session/get-session';
+import { useSession } from '../../lib/get-session';
 import { CreateUserForm } from '../../features/users/create-user-form';
 import { PasswordSignInCard } from '../../features/users/password-sign-in-card';
 import { useUsers } from '../../features/users/list-users';

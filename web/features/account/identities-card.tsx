@@ -8,7 +8,7 @@ import { fullTime, timeAgo } from '../../lib/format';
 import { bff } from '../../lib/paths';
 import { ErrorState, LoadingState } from '../../ui/states';
 import { TableWrap } from '../../ui/table-wrap';
-import { useSignInMethods } from '../session/sign-in-methods';
+import { useSignInMethods } from '../../lib/sign-in-methods';
 import { accountKeys } from './keys';
 
 interface Identity {

@@ -12,8 +12,8 @@ import { Alert } from '../../ui/alert';
 import { TextField } from '../../ui/field';
 import { ErrorState, LoadingState } from '../../ui/states';
 import { TableWrap } from '../../ui/table-wrap';
-import { sessionKey } from '../session/get-session';
-import { needsReauthentication, ReauthenticateDialog } from '../session/reauthenticate';
+import { sessionKey } from '../../lib/get-session';
+import { needsReauthentication, ReauthenticateDialog } from '../../ui/reauthenticate';
 import { accountKeys } from './keys';
 
 interface Passkey {

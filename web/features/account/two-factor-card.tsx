@@ -10,7 +10,7 @@ import { Badge } from '../../ui/badge';
 import { CopyButton } from '../../ui/copy-button';
 import { TextField } from '../../ui/field';
 import { ErrorState, LoadingState } from '../../ui/states';
-import { needsReauthentication, ReauthenticateDialog } from '../session/reauthenticate';
+import { needsReauthentication, ReauthenticateDialog } from '../../ui/reauthenticate';
 import { useConfirmTotp, useNewRecoveryCodes, useRemoveTotp, useSecondFactors, useStartTotp } from './two-factor';
 
 /** The otpauth:// URI as a QR code image (the library loads with this card, not with the app). */

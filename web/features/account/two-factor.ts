@@ -2,7 +2,7 @@
 import { useMutation, useQuery, useQueryClient } from '@tanstack/react-query';
 import { request } from '../../lib/api-client';
 import { bff } from '../../lib/paths';
-import { sessionKey } from '../session/get-session';
+import { sessionKey } from '../../lib/get-session';
 import { accountKeys } from './keys';
 
 export interface SecondFactors {

@@ -4,7 +4,7 @@
  */
 import type { AuditKind } from '../../../server/services/audit';
 import type { AuditEvent } from '../../lib/api-types';
-import { credentialWords } from '../history/actor-words';
+import { credentialWords } from '../../lib/actor-words';
 
 export const KIND_LABELS: Record<AuditKind, string> = {
   'sign-in': 'Signed in',

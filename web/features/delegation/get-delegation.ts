@@ -8,7 +8,7 @@ import type { z } from 'zod';
 import type { DelegationSchema } from '../../../server/api/delegation';
 import { request } from '../../lib/api-client';
 import { bff } from '../../lib/paths';
-import { domainKeys } from '../domains/keys';
+import { domainKeys } from '../../lib/domain-keys';
 
 export type Delegation = z.output<typeof DelegationSchema>;
 

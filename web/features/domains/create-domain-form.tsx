@@ -11,8 +11,8 @@ import { routes } from '../../lib/paths';
 import { Alert } from '../../ui/alert';
 import { SelectField, TextField } from '../../ui/field';
 import { useToast } from '../../ui/toast';
-import { ownerChoices } from '../teams/role-words';
-import { useEveryTeam } from '../teams/list-teams';
+import { ownerChoices } from '../../lib/role-words';
+import { useEveryTeam } from '../../lib/list-teams';
 import { useCreateDomain } from './create-domain';
 
 function check(name: string): { normalized?: string; error?: string } {

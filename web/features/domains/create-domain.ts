@@ -2,8 +2,8 @@ import { useMutation, useQueryClient } from '@tanstack/react-query';
 import { request } from '../../lib/api-client';
 import type { Domain, DomainCreate } from '../../lib/api-types';
 import { bff } from '../../lib/paths';
-import { teamKeys } from '../teams/keys';
-import { domainKeys } from './keys';
+import { teamKeys } from '../../lib/team-keys';
+import { domainKeys } from '../../lib/domain-keys';
 
 /** `team`: the team that will own the zone (one where the user is an owner or admin); absent, the user's own. */
 export const createDomain = (input: DomainCreate) => request<Domain>('POST', bff.domains, { body: input });

@@ -2,8 +2,8 @@ import { useMutation, useQueryClient } from '@tanstack/react-query';
 import { request } from '../../lib/api-client';
 import type { Domain } from '../../lib/api-types';
 import { bff } from '../../lib/paths';
-import { ipKeys } from '../ips/keys';
-import { domainKeys } from './keys';
+import { ipKeys } from '../../lib/ip-keys';
+import { domainKeys } from '../../lib/domain-keys';
 import { deletedKeys } from './deleted-domains';
 
 export const deleteDomain = (name: string) => request<Domain>('DELETE', bff.domain(name));

@@ -5,8 +5,8 @@ import type { DeletedDomainSchema } from '../../../server/api/deleted-domains';
 import { request, requestPage } from '../../lib/api-client';
 import type { Domain } from '../../lib/api-types';
 import { bff } from '../../lib/paths';
-import { ipKeys } from '../ips/keys';
-import { domainKeys } from './keys';
+import { ipKeys } from '../../lib/ip-keys';
+import { domainKeys } from '../../lib/domain-keys';
 
 export type DeletedDomain = z.output<typeof DeletedDomainSchema>;
 

@@ -10,7 +10,7 @@ import { Dialog } from '../../ui/dialog';
 import { useToast } from '../../ui/toast';
 import { DsRecords } from './ds-records';
 import { useUpdateDomain } from './update-domain';
-import { isStale } from './zone-serial';
+import { isStale } from '../../lib/zone-serial';
 
 export function DnssecSwitch({ domain }: { domain: Domain }) {
   const update = useUpdateDomain(domain.name, { optimistic: true });

@@ -4,7 +4,7 @@
  */
 import { NavLink } from 'react-router-dom';
 import { routes } from '../../lib/paths';
-import { ExportZoneLink } from '../zone-files/export-zone-link';
+import { ExportZoneLink } from '../../ui/export-zone-link';
 import type { ZoneAccess } from './zone-access';
 
 export function DomainTabs({ name, access }: { name: string; access?: ZoneAccess }) {

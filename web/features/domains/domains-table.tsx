@@ -6,7 +6,7 @@ import { routes } from '../../lib/paths';
 import { Badge } from '../../ui/badge';
 import { unicodeName } from '../../lib/idn';
 import { zoneAccess } from './zone-access';
-import { ZoneSparkline } from '../traffic/zone-sparkline';
+import { ZoneSparkline } from '../../ui/zone-sparkline';
 
 export function DomainsTable({ domains, onDelete }: { domains: Domain[]; onDelete: (name: string) => void }) {
   return (

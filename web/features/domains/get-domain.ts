@@ -2,7 +2,7 @@ import { queryOptions, useQuery } from '@tanstack/react-query';
 import { request } from '../../lib/api-client';
 import type { Domain } from '../../lib/api-types';
 import { bff } from '../../lib/paths';
-import { domainKeys } from './keys';
+import { domainKeys } from '../../lib/domain-keys';
 
 export const getDomain = (name: string, signal?: AbortSignal) => request<Domain>('GET', bff.domain(name), { signal });
 

@@ -2,7 +2,7 @@ import { keepPreviousData, queryOptions, useQuery } from '@tanstack/react-query'
 import { requestPage } from '../../lib/api-client';
 import type { Domain } from '../../lib/api-types';
 import { bff } from '../../lib/paths';
-import { domainKeys } from './keys';
+import { domainKeys } from '../../lib/domain-keys';
 
 export const DOMAINS_PER_PAGE = 25;
 

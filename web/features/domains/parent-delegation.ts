@@ -9,7 +9,7 @@ import { ApiError, request, requestAll } from '../../lib/api-client';
 import type { DnsRecord, Domain, RRsetPatch } from '../../lib/api-types';
 import { bff } from '../../lib/paths';
 import { getDomain } from './get-domain';
-import { domainKeys } from './keys';
+import { domainKeys } from '../../lib/domain-keys';
 
 export interface ParentDelegation {
   /** The parent zone, hosted here under the same account. */

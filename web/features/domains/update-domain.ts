@@ -7,9 +7,9 @@ import { useMutation, useQueryClient } from '@tanstack/react-query';
 import { requestWrite } from '../../lib/api-client';
 import type { Domain, DomainUpdate } from '../../lib/api-types';
 import { bff } from '../../lib/paths';
-import { domainKeys } from './keys';
-import { useZoneConflict } from './zone-conflict';
-import { guardedWrite, zoneScope } from './zone-serial';
+import { domainKeys } from '../../lib/domain-keys';
+import { useZoneConflict } from '../../ui/zone-conflict';
+import { guardedWrite, zoneScope } from '../../lib/zone-serial';
 
 export const updateDomain = (name: string, patch: DomainUpdate, ifMatch?: number) => requestWrite<Domain>('PUT', bff.domain(name), { body: patch, ifMatch });
 

@@ -2,8 +2,8 @@
 import type { ChangeSet } from '../../lib/api-types';
 import { fullTime, timeAgo } from '../../lib/format';
 import { Badge } from '../../ui/badge';
-import { actorWords, sourceLabel } from './actor-words';
-import { ChangeDiff } from './change-diff';
+import { actorWords, sourceLabel } from '../../lib/actor-words';
+import { ChangeDiff } from '../../ui/change-diff';
 import { revertRefusal } from './revert-change';
 
 /** Without `onRevert` (a member who may only read the zone) the change offers no revert. */

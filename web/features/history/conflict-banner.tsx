@@ -7,10 +7,10 @@ import { useQueryClient } from '@tanstack/react-query';
 import { useState } from 'react';
 import { Link } from 'react-router-dom';
 import { routes } from '../../lib/paths';
-import { domainKeys } from '../domains/keys';
-import { useZoneConflict } from '../domains/zone-conflict';
-import { changeSentence } from './actor-words';
-import { diffLines, missingLines, settingLines, shortLine } from './change-lines';
+import { domainKeys } from '../../lib/domain-keys';
+import { useZoneConflict } from '../../ui/zone-conflict';
+import { changeSentence } from '../../lib/actor-words';
+import { diffLines, missingLines, settingLines, shortLine } from '../../lib/change-lines';
 import { useChanges } from './list-changes';
 import type { ChangeSet } from '../../lib/api-types';
 

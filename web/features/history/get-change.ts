@@ -3,7 +3,7 @@ import { queryOptions, useQuery } from '@tanstack/react-query';
 import { request } from '../../lib/api-client';
 import type { ChangeSet } from '../../lib/api-types';
 import { bff } from '../../lib/paths';
-import { domainKeys } from '../domains/keys';
+import { domainKeys } from '../../lib/domain-keys';
 
 export const getChange = (domain: string, id: number, signal?: AbortSignal) => request<ChangeSet>('GET', bff.change(domain, id), { signal });
 

@@ -3,8 +3,8 @@ import { keepPreviousData, queryOptions, useQuery } from '@tanstack/react-query'
 import { requestPage } from '../../lib/api-client';
 import type { ChangeSet } from '../../lib/api-types';
 import { bff } from '../../lib/paths';
-import { domainKeys } from '../domains/keys';
-import { SOURCE_LABELS } from './actor-words';
+import { domainKeys } from '../../lib/domain-keys';
+import { SOURCE_LABELS } from '../../lib/actor-words';
 
 export const CHANGES_PER_PAGE = 20;
 

@@ -7,9 +7,9 @@ import { queryOptions, useMutation, useQuery, useQueryClient } from '@tanstack/r
 import { requestWrite } from '../../lib/api-client';
 import type { ChangeSet, Revert } from '../../lib/api-types';
 import { bff } from '../../lib/paths';
-import { domainKeys } from '../domains/keys';
-import { zoneScope } from '../domains/zone-serial';
-import { ipKeys } from '../ips/keys';
+import { domainKeys } from '../../lib/domain-keys';
+import { zoneScope } from '../../lib/zone-serial';
+import { ipKeys } from '../../lib/ip-keys';
 
 /** Why a change set cannot be reverted at all, or null (the server checks the rest: 409). */
 export function revertRefusal(cs: Pick<ChangeSet, 'serial_before' | 'added_count' | 'removed_count' | 'settings'>): string | null {

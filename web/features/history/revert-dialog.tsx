@@ -12,7 +12,7 @@ import { Dialog } from '../../ui/dialog';
 import { TextField } from '../../ui/field';
 import { LoadingState } from '../../ui/states';
 import { useToast } from '../../ui/toast';
-import { ChangeDiff } from './change-diff';
+import { ChangeDiff } from '../../ui/change-diff';
 import { useRevertChange, useRevertPreview } from './revert-change';
 
 /** The server's refusal, with each RRset or setting it names on its own line. */

@@ -3,7 +3,7 @@ import { queryOptions, useQuery } from '@tanstack/react-query';
 import { request } from '../../lib/api-client';
 import type { IpUsage } from '../../lib/api-types';
 import { bff } from '../../lib/paths';
-import { ipKeys } from './keys';
+import { ipKeys } from '../../lib/ip-keys';
 
 export const getIpUsage = (signal?: AbortSignal) => request<IpUsage[]>('GET', bff.ipUsage, { signal });
 

@@ -3,7 +3,7 @@ import { keepPreviousData, queryOptions, useQuery } from '@tanstack/react-query'
 import { requestPage } from '../../lib/api-client';
 import type { Ip } from '../../lib/api-types';
 import { bff } from '../../lib/paths';
-import { ipKeys } from './keys';
+import { ipKeys } from '../../lib/ip-keys';
 
 export const listIps = (page: number, perPage: number, signal?: AbortSignal) => requestPage<Ip>(bff.ips, { page, per_page: perPage }, signal);
 

@@ -7,7 +7,7 @@ import { useState } from 'react';
 import type { DnsRecord } from '../../lib/api-types';
 import { formatNumber } from '../../lib/format';
 import { useToast } from '../../ui/toast';
-import { isStale } from '../domains/zone-serial';
+import { isStale } from '../../lib/zone-serial';
 import { useDeleteRecords } from './delete-records';
 import { DeleteRecordsDialog, recordsWord } from './delete-records-dialog';
 

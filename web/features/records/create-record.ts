@@ -6,9 +6,9 @@ import { useMutation, useQueryClient } from '@tanstack/react-query';
 import { requestWrite } from '../../lib/api-client';
 import type { DnsRecord, RecordCreate } from '../../lib/api-types';
 import { bff } from '../../lib/paths';
-import { domainKeys } from '../domains/keys';
-import { useZoneConflict } from '../domains/zone-conflict';
-import { guardedWrite, zoneScope } from '../domains/zone-serial';
+import { domainKeys } from '../../lib/domain-keys';
+import { useZoneConflict } from '../../ui/zone-conflict';
+import { guardedWrite, zoneScope } from '../../lib/zone-serial';
 import { afterRecordChange, patchRecords, recordMutationKey, remove, upsert } from './record-cache';
 
 export const createRecord = (domain: string, input: RecordCreate, ifMatch?: number) => requestWrite<DnsRecord>('POST', bff.records(domain), { body: input, ifMatch });

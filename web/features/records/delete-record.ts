@@ -6,9 +6,9 @@ import { useMutation, useQueryClient } from '@tanstack/react-query';
 import { requestWrite } from '../../lib/api-client';
 import type { DnsRecord } from '../../lib/api-types';
 import { bff } from '../../lib/paths';
-import { domainKeys } from '../domains/keys';
-import { useZoneConflict } from '../domains/zone-conflict';
-import { guardedWrite, zoneScope } from '../domains/zone-serial';
+import { domainKeys } from '../../lib/domain-keys';
+import { useZoneConflict } from '../../ui/zone-conflict';
+import { guardedWrite, zoneScope } from '../../lib/zone-serial';
 import { afterRecordChange, patchRecords, recordMutationKey, remove } from './record-cache';
 
 export const deleteRecord = (domain: string, id: number, ifMatch?: number) => requestWrite<DnsRecord>('DELETE', bff.record(domain, id), { ifMatch });

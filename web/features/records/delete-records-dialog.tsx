@@ -4,7 +4,7 @@ import type { DnsRecord } from '../../lib/api-types';
 import { formatNumber } from '../../lib/format';
 import { Dialog } from '../../ui/dialog';
 import { TextField } from '../../ui/field';
-import { zoneFileLine } from '../history/change-lines';
+import { zoneFileLine } from '../../lib/change-lines';
 
 const LISTED = 12;
 

@@ -3,7 +3,7 @@ import { queryOptions, useQuery } from '@tanstack/react-query';
 import { requestAll } from '../../lib/api-client';
 import type { DnsRecord } from '../../lib/api-types';
 import { bff } from '../../lib/paths';
-import { domainKeys } from '../domains/keys';
+import { domainKeys } from '../../lib/domain-keys';
 
 export const listRecords = (domain: string, signal?: AbortSignal) => requestAll<DnsRecord>(bff.records(domain), {}, signal);
 

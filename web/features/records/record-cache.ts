@@ -5,8 +5,8 @@
  */
 import type { QueryClient } from '@tanstack/react-query';
 import type { DnsRecord } from '../../lib/api-types';
-import { domainKeys } from '../domains/keys';
-import { ipKeys } from '../ips/keys';
+import { domainKeys } from '../../lib/domain-keys';
+import { ipKeys } from '../../lib/ip-keys';
 
 export const recordMutationKey = (domain: string) => ['records', domain] as const;
 

@@ -10,7 +10,7 @@ import type { DnsRecord, Domain, Ip } from '../../lib/api-types';
 import { formatDuration } from '../../lib/format';
 import { Alert } from '../../ui/alert';
 import { SelectField, TextField } from '../../ui/field';
-import { adviceHint, adviceText, ipAdvice, ipSuggestions } from '../ips/ip-advice';
+import { adviceHint, adviceText, ipAdvice, ipSuggestions } from '../../lib/ip-advice';
 import { checkDraft, defaultTtl, txtQuoteWarning, typeOf, withType, type Checked, type Draft } from './record-draft';
 
 export interface RecordFormProps {

@@ -10,7 +10,7 @@ import { memo, useRef, type ReactNode } from 'react';
 import type { DnsRecord, Domain, Ip } from '../../lib/api-types';
 import { formatDuration } from '../../lib/format';
 import { Badge } from '../../ui/badge';
-import { adviceText, ipAdvice } from '../ips/ip-advice';
+import { adviceText, ipAdvice } from '../../lib/ip-advice';
 import type { Sort, SortKey } from './record-order';
 import { isManaged, isSelectable, type SelectAll } from './record-selection';
 

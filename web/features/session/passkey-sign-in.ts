@@ -3,7 +3,7 @@ import { useMutation, useQueryClient } from '@tanstack/react-query';
 import { request, setCsrfToken } from '../../lib/api-client';
 import type { SessionInfo } from '../../lib/api-types';
 import { bff } from '../../lib/paths';
-import { sessionKey } from './get-session';
+import { sessionKey } from '../../lib/get-session';
 
 export async function passkeySignIn(): Promise<SessionInfo> {
   const { startAuthentication } = await import('@simplewebauthn/browser');

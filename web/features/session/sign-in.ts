@@ -2,7 +2,7 @@ import { useMutation, useQueryClient } from '@tanstack/react-query';
 import { request, setCsrfToken } from '../../lib/api-client';
 import type { SessionInfo } from '../../lib/api-types';
 import { bff } from '../../lib/paths';
-import { sessionKey } from './get-session';
+import { sessionKey } from '../../lib/get-session';
 
 /** `code`: the second factor (a TOTP code or a recovery code), when the account has one. */
 export async function signIn(input: { username: string; password: string; code?: string }): Promise<SessionInfo> {

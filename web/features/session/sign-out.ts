@@ -1,7 +1,7 @@
 import { useMutation, useQueryClient } from '@tanstack/react-query';
 import { request, setCsrfToken } from '../../lib/api-client';
 import { bff } from '../../lib/paths';
-import { sessionKey } from './get-session';
+import { sessionKey } from '../../lib/get-session';
 
 export const signOut = () => request<void>('POST', bff.signOut);
 

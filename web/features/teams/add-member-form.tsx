@@ -6,7 +6,7 @@ import { Alert } from '../../ui/alert';
 import { SelectField, TextField } from '../../ui/field';
 import { useToast } from '../../ui/toast';
 import { useAddMember } from './add-member';
-import { ROLES, roleLabel } from './role-words';
+import { ROLES, roleLabel } from '../../lib/role-words';
 
 export function AddMemberForm({ team }: { team: string }) {
   const [username, setUsername] = useState('');

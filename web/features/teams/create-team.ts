@@ -3,7 +3,7 @@ import { useMutation, useQueryClient } from '@tanstack/react-query';
 import { request } from '../../lib/api-client';
 import type { Team } from '../../lib/api-types';
 import { bff } from '../../lib/paths';
-import { teamKeys } from './keys';
+import { teamKeys } from '../../lib/team-keys';
 
 export const createTeam = (name: string) => request<Team>('POST', bff.teams, { body: { name } });
 

@@ -2,7 +2,7 @@
 import { useMutation, useQueryClient } from '@tanstack/react-query';
 import { request } from '../../lib/api-client';
 import { bff } from '../../lib/paths';
-import { teamKeys } from './keys';
+import { teamKeys } from '../../lib/team-keys';
 
 export const deleteTeam = (name: string) => request<void>('DELETE', bff.team(name));
 

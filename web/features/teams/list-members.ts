@@ -3,7 +3,7 @@ import { queryOptions, useQuery } from '@tanstack/react-query';
 import { request } from '../../lib/api-client';
 import type { Member } from '../../lib/api-types';
 import { bff } from '../../lib/paths';
-import { teamKeys } from './keys';
+import { teamKeys } from '../../lib/team-keys';
 
 export const listMembers = (team: string, signal?: AbortSignal) => request<Member[]>('GET', bff.members(team), { signal });
 

@@ -8,7 +8,7 @@ import { fullTime, timeAgo } from '../../lib/format';
 import { Badge } from '../../ui/badge';
 import { useToast } from '../../ui/toast';
 import { useChangeMemberRole } from './change-member-role';
-import { ROLES, roleLabel } from './role-words';
+import { ROLES, roleLabel } from '../../lib/role-words';
 import { TableWrap } from '../../ui/table-wrap';
 
 interface Props {

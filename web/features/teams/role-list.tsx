@@ -1,5 +1,5 @@
 /** The four roles, one line each: what a member with it may do on the team's zones. */
-import { ROLE_WORDS, ROLES, roleLabel } from './role-words';
+import { ROLE_WORDS, ROLES, roleLabel } from '../../lib/role-words';
 
 export function RoleList() {
   return (

@@ -4,7 +4,7 @@ import type { Team } from '../../lib/api-types';
 import { fullTime, timeAgo } from '../../lib/format';
 import { routes } from '../../lib/paths';
 import { Badge } from '../../ui/badge';
-import { roleLabel } from './role-words';
+import { roleLabel } from '../../lib/role-words';
 import { TableWrap } from '../../ui/table-wrap';
 
 export function TeamsTable({ teams }: { teams: Team[] }) {

@@ -10,8 +10,8 @@ import { MAX_TOKEN_DAYS, MAX_TOKEN_LABEL } from '../../../server/core/token-rule
 import { ApiError } from '../../lib/api-client';
 import { Alert } from '../../ui/alert';
 import { TextField } from '../../ui/field';
-import { EMPTY_SCOPE, scopeError, scopeOf, type ScopeDraft } from '../tsig-keys/scope-text';
-import { needsReauthentication, ReauthenticateDialog } from '../session/reauthenticate';
+import { EMPTY_SCOPE, scopeError, scopeOf, type ScopeDraft } from '../../lib/scope-text';
+import { needsReauthentication, ReauthenticateDialog } from '../../ui/reauthenticate';
 import { useCreateToken } from './create-token';
 import { NewTokenSecret } from './new-token-secret';
 import { parseExpiryDays } from './token-expiry';

@@ -6,7 +6,7 @@ import type { ApiToken } from '../../lib/api-types';
 import { fullTime, timeAgo } from '../../lib/format';
 import { Badge } from '../../ui/badge';
 import { TableWrap } from '../../ui/table-wrap';
-import { describeScope } from '../tsig-keys/scope-text';
+import { describeScope } from '../../lib/scope-text';
 import { expiryState } from './token-expiry';
 
 function Time({ iso }: { iso: string }) {

@@ -6,7 +6,7 @@ import { keepPreviousData, queryOptions, useQuery } from '@tanstack/react-query'
 import { request } from '../../lib/api-client';
 import type { QuerySeries, TopNames } from '../../lib/api-types';
 import { bff } from '../../lib/paths';
-import { domainKeys } from '../domains/keys';
+import { domainKeys } from '../../lib/domain-keys';
 
 /** The ranges the Traffic tab offers, in seconds. */
 export const RANGES = { '1h': 3600, '24h': 86400, '7d': 7 * 86400, '30d': 30 * 86400 } as const;

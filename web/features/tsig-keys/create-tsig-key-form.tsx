@@ -8,10 +8,10 @@ import { ApiError } from '../../lib/api-client';
 import type { TsigKeyCreate } from '../../lib/api-types';
 import { Alert } from '../../ui/alert';
 import { SelectField, TextField } from '../../ui/field';
-import { needsReauthentication, ReauthenticateDialog } from '../session/reauthenticate';
+import { needsReauthentication, ReauthenticateDialog } from '../../ui/reauthenticate';
 import { useCreateTsigKey } from './create-tsig-key';
 import { NewTsigKeySecret } from './new-tsig-key-secret';
-import { EMPTY_SCOPE, scopeError, scopeOf, type ScopeDraft } from './scope-text';
+import { EMPTY_SCOPE, scopeError, scopeOf, type ScopeDraft } from '../../lib/scope-text';
 
 const FIELDS = ['name', 'algorithm'];
 

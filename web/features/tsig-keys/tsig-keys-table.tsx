@@ -1,7 +1,7 @@
 /** The user's TSIG keys: name, algorithm, what each may do, when it was made. */
 import type { TsigKey } from '../../lib/api-types';
 import { fullTime, timeAgo } from '../../lib/format';
-import { describeScope } from './scope-text';
+import { describeScope } from '../../lib/scope-text';
 
 export function TsigKeysTable({ keys, onRevoke }: { keys: TsigKey[]; onRevoke: (key: TsigKey) => void }) {
   return (

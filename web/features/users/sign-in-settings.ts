@@ -2,7 +2,7 @@
 import { queryOptions, useMutation, useQuery, useQueryClient } from '@tanstack/react-query';
 import { request } from '../../lib/api-client';
 import { bff } from '../../lib/paths';
-import { signInMethodsKey } from '../session/sign-in-methods';
+import { signInMethodsKey } from '../../lib/sign-in-methods';
 
 export interface SignInSettings {
   password: boolean;

@@ -7,7 +7,7 @@ import { useState, type ReactNode } from 'react';
 import type { IgnoredRecord, ZoneImportResult } from '../../lib/api-types';
 import { formatNumber } from '../../lib/format';
 import { Alert } from '../../ui/alert';
-import { ChangeDiff } from '../history/change-diff';
+import { ChangeDiff } from '../../ui/change-diff';
 import { changesNothing, importSummary } from './import-outcome';
 import type { ImportMode } from './import-zone';
 

@@ -7,9 +7,9 @@ import { useMutation, useQueryClient } from '@tanstack/react-query';
 import { requestWrite } from '../../lib/api-client';
 import type { ZoneImportResult } from '../../lib/api-types';
 import { bff } from '../../lib/paths';
-import { domainKeys } from '../domains/keys';
-import { zoneScope } from '../domains/zone-serial';
-import { ipKeys } from '../ips/keys';
+import { domainKeys } from '../../lib/domain-keys';
+import { zoneScope } from '../../lib/zone-serial';
+import { ipKeys } from '../../lib/ip-keys';
 
 /** replace: the zone holds exactly the file's records (the apex NS set excepted); merge: they are added. */
 export type ImportMode = 'replace' | 'merge';

@@ -12,7 +12,7 @@ import { routes } from '../../lib/paths';
 import { Alert } from '../../ui/alert';
 import { LoadingState } from '../../ui/states';
 import { useToast } from '../../ui/toast';
-import { useZoneConflict } from '../domains/zone-conflict';
+import { useZoneConflict } from '../../ui/zone-conflict';
 import { ImportErrors } from './import-errors';
 import { importSummary, lineErrors } from './import-outcome';
 import { ImportPreview, PREVIEW_TITLE } from './import-preview';

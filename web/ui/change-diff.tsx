@@ -5,11 +5,11 @@
  * sideways rather than wrap (a record is one line, as in a zone file), so the list is a tab stop.
  */
 import { useState } from 'react';
-import type { ChangeSet } from '../../lib/api-types';
-import { formatNumber } from '../../lib/format';
-import { Spinner } from '../../ui/states';
-import { diffLines, missingLines, settingLines, zoneFileLine } from './change-lines';
-import { useChange } from './get-change';
+import type { ChangeSet } from '../lib/api-types';
+import { formatNumber } from '../lib/format';
+import { Spinner } from './states';
+import { diffLines, missingLines, settingLines, zoneFileLine } from '../lib/change-lines';
+import { useChange } from '../features/history/get-change';
 
 const COLLAPSED = 12;
 

@@ -5,7 +5,7 @@
 import { execFile, type ChildProcess } from 'node:child_process';
 import fs from 'node:fs';
 import { promisify } from 'node:util';
-import { cli, startServer as startProcess } from '../testing/server-process';
+import { cli, startServer as startProcess } from './server-process';
 
 const run = promisify(execFile);
 

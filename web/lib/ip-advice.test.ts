@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import type { Ip } from '../../lib/api-types';
+import type { Ip } from './api-types';
 import { adviceHint, adviceText, ipAdvice, ipSuggestions } from './ip-advice';
 
 const ip = (address: string, cidr: number, first: string, last: string, active = true, id = 1): Ip => ({ id, address, cidr, first, last, active, ipv4: !address.includes(':'), ipv6: address.includes(':') });

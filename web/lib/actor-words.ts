@@ -2,8 +2,8 @@
  * Who made a change set and from where, in words: "alice (API token #7)", "via the API".
  * The credential says which of the user's keys was used (DESIGN.md §10).
  */
-import type { ChangeSet, ChangeSource } from '../../lib/api-types';
-import { preciseAgo } from '../../lib/format';
+import type { ChangeSet, ChangeSource } from './api-types';
+import { preciseAgo } from './format';
 
 /** `token:7` → "API token #7", `session` → "dashboard session", `tsig:acme-key` → "TSIG key acme-key". */
 export function credentialWords(credential: string): string {

@@ -1,5 +1,5 @@
 /** The app in memory with a user, speaking the PowerDNS API with `X-API-Key`, for the tests beside it. */
-import { createTestApp, type TestApp } from '../testing/test-app';
+import { createTestApp, type TestApp } from './test-app';
 
 export const ZONES = '/api/v1/servers/localhost/zones';
 

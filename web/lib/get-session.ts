@@ -1,8 +1,8 @@
 /** The signed-in session: who, and the CSRF token for state-changing calls; null when signed out. */
 import { queryOptions, useQuery } from '@tanstack/react-query';
-import { ApiError, request, setCsrfToken } from '../../lib/api-client';
-import type { SessionInfo } from '../../lib/api-types';
-import { bff } from '../../lib/paths';
+import { ApiError, request, setCsrfToken } from './api-client';
+import type { SessionInfo } from './api-types';
+import { bff } from './paths';
 
 export const sessionKey = ['session'] as const;
 

@@ -3,7 +3,7 @@
  * authenticates; the API answers `Content-Disposition: attachment`, so the browser saves
  * `<zone>.zone` and the page stays. No script builds the file, and the CSP needs nothing new.
  */
-import { bff } from '../../lib/paths';
+import { bff } from '../lib/paths';
 
 export function ExportZoneLink({ name }: { name: string }) {
   return (

@@ -1,9 +1,9 @@
 /** Every IP of the user: for filtering across pages and for the record editor's suggestions. */
 import { queryOptions, useQuery } from '@tanstack/react-query';
-import { requestAll } from '../../lib/api-client';
-import type { Ip } from '../../lib/api-types';
-import { bff } from '../../lib/paths';
-import { ipKeys } from './keys';
+import { requestAll } from './api-client';
+import type { Ip } from './api-types';
+import { bff } from './paths';
+import { ipKeys } from './ip-keys';
 
 export const listAllIps = (signal?: AbortSignal) => requestAll<Ip>(bff.ips, {}, signal);
 

@@ -7,9 +7,9 @@
  * the user has never seen.
  */
 import type { QueryClient } from '@tanstack/react-query';
-import { ApiError, type Written } from '../../lib/api-client';
-import type { Domain } from '../../lib/api-types';
-import { domainKeys } from './keys';
+import { ApiError, type Written } from './api-client';
+import type { Domain } from './api-types';
+import { domainKeys } from './domain-keys';
 
 /** Writes to one zone run one after another, so each one reads the serial the previous one left. */
 export const zoneScope = (zone: string) => ({ id: `zone:${zone}` });

@@ -11,7 +11,7 @@ import { createLogger } from '../log';
 import { servicesFor, type Services } from '../services';
 import { openSqliteStore } from '../store/sqlite';
 import type { Store } from '../store/types';
-import type { BffOptions, SessionInfo } from './index';
+import type { BffOptions, SessionInfo } from '../bff/index';
 
 export const ORIGIN = 'http://localhost';
 

@@ -3,10 +3,10 @@
  * user's teams at once for choosers.
  */
 import { keepPreviousData, queryOptions, useQuery } from '@tanstack/react-query';
-import { requestAll, requestPage } from '../../lib/api-client';
-import type { Team } from '../../lib/api-types';
-import { bff } from '../../lib/paths';
-import { teamKeys } from './keys';
+import { requestAll, requestPage } from './api-client';
+import type { Team } from './api-types';
+import { bff } from './paths';
+import { teamKeys } from './team-keys';
 
 export const TEAMS_PER_PAGE = 50;
 

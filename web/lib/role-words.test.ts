@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import type { Team } from '../../lib/api-types';
+import type { Team } from './api-types';
 import { canManageMembers, ownerChoices, ROLE_WORDS, ROLES } from './role-words';
 
 const team = (name: string, role: Team['role']): Team => ({ name, role, members: 1, zones: 0, created_at: '2026-01-01T00:00:00Z' });

@@ -1,8 +1,8 @@
 import { QueryClient } from '@tanstack/react-query';
 import { describe, expect, it } from 'vitest';
-import { ApiError } from '../../lib/api-client';
-import type { Domain } from '../../lib/api-types';
-import { domainKeys } from './keys';
+import { ApiError } from './api-client';
+import type { Domain } from './api-types';
+import { domainKeys } from './domain-keys';
 import { guardedWrite, isStale } from './zone-serial';
 
 const zone = 'example.com';

@@ -3,8 +3,8 @@
  * editor suggests those and warns (without blocking) when an address is outside them or
  * only inside inactive ones.
  */
-import { rangeContains } from '../../../server/core/ip-range';
-import type { Ip } from '../../lib/api-types';
+import { rangeContains } from '../../server/core/ip-range';
+import type { Ip } from './api-types';
 
 export type IpAdvice = { kind: 'ok'; range: Ip } | { kind: 'inactive'; range: Ip } | { kind: 'outside' } | { kind: 'none' };
 

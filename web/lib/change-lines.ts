@@ -3,9 +3,9 @@
  * settings as "Minimum TTL 3600 → 300". Lists from the server carry at most 1,000 records a
  * side; `missingLines` says how many it left out.
  */
-import { RECORD_TYPE_BY_NAME } from '../../../server/core/record-types';
-import { SOA_BOUNDS, type SoaField } from '../../../server/core/soa';
-import type { ChangeRecord, ChangeSet } from '../../lib/api-types';
+import { RECORD_TYPE_BY_NAME } from '../../server/core/record-types';
+import { SOA_BOUNDS, type SoaField } from '../../server/core/soa';
+import type { ChangeRecord, ChangeSet } from './api-types';
 
 export interface DiffLine {
   sign: '+' | '-';

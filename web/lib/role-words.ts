@@ -2,8 +2,8 @@
  * Team roles in words (DESIGN.md §19), and which teams a user may put a new zone in: those
  * where they are an owner or admin.
  */
-import { ROLES, roleAtLeast, type Role } from '../../../server/core/roles';
-import type { Team } from '../../lib/api-types';
+import { ROLES, roleAtLeast, type Role } from '../../server/core/roles';
+import type { Team } from './api-types';
 
 export { ROLES };
 

@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import type { ChangeSet } from '../../lib/api-types';
+import type { ChangeSet } from './api-types';
 import { diffLines, missingLines, settingLines, shortLine, zoneFileLine } from './change-lines';
 
 const rec = (name: string, record_type: string, content: string, ttl = '300') => ({ name, record_type, content, ttl });

@@ -7,12 +7,12 @@
  */
 import { useMutation } from '@tanstack/react-query';
 import { useState, type FormEvent } from 'react';
-import { ApiError, request } from '../../lib/api-client';
-import { bff } from '../../lib/paths';
-import { Alert } from '../../ui/alert';
-import { Dialog } from '../../ui/dialog';
-import { TextField } from '../../ui/field';
-import { useSignInMethods } from './sign-in-methods';
+import { ApiError, request } from '../lib/api-client';
+import { bff } from '../lib/paths';
+import { Alert } from './alert';
+import { Dialog } from './dialog';
+import { TextField } from './field';
+import { useSignInMethods } from '../lib/sign-in-methods';
 
 /** Whether a request failed only because the sign-in is too old for it. */
 export const needsReauthentication = (e: unknown): boolean => e instanceof ApiError && e.code === 'reauthentication_required';

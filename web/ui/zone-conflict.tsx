@@ -6,8 +6,8 @@
  */
 import { useQueryClient } from '@tanstack/react-query';
 import { createContext, useCallback, useContext, useMemo, useState, type ReactNode } from 'react';
-import { domainKeys } from './keys';
-import { isStale, loadedSerial } from './zone-serial';
+import { domainKeys } from '../lib/domain-keys';
+import { isStale, loadedSerial } from '../lib/zone-serial';
 
 export interface ZoneConflict {
   /** The serial the editor had loaded when the write was refused. */

@@ -3,11 +3,11 @@
  * plain SVG, so the list needs none of the chart library.
  */
 import { useQuery } from '@tanstack/react-query';
-import { request } from '../../lib/api-client';
-import type { QuerySeries } from '../../lib/api-types';
-import { formatNumber } from '../../lib/format';
-import { bff } from '../../lib/paths';
-import { domainKeys } from '../domains/keys';
+import { request } from '../lib/api-client';
+import type { QuerySeries } from '../lib/api-types';
+import { formatNumber } from '../lib/format';
+import { bff } from '../lib/paths';
+import { domainKeys } from '../lib/domain-keys';
 
 const W = 80;
 const H = 20;
