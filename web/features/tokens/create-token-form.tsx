@@ -10,6 +10,7 @@ import { MAX_TOKEN_DAYS, MAX_TOKEN_LABEL } from '../../../server/core/token-rule
 import { ApiError } from '../../lib/api-client';
 import { Alert } from '../../ui/alert';
 import { TextField } from '../../ui/field';
+import { ScopeFields, type ScopePart } from '../../ui/scope-fields';
 import { EMPTY_SCOPE, scopeError, scopeOf, type ScopeDraft } from '../../lib/scope-text';
 import { needsReauthentication, ReauthenticateDialog } from '../../ui/reauthenticate';
 import { useCreateToken } from './create-token';
@@ -44,12 +45,11 @@ export function CreateTokenForm() {
   const fields = server?.fields ?? {};
   const draft = scopeOf(scope);
   // The client's one check (the server's limit on entries), then what the server said about what was sent.
-  const part = (p: 'zones' | 'names' | 'types' | 'allowed_ips') =>
+  const part = (p: ScopePart) =>
     ((draft[p]?.length ?? 0) > MAX_SCOPE_ENTRIES ? `must list at most ${MAX_SCOPE_ENTRIES} entries` : undefined) ?? scopeError(fields, p, sent.current?.scope ?? {});
   const scopeInvalid = (['zones', 'names', 'types', 'allowed_ips'] as const).some((p) => (draft[p]?.length ?? 0) > MAX_SCOPE_ENTRIES);
   const known = Object.keys(fields).some((k) => k === 'label' || k === 'expires_in_days' || k.startsWith('scope'));
   const otherError = create.error && !needsReauthentication(create.error) && !known ? create.error.message : undefined;
-  const set = (k: keyof ScopeDraft) => (e: { target: { value: string } }) => setScope({ ...scope, [k]: e.target.value });
 
   const onSubmit = (e: FormEvent) => {
     e.preventDefault();
@@ -86,60 +86,7 @@ export function CreateTokenForm() {
           hint={`Optional, 1–${MAX_TOKEN_DAYS}. Leave empty for a token that does not expire.`}
         />
       </div>
-      <fieldset className="scope-fieldset">
-        <legend>Scope (optional: leave empty for a token that may do everything you may)</legend>
-        <div className="inline-form">
-          <TextField
-            label="Zones"
-            name="zones"
-            value={scope.zones}
-            onChange={set('zones')}
-            placeholder="example.com"
-            error={part('zones')}
-            hint={<>Only these zones (<code>zones</code>), comma-separated.</>}
-            className="grow"
-            autoComplete="off"
-          />
-          <TextField
-            label="Record names"
-            name="names"
-            value={scope.names}
-            onChange={set('names')}
-            placeholder="_acme-challenge, _acme-challenge.*"
-            error={part('names')}
-            hint={<>Only these names (<code>names</code>), relative to the zone; “*” as the first or last label stands for one or more labels.</>}
-            className="grow"
-            autoComplete="off"
-          />
-          <TextField
-            label="Record types"
-            name="types"
-            value={scope.types}
-            onChange={set('types')}
-            placeholder="TXT"
-            error={part('types')}
-            hint={<>Only these types (<code>types</code>).</>}
-            autoComplete="off"
-          />
-          <TextField
-            label="Client networks"
-            name="allowed_ips"
-            value={scope.allowedIps}
-            onChange={set('allowedIps')}
-            placeholder="203.0.113.0/24"
-            error={part('allowed_ips')}
-            hint={<>Only from these addresses or CIDR blocks (<code>allowed_ips</code>).</>}
-            className="grow"
-            autoComplete="off"
-          />
-        </div>
-        <div className="form-actions">
-          <label className="check">
-            <input type="checkbox" name="read_only" checked={scope.readOnly} onChange={(e) => setScope({ ...scope, readOnly: e.target.checked })} /> Read-only
-            (<code>read_only</code>): reads, never writes
-          </label>
-        </div>
-      </fieldset>
+      <ScopeFields what="token" scope={scope} onChange={setScope} error={part} readOnlyText="reads, never writes" />
       <div className="form-actions">
         <button type="submit" className="btn btn-primary" disabled={create.isPending}>
           {create.isPending ? 'Creating…' : 'Create token'}

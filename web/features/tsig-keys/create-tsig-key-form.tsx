@@ -8,6 +8,7 @@ import { ApiError } from '../../lib/api-client';
 import type { TsigKeyCreate } from '../../lib/api-types';
 import { Alert } from '../../ui/alert';
 import { SelectField, TextField } from '../../ui/field';
+import { ScopeFields, type ScopePart } from '../../ui/scope-fields';
 import { needsReauthentication, ReauthenticateDialog } from '../../ui/reauthenticate';
 import { useCreateTsigKey } from './create-tsig-key';
 import { NewTsigKeySecret } from './new-tsig-key-secret';
@@ -39,10 +40,9 @@ export function CreateTsigKeyForm() {
   const server = create.error instanceof ApiError ? create.error : null;
   const fields = server?.fields ?? {};
   const sentScope = sent?.scope ?? {};
-  const part = (p: 'zones' | 'names' | 'types' | 'allowed_ips') => scopeError(fields, p, sentScope);
+  const part = (p: ScopePart) => scopeError(fields, p, sentScope);
   const known = Object.keys(fields).some((k) => FIELDS.includes(k) || k.startsWith('scope'));
   const otherError = create.error && !known && !needsReauthentication(create.error) ? create.error.message : undefined;
-  const set = (k: keyof ScopeDraft) => (e: { target: { value: string } }) => setScope({ ...scope, [k]: e.target.value });
 
   const onSubmit = (e: FormEvent) => {
     e.preventDefault();
@@ -76,33 +76,18 @@ export function CreateTsigKeyForm() {
           ))}
         </SelectField>
       </div>
-      <fieldset className="scope-fieldset">
-        <legend>Scope (optional: leave empty for a key that may do everything you may)</legend>
-        <div className="inline-form">
-          <TextField label="Zones" name="zones" value={scope.zones} onChange={set('zones')} placeholder="example.com" error={part('zones')} className="grow" autoComplete="off" />
-          <TextField
-            label="Record names"
-            name="names"
-            value={scope.names}
-            onChange={set('names')}
-            placeholder="_acme-challenge, _acme-challenge.*"
-            error={part('names')}
-            hint="Relative to the zone; “*” as the first or last label stands for one or more labels."
-            className="grow"
-            autoComplete="off"
-          />
-          <TextField label="Record types" name="types" value={scope.types} onChange={set('types')} placeholder="TXT" error={part('types')} autoComplete="off" />
-          <TextField label="Client networks" name="allowed_ips" value={scope.allowedIps} onChange={set('allowedIps')} placeholder="203.0.113.0/24" error={part('allowed_ips')} className="grow" autoComplete="off" />
-        </div>
-        <div className="form-actions">
-          <label className="check">
-            <input type="checkbox" checked={scope.readOnly} onChange={(e) => setScope({ ...scope, readOnly: e.target.checked })} /> Read-only (transfers and queries, no updates)
-          </label>
+      <ScopeFields
+        what="key"
+        scope={scope}
+        onChange={setScope}
+        error={part}
+        readOnlyText="transfers and queries, no updates"
+        actions={
           <button type="button" className="btn btn-small" onClick={() => setScope({ ...scope, names: '_acme-challenge, _acme-challenge.*', types: 'TXT', readOnly: false })}>
             Limit to ACME challenges
           </button>
-        </div>
-      </fieldset>
+        }
+      />
       <div className="form-actions">
         <button type="submit" className="btn btn-primary" disabled={create.isPending}>
           {create.isPending ? 'Creating…' : 'Create key'}
