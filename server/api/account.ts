@@ -140,48 +140,48 @@ function unrestricted(c: Context<ApiEnv>): void {
 export function accountApi(services: Services) {
   const { users, secondFactors } = services;
   return createApi()
-    .openapi(factors, async (c) => c.json(await secondFactors.status(c.get('principal').user.id), 200))
-    .openapi(passkeys, async (c) => c.json((await services.passkeys.list(c.get('principal').user.id)).map((p) => ({ id: p.id, name: p.name, created_at: p.created_at, last_used_at: p.last_used_at })), 200))
-    .openapi(removePasskey, async (c) => {
+    .endpoint(factors, async (c) => c.json(await secondFactors.status(c.get('principal').user.id), 200))
+    .endpoint(passkeys, async (c) => c.json((await services.passkeys.list(c.get('principal').user.id)).map((p) => ({ id: p.id, name: p.name, created_at: p.created_at, last_used_at: p.last_used_at })), 200))
+    .endpoint(removePasskey, async (c) => {
       unrestricted(c);
       await secondFactors.requireRecentSignIn(c.get('principal').token.id, 'removing a passkey');
       await services.passkeys.remove(auditActor(c), c.req.valid('param').id);
       return c.body(null, 204);
     })
-    .openapi(totpStart, async (c) => {
+    .endpoint(totpStart, async (c) => {
       unrestricted(c);
       c.header('Cache-Control', 'no-store');
       return c.json(await secondFactors.startTotp(c.get('principal').user), 200);
     })
-    .openapi(totpConfirm, async (c) => {
+    .endpoint(totpConfirm, async (c) => {
       unrestricted(c);
       c.header('Cache-Control', 'no-store');
       return c.json({ recovery_codes: await secondFactors.confirmTotp(auditActor(c), c.req.valid('json').code) }, 200);
     })
-    .openapi(totpRemove, async (c) => {
+    .endpoint(totpRemove, async (c) => {
       unrestricted(c);
       const { user, token } = c.get('principal');
       await secondFactors.requireRecentSignIn(token.id, 'turning two-factor sign-in off');
       await secondFactors.removeTotp(auditActor(c), user);
       return c.body(null, 204);
     })
-    .openapi(recoveryCodes, async (c) => {
+    .endpoint(recoveryCodes, async (c) => {
       unrestricted(c);
       await secondFactors.requireRecentSignIn(c.get('principal').token.id, 'new recovery codes');
       c.header('Cache-Control', 'no-store');
       return c.json({ recovery_codes: await secondFactors.regenerateRecoveryCodes(auditActor(c)) }, 200);
     })
-    .openapi(account, (c) => {
+    .endpoint(account, (c) => {
       const { user } = c.get('principal');
       return c.json({ username: user.username, is_admin: user.is_admin, created_at: user.created_at }, 200);
     })
-    .openapi(password, async (c) => {
+    .endpoint(password, async (c) => {
       unrestricted(c);
       const { current_password, new_password } = c.req.valid('json');
       await users.changePassword(auditActor(c), current_password, new_password, c.get('principal').token.id);
       return c.body(null, 204);
     })
-    .openapi(sessions, async (c) => {
+    .endpoint(sessions, async (c) => {
       const { user, token } = c.get('principal');
       const p = pageParams(c.req.valid('query'));
       const { rows, total } = await users.sessions(user.id, p.window);
@@ -191,7 +191,7 @@ export function accountApi(services: Services) {
         200,
       );
     })
-    .openapi(endSession, async (c) => {
+    .endpoint(endSession, async (c) => {
       unrestricted(c);
       await users.endSession(auditActor(c), pathId(c.req.valid('param').id, 'session'));
       return c.body(null, 204);

@@ -35,7 +35,7 @@ const list = createRoute({
 });
 
 export function auditApi(services: Services) {
-  return createApi().openapi(list, async (c) => {
+  return createApi().endpoint(list, async (c) => {
     const { kind, username, team, since, until, ...page } = c.req.valid('query');
     const p = pageParams(page);
     const { rows, total } = await services.audit.list(c.get('principal').user, { kind, username, team, since, until }, p.window);

@@ -74,7 +74,7 @@ export function changesApi(services: Services) {
   const { zones, changes, rrsets } = services;
   const user = (c: { get(k: 'principal'): { user: { id: number } } }) => c.get('principal').user.id;
   return createApi()
-    .openapi(list, async (c) => {
+    .endpoint(list, async (c) => {
       const q = c.req.valid('query');
       const p = pageParams(q);
       const zone = pathZone(c).zone;
@@ -82,12 +82,12 @@ export function changesApi(services: Services) {
       setPageHeaders(c, page.total, p);
       return c.json(page.rows.map((cs) => changeView(cs)), 200);
     })
-    .openapi(get, async (c) => {
+    .endpoint(get, async (c) => {
       const { id } = c.req.valid('param');
       const zone = pathZone(c).zone;
       return c.json(changeView(await changes.get(zone, changeId(id))), 200);
     })
-    .openapi(revert, async (c) => {
+    .endpoint(revert, async (c) => {
       const { id } = c.req.valid('param');
       // The body is optional: a bare POST reverts with the default comment.
       const body = c.req.header('content-type') ? c.req.valid('json') : {};
@@ -95,7 +95,7 @@ export function changesApi(services: Services) {
       const applied = await changes.revert((tx) => zones.owned(user(c), pathZone(c), tx), changeId(id), opts);
       return writeAnswer(c, opts, applied, (a) => changeView(a.change));
     })
-    .openapi(patch, async (c) => {
+    .endpoint(patch, async (c) => {
       const body = c.req.valid('json');
       const opts = writeOptions(c, body.comment);
       const applied = await rrsets.patch(user(c), pathZone(c), body.rrsets, opts);

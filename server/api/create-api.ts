@@ -2,7 +2,7 @@
  * One OpenAPIHono factory for every resource: request validation failures become the
  * error body of DESIGN.md §3 with one message per field.
  */
-import { OpenAPIHono, z } from '@hono/zod-openapi';
+import { OpenAPIHono, z, type RouteConfig, type RouteHandler } from '@hono/zod-openapi';
 import { Invalid } from '../core/errors';
 import type { ApiEnv } from './auth';
 import { routeValidator } from './route-validator';
@@ -31,25 +31,37 @@ const invalid = (error: z.ZodError): never => {
   throw new Invalid(fieldsOf(error.issues as unknown as Issue[]));
 };
 
-export function createApi() {
-  const api = new OpenAPIHono<ApiEnv>({
-    defaultHook: (result) => {
-      if (!result.success) invalid(result.error);
-    },
-  });
-  // Each route validates in one layer (route-validator.ts) where it can; the document is the same.
-  const openapi = api.openapi;
-  api.openapi = ((config: Parameters<typeof openapi>[0], handler: Parameters<typeof openapi>[1], hook?: Parameters<typeof openapi>[2]) => {
-    const validate = hook === undefined && config.middleware === undefined ? routeValidator(config.request, invalid) : undefined;
-    if (validate === undefined) return openapi(config, handler, hook);
+/**
+ * An OpenAPIHono whose routes are added with `endpoint()`: the OpenAPI entry through the library's
+ * registry, and the request validated in one layer (route-validator.ts) where the route allows it,
+ * else by the library's own `openapi()` — public APIs only, nothing of the library replaced.
+ */
+export class Api extends OpenAPIHono<ApiEnv> {
+  constructor() {
+    super({
+      defaultHook: (result) => {
+        if (!result.success) invalid(result.error);
+      },
+    });
+  }
+
+  endpoint<R extends RouteConfig>(config: R, handler: RouteHandler<R, ApiEnv>): this {
+    const validate = config.middleware === undefined ? routeValidator(config.request, invalid) : undefined;
+    if (validate === undefined) {
+      this.openapi(config, handler as never);
+      return this;
+    }
     const { hide, ...route } = config;
-    if (!hide) api.openAPIRegistry.registerPath(route);
+    if (!hide) this.openAPIRegistry.registerPath(route);
     const path = route.path.replaceAll(/\/{(.+?)}/g, '/:$1');
-    if (validate) api.on(route.method.toUpperCase(), path, validate, handler as never);
-    else api.on(route.method.toUpperCase(), path, handler as never);
-    return api;
-  }) as typeof openapi;
-  return api;
+    if (validate) this.on(route.method.toUpperCase(), path, validate, handler as never);
+    else this.on(route.method.toUpperCase(), path, handler as never);
+    return this;
+  }
+}
+
+export function createApi(): Api {
+  return new Api();
 }
 
 const errorContent = { 'application/json': { schema: ErrorSchema } };

@@ -60,7 +60,7 @@ const check = createRoute({
 });
 
 export function delegationApi(services: Services) {
-  return createApi().openapi(check, async (c) => {
+  return createApi().endpoint(check, async (c) => {
     const { zone } = pathZone(c);
     const keys = (await services.zones.publicKeys([zone])).get(zone.id) ?? [];
     return c.json(await services.delegation.check(zone, keys, c.req.valid('query').refresh === '1'), 200);

@@ -60,7 +60,7 @@ const restore = createRoute({
 export function deletedDomainsApi(services: Services) {
   const { deletedZones, zones, teams } = services;
   return createApi()
-    .openapi(list, async (c) => {
+    .endpoint(list, async (c) => {
       const p = pageParams(c.req.valid('query'));
       const { user, scope } = c.get('principal');
       const { rows, total } = await deletedZones.page(user.id, p.window, scope);
@@ -68,7 +68,7 @@ export function deletedDomainsApi(services: Services) {
       c.header('X-Restorable-Days', String(deletedZones.days));
       return c.json(rows.map(deletedZoneView), 200);
     })
-    .openapi(restore, async (c) => {
+    .endpoint(restore, async (c) => {
       const id = pathId(c.req.valid('param').id, 'deleted zone');
       const { user } = c.get('principal');
       const zone = await deletedZones.restore(user.id, id, writeOptions(c), auditActor(c));

@@ -98,7 +98,7 @@ export function domainsApi(services: Services) {
   };
   const view = async (userId: number, zone: DomainRow) => (await withTeams(userId, [zone]))[0]!;
   return createApi()
-    .openapi(list, async (c) => {
+    .endpoint(list, async (c) => {
       const q = c.req.valid('query');
       const p = pageParams(q);
       const { user, scope } = c.get('principal');
@@ -107,7 +107,7 @@ export function domainsApi(services: Services) {
       setPageHeaders(c, total, p);
       return c.json(await withTeams(user.id, rows), 200);
     })
-    .openapi(create, async (c) => {
+    .endpoint(create, async (c) => {
       const { zone_file, template, variables, ...input } = c.req.valid('json');
       if (template !== undefined && zone_file !== undefined) throw Invalid.field('template', 'give a template or a zone_file, not both');
       if (variables !== undefined && template === undefined) throw Invalid.field('variables', 'are the values of a template: give template too');
@@ -119,18 +119,18 @@ export function domainsApi(services: Services) {
       const zone = await asFileErrors(() => zones.create(c.get('principal').user.id, input, writeOptions(c), file?.build ?? fromTemplate));
       return c.json(await view(c.get('principal').user.id, zone), 201);
     })
-    .openapi(get, async (c) => {
+    .endpoint(get, async (c) => {
       const zone = pathZone(c).zone;
       c.header('ETag', etag(zone.serial_number));
       return c.json(await view(c.get('principal').user.id, zone), 200);
     })
-    .openapi(update, async (c) => {
+    .endpoint(update, async (c) => {
       const opts = writeOptions(c);
       const applied = await zones.update(c.get('principal').user.id, pathZone(c), c.req.valid('json'), opts);
       const body = opts.dryRun ? null : await view(c.get('principal').user.id, applied.zone);
       return writeAnswer(c, opts, applied, () => body);
     })
-    .openapi(remove, async (c) => {
+    .endpoint(remove, async (c) => {
       const { user, scope } = c.get('principal');
       const place = pathZone(c);
       const body = await view(user.id, place.zone);

@@ -22,7 +22,7 @@ const list = createRoute({
 const serialized = new WeakMap<object, string>();
 
 export function ipsApi(services: Services) {
-  return createApi().openapi(list, async (c) => {
+  return createApi().endpoint(list, async (c) => {
     const p = pageParams(c.req.valid('query'));
     const { rows, total } = await services.ips.page(c.get('principal').user.id, p.window);
     let body = serialized.get(rows);

@@ -92,6 +92,6 @@ const top = createRoute({
 export function queryStatsApi(services: Services) {
   const { store } = services;
   return createApi()
-    .openapi(series, async (c) => c.json(await zoneSeries(store, pathZone(c).zone.id, c.req.valid('query')), 200))
-    .openapi(top, async (c) => c.json(await zoneTop(store, pathZone(c).zone.id, c.req.valid('query')), 200));
+    .endpoint(series, async (c) => c.json(await zoneSeries(store, pathZone(c).zone.id, c.req.valid('query')), 200))
+    .endpoint(top, async (c) => c.json(await zoneTop(store, pathZone(c).zone.id, c.req.valid('query')), 200));
 }

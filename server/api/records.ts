@@ -83,7 +83,7 @@ export function recordsApi(services: Services) {
   const { records } = services;
   const user = (c: { get(k: 'principal'): { user: { id: number } } }) => c.get('principal').user.id;
   return createApi()
-    .openapi(list, async (c) => {
+    .endpoint(list, async (c) => {
       const q = c.req.valid('query');
       const p = pageParams(q);
       const { zone, base, page } = await records.page(user(c), pathZone(c), { name: q.name, record_type: q.record_type }, p.window);
@@ -93,23 +93,23 @@ export function recordsApi(services: Services) {
       c.header('ETag', etag(zone.serial_number));
       return c.json(page.rows.map((r) => recordView(zone, r, base)), 200);
     })
-    .openapi(create, async (c) => {
+    .endpoint(create, async (c) => {
       const opts = writeOptions(c);
       const applied = await records.create(user(c), pathZone(c), c.req.valid('json'), opts);
       return writeAnswer(c, opts, applied, ({ zone, result }) => recordView(zone, result.record, result.base));
     })
-    .openapi(get, async (c) => {
+    .endpoint(get, async (c) => {
       const { id } = c.req.valid('param');
       const { zone, base, record } = await records.get(user(c), pathZone(c), recordId(id));
       return c.json(recordView(zone, record, base), 200);
     })
-    .openapi(update, async (c) => {
+    .endpoint(update, async (c) => {
       const { id } = c.req.valid('param');
       const opts = writeOptions(c);
       const applied = await records.update(user(c), pathZone(c), recordId(id), c.req.valid('json'), opts);
       return writeAnswer(c, opts, applied, ({ zone, result }) => recordView(zone, result.record, result.base));
     })
-    .openapi(remove, async (c) => {
+    .endpoint(remove, async (c) => {
       const { id } = c.req.valid('param');
       const opts = writeOptions(c);
       const applied = await records.remove(user(c), pathZone(c), recordId(id), opts);

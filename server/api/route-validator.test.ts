@@ -1,6 +1,6 @@
 /** The one-layer validator against what @hono/zod-openapi's own validators answer, on a route of its own. */
 import { createRoute, z } from '@hono/zod-openapi';
-import { describe, expect, it } from 'vitest';
+import { beforeAll, describe, expect, it } from 'vitest';
 import { createApi, json } from './create-api';
 import { errorResponse } from './errors';
 
@@ -16,15 +16,27 @@ const route = createRoute({
   responses: { 200: { description: 'ok' } },
 });
 
-const app = createApi().openapi(route, (c) => c.json({ param: c.req.valid('param'), query: c.req.valid('query'), header: c.req.valid('header'), json: c.req.valid('json') }, 200) as never);
-app.onError((err, c) => errorResponse(c, err, (e) => {
-  throw e;
-}));
+const handler = (c: { req: { valid(part: string): unknown }; json(body: unknown, status: 200): Response }) =>
+  c.json({ param: c.req.valid('param'), query: c.req.valid('query'), header: c.req.valid('header'), json: c.req.valid('json') }, 200);
+// The same route twice: through the one-layer validator (`endpoint`), and through the library's own validators.
+const apps = { 'the one-layer validator': createApi().endpoint(route, handler as never), "@hono/zod-openapi's validators": createApi().openapi(route, handler as never) };
+for (const app of Object.values(apps)) {
+  app.onError((err, c) =>
+    errorResponse(c, err, (e) => {
+      throw e;
+    }),
+  );
+}
 
+let app: { request(path: string, init: RequestInit): Response | Promise<Response> };
 const post = (path: string, init: { body?: BodyInit; headers?: Record<string, string> } = {}) =>
   app.request(path, { method: 'POST', ...init, ...(init.body instanceof ReadableStream ? { duplex: 'half' } : {}) } as RequestInit);
 
-describe('route validator', () => {
+describe.each(Object.entries(apps))('%s', (_, which) => {
+  beforeAll(() => {
+    app = which;
+  });
+
   it('hands on path, query, declared headers and body as validated', async () => {
     const res = await post('/things/7?mode=a', { body: '{"name":"x"}', headers: { 'content-type': 'application/json', 'If-Match': '"1"', 'x-other': 'y' } });
     expect(res.status).toBe(200);

@@ -27,7 +27,7 @@ export function routeValidator(request: RouteConfig['request'], fail: (error: z.
   const { query, params, headers, body, ...rest } = request;
   if (Object.keys(rest).length > 0) return undefined;
   // Only the declared headers are read: a stripping object schema drops the others anyway.
-  if (headers && !(headers instanceof z.ZodObject && headers._zod.def.catchall === undefined)) return undefined;
+  if (headers && !(headers instanceof z.ZodObject && headers.def.catchall === undefined)) return undefined;
   const headerNames = headers instanceof z.ZodObject ? Object.keys(headers.shape) : [];
   let json: { schema: z.ZodType; required: boolean } | undefined;
   if (body) {

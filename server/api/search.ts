@@ -69,7 +69,7 @@ export function searchApi(services: Services) {
   const { recordSearch, batches } = services;
   const asker = (c: Context<ApiEnv>) => ({ userId: c.get('principal').user.id, scope: c.get('principal').scope });
   return createApi()
-    .openapi(search, async (c) => {
+    .endpoint(search, async (c) => {
       const q = c.req.valid('query');
       const p = pageParams(q);
       const page = await recordSearch.search(asker(c), { ...q, zones: q.zone ? [q.zone] : undefined }, p.window);
@@ -82,18 +82,18 @@ export function searchApi(services: Services) {
         200,
       );
     })
-    .openapi(bulk, async (c) => {
+    .endpoint(bulk, async (c) => {
       const body = c.req.valid('json');
       const result = await recordSearch.bulk(asker(c), body, writeOptions(c, body.comment));
       return c.json(batchView(result), 200);
     })
-    .openapi(getBatch, async (c) => {
+    .endpoint(getBatch, async (c) => {
       const id = batchId(c.req.valid('param').id);
       const { userId, scope } = asker(c);
       const zones = await batches.get(userId, scope, id);
       return c.json({ id, zones: zones.map((z) => ({ zone: z.zone, change: changeView(z.change) })) }, 200);
     })
-    .openapi(revertBatch, async (c) => {
+    .endpoint(revertBatch, async (c) => {
       const id = batchId(c.req.valid('param').id);
       const body = c.req.header('content-type') ? c.req.valid('json') : {};
       const { userId, scope } = asker(c);

@@ -94,16 +94,16 @@ export function settingsApi(services: Services) {
   const view = async () => ({ password: await signInSettings.passwordEnabled(), oidc: oidc.configured ? { name: oidc.name!, issuer: oidc.issuer! } : null });
 
   return createApi()
-    .openapi(getSettings, async (c) => {
+    .endpoint(getSettings, async (c) => {
       admin(c, false);
       return c.json(await view(), 200);
     })
-    .openapi(putSettings, async (c) => {
+    .endpoint(putSettings, async (c) => {
       admin(c, true);
       await signInSettings.setPassword(auditActor(c), c.req.valid('json').password);
       return c.json(await view(), 200);
     })
-    .openapi(putEmail, async (c) => {
+    .endpoint(putEmail, async (c) => {
       admin(c, true);
       const name = c.req.valid('param').username;
       if (name.length > 64) throw new NotFound(`no user named ${name.slice(0, 64)}…`);
@@ -118,7 +118,7 @@ export function settingsApi(services: Services) {
       await services.audit.record({ kind: 'user-email-changed', actor: auditActor(c), subject: { id: user.id, username: user.username }, detail: { email } });
       return c.json({ username: user.username, email }, 200);
     })
-    .openapi(listIdentities, async (c) => {
+    .endpoint(listIdentities, async (c) => {
       const rows = await oidc.identities(c.get('principal').user.id);
       return c.json(rows.map((r) => ({ issuer: r.issuer, email: r.email, created_at: r.created_at, last_used_at: r.last_used_at })), 200);
     });

@@ -144,43 +144,43 @@ export function teamsApi(services: Services) {
   const { teams, zones, audit } = services;
   const actor = (c: Context<ApiEnv>) => ({ ...auditActor(c), user: c.get('principal').user });
   return createApi()
-    .openapi(routes.list, async (c) => {
+    .endpoint(routes.list, async (c) => {
       const q = c.req.valid('query');
       const p = pageParams(q);
       const { rows, total } = await teams.page(actor(c), p.window, q.all === 'true');
       setPageHeaders(c, total, p);
       return c.json(rows, 200);
     })
-    .openapi(routes.create, async (c) => {
+    .endpoint(routes.create, async (c) => {
       unscoped(c);
       return c.json(await teams.create(actor(c), c.req.valid('json').name), 201);
     })
-    .openapi(routes.get, async (c) => {
+    .endpoint(routes.get, async (c) => {
       const { members_list, ...team } = await teams.get(actor(c), c.req.valid('param').name);
       return c.json({ ...team, members_list: members_list.map(memberView) }, 200);
     })
-    .openapi(routes.remove, async (c) => {
+    .endpoint(routes.remove, async (c) => {
       unscoped(c);
       await teams.remove(actor(c), c.req.valid('param').name);
       return c.body(null, 204);
     })
-    .openapi(routes.members, async (c) => c.json((await teams.members(actor(c), c.req.valid('param').name)).map(memberView), 200))
-    .openapi(routes.add, async (c) => {
+    .endpoint(routes.members, async (c) => c.json((await teams.members(actor(c), c.req.valid('param').name)).map(memberView), 200))
+    .endpoint(routes.add, async (c) => {
       unscoped(c);
       return c.json(memberView(await teams.add(actor(c), c.req.valid('param').name, c.req.valid('json'))), 201);
     })
-    .openapi(routes.setRole, async (c) => {
+    .endpoint(routes.setRole, async (c) => {
       unscoped(c);
       const { name: team, username } = c.req.valid('param');
       return c.json(memberView(await teams.setRole(actor(c), team, username, c.req.valid('json').role)), 200);
     })
-    .openapi(routes.removeMember, async (c) => {
+    .endpoint(routes.removeMember, async (c) => {
       unscoped(c);
       const { name: team, username } = c.req.valid('param');
       await teams.removeMember(actor(c), team, username);
       return c.body(null, 204);
     })
-    .openapi(routes.zoneEvents, async (c) => {
+    .endpoint(routes.zoneEvents, async (c) => {
       // Any member who may read the zone sees the role changes that touched it (its History shows them).
       const { zone } = pathZone(c);
       const p = pageParams(c.req.valid('query'));
@@ -188,7 +188,7 @@ export function teamsApi(services: Services) {
       setPageHeaders(c, total, p);
       return c.json(rows.map(auditView), 200);
     })
-    .openapi(routes.move, async (c) => {
+    .endpoint(routes.move, async (c) => {
       unscoped(c);
       const { user, scope } = c.get('principal');
       const to = c.req.valid('json').team;

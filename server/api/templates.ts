@@ -104,21 +104,21 @@ export function templatesApi(services: Services) {
   };
   const view = async (t: TemplateRow) => (await views([t]))[0]!;
   return createApi()
-    .openapi(list, async (c) => {
+    .endpoint(list, async (c) => {
       const p = pageParams(c.req.valid('query'));
       const { rows, total } = await templates.page(c.get('principal').user.id, p.window);
       setPageHeaders(c, total, p);
       return c.json(await views(rows), 200);
     })
-    .openapi(create, async (c) => c.json(await view(await templates.create(asker(c), c.req.valid('json'))), 201))
-    .openapi(get, async (c) => c.json(await view(await templates.visible(c.get('principal').user.id, templateId(c.req.valid('param').id))), 200))
-    .openapi(update, async (c) => c.json(await view(await templates.update(asker(c), templateId(c.req.valid('param').id), c.req.valid('json'))), 200))
-    .openapi(remove, async (c) => c.json(await view(await templates.remove(asker(c), templateId(c.req.valid('param').id))), 200))
-    .openapi(apply, async (c) => {
+    .endpoint(create, async (c) => c.json(await view(await templates.create(asker(c), c.req.valid('json'))), 201))
+    .endpoint(get, async (c) => c.json(await view(await templates.visible(c.get('principal').user.id, templateId(c.req.valid('param').id))), 200))
+    .endpoint(update, async (c) => c.json(await view(await templates.update(asker(c), templateId(c.req.valid('param').id), c.req.valid('json'))), 200))
+    .endpoint(remove, async (c) => c.json(await view(await templates.remove(asker(c), templateId(c.req.valid('param').id))), 200))
+    .endpoint(apply, async (c) => {
       const body = c.req.valid('json');
       const result = await templates.apply(asker(c), templateId(c.req.valid('param').id), body, writeOptions(c, body.comment));
       return c.json(batchView(result), 200);
     })
-    .openapi(zonesOf, async (c) => c.json(await templates.zones(asker(c), templateId(c.req.valid('param').id)), 200))
-    .openapi(zoneTemplate, async (c) => c.json(await templates.ofZone(asker(c), c.req.valid('param').name), 200));
+    .endpoint(zonesOf, async (c) => c.json(await templates.zones(asker(c), templateId(c.req.valid('param').id)), 200))
+    .endpoint(zoneTemplate, async (c) => c.json(await templates.ofZone(asker(c), c.req.valid('param').name), 200));
 }

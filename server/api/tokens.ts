@@ -64,7 +64,7 @@ const remove = createRoute({
 export function tokensApi(services: Services) {
   const { accounts, audit } = services;
   return createApi()
-    .openapi(list, async (c) => {
+    .endpoint(list, async (c) => {
       const { user, token } = c.get('principal');
       const q = c.req.valid('query');
       const p = pageParams(q);
@@ -75,7 +75,7 @@ export function tokensApi(services: Services) {
         200,
       );
     })
-    .openapi(create, async (c) => {
+    .endpoint(create, async (c) => {
       const { user, token } = c.get('principal');
       await services.secondFactors.requireRecentSignIn(token.id, 'creating an API token');
       const { label, expires_in_days: days, scope } = c.req.valid('json');
@@ -86,7 +86,7 @@ export function tokensApi(services: Services) {
       c.header('Cache-Control', 'no-store');
       return c.json({ ...tokenView(created.row, token.id), token: created.token }, 201);
     })
-    .openapi(remove, async (c) => {
+    .endpoint(remove, async (c) => {
       const { user, token } = c.get('principal');
       const row = await accounts.revokeOwnToken(user.id, tokenId(c.req.valid('param').id));
       await audit.record({ kind: 'token-revoked', actor: auditActor(c), subject: { id: user.id, username: user.username }, detail: tokenDetail(row) });

@@ -50,13 +50,13 @@ const remove = createRoute({
 export function tsigKeysApi(services: Services) {
   const { tsigKeys, audit } = services;
   return createApi()
-    .openapi(list, async (c) => {
+    .endpoint(list, async (c) => {
       const p = pageParams(c.req.valid('query'));
       const { rows, total } = await tsigKeys.page(c.get('principal').user.id, p.window);
       setPageHeaders(c, total, p);
       return c.json(rows.map(tsigKeyView), 200);
     })
-    .openapi(create, async (c) => {
+    .endpoint(create, async (c) => {
       const { user, token } = c.get('principal');
       await services.secondFactors.requireRecentSignIn(token.id, 'creating a TSIG key');
       const key = await tsigKeys.create(user.id, c.req.valid('json'));
@@ -65,7 +65,7 @@ export function tsigKeysApi(services: Services) {
       c.header('Cache-Control', 'no-store');
       return c.json({ ...tsigKeyView(key), secret: key.secret, nsupdate: yArgument(key) }, 201);
     })
-    .openapi(remove, async (c) => {
+    .endpoint(remove, async (c) => {
       const { user } = c.get('principal');
       const key = await tsigKeys.revokeOwn(user.id, c.req.valid('param').name);
       await audit.record({ kind: 'tsig-key-deleted', actor: auditActor(c), subject: { id: user.id, username: user.username }, detail: tsigKeyDetail(key) });

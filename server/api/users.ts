@@ -99,7 +99,7 @@ export function usersApi(services: Services) {
   };
 
   return createApi()
-    .openapi(list, async (c) => {
+    .endpoint(list, async (c) => {
       admin(c, false);
       const q = c.req.valid('query');
       const p = pageParams(q);
@@ -107,7 +107,7 @@ export function usersApi(services: Services) {
       setPageHeaders(c, total, p);
       return c.json(rows.map(userView), 200);
     })
-    .openapi(create, async (c) => {
+    .endpoint(create, async (c) => {
       admin(c, true);
       const { username, is_admin } = c.req.valid('json');
       const { user, password } = await users.create(auditActor(c), username, { isAdmin: is_admin ?? false });
@@ -115,18 +115,18 @@ export function usersApi(services: Services) {
       c.header('Cache-Control', 'no-store');
       return c.json({ ...userView(user), password }, 201);
     })
-    .openapi(update, async (c) => {
+    .endpoint(update, async (c) => {
       admin(c, true);
       const user = await users.update(auditActor(c), pathUser(c.req.valid('param').username), c.req.valid('json'));
       return c.json(userView(user), 200);
     })
-    .openapi(reset, async (c) => {
+    .endpoint(reset, async (c) => {
       admin(c, true);
       const { password } = await users.resetPassword(auditActor(c), pathUser(c.req.valid('param').username));
       c.header('Cache-Control', 'no-store');
       return c.json({ password }, 200);
     })
-    .openapi(resetFactors, async (c) => {
+    .endpoint(resetFactors, async (c) => {
       admin(c, true);
       const user = await accounts.userByName(pathUser(c.req.valid('param').username));
       await secondFactors.removeTotp(auditActor(c), user);

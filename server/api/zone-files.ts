@@ -50,7 +50,7 @@ export function zoneFilesApi(services: Services) {
   const { zones, zoneFiles } = services;
   const user = (c: { get(k: 'principal'): { user: { id: number } } }) => c.get('principal').user.id;
   return createApi()
-    .openapi(exportRoute, async (c) => {
+    .endpoint(exportRoute, async (c) => {
       const zone = pathZone(c).zone;
       const text = await zoneFiles.export(zone);
       return c.body(text, 200, {
@@ -59,7 +59,7 @@ export function zoneFilesApi(services: Services) {
         ETag: etag(zone.serial_number),
       }) as never;
     })
-    .openapi(importRoute, async (c) => {
+    .endpoint(importRoute, async (c) => {
       const place = pathZone(c);
       const opts = writeOptions(c, c.req.valid('query').comment);
       const text = await c.req.text();
