@@ -24,7 +24,9 @@ async function openEditor(page: Page, zone: string, count: number): Promise<void
 
 const changes = (page: Page) => page.locator('ol.changes > li.change');
 
-test('an edit shows in History as a dashboard change with +/- lines; reverting it after the preview brings the record back', async ({ signedIn: page, user, server }) => {
+for (const [width, height] of [[1280, 800], [390, 844]] as const) {
+test(`at ${width}×${height}: an edit shows in History as a dashboard change with +/- lines; reverting it after the preview brings the record back`, async ({ signedIn: page, user, server }) => {
+  await page.setViewportSize({ width, height });
   const zone = await newZone(user, [{ name: 'www', record_type: 'A', content: '192.0.2.10', ttl: 300 }]);
   await openEditor(page, zone, 3);
 
@@ -96,6 +98,7 @@ test('an edit shows in History as a dashboard change with +/- lines; reverting i
   await expect(page.getByRole('row').filter({ hasText: '192.0.2.10' })).toContainText('www');
   await expect(page.getByTestId('serial')).toHaveText(String(revert.serial_after));
 });
+}
 
 test('a stale editor: its save is refused with who changed the zone, never an overwrite; Reload shows the new data and keeps the draft', async ({ signedIn: page, user, server }) => {
   const zone = await newZone(user, [{ name: 'www', record_type: 'A', content: '192.0.2.1', ttl: 300 }]);
