@@ -17,6 +17,7 @@ const BENCHES: Bench[] = [
   { name: 'Updates', file: './update.ts', fn: 'benchUpdates' },
   { name: 'Defences', file: './defences.ts', fn: 'benchDefences' },
   { name: 'Analytics', file: './analytics.ts', fn: 'benchAnalytics' },
+  { name: 'Index', file: './index-memory.ts', fn: 'benchIndexMemory' },
 ];
 
 // The servers measured are the build `npm start` runs, of the sources as they are now.
