@@ -4,7 +4,7 @@
  */
 import type { Kysely } from 'kysely';
 import type { Database } from './schema';
-import { userRow } from './repos';
+import { userRow } from './repo-kit';
 import type { Repos } from './types';
 
 export function createOidcRepos(db: Kysely<Database>): Pick<Repos, 'identities' | 'settings'> {
