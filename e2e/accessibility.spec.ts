@@ -16,6 +16,8 @@ for (const size of [
   { width: 390, height: 844 },
 ]) {
   test(`no serious axe violation on any page at ${size.width}×${size.height}`, async ({ page, signedIn, user }) => {
+    // Every page and dialog in one test: ~35 s on a 2-core machine, so more room than the 60 s default.
+    test.setTimeout(240_000);
     void signedIn;
     await page.setViewportSize(size);
     const zone = `${user.username}-a11y.test`;
