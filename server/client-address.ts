@@ -39,11 +39,11 @@ function plain(text: string): ipaddr.IPv4 | ipaddr.IPv6 | undefined {
   }
 }
 
-function trusted(ranges: readonly ProxyRange[], addr: ipaddr.IPv4 | ipaddr.IPv6): boolean {
-  return ranges.some((r) => {
-    const net = ipaddr.parse(r.address);
-    return net.kind() === addr.kind() && (addr as ipaddr.IPv4).match(net as ipaddr.IPv4, r.cidr);
-  });
+/** A TRUST_PROXY entry parsed once, not per request. */
+type Network = [ipaddr.IPv4 | ipaddr.IPv6, number];
+
+function trusted(networks: readonly Network[], addr: ipaddr.IPv4 | ipaddr.IPv6): boolean {
+  return networks.some(([net, cidr]) => net.kind() === addr.kind() && (addr as ipaddr.IPv4).match(net as ipaddr.IPv4, cidr));
 }
 
 /** The peer address of the TCP connection, undefined for in-process calls (the BFF, tests). */
@@ -70,11 +70,12 @@ const HOST = /^(?:[a-z0-9](?:[a-z0-9-]{0,61}[a-z0-9])?(?:\.[a-z0-9](?:[a-z0-9-]{
  * nothing: the request's own peer and URL are the truth.
  */
 export function trustProxy(ranges: readonly ProxyRange[]): MiddlewareHandler {
+  const networks: Network[] = ranges.map((r) => [ipaddr.parse(r.address), r.cidr]);
   return async (c, next) => {
-    if (ranges.length === 0) return next();
+    if (networks.length === 0) return next();
     const peer = peerAddress(c);
     const peerAddr = peer === undefined ? undefined : plain(peer);
-    if (!peerAddr || !trusted(ranges, peerAddr)) return next();
+    if (!peerAddr || !trusted(networks, peerAddr)) return next();
     const out: Forwarded = {};
     const xff = c.req.header('x-forwarded-for');
     if (xff !== undefined && xff.length <= MAX_HEADER) {
@@ -84,7 +85,7 @@ export function trustProxy(ranges: readonly ProxyRange[]): MiddlewareHandler {
         const addr = plain(hop);
         if (!addr) break;
         out.address = addr.toString();
-        if (!trusted(ranges, addr)) break;
+        if (!trusted(networks, addr)) break;
       }
     }
     const proto = lastValue(c.req.header('x-forwarded-proto'))?.toLowerCase();
