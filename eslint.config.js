@@ -6,6 +6,7 @@
 //   - api, bff, dns, cli and pdns use services, core and the Store interface, never each other's insides;
 //   - web imports only server/core (and types from anywhere), and a web feature never imports
 //     another feature: what two features share lives in web/ui or web/lib.
+// A second rule, `zonedeck/one-writer`, keeps the store's writer to the change sets and the wiring.
 // Test files and test helpers (server/testing) may reach anywhere.
 import fs from 'node:fs';
 import path from 'node:path';
@@ -99,15 +100,43 @@ const layers = {
   },
 };
 
+/**
+ * The one writer (issue 34): the store's write interface (`Store`, `Repos`) and `openStore` are
+ * for the store itself, the change sets (the only zone writer), the services' wiring and the two
+ * entry points that open the store and hand it to the services. Every other file gets
+ * `ServiceStore` (services) or `ReadStore` (the layers above), where a zone write is a type error.
+ */
+const WRITER_FILES = new Set(['server/services/change-sets.ts', 'server/services/index.ts', 'server/main.ts', 'server/cli/main.ts']);
+const WRITER_NAMES = { 'server/store/types': ['Store', 'Repos'], 'server/store/open': ['openStore'], 'server/store/sqlite': ['openSqliteStore'], 'server/store/postgres': ['openPostgresStore'] };
+
+const oneWriter = {
+  meta: { type: 'problem', schema: [], messages: { writer: '{{file}} may not take the store\'s writer `{{name}}`: zone writes go through services/change-sets.ts (ServiceStore / ReadStore elsewhere)' } },
+  create(context) {
+    const file = path.relative(ROOT, context.filename).split(path.sep).join('/');
+    if (isTest(file) || file.startsWith('server/store/') || WRITER_FILES.has(file) || !file.startsWith('server/')) return {};
+    return {
+      ImportDeclaration(node) {
+        const source = node.source.value;
+        if (!source.startsWith('.')) return;
+        const target = path.relative(ROOT, path.resolve(path.dirname(context.filename), source)).split(path.sep).join('/').replace(/\.ts$/, '');
+        for (const s of node.specifiers) {
+          if (s.type === 'ImportSpecifier' && WRITER_NAMES[target]?.includes(s.imported.name)) context.report({ node: s, messageId: 'writer', data: { file, name: s.imported.name } });
+        }
+      },
+    };
+  },
+};
+
 export default tseslint.config(
   { ignores: ['node_modules/', 'dist/', 'build/', 'test-results/', 'playwright-report/', 'data/', '.tmp/', '**/*.d.ts', '**/*.d.mts'] },
   {
     files: ['**/*.{ts,tsx}'],
     languageOptions: { parser: tseslint.parser, parserOptions: { ecmaVersion: 'latest', sourceType: 'module', ecmaFeatures: { jsx: true } } },
-    plugins: { zonedeck: { rules: { layers } }, '@typescript-eslint': tseslint.plugin },
+    plugins: { zonedeck: { rules: { layers, 'one-writer': oneWriter } }, '@typescript-eslint': tseslint.plugin },
     linterOptions: { reportUnusedDisableDirectives: 'error' },
     rules: {
       'zonedeck/layers': 'error',
+      'zonedeck/one-writer': 'error',
       // A few checks that find real mistakes and cost nothing on this code base.
       'no-debugger': 'error',
       'no-dupe-keys': 'error',

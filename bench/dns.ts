@@ -11,6 +11,7 @@ import fs from 'node:fs';
 import path from 'node:path';
 import { promisify } from 'node:util';
 import { openSqliteStore } from '../server/store/sqlite';
+import { CLI_WRITE } from '../server/services/change-sets';
 import { createServices } from '../server/services';
 import { startServer, tempDataDir, type ServerProcess } from '../server/testing/server-process';
 import { ratio, type Row } from './table';
@@ -102,22 +103,19 @@ function uniqueNxFile(dir: string): string {
   return file;
 }
 
-/** Bench-only setup: a user, the zone and its records written straight through the Store. */
+/** Bench setup: a user and the zone, its records one change set (a zone file import), as any writer's. */
 export async function fillStore(dataDir: string, count: number, dnssec = false): Promise<number> {
-  const store = await openSqliteStore(path.join(dataDir, 'zonedeck.db'));
-  const services = createServices(store, { nameservers: ['ns1.zonedeck.test', 'ns2.zonedeck.test'], nsTtl: 3600 });
-  await services.accounts.addUser('bench');
-  const user = (await store.users.byUsername('bench'))!;
+  const services = createServices(await openSqliteStore(path.join(dataDir, 'zonedeck.db')), { nameservers: ['ns1.zonedeck.test', 'ns2.zonedeck.test'], nsTtl: 3600 });
+  const { user } = await services.accounts.addUser('bench');
   const zone = await services.zones.create(user.id, { name: ZONE, dnssec_enabled: dnssec });
-  const at = new Date().toISOString();
   let hosts = 0;
-  await store.transaction(async (tx) => {
-    for (const r of zoneRecords(count)) {
-      await tx.records.insert({ domain_id: zone.id, ...r, ttl: 3600, created_at: at, updated_at: at, disabled: 0 });
-      if (r.record_type === 'A') hosts++;
-    }
-  });
-  await store.close();
+  const lines: string[] = [];
+  for (const r of zoneRecords(count)) {
+    lines.push(`${r.name} 3600 IN ${r.record_type} ${r.record_type === 'TXT' ? `"${r.content}"` : r.record_type === 'MX' ? `${r.content}.` : r.content}`);
+    if (r.record_type === 'A') hosts++;
+  }
+  await services.zoneFiles.importInto(zone, (tx) => services.zones.owned(user.id, ZONE, tx), `${lines.join('\n')}\n`, 'merge', { ...CLI_WRITE, comment: 'bench' });
+  await services.close();
   return hosts;
 }
 

@@ -76,7 +76,7 @@ describe('/readyz and expiring signatures', () => {
   async function signedZone(name: string, ageDays: number) {
     await t.request('POST', '/api/v1/domains', { body: { name, dnssec_enabled: true } });
     const row = (await t.services.store.domains.byName(name))!;
-    await t.services.store.domains.update(row, { updated_at: new Date(Date.now() - ageDays * DAY).toISOString() });
+    await t.forge.domains.update(row, { updated_at: new Date(Date.now() - ageDays * DAY).toISOString() });
   }
 
   it('is "degraded" (still 200) naming a signed zone whose serial is 11 days old; ready while zones are fresh', async () => {

@@ -83,7 +83,11 @@ async function main(): Promise<void> {
     store,
     services.events,
     log,
-    { update: (req) => services.updates.apply(req), aliasChanged: aliasSerials ? (zoneId) => aliasSerials.changed(zoneId) : undefined },
+    {
+      update: (req) => services.updates.apply(req),
+      aliasChanged: aliasSerials ? (zoneId) => aliasSerials.changed(zoneId) : undefined,
+      delegated: (zoneId, delegated) => void services.changes.markDelegated(zoneId, delegated).catch((err: unknown) => log.error({ err, zone: zoneId, job: 'delegation' }, 'storing a delegation check failed')),
+    },
     stats ? (batch) => stats.record(batch) : undefined,
   );
   const app = buildApp({ services, config, log, dnsProgress: () => dns?.progress() ?? null });

@@ -17,7 +17,7 @@ beforeEach(async () => {
   alice = await t.user('alice');
   bob = await t.user('bob');
   root = await t.user('root');
-  await t.services.store.users.update((await t.services.accounts.userByName('root')).id, { is_admin: true });
+  await t.forge.users.update((await t.services.accounts.userByName('root')).id, { is_admin: true });
 });
 afterEach(() => t.close());
 
@@ -112,7 +112,7 @@ describe('tokens and TSIG keys', () => {
 
 describe('who reads which events', () => {
   it('a user: their own; a team owner or admin: the whole team; an editor: their own of the team; an administrator: all', async () => {
-    const { store } = t.services;
+    const store = t.forge;
     const at = new Date().toISOString();
     await t.user('carol');
     const [a, b, r, carol] = await Promise.all(['alice', 'bob', 'root', 'carol'].map((n) => t.services.accounts.userByName(n)));
@@ -187,8 +187,8 @@ describe('retention', () => {
     const a = await t.services.accounts.userByName('alice');
     const old = new Date(Date.now() - 400 * 86_400_000).toISOString();
     const base = { kind: 'sign-in', actor_user_id: a.id, actor_username: 'alice', credential: 'password', address: '', user_agent: '', subject_user_id: a.id, subject_username: 'alice', team_id: null, team_name: '', detail: {} };
-    await t.services.store.audit.insert({ ...base, created_at: old });
-    await t.services.store.audit.insert({ ...base, created_at: new Date(Date.now() - 10 * 86_400_000).toISOString() });
+    await t.forge.audit.insert({ ...base, created_at: old });
+    await t.forge.audit.insert({ ...base, created_at: new Date(Date.now() - 10 * 86_400_000).toISOString() });
     expect((await audit(alice)).length).toBe(2);
     expect(await t.services.audit.prune(365)).toBe(1);
     const left = await audit(alice);

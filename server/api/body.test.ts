@@ -72,7 +72,7 @@ describe('request bodies', () => {
   });
 
   it('answers an internal failure with 500 and a request id, without a stack trace', async () => {
-    await t.services.store.close();
+    await t.forge.close();
     const res = await t.request('GET', '/api/v1/ips');
     expect(res.status).toBe(500);
     const text = await res.text();

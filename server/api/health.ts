@@ -7,7 +7,7 @@
  * failing for days (server/background.ts logs each failure).
  */
 import { Hono } from 'hono';
-import type { Store } from '../store/types';
+import type { ReadStore } from '../store/types';
 import { registry, signaturesExpiring } from '../metrics';
 
 const DAY = 86_400_000;
@@ -28,7 +28,7 @@ interface Expiring {
 }
 
 /** Signed zones whose signatures at the secondaries expire within WARN_BEFORE_MS of `now`. */
-export async function expiringSignatures(store: Store, now = Date.now()): Promise<Expiring[]> {
+export async function expiringSignatures(store: ReadStore, now = Date.now()): Promise<Expiring[]> {
   const out: Expiring[] = [];
   for (const d of await store.domains.all()) {
     if (!d.dnssec_enabled) continue;
@@ -44,7 +44,7 @@ export interface HealthOptions {
   dnsProgress?: () => { loaded: number; total: number } | null;
 }
 
-export function healthApp(store: Store, { now = Date.now, dnsProgress }: HealthOptions = {}) {
+export function healthApp(store: ReadStore, { now = Date.now, dnsProgress }: HealthOptions = {}) {
   let checked: { at: number; zones: Expiring[] } | undefined;
   const expiring = async () => {
     if (!checked || now() - checked.at >= CHECK_EVERY_MS) {

@@ -37,8 +37,8 @@ beforeAll(async () => {
     zones: [{ id: zoneId, name: 'traffic.test', counts: c, names, nxdomain }],
     unattributed: counts({}),
   });
-  const one = createStatsRecorder(t.services.store, { node: 'node-one', days: 90, metricsPerZone: false, onError: (e) => { throw e; } });
-  const two = createStatsRecorder(t.services.store, { node: 'node-two', days: 90, metricsPerZone: false, onError: (e) => { throw e; } });
+  const one = createStatsRecorder(t.forge, { node: 'node-one', days: 90, metricsPerZone: false, onError: (e) => { throw e; } });
+  const two = createStatsRecorder(t.forge, { node: 'node-two', days: 90, metricsPerZone: false, onError: (e) => { throw e; } });
   one.record(batch(minute - 120, counts({ queries: 10, noerror: 7, nxdomain: 3, udp: 10, qtype_a: 10 }), [['www.traffic.test', 7], ['gone.traffic.test', 3]], [['gone.traffic.test', 3]]));
   one.record(batch(minute - 120, counts({ queries: 2, nodata: 2, tcp: 2, dnssec_ok: 2, qtype_aaaa: 2 }), [['www.traffic.test', 2]]));
   two.record(batch(minute - 60, counts({ queries: 5, noerror: 4, nxdomain: 1, udp: 5, truncated: 1, qtype_txt: 5 }), [['www.traffic.test', 4], ['typo.traffic.test', 1]], [['typo.traffic.test', 1]]));
@@ -114,7 +114,7 @@ describe('GET /domains/:name/stats/top', () => {
 
 describe('retention', () => {
   it('drops minute rows after 48 hours and hourly rows after STATS_DAYS', async () => {
-    const recorder = createStatsRecorder(t.services.store, { node: 'node-one', days: 3, metricsPerZone: false, onError: (e) => { throw e; } });
+    const recorder = createStatsRecorder(t.forge, { node: 'node-one', days: 3, metricsPerZone: false, onError: (e) => { throw e; } });
     await recorder.prune(NOW + 49 * 3600_000);
     const recent = await (await get(`/api/v1/domains/traffic.test/stats?from=${new Date(NOW - 3600_000).toISOString()}`)).json();
     expect(recent.totals.queries).toBe(0); // minute rows gone

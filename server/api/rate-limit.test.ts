@@ -66,7 +66,7 @@ describe('health and metrics', () => {
     countDnsResponse('udp', Buffer.from([0, 0, 0x84, 0x03]));
     const after = await (await t.request('GET', '/metrics', { token: null })).text();
     expect(after).toMatch(/zonedeck_dns_responses_total\{transport="udp",rcode="NXDOMAIN"\} [1-9]/);
-    await t.services.store.close();
+    await t.forge.close();
     const down = await t.request('GET', '/readyz', { token: null });
     expect(down.status).toBe(503);
   });

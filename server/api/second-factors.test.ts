@@ -85,7 +85,7 @@ describe('TOTP', () => {
     // Within 10 minutes of the sign-in: no question asked.
     expect((await b.send('POST', '/bff/api/tokens', { label: 'fresh' })).status).toBe(201);
     const [session] = await t.services.store.sessions.byUser((await t.services.store.users.byUsername('alice'))!.id);
-    await t.services.store.sessions.authenticated(session!.id_hash, new Date(Date.now() - 11 * 60_000).toISOString());
+    await t.forge.sessions.authenticated(session!.id_hash, new Date(Date.now() - 11 * 60_000).toISOString());
     for (const [method, path, body] of [['POST', '/bff/api/tokens', { label: 'late' }], ['POST', '/bff/api/tsig-keys', { name: 'late-key' }], ['DELETE', '/bff/api/account/totp', undefined]] as const) {
       const res = await b.send(method, path, body);
       expect(res.status, path).toBe(403);
@@ -103,7 +103,7 @@ describe('TOTP', () => {
 
     // A lost phone: an administrator removes the factor; the user signs in with the password alone.
     const adminToken = await t.user('root');
-    await t.services.store.users.update((await t.services.store.users.byUsername('root'))!.id, { is_admin: true });
+    await t.forge.users.update((await t.services.store.users.byUsername('root'))!.id, { is_admin: true });
     expect((await t.request('DELETE', '/api/v1/users/alice/second-factors', { token: adminToken })).status).toBe(204);
     expect((await dashboardSignIn(t, 'alice', 'password123')).status).toBe(200);
     const reset = await t.services.store.audit.page({ all: true, kind: 'second-factor-reset' }, { offset: 0, limit: 5 });

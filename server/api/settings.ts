@@ -5,7 +5,7 @@
  */
 import { createRoute, z } from '@hono/zod-openapi';
 import type { Context } from 'hono';
-import { Forbidden, Invalid, NotFound } from '../core/errors';
+import { Forbidden, NotFound } from '../core/errors';
 import { isRestricted } from '../core/scope';
 import type { Services } from '../services';
 import { auditActor } from './audit-actor';
@@ -83,7 +83,7 @@ const listIdentities = createRoute({
 });
 
 export function settingsApi(services: Services) {
-  const { users, signInSettings, oidc, accounts, store } = services;
+  const { users, signInSettings, oidc } = services;
 
   function admin(c: Context<ApiEnv>, write: boolean): void {
     const { user, scope } = c.get('principal');
@@ -107,15 +107,7 @@ export function settingsApi(services: Services) {
       admin(c, true);
       const name = c.req.valid('param').username;
       if (name.length > 64) throw new NotFound(`no user named ${name.slice(0, 64)}…`);
-      const user = await accounts.userByName(name);
-      const given = c.req.valid('json').email;
-      const email = given === null ? null : given.trim().toLowerCase();
-      if (email !== null) {
-        const holders = await store.identities.usersByEmail(email);
-        if (holders.some((u) => u.id !== user.id)) throw new Invalid({ email: `is the address of ${holders.find((u) => u.id !== user.id)!.username} already` });
-      }
-      await store.identities.setEmail(user.id, email);
-      await services.audit.record({ kind: 'user-email-changed', actor: auditActor(c), subject: { id: user.id, username: user.username }, detail: { email } });
+      const { user, email } = await services.users.setEmail(auditActor(c), name, c.req.valid('json').email);
       return c.json({ username: user.username, email }, 200);
     })
     .endpoint(listIdentities, async (c) => {

@@ -14,7 +14,7 @@ beforeEach(async () => {
   t = await createTestApp();
   root = await t.user('root');
   alice = await t.user('alice');
-  await t.services.store.users.update((await t.services.accounts.userByName('root')).id, { is_admin: true });
+  await t.forge.users.update((await t.services.accounts.userByName('root')).id, { is_admin: true });
 });
 afterEach(() => t.close());
 

@@ -16,7 +16,7 @@ function rawPath(url: string): string {
   const end = url.search(/[?#]/);
   return url.slice(start, end < 0 ? undefined : end);
 }
-import type { Sessions } from './sessions';
+import type { Sessions } from '../services/sessions';
 
 export type ApiFetch = (req: Request) => Response | Promise<Response>;
 

@@ -15,8 +15,8 @@ import { checkOrigin, CSRF_HEADER, hostAllowed, originCheck, requireSession, typ
 import { ipUsage } from './ip-usage';
 import { oidcApp } from './oidc';
 import { limitByAddress, type BucketRate } from '../api/rate-limit';
-import { createSessions, DEFAULT_SESSION_TIMES, type ActiveSession, type SessionTimes } from './sessions';
-import { createSignInThrottle, DEFAULT_THROTTLE, type ThrottleOptions } from './sign-in-throttle';
+import { DEFAULT_SESSION_TIMES, type ActiveSession, type SessionTimes } from '../services/sessions';
+import { DEFAULT_THROTTLE, type ThrottleOptions } from '../services/sign-in-throttle';
 import type { Factor } from '../services/second-factors';
 import type { SessionRow } from '../store/types';
 import { rpOf } from '../services/passkeys';
@@ -52,8 +52,8 @@ export const WRONG_CREDENTIALS = 'Wrong username or password.';
 
 export function bffApp(services: Services, apiFetch: ApiFetch, opts: BffOptions = {}) {
   const now = opts.now ?? Date.now;
-  const sessions = createSessions(services, opts.sessionTimes ?? DEFAULT_SESSION_TIMES, now);
-  const throttle = createSignInThrottle(services.store.signInFailures, opts.throttle ?? DEFAULT_THROTTLE, now);
+  const sessions = services.sessions(opts.sessionTimes ?? DEFAULT_SESSION_TIMES, now);
+  const throttle = services.signInThrottle(opts.throttle ?? DEFAULT_THROTTLE, now);
   /**
    * Whether REQUIRE_2FA holds this session's user at enrolment: no TOTP and no passkey yet. A
    * session begun through single sign-on is exempt: the provider answers for the second factor.

@@ -109,11 +109,14 @@ async function tamper(app: TestApp, statement: string): Promise<void> {
   await client.end();
 }
 
+/** Who sets up the tests' users (the admin CLI's credential). */
+const TEST_ADMIN = { username: '', credential: 'cli' };
+
 async function makeUser(app: TestApp, name: string, opts: { email?: string; admin?: boolean } = {}) {
   await app.user(name);
   const user = (await app.services.store.users.byUsername(name))!;
-  if (opts.email) await app.services.store.identities.setEmail(user.id, opts.email);
-  if (opts.admin) await app.services.store.users.update(user.id, { is_admin: true });
+  if (opts.email) await app.services.users.setEmail(TEST_ADMIN, name, opts.email);
+  if (opts.admin) await app.services.users.update(TEST_ADMIN, name, { is_admin: true });
   return user;
 }
 
@@ -135,7 +138,7 @@ describe('single sign-on (OpenID Connect)', () => {
     expect(signIns.rows[0]).toMatchObject({ credential: 'oidc', actor_username: 'alice', detail: { method: 'oidc', issuer: idp.issuer } });
 
     // Linked now: the identity signs in even after the user's address changes.
-    await t.services.store.identities.setEmail(user.id, 'other@example.com');
+    await t.services.users.setEmail(TEST_ADMIN, user.username, 'other@example.com');
     const again = await signInWithSso(t, 'alice');
     expect(await whoIs(t, again.session)).toBe('alice');
     // Back to the page the sign-in started from; never to another site.
@@ -229,9 +232,9 @@ describe('single sign-on (OpenID Connect)', () => {
 
   it('refuses a disabled user', async () => {
     t = await createTestApp(sso());
-    const alice = await makeUser(t, 'alice', { email: 'alice@example.com' });
+    await makeUser(t, 'alice', { email: 'alice@example.com' });
     expect(await whoIs(t, (await signInWithSso(t, 'alice')).session)).toBe('alice');
-    await t.services.store.users.update(alice.id, { disabled_at: new Date().toISOString() });
+    await t.services.users.update(TEST_ADMIN, 'alice', { disabled: true });
     const refused = await signInWithSso(t, 'alice');
     expect([refused.location, refused.session]).toEqual(['/sign-in?error=sso_disabled', undefined]);
   });
@@ -282,8 +285,7 @@ describe('the switch that turns password sign-in off', () => {
   it('needs an administrator and single sign-on, refuses passwords when off, and the CLI turns it on again', async () => {
     t = await createTestApp();
     const adminToken = await t.user('root');
-    const root = (await t.services.store.users.byUsername('root'))!;
-    await t.services.store.users.update(root.id, { is_admin: true });
+    await t.services.users.update(TEST_ADMIN, 'root', { is_admin: true });
     const userToken = await t.user('bob');
 
     expect((await t.request('PUT', '/api/v1/settings/sign-in', { token: userToken, body: { password: false } })).status).toBe(403);
@@ -297,7 +299,7 @@ describe('the switch that turns password sign-in off', () => {
 
     t = await createTestApp(sso());
     const admin = await t.user('root');
-    await t.services.store.users.update((await t.services.store.users.byUsername('root'))!.id, { is_admin: true });
+    await t.services.users.update(TEST_ADMIN, 'root', { is_admin: true });
     const bobToken = await t.user('bob');
     expect((await t.request('PUT', '/api/v1/settings/sign-in', { token: bobToken, body: { password: false } })).status).toBe(403);
     expect((await t.request('GET', '/api/v1/settings/sign-in', { token: bobToken })).status).toBe(403);
@@ -339,7 +341,7 @@ describe('configuration and administration of single sign-on', () => {
   it("lets an administrator give a user the address single sign-on matches on, and each user list their identities", async () => {
     t = await createTestApp(sso());
     const admin = await t.user('root');
-    await t.services.store.users.update((await t.services.store.users.byUsername('root'))!.id, { is_admin: true });
+    await t.services.users.update(TEST_ADMIN, 'root', { is_admin: true });
     const aliceToken = await t.user('alice');
     await t.user('bob');
 

@@ -16,7 +16,7 @@ import { LOGIN_MS, newBrowserSecret, OidcRefusal, OidcUnavailable } from '../ser
 import { readSessionCookie, writeSessionCookie } from './cookie';
 import { BffError } from './errors';
 import type { BffEnv } from './guard';
-import type { Sessions } from './sessions';
+import type { Sessions } from '../services/sessions';
 
 const COOKIE = 'zd_oidc';
 const COOKIE_PATH = '/bff/oidc';

@@ -9,6 +9,7 @@ import path from 'node:path';
 import type { parseArgs } from 'node:util';
 import type { Config } from '../config';
 import { normalizeZoneName } from '../core/domain-name';
+import { Invalid } from '../core/errors';
 import type { ScopeInput } from '../core/scope';
 import type { Services } from '../services';
 import { CLI_WRITE } from '../services/change-sets';
@@ -17,7 +18,7 @@ import { parseTsigArgument, transferSigner } from '../dns/transfer-signer';
 import { dnskeyText, dsText } from '../services/dnssec-keys';
 import { yArgument } from '../services/tsig-keys';
 import { keyFromBase64, KEY_FILE, SecretBox } from '../store/secret-box';
-import type { DnssecPublicKey, Repos, UserRow } from '../store/types';
+import type { DnssecPublicKey, ReadRepos, UserRow } from '../store/types';
 import { tokenDetail, tsigKeyDetail, type AuditActor } from '../services/audit';
 import type { UserPatch } from '../services/users';
 import { backup } from './backup';
@@ -76,17 +77,14 @@ export const HANDLERS: Record<CommandName, (ctx: Context) => Promise<void>> = {
   'users disable': (ctx) => setUser(ctx, { disabled: true }, 'is disabled: no sign-in, no token or TSIG key of theirs works'),
   'users enable': (ctx) => setUser(ctx, { disabled: false }, 'is enabled'),
   async 'users email'({ args: [name, address], services, out }) {
-    const { accounts, store, audit } = await services();
-    const user = await accounts.userByName(need(name, '<username>'));
     const given = need(address, '<address|none>').trim().toLowerCase();
     const email = given === 'none' ? null : given;
     if (email !== null && (email.length > 254 || !/^[^\s@\u0000-\u001f\u007f]{1,64}@[^\s@\u0000-\u001f\u007f]{1,189}$/.test(email))) {
       throw new UsageError(`<address> must be an email address like alice@example.com, or none`);
     }
-    const other = email === null ? undefined : (await store.identities.usersByEmail(email)).find((u) => u.id !== user.id);
-    if (other) throw new UsageError(`${email} is the address of ${other.username} already`);
-    await store.identities.setEmail(user.id, email);
-    await audit.record({ kind: 'user-email-changed', actor: CLI, subject: subjectOf(user), detail: { email } });
+    const { user } = await (await services()).users.setEmail(CLI, need(name, '<username>'), email).catch((e: unknown) => {
+      throw e instanceof Invalid && e.fields?.email ? new UsageError(`${email} ${e.fields.email}`) : e;
+    });
     out(email === null ? `${user.username} has no email address` : `${user.username} has the email address ${email}`);
   },
   async 'settings password-sign-in'({ args: [state], services, out }) {
@@ -179,8 +177,8 @@ export const HANDLERS: Record<CommandName, (ctx: Context) => Promise<void>> = {
     out(`revoked TSIG key ${key.name}`);
   },
   async 'secrets rotate'({ config, values, services, out }) {
-    const { store } = await services();
-    if (!store.secrets || !store.resealSecrets) throw new UsageError('this store keeps no sealed secrets');
+    const { store, secrets } = await services();
+    if (!secrets.box || !secrets.reseal) throw new UsageError('this store keeps no sealed secrets');
     let next: Buffer;
     try {
       next = values['new-key'] ? keyFromBase64(values['new-key']) : randomBytes(32);
@@ -191,7 +189,7 @@ export const HANDLERS: Record<CommandName, (ctx: Context) => Promise<void>> = {
     const keyFile = store.kind === 'sqlite' && !config.secretsKey && config.sqlitePath !== ':memory:' ? path.join(path.dirname(config.sqlitePath), KEY_FILE) : null;
     // The new key is on disk before any secret is sealed with it; it takes the old one's place after the commit.
     if (keyFile) writeFileSync(`${keyFile}.new`, `${next.toString('base64')}\n`, { mode: 0o600 });
-    const n = await store.resealSecrets(box);
+    const n = await secrets.reseal(box);
     if (keyFile) {
       renameSync(`${keyFile}.new`, keyFile);
       out(`re-sealed ${n} secrets under key ${box.id}; ${keyFile} holds it now (back it up: without it the secrets cannot be opened)`);
@@ -223,7 +221,7 @@ async function importZone({ args: [name, zoneArg, sourceArg], values, services, 
     await s.zones.create(user.id, { name: zoneName });
     out(`created ${zoneName} for ${user.username}`);
   }
-  const locate = (tx: Repos) => s.zones.owned(user.id, zoneName, tx);
+  const locate = (tx: ReadRepos) => s.zones.owned(user.id, zoneName, tx);
   const { change, result } = transferred
     ? await s.zoneFiles.importRecords(locate, transferred, mode, opts).then((r) => ({ ...r, result: { ignored: transferred.ignored } }))
     : await s.zoneFiles.importInto(await s.zones.owned(user.id, zoneName), locate, text!, mode, opts);

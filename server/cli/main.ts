@@ -87,7 +87,7 @@ export async function run(given: Services | undefined, argv: string[], out: Out,
     if (e instanceof UsageError && !(e instanceof CommandUsageError)) throw new CommandUsageError(e.message, command);
     throw e;
   } finally {
-    await opened?.store.close();
+    await opened?.close();
   }
 }
 

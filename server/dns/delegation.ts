@@ -7,21 +7,23 @@
  */
 import { parseHostPort } from '../core/host-port';
 import { askNs, sameSet } from '../services/dns-questions';
-import type { Store } from '../store/types';
+import type { ReadStore } from '../store/types';
 
 export interface DelegationOptions {
   resolver: string;
   nameservers: string[];
   timeoutMs?: number;
   onError?(err: unknown): void;
+  /** Stores a changed result: the main thread's change sets write it (this thread writes nothing). */
+  changed?(domainId: number, delegated: boolean): void;
 }
 
 
-export function createDelegationCheck(store: Store, options: DelegationOptions) {
+export function createDelegationCheck(store: ReadStore, options: DelegationOptions) {
   const resolver = parseHostPort(options.resolver);
   const timeoutMs = options.timeoutMs ?? 3000;
 
-  /** Checks one zone by id and stores the result when it changed; returns it (null: unknown). */
+  /** Checks one zone by id and has the result stored when it changed; returns it (null: unknown). */
   async function check(domainId: number): Promise<boolean | null> {
     const domain = await store.domains.byId(domainId);
     if (!domain) return null;
@@ -30,7 +32,7 @@ export function createDelegationCheck(store: Store, options: DelegationOptions) 
     const delegated = ns.length > 0 && sameSet(ns, options.nameservers);
     // Read again: the zone may have gone while the resolver was asked.
     const now = await store.domains.byId(domainId);
-    if (now && now.delegated !== delegated) await store.domains.update(now, { delegated });
+    if (now && now.delegated !== delegated) options.changed?.(domainId, delegated);
     return delegated;
   }
 

@@ -7,7 +7,7 @@
  */
 import type { Role } from '../core/roles';
 import type { Scope } from '../core/scope';
-import type { Store, TsigKeyRow } from '../store/types';
+import type { ReadStore, TsigKeyRow } from '../store/types';
 import type { TsigKey } from './tsig';
 
 /** A key as the DNS server uses it: the secret decoded, with its owner, scope, and the owner's team roles. */
@@ -43,7 +43,7 @@ export class Keyring implements KeyLookup {
   private timer: NodeJS.Timeout | null = null;
 
   constructor(
-    private readonly store: Store,
+    private readonly store: ReadStore,
     private readonly onError: (err: unknown) => void = () => {},
   ) {}
 

@@ -9,11 +9,11 @@
 import type { Logger } from '../log';
 import type { ZoneEvents } from '../services/events';
 import { decodeZoneMessage } from '../services/zone-messages';
-import type { Feed, Store } from '../store/types';
+import type { Feed, ReadStore } from '../store/types';
 import type { ZoneSync } from './zone-sync';
 
 /** Follows the store's feed when it has one (PostgreSQL); null on a store only one node uses. */
-export function followOtherNodes(store: Store, events: ZoneEvents, sync: ZoneSync, log: Logger): Feed | null {
+export function followOtherNodes(store: ReadStore, events: ZoneEvents, sync: ZoneSync, log: Logger): Feed | null {
   if (!store.listen) return null;
   let connects = 0;
   return store.listen({

@@ -9,7 +9,7 @@ import { startJob } from '../background';
 import type { Logger } from '../log';
 import type { UpdateRequest } from '../services/dynamic-updates';
 import type { ZoneEvents } from '../services/events';
-import type { Store } from '../store/types';
+import type { ReadStore } from '../store/types';
 import { aclAllows, parseAcl } from './acl';
 import { AliasResolver } from './alias';
 import { createDelegationCheck } from './delegation';
@@ -91,11 +91,13 @@ function named<T>(variable: string, parse: () => T): T {
 export interface DnsWrites {
   update?: (req: UpdateRequest) => Promise<number>;
   aliasChanged?: (zoneId: number) => void;
+  /** The delegation check found a zone's `delegated` flag changed (dns/delegation.ts). */
+  delegated?: (zoneId: number, delegated: boolean) => void;
   /** Start-up progress, as zones load (see DnsServer.progress). */
   loading?: (progress: LoadProgress) => void;
 }
 
-export async function startDns(config: DnsConfig, store: Store, events: ZoneEvents, log: Logger, writes: DnsWrites = {}): Promise<DnsServer | null> {
+export async function startDns(config: DnsConfig, store: ReadStore, events: ZoneEvents, log: Logger, writes: DnsWrites = {}): Promise<DnsServer | null> {
   const { update } = writes;
   if (config.dnsPort === null) return null;
   const onError = (err: unknown) => log.warn({ err }, 'dns error');
@@ -105,7 +107,7 @@ export async function startDns(config: DnsConfig, store: Store, events: ZoneEven
   // NOTIFY_TSIG: the service's own key signs NOTIFY and opens transfers of every zone; tenants' keys never do either.
   const serviceKey = config.notifyTsig ? parseTsigArgument(config.notifyTsig) : undefined;
   const notifier = new Notifier(config.secondaries, { serviceKey, onError });
-  const delegation = config.resolver ? createDelegationCheck(store, { resolver: config.resolver, nameservers: config.nameservers, onError }) : null;
+  const delegation = config.resolver ? createDelegationCheck(store, { resolver: config.resolver, nameservers: config.nameservers, onError, changed: writes.delegated }) : null;
   const index = new ZoneIndex();
   const aliases = new AliasResolver({
     resolver: config.resolver ? named('RESOLVER', () => parseHostPort(config.resolver!)) : null,

@@ -10,7 +10,7 @@ import type { Config } from '../config';
 import type { Logger } from '../log';
 import { dnsDefences, dnsResponses } from '../metrics';
 import type { ZoneEvents } from '../services/events';
-import type { Store } from '../store/types';
+import type { ReadStore } from '../store/types';
 import { startDns, type DnsWrites } from './server';
 import type { FromWorker, ToWorker } from './worker';
 import type { StatsBatch } from './query-stats';
@@ -26,7 +26,7 @@ export interface DnsHandle {
 /** `writes` are the main thread's (see DnsWrites); `onStats` takes the per-zone query counts (STATS_DAYS) every STATS_FLUSH_MS. */
 export async function startDnsThread(
   config: Config,
-  store: Store,
+  store: ReadStore,
   events: ZoneEvents,
   log: Logger,
   writes: DnsWrites = {},
@@ -66,6 +66,7 @@ export async function startDnsThread(
         dnsDefences.set(m.defences);
       } else if (m.type === 'loading') progress = { loaded: m.loaded, total: m.total };
       else if (m.type === 'alias-changed') writes.aliasChanged?.(m.zoneId);
+      else if (m.type === 'delegated') writes.delegated?.(m.zoneId, m.delegated);
       else if (m.type === 'update') {
         const done = (rcode: number) => send({ type: 'update-done', id: m.id, rcode });
         if (!writes.update) done(4); // NOTIMP

@@ -10,7 +10,7 @@ import type { UpdateRequest } from '../services/dynamic-updates';
 import { createLogger } from '../log';
 import { dnsDefences, dnsResponses } from '../metrics';
 import { ZoneEvents, type ZoneChange } from '../services/events';
-import { openStore } from '../store/open';
+import { openReadStore } from '../store/open';
 import { followOtherNodes } from './other-nodes';
 import { startDns } from './server';
 import type { StatsBatch } from './query-stats';
@@ -24,6 +24,8 @@ export type FromWorker =
   | { type: 'update'; id: number; request: UpdateRequest }
   /** A zone's ALIAS addresses changed: the main thread gives it a new serial (services/alias-serials.ts). */
   | { type: 'alias-changed'; zoneId: number }
+  /** The delegation check found a zone's `delegated` flag changed: the main thread stores it. */
+  | { type: 'delegated'; zoneId: number; delegated: boolean }
   /** Start-up: zones loaded so far of all hosted. */
   | { type: 'loading'; loaded: number; total: number }
   /** Per-zone query counts of the last STATS_FLUSH_MS, for the main thread to store. */
@@ -35,7 +37,7 @@ async function main(): Promise<void> {
   const post = (m: FromWorker) => port.postMessage(m);
   const { config, origin } = workerData as { config: Config; origin: string };
   const log = createLogger(config.logLevel);
-  const store = await openStore(config);
+  const store = await openReadStore(config);
   // The main thread's origin: the messages it publishes come back here and are skipped.
   const events = new ZoneEvents(origin);
   const updates = new Map<number, (rcode: number) => void>();
@@ -53,8 +55,8 @@ async function main(): Promise<void> {
       updates.delete(m.id);
     } else void close();
   });
-  // This thread writes nothing itself: updates and ALIAS serials go to the main thread's change sets.
-  const dns = (await startDns(config, store, events, log, { update, aliasChanged: (zoneId) => post({ type: 'alias-changed', zoneId }), loading: (p) => post({ type: 'loading', ...p }) }))!;
+  // This thread writes nothing itself: updates, ALIAS serials and delegation flags go to the main thread's change sets.
+  const dns = (await startDns(config, store, events, log, { update, aliasChanged: (zoneId) => post({ type: 'alias-changed', zoneId }), delegated: (zoneId, delegated) => post({ type: 'delegated', zoneId, delegated }), loading: (p) => post({ type: 'loading', ...p }) }))!;
   const others = followOtherNodes(store, events, dns.sync, log);
   const metrics = setInterval(() => post({ type: 'metrics', udp: dnsResponses.udp, tcp: dnsResponses.tcp, defences: dnsDefences }), 1000);
   metrics.unref();

@@ -8,7 +8,7 @@
  */
 import { serialAtOrAfter } from '../core/soa';
 import type { ZoneChange, ZoneEvents } from '../services/events';
-import type { DomainRow, RecordRow, Store } from '../store/types';
+import type { DomainRow, RecordRow, ReadStore } from '../store/types';
 import { CATALOG_ID, catalogZone, listsExactly } from './catalog-zone';
 import { signingKey } from './dnssec/keys';
 import { Zone, type ZoneIdentity } from './zone';
@@ -50,7 +50,7 @@ export interface ZoneSyncOptions {
 }
 
 export async function syncZones(
-  store: Store,
+  store: ReadStore,
   events: ZoneEvents,
   index: ZoneIndex,
   identity: ZoneIdentity,

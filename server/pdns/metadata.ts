@@ -65,7 +65,7 @@ export function metadataApi(services: Services) {
     }
     if (given.length > 1) throw unprocessable('metadata: SOA-EDIT-API takes one value');
     const next = attributesOf({ soa_edit_api: given[0] ?? 'DEFAULT' }, await attributes(c));
-    await store.zoneAttributes.set(pathZone(c).id, next!);
+    await services.zoneAttributes.set(pathZone(c), next!);
   };
 
   return new Hono<PdnsEnv>()

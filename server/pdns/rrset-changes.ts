@@ -10,7 +10,8 @@ import { APEX, normalizeRecordName } from '../core/domain-name';
 import { RuleError, ZonedeckError } from '../core/errors';
 import { RECORD_TYPE_BY_NAME } from '../core/record-types';
 import type { Changetype, RRsetChange } from '../services/rrsets';
-import type { DomainRow, RecordRow, Store } from '../store/types';
+import type { DomainRow, ReadStore, RecordRow } from '../store/types';
+import type { CommentChange, ZoneAttributesService } from '../services/zone-attributes';
 import { isRestricted, recordRefusal } from '../core/scope';
 import type { WriteOptions } from '../services/change-sets';
 import { contentFromPdns } from './content';
@@ -29,11 +30,7 @@ const SINGLE = new Set(['CNAME', 'DNAME', 'SOA']);
 const MANAGED_OR_ELSEWHERE = new Set(['SOA', 'DNSKEY', 'RRSIG', 'NSEC', 'NSEC3', 'NSEC3PARAM', 'CDS', 'CDNSKEY', 'ZONEMD', 'LUA', 'SPF', 'AFSDB', 'APL', 'CSYNC', 'DHCID', 'DLV', 'EUI48', 'EUI64', 'IPSECKEY', 'KEY', 'KX', 'L32', 'L64', 'LP', 'MB', 'MG', 'MINFO', 'MR', 'NID', 'RKEY', 'RP', 'SIG', 'TKEY', 'WALLET', 'RESINFO']);
 
 /** New comments of one RRset (empty: none), as PowerDNS keeps them beside the records. */
-export interface CommentChange {
-  name: string;
-  record_type: string;
-  comments: Array<{ content: string; account: string; modified_at: number }>;
-}
+export type { CommentChange };
 
 /** zonedeck's changes, and for each the position in the client's list it came from. */
 export interface Translated {
@@ -213,7 +210,7 @@ export function translate(list: readonly RRsetInput[], managed: Managed, positio
 }
 
 /** Drops the comment changes that change nothing (a client sends back what it read, `comments: []` on the SOA too). */
-async function effective(store: Store, zone: DomainRow, t: Translated): Promise<CommentChange[]> {
+async function effective(store: ReadStore, zone: DomainRow, t: Translated): Promise<CommentChange[]> {
   if (t.comments.length === 0) return [];
   const stored = await store.rrsetComments.byDomain(zone.id);
   const key = (list: ReadonlyArray<{ content: string; account: string }>) => JSON.stringify(list.map((c) => [c.content, c.account]));
@@ -224,7 +221,7 @@ async function effective(store: Store, zone: DomainRow, t: Translated): Promise<
  * A credential's scope covers comments as it covers the RRsets they belong to (DESIGN.md §17):
  * 403 for a comment change outside it. Keeps only the changes that change something.
  */
-export async function checkCommentScope(store: Store, opts: WriteOptions, zone: DomainRow, t: Translated): Promise<void> {
+export async function checkCommentScope(store: ReadStore, opts: WriteOptions, zone: DomainRow, t: Translated): Promise<void> {
   t.comments = await effective(store, zone, t);
   const scope = opts.actor.scope;
   if (!scope || !isRestricted(scope)) return;
@@ -235,8 +232,8 @@ export async function checkCommentScope(store: Store, opts: WriteOptions, zone: 
 }
 
 /** Writes the comment changes of a PATCH once its records are applied. */
-export async function writeComments(store: Store, zone: DomainRow, t: Translated): Promise<void> {
-  for (const c of t.comments) await store.rrsetComments.replace(zone.id, c.name, c.record_type, c.comments);
+export function writeComments(attributes: ZoneAttributesService, zone: DomainRow, t: Translated): Promise<void> {
+  return attributes.replaceComments(zone, t.comments);
 }
 
 /**

@@ -216,8 +216,8 @@ export async function createZone(services: Services, identity: SoaIdentity, user
     }
     throw e;
   }
-  if (attributes) await store.zoneAttributes.set(zone.id, attributes);
-  if (given?.comments.length) await writeComments(store, zone, { changes: [], comments: given.comments, from: [], labels: new Map() });
+  if (attributes) await services.zoneAttributes.set(zone, attributes);
+  if (given?.comments.length) await writeComments(services.zoneAttributes, zone, { changes: [], comments: given.comments, from: [], labels: new Map() });
   if (!given?.rrsets.length) return zone;
 
   try {
@@ -226,7 +226,7 @@ export async function createZone(services: Services, identity: SoaIdentity, user
     const applied = await services.rrsets.patch(userId, zone.name, t.changes, opts).catch((e: unknown) => {
       throw clientError(e, t);
     });
-    await writeComments(store, zone, t);
+    await writeComments(services.zoneAttributes, zone, t);
     return applied.zone;
   } catch (e) {
     // A creation undone: nothing to keep among the deleted zones.

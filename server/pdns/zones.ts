@@ -131,9 +131,9 @@ export function zonesApi(services: Services, identity: SoaIdentity, defaults: Zo
         await services.rrsets.replaceAll(c.get('principal').user.id, placeOf(c), t.changes, settings, pdnsWrite(c)).catch((e: unknown) => {
           throw clientError(e, t, true);
         });
-        await writeComments(store, zone, { ...t, comments: [...t.comments, ...given.comments] });
+        await writeComments(services.zoneAttributes, zone, { ...t, comments: [...t.comments, ...given.comments] });
       } else if (body.dnssec !== undefined) await zones.update(c.get('principal').user.id, placeOf(c), { dnssec_enabled: body.dnssec }, pdnsWrite(c));
-      if (attributes) await store.zoneAttributes.set(zone.id, attributes);
+      if (attributes) await services.zoneAttributes.set(zone, attributes);
       return c.body(null, 204);
     })
     .patch('/zones/:zone_id', async (c) => {
@@ -146,7 +146,7 @@ export function zonesApi(services: Services, identity: SoaIdentity, defaults: Zo
       const applied = await services.rrsets.patch(c.get('principal').user.id, placeOf(c), t.changes, opts).catch((e: unknown) => {
         throw clientError(e, t);
       });
-      await writeComments(store, zone, t);
+      await writeComments(services.zoneAttributes, zone, t);
       c.header('X-PDNS-Old-Serial', String(applied.change.serial_before));
       c.header('X-PDNS-New-Serial', String(applied.change.serial_after));
       return c.body(null, 204);

@@ -2,7 +2,7 @@
 import { Conflict, Forbidden, Invalid, NotFound } from '../core/errors';
 import { normalizeScope, type Scope, type ScopeInput } from '../core/scope';
 import { LABEL_CONTROL_CHARS, MAX_TOKEN_LABEL } from '../core/token-rules';
-import type { Page, Store, TokenRow, UserRow, Window } from '../store/types';
+import type { Page, ServiceStore, TokenRow, UserRow, Window } from '../store/types';
 import { ReadCache } from './read-cache';
 import { FieldCheck } from './rule-fields';
 import { DUMMY_HASH, hashPassword, hashToken, newPassword, newToken, sameDigest, verifyPassword } from './secrets';
@@ -21,7 +21,7 @@ export interface Principal {
   scope: Scope;
 }
 
-export function createAccounts(store: Store, maxTokensPerUser?: number) {
+export function createAccounts(store: ServiceStore, maxTokensPerUser?: number) {
   const touched = new Map<number, number>();
   /** Tokens with their users by hash: the lookup every API request makes. */
   const tokens = new ReadCache<{ token: TokenRow; user: UserRow } | null>(store);

@@ -4,7 +4,7 @@
  * (user and credential), from where (address, user agent) and whose account or which team it
  * concerns. Kept HISTORY_DAYS, like the zones' change sets.
  */
-import type { AuditEventRow, AuditFilter, Page, Repos, Store, TokenRow, TsigKeyRow, UserRow, Window } from '../store/types';
+import type { AuditEventRow, AuditFilter, Page, ServiceRepos, ServiceStore, TokenRow, TsigKeyRow, UserRow, Window } from '../store/types';
 
 /** What happened (the `kind` of an event). */
 export const AUDIT_KINDS = [
@@ -88,10 +88,10 @@ export const tsigKeyDetail = (k: TsigKeyRow) => ({ name: k.name, algorithm: k.al
 /** Longest user agent kept: it is the client's to choose. */
 const MAX_USER_AGENT = 256;
 
-export function createAudit(store: Store) {
+export function createAudit(store: ServiceStore) {
   return {
     /** Stores one event, in `repos` when given (the transaction of the change it records). */
-    async record(e: AuditInput, repos: Repos = store): Promise<AuditEventRow> {
+    async record(e: AuditInput, repos: ServiceRepos = store): Promise<AuditEventRow> {
       return repos.audit.insert({
         created_at: new Date().toISOString(),
         kind: e.kind,

@@ -8,7 +8,7 @@
 import { randomUUID } from 'node:crypto';
 import { allowsZone, type Scope } from '../core/scope';
 import { Conflict, Forbidden, Invalid, NotFound, PreconditionFailed, ZonedeckError } from '../core/errors';
-import type { DomainRow, Repos, Store } from '../store/types';
+import type { DomainRow, ServiceRepos, ServiceStore } from '../store/types';
 import { roleOn } from './access';
 import type { ChangeSet, ChangeSets, Edit, WriteOptions } from './change-sets';
 import type { Zones } from './zones';
@@ -20,7 +20,7 @@ export const MAX_BATCH_ZONES = 500;
 export interface ZoneJob {
   zone: DomainRow;
   build: (edit: Edit) => Promise<void> | void;
-  after?: (tx: Repos, zone: DomainRow, change: ChangeSet) => Promise<void>;
+  after?: (tx: ServiceRepos, zone: DomainRow, change: ChangeSet) => Promise<void>;
 }
 
 export interface BatchResult {
@@ -42,8 +42,8 @@ function inZone(zone: string, e: unknown): unknown {
   return e;
 }
 
-export function createBatches(store: Store, changes: ChangeSets, zones: Zones) {
-  const locate = (userId: number, zone: DomainRow) => (tx: Repos) => zones.owned(userId, { zone, base: '@' }, tx);
+export function createBatches(store: ServiceStore, changes: ChangeSets, zones: Zones) {
+  const locate = (userId: number, zone: DomainRow) => (tx: ServiceRepos) => zones.owned(userId, { zone, base: '@' }, tx);
 
   /** The change sets of a batch in the zones the user (and their credential's scope) may read; NotFound when none. */
   async function visible(userId: number, scope: Scope | undefined, batch: string) {

@@ -5,13 +5,19 @@
  * draft of the zone, validate the zone as it will be, write, bump the serial once, append the
  * change set to the zone's history, and after the commit emit one zone event. A dry run does
  * all of it and rolls back.
+ *
+ * This module alone holds the zone writer (`Store`, whose transaction writes records, zone
+ * rows, keys and history); every other service gets a `ServiceStore` without it, and the
+ * layers above a `ReadStore` (store/types.ts). Builders and `locate` see the transaction as a
+ * `ServiceRepos`: a zone comes into being by returning a `ZoneToBe`, not by writing it.
  */
 import { APEX } from '../core/domain-name';
 import type { Role } from '../core/roles';
 import { isRestricted, recordRefusal, zoneRefusal, type Scope } from '../core/scope';
 import { Conflict, Forbidden, NotFound, PreconditionFailed } from '../core/errors';
 import { nextSerial, SOA_FIELDS } from '../core/soa';
-import type { ChangeEntryRow, ChangeFilter, ChangeSetRow, DomainRow, Page, RecordRow, Repos, Store, Window } from '../store/types';
+import type { ChangeEntryRow, ChangeFilter, ChangeSetRow, DomainRow, NewRow, Page, RecordRow, Repos, ServiceRepos, Store, Window } from '../store/types';
+import type { DeletedZoneRow } from '../store/deleted-zone-types';
 import { roleOn, roleRecordRefusal, roleZoneRefusal } from './access';
 import { newCsk } from './dnssec-keys';
 import type { ZoneEvents } from './events';
@@ -82,11 +88,11 @@ export interface ChangeSet {
   batch?: string;
 }
 
-/** What a builder gets: the draft of the zone, the settings to change, and the transaction. */
+/** What a builder gets: the draft of the zone, the settings to change, and the transaction (without its zone writer). */
 export interface Edit {
   draft: ZoneDraft;
   zone: DomainRow;
-  tx: Repos;
+  tx: ServiceRepos;
   settings: Partial<Settings>;
   keys?: KeyStep;
   /** The time of the change (serial date, updated_at, history). */
@@ -109,11 +115,30 @@ class DryRun<T> extends Error {
   }
 }
 
+/**
+ * A zone the change set brings into being, in its transaction: a new one from this row
+ * (`create`), or a deleted one from the archive (`restore`, its id). The catalog zone's serial
+ * moves on with it (RFC 9432).
+ */
+export type ZoneToBe = { create: NewRow<DomainRow> } | { restore: number };
+
+/** Finds (inside the transaction) the zone a change set is for, or names the zone it creates. */
+export type Locate = (tx: ServiceRepos, now: Date) => Promise<DomainRow | ZoneToBe>;
+
+/** After the writes: with the rows the change inserted (e.g. to answer with a new record's id). */
+export type After<T> = (tx: ServiceRepos, zone: DomainRow, change: ChangeSet, inserted: readonly RecordRow[]) => Promise<T>;
+
+/** What becomes of a zone's row outside any change set (`alterZone`): a new owner, or deletion. */
+export type ZoneAlteration<T> =
+  | { owner: { user_id: number; team_id: number | null }; result: T }
+  /** Deleted; unless `discard`, archived for `days` first, and `archived` runs with the archive in the same transaction. */
+  | { remove: { discard: true } | { deletedBy: string; days: number; archived: (tx: ServiceRepos, row: DeletedZoneRow) => Promise<unknown> }; result: T };
+
 /** One zone's change of a change applied across zones (`applyMany`): as `apply`'s arguments. */
 export interface ZoneChangeJob<T = void> {
-  locate: (tx: Repos, now: Date) => Promise<DomainRow>;
+  locate: Locate;
   build: (edit: Edit) => Promise<void> | void;
-  after?: (tx: Repos, zone: DomainRow, change: ChangeSet, inserted: readonly RecordRow[]) => Promise<T>;
+  after?: After<T>;
   /** What to throw instead when this zone's change fails (e.g. the error naming the zone). */
   fail?: (e: unknown) => unknown;
 }
@@ -133,12 +158,7 @@ export function createChangeSets(store: Store, events: ZoneEvents, options: Chan
    * `edit.draft` / `edit.settings`; `after` runs once the writes are done, with the rows the
    * change inserted (e.g. to answer with a new record's id). Returns the change set (id null for a dry run or a change that changes nothing).
    */
-  async function apply<T = void>(
-    locate: (tx: Repos, now: Date) => Promise<DomainRow>,
-    opts: WriteOptions,
-    build: (edit: Edit) => Promise<void> | void,
-    after?: (tx: Repos, zone: DomainRow, change: ChangeSet, inserted: readonly RecordRow[]) => Promise<T>,
-  ): Promise<Applied<T>> {
+  async function apply<T = void>(locate: Locate, opts: WriteOptions, build: (edit: Edit) => Promise<void> | void, after?: After<T>): Promise<Applied<T>> {
     const [applied] = await applyMany([{ locate, build, after }], opts);
     return applied!;
   }
@@ -147,7 +167,7 @@ export function createChangeSets(store: Store, events: ZoneEvents, options: Chan
   async function applyIn<T>(tx: Repos, job: ZoneChangeJob<T>, given: WriteOptions): Promise<Applied<T> & { names: string[]; keys: boolean }> {
     let opts = given;
     const now = new Date();
-    const zone = await tx.domains.lock(await job.locate(tx, now));
+    const zone = await tx.domains.lock(await bring(tx, await job.locate(tx, now), now));
     const role = opts.actor.userId === undefined ? 'owner' : await roleOn(tx, opts.actor.userId, zone);
     if (!role) throw new NotFound(`no domain named ${zone.name}`);
     // A change made for a user with no credential of theirs (the admin CLI) is theirs.
@@ -181,7 +201,7 @@ export function createChangeSets(store: Store, events: ZoneEvents, options: Chan
         if (jobs.length > 1) {
           const now = new Date();
           const rows: DomainRow[] = [];
-          for (const job of jobs) rows.push(...(await job.locate(tx, now).then((r) => [r], () => [])));
+          for (const job of jobs) rows.push(...(await job.locate(tx, now).then((r) => ('id' in r ? [r] : []), () => [])));
           for (const row of rows.sort((a, b) => a.id - b.id)) await tx.domains.lock(row);
         }
         for (const job of jobs) {
@@ -321,9 +341,63 @@ export function createChangeSets(store: Store, events: ZoneEvents, options: Chan
     return { zone: updated, change: { ...base, ...(opts.batch ? { batch: opts.batch } : {}), id: row.id, serial_after: serial, added: w.added, removed: w.removed, settings }, names: w.names, keys: keysChanged, inserted };
   }
 
+  /** The zone `located` names: itself, or the zone it creates or restores (with the catalog's serial moved on). */
+  async function bring(tx: Repos, located: DomainRow | ZoneToBe, now: Date): Promise<DomainRow> {
+    if ('id' in located) return located;
+    // The catalog lists the zone from this commit on, at a serial every node agrees on (RFC 9432).
+    await tx.catalog.bump(now);
+    if ('create' in located) return tx.domains.insert(located.create);
+    const restored = await tx.deletedZones.unarchive(located.restore);
+    if (!restored) throw new NotFound(`no deleted zone with id ${located.restore}`);
+    return restored;
+  }
+
+  /**
+   * A zone's row changes outside any change set: it moves to another owner, or it is deleted
+   * (archived first, unless discarded). `locate` finds it, the row is locked, `decide` judges the
+   * locked row and says what becomes of it; DNS and the other nodes hear of it after the commit.
+   */
+  async function alterZone<T>(locate: (tx: ServiceRepos) => Promise<DomainRow>, decide: (tx: ServiceRepos, zone: DomainRow) => Promise<ZoneAlteration<T>>): Promise<{ zone: DomainRow; result: T; deleted: boolean }> {
+    const out = await store.transaction(async (tx) => {
+      const zone = await tx.domains.lock(await locate(tx));
+      const what = await decide(tx, zone);
+      if ('owner' in what) {
+        const moved = await tx.domains.setOwner(zone, what.owner);
+        await publishZoneChange(tx, events, { kind: 'zone-changed', domain: moved, names: [], keys: false });
+        return { zone: moved, result: what.result, deleted: false };
+      }
+      if (!('discard' in what.remove)) {
+        const now = new Date();
+        const row = await tx.deletedZones.archive(zone, { deleted_at: now.toISOString(), deleted_by: what.remove.deletedBy, expires_at: new Date(now.getTime() + what.remove.days * 86_400_000).toISOString() });
+        await what.remove.archived(tx, row);
+      }
+      await tx.domains.delete(zone.id);
+      await tx.catalog.bump(new Date());
+      await publishZoneChange(tx, events, { kind: 'zone-deleted', domain: zone });
+      return { zone, result: what.result, deleted: true };
+    });
+    events.emit(out.deleted ? { kind: 'zone-deleted', domain: out.zone } : { kind: 'zone-changed', domain: out.zone, names: [], keys: false });
+    return out;
+  }
+
   return {
     apply,
     applyMany,
+    alterZone,
+
+    /**
+     * Records what the delegation check found (DESIGN.md §3, `delegated`): a flag of the zone's
+     * row that nothing served depends on, so no serial and no history; unchanged rows are not written.
+     */
+    async markDelegated(domainId: number, delegated: boolean): Promise<void> {
+      await store.transaction(async (tx) => {
+        const zone = await tx.domains.byId(domainId);
+        if (zone && zone.delegated !== delegated) await tx.domains.update(zone, { delegated });
+      });
+    },
+
+    /** Removes the deleted zones whose time is up (the hourly pruning); returns how many. */
+    purgeDeleted: (now = new Date()) => store.deletedZones.purge(now.toISOString()),
 
     /** A zone's change sets, newest first; each with at most `limit` records of each side. */
     async page(zone: DomainRow, filter: ChangeFilter, w: Window, limit = 1000): Promise<Page<ChangeSet & { added_count: number; removed_count: number }>> {
@@ -349,7 +423,7 @@ export function createChangeSets(store: Store, events: ZoneEvents, options: Chan
      * Reverts a change set by applying its inverse as a new one (source `revert`). Refused
      * with a 409 naming them when records or settings it touched have changed since.
      */
-    revert(locate: (tx: Repos, now: Date) => Promise<DomainRow>, id: number, opts: Omit<WriteOptions, 'source'>) {
+    revert(locate: Locate, id: number, opts: Omit<WriteOptions, 'source'>) {
       return apply(locate, { ...opts, source: 'revert', comment: opts.comment ?? `revert of change ${id}` }, revertBuild(id, opts));
     },
 

@@ -13,20 +13,13 @@
 import { Conflict, Forbidden, NotFound } from '../core/errors';
 import { zoneRefusal, type Scope } from '../core/scope';
 import type { DeletedZoneRow } from '../store/deleted-zone-types';
-import type { DomainRow, Page, Repos, Store, Window } from '../store/types';
+import type { DomainRow, Page, ReadRepos, ServiceStore, Window } from '../store/types';
 import type { Audit, AuditActor } from './audit';
 import type { ChangeSets, WriteOptions } from './change-sets';
 import type { Zones } from './zones';
 
 /** HISTORY_DAYS's default. */
 export const DEFAULT_HISTORY_DAYS = 365;
-
-const DAY_MS = 86_400_000;
-
-/** Archives `zone` inside the transaction that deletes it, restorable for `days` days. */
-export function archiveZone(tx: Repos, zone: DomainRow, deletedBy: string, days: number, now = new Date()): Promise<DeletedZoneRow> {
-  return tx.deletedZones.archive(zone, { deleted_at: now.toISOString(), deleted_by: deletedBy, expires_at: new Date(now.getTime() + days * DAY_MS).toISOString() });
-}
 
 /** What the audit log keeps of a deletion or a restore. */
 export const deletedDetail = (d: DeletedZoneRow) => ({ zone: d.name, deleted_zone_id: d.id, records: d.records, dnssec: d.dnssec, expires_at: d.expires_at });
@@ -56,12 +49,12 @@ export const deletedZoneView = (d: DeletedZoneRow): DeletedZoneView => ({
  * Whether the user may see and restore this archive: the role that deleted it (DESIGN.md §19),
  * the zone's user for a zone of their own, an owner of its team for a team's zone.
  */
-async function mayRestore(tx: Repos, userId: number, d: DeletedZoneRow): Promise<boolean> {
+async function mayRestore(tx: ReadRepos, userId: number, d: DeletedZoneRow): Promise<boolean> {
   if (d.team_id == null) return d.user_id === userId;
   return (await tx.teams.member(d.team_id, userId))?.role === 'owner';
 }
 
-export function createDeletedZones(store: Store, zones: Zones, changes: ChangeSets, audit: Audit, historyDays = DEFAULT_HISTORY_DAYS) {
+export function createDeletedZones(store: ServiceStore, zones: Zones, changes: ChangeSets, audit: Audit, historyDays = DEFAULT_HISTORY_DAYS) {
   return {
     /** How many days a deleted zone stays restorable (HISTORY_DAYS). */
     days: historyDays,
@@ -90,13 +83,10 @@ export function createDeletedZones(store: Store, zones: Zones, changes: ChangeSe
           const team = archived.team_id != null ? await tx.teams.byId(archived.team_id) : undefined;
           if (archived.team_id != null && !team) throw new Conflict(`${archived.name} belonged to a team that no longer exists; it cannot be restored`, { id: 'the zone\'s team was deleted' });
           await zones.admissible(tx, archived.user_id, archived.name, archived.team_id);
-          const restored = await tx.deletedZones.unarchive(id);
-          if (!restored) throw new NotFound(`no deleted zone with id ${id}`);
-          // The catalog lists the zone again from this commit on (RFC 9432).
-          await tx.catalog.bump(now);
           const owner = { id: archived.user_id, username: (await tx.users.byId(archived.user_id))?.username ?? '' };
           await audit.record({ kind: 'zone-restored', actor, subject: owner, ...(team ? { team: { id: team.id, name: team.name } } : {}), detail: deletedDetail(archived) }, tx);
-          return restored;
+          // The change set brings the archive back as the zone (and the catalog lists it again).
+          return { restore: id };
         },
         { ...opts, dryRun: false, ifMatch: undefined, batch: undefined, comment: 'zone restored' },
         (edit) => {
@@ -108,7 +98,7 @@ export function createDeletedZones(store: Store, zones: Zones, changes: ChangeSe
     },
 
     /** Removes the archives whose time is up (the hourly history pruning); returns how many. */
-    purge: (now = new Date()) => store.deletedZones.purge(now.toISOString()),
+    purge: (now = new Date()) => changes.purgeDeleted(now),
   };
 }
 

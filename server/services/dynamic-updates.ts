@@ -11,7 +11,7 @@ import { ZonedeckError } from '../core/errors';
 import { RECORD_TYPE_BY_NAME } from '../core/record-types';
 import { roleOn } from './access';
 import { allowsAddress, allowsZone } from '../core/scope';
-import type { Store } from '../store/types';
+import type { ServiceStore } from '../store/types';
 import type { ChangeSets } from './change-sets';
 import type { ZoneDraft } from './zone-draft';
 import { bucketsFor } from './buckets';
@@ -123,7 +123,7 @@ function applyUpdates(draft: ZoneDraft, list: UpdateRR[]): void {
   }
 }
 
-export function createDynamicUpdates(store: Store, changes: ChangeSets, rate: BucketRate | null = null) {
+export function createDynamicUpdates(store: ServiceStore, changes: ChangeSets, rate: BucketRate | null = null) {
   // RATE_LIMIT_UPDATE (DESIGN.md §18): one bucket per key and one per zone, shared by every node on
   // PostgreSQL, taken before anything is read or built; REFUSED beyond.
   const take = rate ? bucketsFor(rate, store.sharedBuckets) : null;

@@ -1,6 +1,6 @@
 /** All services over one store, as used by the API, the BFF, the CLI and the DNS server. */
 import type { Config, OidcConfig } from '../config';
-import type { Store } from '../store/types';
+import type { ReadStore, Store } from '../store/types';
 import { createAccounts } from './accounts';
 import { createAudit } from './audit';
 import { createTeams } from './teams';
@@ -24,16 +24,23 @@ import { createOidc } from './oidc';
 import { createSignInSettings } from './sign-in-settings';
 import { createDelegationChecks, type DelegationTuning } from './delegation-check';
 import { createDeletedZones } from './deleted-zones';
+import { createSessions, type SessionTimes } from './sessions';
+import { createZoneAttributes } from './zone-attributes';
+import { createSignInThrottle, type ThrottleOptions } from './sign-in-throttle';
 
-/** `delegation`: how the check from outside asks (tests ask their name servers on another port than 53, and keep nothing). */
+/**
+ * The store's writer goes to the change sets alone; the other services get it without the zone
+ * writes (`ServiceStore`), and what they hand to the layers above is read-only (`ReadStore`).
+ * `delegation`: how the check from outside asks (tests ask their name servers on another port than 53, and keep nothing). */
 export function createServices(store: Store, defaults: ZoneDefaults & { delegation?: DelegationTuning; oidc?: OidcConfig }, events = new ZoneEvents()) {
   const changes = createChangeSets(store, events, { maxRecords: defaults.maxRecords ?? DEFAULT_MAX_RECORDS, aliasResolver: defaults.resolver !== undefined, aliasDeny: defaults.aliasDeny });
   const zones = createZones(store, events, changes, defaults);
   const audit = createAudit(store);
   const accounts = createAccounts(store, defaults.maxTokensPerUser);
   const batches = createBatches(store, changes, zones);
+  const reads: ReadStore = store;
   return {
-    store,
+    store: reads,
     events,
     audit,
     teams: createTeams(store, audit),
@@ -57,6 +64,15 @@ export function createServices(store: Store, defaults: ZoneDefaults & { delegati
     zoneFiles: createZoneFiles(store, changes, { primary: defaults.nameservers[0]!, hostmaster: defaults.hostmaster ?? 'hostmaster.zonedeck.test' }, defaults.maxRecords ?? DEFAULT_MAX_RECORDS),
     oidc: createOidc(store, accounts, audit, defaults.oidc),
     signInSettings: createSignInSettings(store, audit, defaults.oidc?.name ?? null),
+    zoneAttributes: createZoneAttributes(store),
+    /** The dashboard's sessions (the BFF's), with its times and clock. */
+    sessions: (times?: SessionTimes, now?: () => number) => createSessions(store, accounts, times, now),
+    /** Failed sign-ins counted per user and address (DESIGN.md §17), with the BFF's limits and clock. */
+    signInThrottle: (opts?: ThrottleOptions, now?: () => number) => createSignInThrottle(store.signInFailures, opts, now),
+    /** The sealing of stored secrets (`secrets rotate`): the key in use, and a re-seal under a new one. */
+    secrets: { box: store.secrets, reseal: store.resealSecrets?.bind(store) },
+    /** Closes the store (the CLI, at the end of a command). */
+    close: () => store.close(),
   };
 }
 

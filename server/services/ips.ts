@@ -1,7 +1,7 @@
 /** The IP addresses and ranges registered to a user (SPEC.md §2.1). */
 import { parseIpRange, type IpRange } from '../core/ip-range';
 import { Conflict, Invalid, NotFound, RuleError } from '../core/errors';
-import type { IpRow, Page, Store, Window } from '../store/types';
+import type { IpRow, Page, ServiceStore, Window } from '../store/types';
 import { ReadCache } from './read-cache';
 
 export type IpView = IpRange & { id: number; active: boolean };
@@ -26,7 +26,7 @@ export function ipView(row: IpRow): IpView {
   return { id: row.id, address: range.address, active: row.active, cidr: range.cidr, ipv4: range.ipv4, ipv6: range.ipv6, first: range.first, last: range.last };
 }
 
-export function createIps(store: Store) {
+export function createIps(store: ServiceStore) {
   /** Pages of a user's IPs: read on every GET /ips, written only by an administrator. */
   const pages = new ReadCache<Page<IpView>>(store);
   return {

@@ -12,7 +12,7 @@ import { createHash, randomBytes, timingSafeEqual } from 'node:crypto';
 import * as client from 'openid-client';
 import type { OidcConfig } from '../config';
 import { Conflict } from '../core/errors';
-import type { IdentityRow, Store, UserRow } from '../store/types';
+import type { IdentityRow, ServiceStore, UserRow } from '../store/types';
 import type { Accounts } from './accounts';
 import type { Audit } from './audit';
 
@@ -73,7 +73,7 @@ export function safePath(p: string | undefined | null): string {
 
 const text = (v: unknown, max: number): string | undefined => (typeof v === 'string' && v.length > 0 && v.length <= max ? v : undefined);
 
-export function createOidc(store: Store, accounts: Accounts, audit: Audit, config: OidcConfig | undefined, opts: { fetch?: typeof fetch; now?: () => number } = {}) {
+export function createOidc(store: ServiceStore, accounts: Accounts, audit: Audit, config: OidcConfig | undefined, opts: { fetch?: typeof fetch; now?: () => number } = {}) {
   const now = opts.now ?? Date.now;
   let discovered: Promise<client.Configuration> | undefined;
 

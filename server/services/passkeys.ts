@@ -10,7 +10,7 @@ import { randomBytes } from 'node:crypto';
 import { generateAuthenticationOptions, generateRegistrationOptions, verifyAuthenticationResponse, verifyRegistrationResponse, type AuthenticationResponseJSON, type RegistrationResponseJSON } from '@simplewebauthn/server';
 import { Conflict, Invalid, NotFound } from '../core/errors';
 import { textProblem } from '../core/text-rules';
-import type { PasskeyRow, Store, UserRow } from '../store/types';
+import type { PasskeyRow, ServiceStore, UserRow } from '../store/types';
 import type { Audit, AuditActor } from './audit';
 
 /** The relying party: the dashboard's origin and its host name (the RP ID). */
@@ -28,7 +28,7 @@ const MAX_NAME = 64;
 
 const b64url = (bytes: Uint8Array) => Buffer.from(bytes).toString('base64url');
 
-export function createPasskeys(store: Store, audit: Audit, now: () => number = Date.now) {
+export function createPasskeys(store: ServiceStore, audit: Audit, now: () => number = Date.now) {
   const expiry = () => new Date(now() + CHALLENGE_MS).toISOString();
   /** A challenge check for the library: true only for a stored, live challenge, which it then uses up. */
   const taken = (purpose: 'register' | 'authenticate', userId: number | null) => (challenge: string) => store.passkeys.takeChallenge(challenge, purpose, userId, new Date(now()).toISOString());

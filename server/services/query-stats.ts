@@ -7,7 +7,7 @@ import { SLOT, STAT_FIELDS, type StatCounts, type TopKind } from '../core/query-
 import { Invalid } from '../core/errors';
 import { ZONE_RCODES, zoneAnswers } from '../metrics';
 import type { StatsRowAdd, TopRowAdd } from '../store/stats-types';
-import type { Store } from '../store/types';
+import type { ReadStore, ServiceStore } from '../store/types';
 import type { StatsBatch } from '../dns/query-stats';
 
 export const MINUTE_ROWS_SECONDS = 48 * 3600;
@@ -27,7 +27,7 @@ export interface StatsRecorder {
   close(): Promise<void>;
 }
 
-export function createStatsRecorder(store: Store, opts: { node: string; days: number; metricsPerZone: boolean; onError(err: unknown): void }): StatsRecorder {
+export function createStatsRecorder(store: ServiceStore, opts: { node: string; days: number; metricsPerZone: boolean; onError(err: unknown): void }): StatsRecorder {
   let queue: Promise<void> = Promise.resolve();
   const run = (job: () => Promise<void>) => {
     queue = queue.then(job).catch(opts.onError);
@@ -99,7 +99,7 @@ export interface Series {
 const iso = (s: number) => new Date(s * 1000).toISOString();
 
 /** A zone's counts per `step` seconds from `from` to `to` (default: the last hour by minute), every node's summed, empty steps as zeros. */
-export async function zoneSeries(store: Store, zoneId: number, q: SeriesQuery, now = Date.now()): Promise<Series> {
+export async function zoneSeries(store: ReadStore, zoneId: number, q: SeriesQuery, now = Date.now()): Promise<Series> {
   const nowS = Math.floor(now / 1000);
   let to = instant('to', q.to, nowS);
   let from = instant('from', q.from, to - 3600);
@@ -128,7 +128,7 @@ export async function zoneSeries(store: Store, zoneId: number, q: SeriesQuery, n
 }
 
 /** A zone's most asked names (or NXDOMAIN names) over whole hours from `from` to `to` (default: the last 24 h). */
-export async function zoneTop(store: Store, zoneId: number, q: { kind: TopKind; from?: string; to?: string; limit?: number }, now = Date.now()): Promise<{ kind: TopKind; from: string; to: string; names: Array<{ name: string; count: number }> }> {
+export async function zoneTop(store: ReadStore, zoneId: number, q: { kind: TopKind; from?: string; to?: string; limit?: number }, now = Date.now()): Promise<{ kind: TopKind; from: string; to: string; names: Array<{ name: string; count: number }> }> {
   const nowS = Math.floor(now / 1000);
   let to = instant('to', q.to, nowS);
   let from = instant('from', q.from, to - 86400);

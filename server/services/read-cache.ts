@@ -5,7 +5,7 @@
  * revoked by the CLI is refused from the next request on, exactly as without a cache.
  * Only stores that can report that (SQLite's `data_version`) cache; PostgreSQL reads every time.
  */
-import type { Store } from '../store/types';
+import type { ReadStore } from '../store/types';
 
 export class ReadCache<V> {
   private readonly map = new Map<string, V>();
@@ -13,7 +13,7 @@ export class ReadCache<V> {
   private generation = 0;
 
   constructor(
-    private readonly store: Pick<Store, 'version'>,
+    private readonly store: Pick<ReadStore, 'version'>,
     private readonly max = 10_000,
   ) {}
 

@@ -8,7 +8,7 @@ import { Invalid, RuleError } from '../core/errors';
 import { parseIpRange, rangeContains, type IpRange } from '../core/ip-range';
 import { recordType } from '../core/record-types';
 import type { FoundRecord, RecordSearch, TextMatch } from '../store/template-types';
-import type { Page, Store, Window } from '../store/types';
+import type { Page, ServiceStore, Window } from '../store/types';
 import type { Batches, BatchResult } from './batches';
 import type { Edit, WriteOptions } from './change-sets';
 import type { Entry } from './zone-draft';
@@ -33,7 +33,7 @@ interface Parsed {
   cidr?: IpRange;
 }
 
-export function createRecordSearch(store: Store, batches: Batches) {
+export function createRecordSearch(store: ServiceStore, batches: Batches) {
   function parse(asker: Asker, q: SearchInput): Parsed {
     const match = q.match ?? 'contains';
     const search: RecordSearch = {};

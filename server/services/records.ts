@@ -8,7 +8,7 @@ import { APEX } from '../core/domain-name';
 import { Conflict, Forbidden, NotFound } from '../core/errors';
 import { recordType } from '../core/record-types';
 import { parseTtl } from '../core/ttl';
-import type { DomainRow, ListedRecord, Page, RecordFilter, RecordRow, Repos, Store, Window } from '../store/types';
+import type { DomainRow, ListedRecord, Page, RecordFilter, RecordRow, ServiceRepos, ServiceStore, Window } from '../store/types';
 import { CLI_WRITE, type Applied, type ChangeSets, type WriteOptions } from './change-sets';
 import { FieldCheck } from './rule-fields';
 import { nameAtPlace, nameFromPlace, type Place, type ZoneRef, type Zones } from './zones';
@@ -39,7 +39,7 @@ const MANAGED = 'the NS set at the apex is managed by zonedeck';
 
 export const DEFAULT_MAX_RECORDS = 200_000;
 
-export function createRecords(store: Store, changes: ChangeSets, zones: Zones) {
+export function createRecords(store: ServiceStore, changes: ChangeSets, zones: Zones) {
   /** Validates and canonicalizes every field at once, reporting each bad one. */
   function resolve(place: Place, input: Required<Pick<RecordInput, 'record_type' | 'content'>> & RecordInput, storedName?: string): Resolved {
     const check = new FieldCheck();
@@ -60,7 +60,7 @@ export function createRecords(store: Store, changes: ChangeSets, zones: Zones) {
   };
 
   /** A record by id, seen from the place the request names (another place's record is NotFound). */
-  async function load(userId: number, where: ZoneRef, id: number, tx: Repos = store): Promise<Placed> {
+  async function load(userId: number, where: ZoneRef, id: number, tx: ServiceRepos = store): Promise<Placed> {
     const place = await zones.place(userId, where, tx);
     const record = await tx.records.byId(place.zone.id, id);
     if (!record || nameFromPlace(record.name, place.base) === null) throw new NotFound(`no record with id ${id} in ${place.base === APEX ? place.zone.name : `${place.base}.${place.zone.name}`}`);

@@ -18,7 +18,7 @@ const DAY = 86_400_000;
 async function zone(name: string, dnssec: boolean, ageDays: number) {
   await t.request('POST', '/api/v1/domains', { body: { name, dnssec_enabled: dnssec } });
   const row = (await t.services.store.domains.byName(name))!;
-  return t.services.store.domains.update(row, { updated_at: new Date(Date.now() - ageDays * DAY).toISOString() });
+  return t.forge.domains.update(row, { updated_at: new Date(Date.now() - ageDays * DAY).toISOString() });
 }
 
 describe('signature refresh for secondaries', () => {
@@ -42,7 +42,7 @@ describe('signature refresh for secondaries', () => {
   it('a zone that fails is reported by name, and the others are still bumped', async () => {
     await zone('broken.example', true, 8);
     await zone('fine.example', true, 8);
-    const store = t.services.store;
+    const store = t.forge;
     // The store as it is, but the write of one zone's change set fails (a disk error, a lost connection).
     const failing: Store = Object.create(store, {
       transaction: {

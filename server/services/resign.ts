@@ -10,7 +10,7 @@
  */
 import { ZoneJobError } from '../background';
 import type { ChangeSets } from './change-sets';
-import type { DomainRow, Store } from '../store/types';
+import type { DomainRow, ReadStore } from '../store/types';
 import { DELETE_SIGNAL_MS, deleteSignalEnd } from './dnssec-keys';
 
 export const RESIGN_AFTER_MS = 7 * 86_400_000;
@@ -41,7 +41,7 @@ const COMMENTS = {
  * then with backoff, long before the secondaries' signatures expire (13 days after the last
  * serial; /readyz says "degraded" 3 days before).
  */
-export async function refreshSignedZones(store: Store, changes: ChangeSets, now = new Date(), onError?: (zone: string, err: unknown) => void): Promise<DomainRow[]> {
+export async function refreshSignedZones(store: ReadStore, changes: ChangeSets, now = new Date(), onError?: (zone: string, err: unknown) => void): Promise<DomainRow[]> {
   const bumped: DomainRow[] = [];
   const actor = { username: 'zonedeck', credential: 'system' };
   for (const candidate of await store.domains.all()) {
@@ -64,7 +64,7 @@ export async function refreshSignedZones(store: Store, changes: ChangeSets, now 
 }
 
 /** The background job (server/background.ts): every zone that failed, by name, as one error. */
-export async function resignSignedZones(store: Store, changes: ChangeSets, now = new Date()): Promise<void> {
+export async function resignSignedZones(store: ReadStore, changes: ChangeSets, now = new Date()): Promise<void> {
   const failed: ZoneJobError[] = [];
   await refreshSignedZones(store, changes, now, (zone, err) => failed.push(new ZoneJobError(zone, err)));
   if (failed.length > 0) throw new AggregateError(failed, `re-signing failed for ${failed.length} zone(s)`);

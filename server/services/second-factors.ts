@@ -7,7 +7,7 @@
 import { createHash, randomBytes } from 'node:crypto';
 import { Secret, TOTP } from 'otpauth';
 import { Conflict, Invalid, ReauthenticationRequired } from '../core/errors';
-import type { Store, UserRow } from '../store/types';
+import type { ServiceStore, UserRow } from '../store/types';
 import type { Audit, AuditActor } from './audit';
 
 export const RECOVERY_CODES = 10;
@@ -30,7 +30,7 @@ function newRecoveryCode(): string {
   return `${s.slice(0, 5)}-${s.slice(5)}`;
 }
 
-export function createSecondFactors(store: Store, audit: Audit, now: () => number = Date.now) {
+export function createSecondFactors(store: ServiceStore, audit: Audit, now: () => number = Date.now) {
   async function newCodes(userId: number): Promise<string[]> {
     const codes = Array.from({ length: RECOVERY_CODES }, newRecoveryCode);
     await store.secondFactors.setRecoveryCodes(userId, codes.map(hashRecoveryCode));

@@ -5,7 +5,7 @@
  * database, so every node sees a change at the next sign-in.
  */
 import { Invalid } from '../core/errors';
-import type { Store } from '../store/types';
+import type { ServiceStore } from '../store/types';
 import type { Audit, AuditActor } from './audit';
 
 const PASSWORD_KEY = 'password_sign_in';
@@ -17,7 +17,7 @@ export interface SignInMethods {
   oidc: { name: string } | null;
 }
 
-export function createSignInSettings(store: Store, audit: Audit, oidcName: string | null) {
+export function createSignInSettings(store: ServiceStore, audit: Audit, oidcName: string | null) {
   const passwordEnabled = async (): Promise<boolean> => (await store.settings.get(PASSWORD_KEY)) !== 'off';
 
   return {

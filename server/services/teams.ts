@@ -6,7 +6,7 @@
  */
 import { Conflict, Forbidden, Invalid, NotFound } from '../core/errors';
 import { isRole, ROLES, type Role } from '../core/roles';
-import type { DomainRow, MemberRow, Page, Repos, Store, TeamRow, UserRow, Window } from '../store/types';
+import type { DomainRow, MemberRow, Page, ServiceRepos, ServiceStore, TeamRow, UserRow, Window } from '../store/types';
 import type { Audit, AuditActor } from './audit';
 
 /** 1–64 characters; a dot only between two others, so `ops`, `ops.` and `ops..` cannot be three look-alike teams. */
@@ -37,9 +37,9 @@ const parseRole = (raw: unknown): Role => {
   return raw;
 };
 
-export function createTeams(store: Store, audit: Audit) {
+export function createTeams(store: ServiceStore, audit: Audit) {
   /** The team by name as the actor may see it: a member, or an administrator; anyone else: NotFound, as for a missing team. */
-  async function visible(tx: Repos, actor: TeamActor, rawName: string): Promise<{ team: TeamRow; role: Role | null }> {
+  async function visible(tx: ServiceRepos, actor: TeamActor, rawName: string): Promise<{ team: TeamRow; role: Role | null }> {
     const name = typeof rawName === 'string' ? rawName.trim().toLowerCase() : '';
     const team = TEAM_NAME.test(name) ? await tx.teams.byName(name) : undefined;
     const role = team ? ((await tx.teams.member(team.id, actor.user.id))?.role ?? null) : null;
@@ -48,17 +48,17 @@ export function createTeams(store: Store, audit: Audit) {
   }
 
   /** The team, for an owner of it or an administrator (else Forbidden, or NotFound for a stranger). */
-  async function owned(tx: Repos, actor: TeamActor, name: string, what: string): Promise<TeamRow> {
+  async function owned(tx: ServiceRepos, actor: TeamActor, name: string, what: string): Promise<TeamRow> {
     const { team, role } = await visible(tx, actor, name);
     if (role !== 'owner' && !actor.user.is_admin) throw new Forbidden(`only an owner of team ${team.name} may ${what}; your role is ${role}`);
     return team;
   }
 
-  const record = (tx: Repos, actor: TeamActor, kind: Parameters<Audit['record']>[0]['kind'], team: TeamRow, subject?: { id: number; username: string }, detail?: Record<string, unknown>) =>
+  const record = (tx: ServiceRepos, actor: TeamActor, kind: Parameters<Audit['record']>[0]['kind'], team: TeamRow, subject?: { id: number; username: string }, detail?: Record<string, unknown>) =>
     audit.record({ kind, actor, team: { id: team.id, name: team.name }, subject, detail }, tx);
 
   /** At least one owner stays: the last one may not leave or step down. */
-  async function keepsAnOwner(tx: Repos, team: TeamRow, leaving: MemberRow): Promise<void> {
+  async function keepsAnOwner(tx: ServiceRepos, team: TeamRow, leaving: MemberRow): Promise<void> {
     if (leaving.role !== 'owner') return;
     const owners = (await tx.teams.members(team.id)).filter((m) => m.role === 'owner');
     if (owners.length <= 1) throw new Conflict(`${leaving.username} is the last owner of team ${team.name}: make another member an owner first`, { username: 'is the last owner' });

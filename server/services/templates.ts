@@ -12,7 +12,7 @@ import { roleAtLeast } from '../core/roles';
 import { allowsZone, type Scope } from '../core/scope';
 import { fill, MAX_VARIABLES, placeholders, unfill, variableRefusal } from '../core/template-render';
 import { parseTtl } from '../core/ttl';
-import type { DomainRow, Repos, Store, Window } from '../store/types';
+import type { DomainRow, ServiceRepos, ServiceStore, Window } from '../store/types';
 import type { TemplateRow, TemplateRRset } from '../store/template-types';
 import type { Batches, BatchResult } from './batches';
 import type { Edit, WriteOptions } from './change-sets';
@@ -89,9 +89,9 @@ export function templateBuild(template: Pick<TemplateRow, 'rrsets'>, variables: 
   };
 }
 
-export function createTemplates(store: Store, zones: Zones, batches: Batches, maxRecords: number) {
+export function createTemplates(store: ServiceStore, zones: Zones, batches: Batches, maxRecords: number) {
   /** The template as the user may read it: theirs, or their team's; anyone else's is NotFound. */
-  async function visible(tx: Repos, userId: number, id: number): Promise<TemplateRow> {
+  async function visible(tx: ServiceRepos, userId: number, id: number): Promise<TemplateRow> {
     const t = await tx.templates.byId(id);
     const ok = t && (t.team_id == null ? t.user_id === userId : await tx.teams.member(t.team_id, userId));
     if (!t || !ok) throw new NotFound(`no template with id ${id}`);
@@ -99,7 +99,7 @@ export function createTemplates(store: Store, zones: Zones, batches: Batches, ma
   }
 
   /** The template for a change: a team's only for its owners and admins. */
-  async function changeable(tx: Repos, userId: number, id: number): Promise<TemplateRow> {
+  async function changeable(tx: ServiceRepos, userId: number, id: number): Promise<TemplateRow> {
     const t = await visible(tx, userId, id);
     if (t.team_id != null) {
       const role = (await tx.teams.member(t.team_id, userId))?.role;
@@ -238,7 +238,7 @@ export function createTemplates(store: Store, zones: Zones, batches: Batches, ma
       const jobs = list.map((zone) => ({
         zone,
         build: templateBuild(t, variables, mode),
-        after: async (tx: Repos, z: DomainRow) => tx.zoneTemplates.set({ domain_id: z.id, template_id: t.id, variables, applied_at: new Date().toISOString() }),
+        after: async (tx: ServiceRepos, z: DomainRow) => tx.zoneTemplates.set({ domain_id: z.id, template_id: t.id, variables, applied_at: new Date().toISOString() }),
       }));
       return batches.run(asker.userId, jobs, { ...opts, comment: opts.comment || `template ${t.name} (${mode})` });
     },

@@ -7,7 +7,7 @@ import { randomBytes } from 'node:crypto';
 import { Conflict, Forbidden, NotFound, RuleError } from '../core/errors';
 import { normalizeScope, type ScopeInput } from '../core/scope';
 import { DEFAULT_TSIG_ALGORITHM, normalizeTsigAlgorithm, normalizeTsigKeyName } from '../core/tsig-rules';
-import type { Page, Store, TsigKeyRow, Window } from '../store/types';
+import type { Page, ServiceStore, TsigKeyRow, Window } from '../store/types';
 import { FieldCheck } from './rule-fields';
 
 /** Octets of a generated secret: 256 bits, the size of an HMAC-SHA256 output (RFC 2104 §3). */
@@ -42,7 +42,7 @@ function secretRule(text: string): string {
 /** The `-y` argument of dig, nsupdate, kdig and knsupdate: `algorithm:name:secret`. */
 export const yArgument = (key: Pick<TsigKeyRow, 'algorithm' | 'name' | 'secret'>) => `${key.algorithm}:${key.name}:${key.secret}`;
 
-export function createTsigKeys(store: Store, maxKeysPerUser?: number) {
+export function createTsigKeys(store: ServiceStore, maxKeysPerUser?: number) {
   /** The key of that name (of that user, when given); a name that cannot be a key's is simply not found. */
   async function find(name: string, userId?: number): Promise<TsigKeyRow> {
     let key: TsigKeyRow | undefined;

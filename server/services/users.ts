@@ -5,7 +5,7 @@
  * log with who made it; the API and the admin CLI both come here.
  */
 import { Conflict, Forbidden, Invalid, NotFound } from '../core/errors';
-import type { Page, SessionRow, Store, UserRow, Window } from '../store/types';
+import type { Page, SessionRow, ServiceStore, UserRow, Window } from '../store/types';
 import type { Accounts } from './accounts';
 import type { Audit, AuditActor } from './audit';
 import type { FirstPassword } from './first-password';
@@ -21,7 +21,7 @@ export interface UserPatch {
 
 const subjectOf = (u: UserRow) => ({ id: u.id, username: u.username });
 
-export function createUsers(store: Store, accounts: Accounts, audit: Audit, firstPassword?: FirstPassword) {
+export function createUsers(store: ServiceStore, accounts: Accounts, audit: Audit, firstPassword?: FirstPassword) {
   /** Ends the user's dashboard sessions (the row and its token), all but the one acting with `keepTokenId`; returns how many. */
   async function endSessions(userId: number, keepTokenId?: number): Promise<number> {
     let ended = 0;
@@ -88,6 +88,22 @@ export function createUsers(store: Store, accounts: Accounts, audit: Audit, firs
     },
 
     /** Sets a new password (generated unless given) and ends the user's sessions; returns it. */
+    /**
+     * Sets (or, with null, clears) the email address a single sign-on identity's verified email is
+     * matched on (DESIGN.md §20): lower case; refused, naming `email`, when another user has it.
+     */
+    async setEmail(actor: AuditActor, username: string, given: string | null): Promise<{ user: UserRow; email: string | null }> {
+      const user = await accounts.userByName(username);
+      const email = given === null ? null : given.trim().toLowerCase();
+      if (email !== null) {
+        const other = (await store.identities.usersByEmail(email)).find((u) => u.id !== user.id);
+        if (other) throw new Invalid({ email: `is the address of ${other.username} already` });
+      }
+      await store.identities.setEmail(user.id, email);
+      await audit.record({ kind: 'user-email-changed', actor, subject: subjectOf(user), detail: { email } });
+      return { user, email };
+    },
+
     async resetPassword(actor: AuditActor, username: string, password?: string): Promise<{ user: UserRow; password: string }> {
       const user = await accounts.userByName(username);
       const pw = await accounts.setPassword(user.id, password);

@@ -9,7 +9,7 @@ import { APEX, toFqdn } from '../core/domain-name';
 import { Conflict, Invalid } from '../core/errors';
 import { RECORD_TYPE_BY_NAME } from '../core/record-types';
 import { zoneRuleViolations } from '../core/zone-rules';
-import type { ChangeEntryRow, DomainRow, ListedRecord, NewRow, RecordRow, Repos } from '../store/types';
+import type { ChangeEntryRow, DomainRow, ListedRecord, NewRow, RecordRow, ReadRepos } from '../store/types';
 import { pauseEvery } from '../core/pause';
 import { aliasTargetRefusal } from '../core/zone-rules';
 
@@ -77,7 +77,7 @@ export class ZoneDraft {
   system = false;
 
   constructor(
-    private readonly tx: Repos,
+    private readonly tx: ReadRepos,
     readonly zone: DomainRow,
     private readonly options: { aliasResolver?: boolean; aliasDeny?: readonly string[] } = {},
   ) {}

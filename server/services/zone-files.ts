@@ -10,7 +10,7 @@ import { Conflict, Invalid } from '../core/errors';
 import { SOA_BOUNDS, SOA_FIELDS, soaErrors, type SoaField, type SoaTimers } from '../core/soa';
 import { parseZoneFileChunked, printZoneFile, zoneFileInvalid, type ZoneFileIgnored, type ZoneFileRecord, type ZoneFileSoa } from '../core/zone-file';
 import type { ParsedZoneFile } from '../core/zone-file/parser';
-import type { DomainRow, Repos, Store } from '../store/types';
+import type { DomainRow, ServiceRepos, ServiceStore } from '../store/types';
 import type { Applied, ChangeSets, Edit, WriteOptions } from './change-sets';
 import type { Blame } from './zone-draft';
 import { pauseEvery } from '../core/pause';
@@ -105,7 +105,7 @@ export async function asFileErrors<T>(run: () => Promise<T>): Promise<T> {
   }
 }
 
-export function createZoneFiles(store: Store, changes: ChangeSets, identity: ZoneIdentity, maxRecords = 200_000) {
+export function createZoneFiles(store: ServiceStore, changes: ChangeSets, identity: ZoneIdentity, maxRecords = 200_000) {
   /**
    * Reads a master file for the zone `origin`, before any transaction: bounded (names, $GENERATE,
    * at most MAX_RECORDS_PER_ZONE records, short error texts) and in chunks that let the event loop
@@ -118,13 +118,13 @@ export function createZoneFiles(store: Store, changes: ChangeSets, identity: Zon
   }
 
   /** Imports `text` into `zone` (which `locate` finds again in the transaction), as one change set (source `import`). */
-  async function importInto(zone: DomainRow, locate: (tx: Repos, now: Date) => Promise<DomainRow>, text: string, mode: 'replace' | 'merge', opts: WriteOptions): Promise<Applied<ImportResult>> {
+  async function importInto(zone: DomainRow, locate: (tx: ServiceRepos, now: Date) => Promise<DomainRow>, text: string, mode: 'replace' | 'merge', opts: WriteOptions): Promise<Applied<ImportResult>> {
     const file = fileBuilder(await read(text, zone.name, zone.minimum_ttl), mode);
     return asFileErrors(() => changes.apply(locate, { ...opts, source: 'import' }, (edit) => file.build(edit), async () => ({ ignored: file.ignored() })));
   }
 
   /** Imports records already read (a zone transfer) into the zone `locate` finds, as one change set. */
-  function importRecords(locate: (tx: Repos, now: Date) => Promise<DomainRow>, zone: { records: readonly ZoneFileRecord[]; soa?: ZoneFileSoa }, mode: 'replace' | 'merge', opts: WriteOptions) {
+  function importRecords(locate: (tx: ServiceRepos, now: Date) => Promise<DomainRow>, zone: { records: readonly ZoneFileRecord[]; soa?: ZoneFileSoa }, mode: 'replace' | 'merge', opts: WriteOptions) {
     return asFileErrors(() => changes.apply(locate, { ...opts, source: 'import' }, (edit) => recordsBuild(edit, zone, mode)));
   }
 

@@ -6,7 +6,7 @@
  * event already). NOTIFY carries at most 8,000 bytes: a change to more names than fit is sent
  * as "reload the zone".
  */
-import type { Repos } from '../store/types';
+import type { ServiceRepos } from '../store/types';
 import type { ZoneChange, ZoneEvents } from './events';
 
 /** PostgreSQL's NOTIFY payload limit is 8,000 bytes; leave room. */
@@ -43,6 +43,6 @@ export function decodeZoneMessage(payload: string): ZoneMessage | null {
 }
 
 /** Publishes a change to every node from inside the transaction that makes it. */
-export function publishZoneChange(tx: Pick<Repos, 'publish'>, events: ZoneEvents, change: ZoneChange): Promise<void> {
+export function publishZoneChange(tx: Pick<ServiceRepos, 'publish'>, events: ZoneEvents, change: ZoneChange): Promise<void> {
   return tx.publish(() => encodeZoneMessage(events.origin, change));
 }

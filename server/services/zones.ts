@@ -11,13 +11,12 @@ import { ownerOnly, roleAtLeast, type Role } from '../core/roles';
 import { roleOn } from './access';
 import { reservedDomains, reservedRefusal } from './reserved-names';
 import { SOA_DEFAULTS, SOA_FIELDS, soaErrors, type SoaField, type SoaTimers } from '../core/soa';
-import type { DnssecPublicKey, DomainRow, Page, Repos, Store, TeamRow, Window } from '../store/types';
+import type { DnssecPublicKey, DomainRow, Page, ReadRepos, ServiceStore, TeamRow, Window } from '../store/types';
 import { CLI_WRITE, type Applied, type ChangeSets, type Edit, type WriteOptions } from './change-sets';
 import type { ZoneEvents } from './events';
-import { publishZoneChange } from './zone-messages';
 import { FieldCheck } from './rule-fields';
 import { createAudit, type AuditActor } from './audit';
-import { archiveZone, DEFAULT_HISTORY_DAYS, deletedDetail } from './deleted-zones';
+import { DEFAULT_HISTORY_DAYS, deletedDetail } from './deleted-zones';
 
 export interface ZoneSettings extends Partial<SoaTimers> {
   dnssec_enabled?: boolean;
@@ -81,14 +80,14 @@ export function nameFromPlace(name: string, base: string): string | null {
   return name.endsWith(`.${base}`) ? name.slice(0, -(base.length + 1)) : null;
 }
 
-export function createZones(store: Store, events: ZoneEvents, changes: ChangeSets, defaults: ZoneDefaults) {
+export function createZones(store: ServiceStore, events: ZoneEvents, changes: ChangeSets, defaults: ZoneDefaults) {
   const reserved = reservedDomains(defaults);
   const audit = createAudit(store);
   /**
    * A place resolved earlier (by the API's path check, DESIGN.md §17), as it is now: read again
    * inside a transaction, and NotFound unless it is still the same zone of the same user.
    */
-  async function again(userId: number, ref: Place, repos: Repos): Promise<Place> {
+  async function again(userId: number, ref: Place, repos: ReadRepos): Promise<Place> {
     if (repos === store) return ref;
     const zone = await repos.domains.byId(ref.zone.id);
     if (!zone || zone.name !== ref.zone.name || !(await roleOn(repos, userId, zone))) throw new NotFound(`no domain named ${ref.zone.name}`);
@@ -99,7 +98,7 @@ export function createZones(store: Store, events: ZoneEvents, changes: ChangeSet
    * The user's zone by name (parsed strictly, as a path names it), or a place already resolved;
    * another user's zone is NotFound exactly like a missing one.
    */
-  async function owned(userId: number, ref: ZoneRef, repos: Repos = store): Promise<DomainRow> {
+  async function owned(userId: number, ref: ZoneRef, repos: ReadRepos = store): Promise<DomainRow> {
     if (typeof ref !== 'string') {
       if (ref.base !== APEX) throw new NotFound(`no domain named ${ref.base}.${ref.zone.name}`);
       return (await again(userId, ref, repos)).zone;
@@ -121,7 +120,7 @@ export function createZones(store: Store, events: ZoneEvents, changes: ChangeSet
    * The name is parsed strictly, as a path names it. NotFound otherwise, also for another
    * user's zone.
    */
-  async function place(userId: number, ref: ZoneRef, repos: Repos = store): Promise<Place> {
+  async function place(userId: number, ref: ZoneRef, repos: ReadRepos = store): Promise<Place> {
     if (typeof ref !== 'string') return again(userId, ref, repos);
     let name: string;
     try {
@@ -152,7 +151,7 @@ export function createZones(store: Store, events: ZoneEvents, changes: ChangeSet
   }
 
   /** The team by name, for a user whose role in it is `least` or stronger; one they are not in is an unknown team (the `team` field). */
-  async function teamFor(tx: Repos, userId: number, name: string, least: Role, what: string): Promise<TeamRow> {
+  async function teamFor(tx: ReadRepos, userId: number, name: string, least: Role, what: string): Promise<TeamRow> {
     const team = typeof name === 'string' && name.length <= 64 ? await tx.teams.byName(name.trim().toLowerCase()) : undefined;
     const member = team && (await tx.teams.member(team.id, userId));
     if (!team || !member) throw Invalid.field('team', 'is not a team you belong to');
@@ -161,7 +160,7 @@ export function createZones(store: Store, events: ZoneEvents, changes: ChangeSet
   }
 
   /** Why the user may not do an owner's act on a team's zone (null for their own zone, or as a team owner). */
-  async function teamOwnerRefusal(tx: Repos, userId: number, zone: DomainRow, what: string): Promise<string | null> {
+  async function teamOwnerRefusal(tx: ReadRepos, userId: number, zone: DomainRow, what: string): Promise<string | null> {
     if (zone.team_id == null) return null;
     const role = await roleOn(tx, userId, zone);
     const team = (await tx.teams.byId(zone.team_id))?.name ?? '';
@@ -175,7 +174,7 @@ export function createZones(store: Store, events: ZoneEvents, changes: ChangeSet
    * catalog zone nor reserved, nests only in or around zones of the same owner, and the user
    * holds fewer than MAX_ZONES_PER_USER zones. 409 or 403 naming the zone otherwise.
    */
-  async function admissible(tx: Repos, userId: number, name: string, teamId: number | null): Promise<void> {
+  async function admissible(tx: ReadRepos, userId: number, name: string, teamId: number | null): Promise<void> {
     const existing = await tx.domains.byName(name);
     if (existing) {
       throw new Conflict(`${name} already exists`, { name: existing.user_id === userId ? 'you already manage this domain' : 'is already managed by another account' });
@@ -243,9 +242,7 @@ export function createZones(store: Store, events: ZoneEvents, changes: ChangeSet
           const team = input.team === undefined ? undefined : await teamFor(tx, userId, input.team, 'admin', 'create zones for it');
           await admissible(tx, userId, name!, team?.id ?? null);
           const at = now.toISOString();
-          // The catalog lists the zone from this commit on, at a serial every node agrees on.
-          await tx.catalog.bump(now);
-          return tx.domains.insert({ user_id: userId, team_id: team?.id ?? null, name: name!, serial_number: 0, ...soa, dnssec_enabled: false, delegated: false, created_at: at, updated_at: at });
+          return { create: { user_id: userId, team_id: team?.id ?? null, name: name!, serial_number: 0, ...soa, dnssec_enabled: false, delegated: false, created_at: at, updated_at: at } };
         },
         { ...opts, dryRun: false, ifMatch: undefined, comment: opts.comment || 'zone created' },
         async (edit) => {
@@ -331,18 +328,17 @@ export function createZones(store: Store, events: ZoneEvents, changes: ChangeSet
      * it like of any change, so a member's key transfers it from then on.
      */
     async move(userId: number, name: ZoneRef, team: string | null, scope?: Scope): Promise<{ zone: DomainRow; from: string | null }> {
-      const moved = await store.transaction(async (tx) => {
-        const z = await tx.domains.lock(await owned(userId, name, tx));
-        const why = (scope ? zoneRefusal(scope, z.name, 'move the zone') : null) ?? (await teamOwnerRefusal(tx, userId, z, 'move its zones'));
-        if (why) throw new Forbidden(why);
-        const from = z.team_id != null ? ((await tx.teams.byId(z.team_id))?.name ?? null) : null;
-        const to = team === null ? null : await teamFor(tx, userId, team, 'owner', 'move zones into it');
-        const zone = await tx.domains.setOwner(z, { user_id: to ? z.user_id : userId, team_id: to?.id ?? null });
-        await publishZoneChange(tx, events, { kind: 'zone-changed', domain: zone, names: [], keys: false });
-        return { zone, from };
-      });
-      events.emit({ kind: 'zone-changed', domain: moved.zone, names: [], keys: false });
-      return moved;
+      const { zone, result: from } = await changes.alterZone(
+        (tx) => owned(userId, name, tx),
+        async (tx, z) => {
+          const why = (scope ? zoneRefusal(scope, z.name, 'move the zone') : null) ?? (await teamOwnerRefusal(tx, userId, z, 'move its zones'));
+          if (why) throw new Forbidden(why);
+          const from = z.team_id != null ? ((await tx.teams.byId(z.team_id))?.name ?? null) : null;
+          const to = team === null ? null : await teamFor(tx, userId, team, 'owner', 'move zones into it');
+          return { owner: { user_id: to ? z.user_id : userId, team_id: to?.id ?? null }, result: from };
+        },
+      );
+      return { zone, from };
     },
 
     /**
@@ -353,27 +349,29 @@ export function createZones(store: Store, events: ZoneEvents, changes: ChangeSet
      * no archive and no event (a creation undone because it failed half way).
      */
     async remove(userId: number, name: ZoneRef, ifMatch?: number | '*', scope?: Scope, how: { actor?: AuditActor; discard?: boolean } = {}): Promise<void> {
-      const zone = await store.transaction(async (tx) => {
-        const z = await tx.domains.lock(await owned(userId, name, tx));
-        const why = (scope ? zoneRefusal(scope, z.name, 'delete the zone') : null) ?? (await teamOwnerRefusal(tx, userId, z, 'delete its zones'));
-        if (why) throw new Forbidden(why);
-        if (ifMatch !== undefined && ifMatch !== '*' && ifMatch !== z.serial_number) {
-          throw new PreconditionFailed(`${z.name} has changed: its serial is ${z.serial_number}, not ${ifMatch}`, { 'If-Match': `the zone is at serial ${z.serial_number}` });
-        }
-        if (!how.discard) {
+      await changes.alterZone(
+        (tx) => owned(userId, name, tx),
+        async (tx, z) => {
+          const why = (scope ? zoneRefusal(scope, z.name, 'delete the zone') : null) ?? (await teamOwnerRefusal(tx, userId, z, 'delete its zones'));
+          if (why) throw new Forbidden(why);
+          if (ifMatch !== undefined && ifMatch !== '*' && ifMatch !== z.serial_number) {
+            throw new PreconditionFailed(`${z.name} has changed: its serial is ${z.serial_number}, not ${ifMatch}`, { 'If-Match': `the zone is at serial ${z.serial_number}` });
+          }
+          if (how.discard) return { remove: { discard: true }, result: undefined };
           const owner = { id: z.user_id, username: (await tx.users.byId(z.user_id))?.username ?? '' };
           const actor = how.actor ?? { username: owner.username, credential: 'cli' };
-          const archived = await archiveZone(tx, z, actor.username, defaults.historyDays ?? DEFAULT_HISTORY_DAYS);
           const team = z.team_id != null ? await tx.teams.byId(z.team_id) : undefined;
-          // The zone's user is its subject: they read the event even when another deleted it (a team owner, the CLI).
-          await audit.record({ kind: 'zone-deleted', actor, subject: owner, ...(team ? { team: { id: team.id, name: team.name } } : {}), detail: deletedDetail(archived) }, tx);
-        }
-        await tx.domains.delete(z.id);
-        await tx.catalog.bump(new Date());
-        await publishZoneChange(tx, events, { kind: 'zone-deleted', domain: z });
-        return z;
-      });
-      events.emit({ kind: 'zone-deleted', domain: zone });
+          return {
+            remove: {
+              deletedBy: actor.username,
+              days: defaults.historyDays ?? DEFAULT_HISTORY_DAYS,
+              // The zone's user is its subject: they read the event even when another deleted it (a team owner, the CLI).
+              archived: (tx, archived) => audit.record({ kind: 'zone-deleted', actor, subject: owner, ...(team ? { team: { id: team.id, name: team.name } } : {}), detail: deletedDetail(archived) }, tx),
+            },
+            result: undefined,
+          };
+        },
+      );
     },
   };
 }

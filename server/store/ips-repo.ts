@@ -12,10 +12,6 @@ export function ipsRepo({ db }: RepoContext): Repos['ips'] {
       return { rows: rows.map(ipRow), total };
     },
     listByUser: async (userId) => (await db.selectFrom('ips').selectAll().where('user_id', '=', userId).orderBy('id').execute()).map(ipRow),
-    byId: async (id) => {
-      const r = await db.selectFrom('ips').selectAll().where('id', '=', id).executeTakeFirst();
-      return r && ipRow(r);
-    },
     find: async (userId, address, cidr) => {
       const r = await db.selectFrom('ips').selectAll().where('user_id', '=', userId).where('address', '=', address).where('cidr', '=', cidr).executeTakeFirst();
       return r && ipRow(r);

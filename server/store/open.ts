@@ -2,7 +2,7 @@
 import type { Config } from '../config';
 import { openSqliteStore } from './sqlite';
 import { keyFromBase64, SecretBox } from './secret-box';
-import type { Store } from './types';
+import type { ReadStore, Store } from './types';
 
 export async function openStore(config: Pick<Config, 'sqlitePath' | 'databaseUrl'> & { secretsKey?: string }): Promise<Store> {
   // SECRETS_KEY when given; else (SQLite only) the key file beside the database.
@@ -12,4 +12,12 @@ export async function openStore(config: Pick<Config, 'sqlitePath' | 'databaseUrl
     return openPostgresStore(config.databaseUrl, box);
   }
   return openSqliteStore(config.sqlitePath, box);
+}
+
+/**
+ * The store for a reader that writes nothing (the DNS thread, DESIGN.md §9): its own connection,
+ * typed without a write method or a transaction, so that a write from there is a type error.
+ */
+export async function openReadStore(config: Pick<Config, 'sqlitePath' | 'databaseUrl'> & { secretsKey?: string }): Promise<ReadStore & Pick<Store, 'close'>> {
+  return openStore(config);
 }

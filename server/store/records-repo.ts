@@ -11,7 +11,6 @@ export function recordsRepo({ db, dialect, p, recordCount, atNames }: RepoContex
       if (after) q = q.where((eb) => eb.or([eb('name', '>', after.name), eb.and([eb('name', '=', after.name), eb('id', '>', after.id)])]));
       return (await q.orderBy('name').orderBy('id').limit(limit).execute()) as ListedRecord[];
     },
-    insert: async (row) => (await db.insertInto('records').values(row).returningAll().executeTakeFirstOrThrow()) as RecordRow,
     byId: (domainId, id) => db.selectFrom('records').selectAll().where('domain_id', '=', domainId).where('id', '=', id).executeTakeFirst(),
     page: async (domainId, filter, w) => {
       const { shape, args } = filterArgs(domainId, filter);
@@ -42,11 +41,8 @@ export function recordsRepo({ db, dialect, p, recordCount, atNames }: RepoContex
     },
     byDomain: (domainId) => db.selectFrom('records').selectAll().where('domain_id', '=', domainId).orderBy('id').execute(),
     slice: (domainId, afterId, limit) => db.selectFrom('records').selectAll().where('domain_id', '=', domainId).where('id', '>', afterId).orderBy('id').limit(limit).execute(),
-    countByDomain: (domainId) =>
-      count(db.selectFrom('records').select((e) => e.fn.countAll<number>().as('n')).where('domain_id', '=', domainId).executeTakeFirst()),
     zoneCount: (domainId) => recordCount(domainId),
     update: async (id, patch) => (await db.updateTable('records').set(patch).where('id', '=', id).returningAll().executeTakeFirstOrThrow()) as RecordRow,
-    delete: async (id) => Number((await db.deleteFrom('records').where('id', '=', id).executeTakeFirst()).numDeletedRows) > 0,
     insertMany: async (rows) => {
       const out: RecordRow[] = [];
       // SQLite runs one cached statement per row, with no round trip to save by batching.

@@ -7,10 +7,6 @@ import type { Repos } from './types';
 export function tokensRepo({ db, p }: RepoContext): Repos['tokens'] {
   return {
     insert: async (row) => tokenRow(await db.insertInto('tokens').values({ ...row, scope: scopeToJson(row.scope) }).returningAll().executeTakeFirstOrThrow()),
-    byHash: async (hash) => {
-      const r = await db.selectFrom('tokens').selectAll().where('token_hash', '=', hash).executeTakeFirst();
-      return r && tokenRow(r);
-    },
     byId: async (id) => {
       const r = await db.selectFrom('tokens').selectAll().where('id', '=', id).executeTakeFirst();
       return r && tokenRow(r);

@@ -422,7 +422,6 @@ export interface Repos {
   };
   tokens: {
     insert(row: NewRow<TokenRow>): Promise<TokenRow>;
-    byHash(hash: string): Promise<TokenRow | undefined>;
     /** The token with this hash and its user, in one query (the authentication hot path). */
     withUser(hash: string): Promise<{ token: TokenRow; user: UserRow } | undefined>;
     byId(id: number): Promise<TokenRow | undefined>;
@@ -450,7 +449,6 @@ export interface Repos {
     insert(row: NewRow<IpRow>): Promise<IpRow>;
     page(userId: number, w: Window): Promise<Page<IpRow>>;
     listByUser(userId: number): Promise<IpRow[]>;
-    byId(id: number): Promise<IpRow | undefined>;
     find(userId: number, address: string, cidr: number): Promise<IpRow | undefined>;
     delete(id: number): Promise<boolean>;
   };
@@ -535,7 +533,6 @@ export interface Repos {
      * records_type index): a bounded query, whatever the zone's size.
      */
     ofType(domainId: number, recordType: string, after: { name: string; id: number } | null, limit: number): Promise<ListedRecord[]>;
-    insert(row: NewRow<RecordRow>): Promise<RecordRow>;
     byId(domainId: number, id: number): Promise<RecordRow | undefined>;
     /** By name, type and id. */
     page(domainId: number, filter: RecordFilter, w: Window): Promise<Page<ListedRecord>>;
@@ -551,11 +548,9 @@ export interface Repos {
     byDomain(domainId: number): Promise<RecordRow[]>;
     /** The zone's records with an id above `afterId`, by id, at most `limit` (to read a big zone in slices). */
     slice(domainId: number, afterId: number, limit: number): Promise<RecordRow[]>;
-    countByDomain(domainId: number): Promise<number>;
     /** The zone's record count as the database keeps it: one row read, whatever the zone's size. */
     zoneCount(domainId: number): Promise<number>;
     update(id: number, patch: Partial<NewRow<RecordRow>>): Promise<RecordRow>;
-    delete(id: number): Promise<boolean>;
     /** Inserts many rows (imports, bulk changes): on SQLite one cached statement per row, on PostgreSQL up to 500 rows per statement. Returns the stored rows, in no particular order. */
     insertMany(rows: NewRow<RecordRow>[]): Promise<RecordRow[]>;
     deleteMany(ids: number[]): Promise<void>;
@@ -612,6 +607,67 @@ export interface Repos {
    */
   publish(payload: string | (() => string)): Promise<void>;
 }
+
+/**
+ * What each repository offers that only reads. The API, the PowerDNS API, the BFF, the DNS server
+ * and the CLI get these alone (`ReadStore`, issue 34): every write goes through a service.
+ */
+interface ReadMethods {
+  users: 'byUsername' | 'byId' | 'count' | 'page';
+  teams: 'byName' | 'byId' | 'page' | 'members' | 'member' | 'rolesOf' | 'allMembers' | 'version' | 'zoneCount';
+  secondFactors: 'totp' | 'recoveryCodesLeft';
+  passkeys: 'byId' | 'byUser';
+  identities: 'byIssuerSubject' | 'byUser' | 'usersByEmail' | 'emailOf';
+  settings: 'get';
+  queryStats: 'series' | 'top';
+  audit: 'page';
+  tokens: 'withUser' | 'byId' | 'listByUser' | 'page';
+  tsigKeys: 'byName' | 'page' | 'listByUser' | 'all' | 'version';
+  ips: 'page' | 'listByUser' | 'find';
+  domains: 'byName' | 'byId' | 'page' | 'all' | 'related';
+  quotas: 'count';
+  zoneAttributes: 'get';
+  rrsetComments: 'byDomain';
+  dnssecKeys: 'signingKeys' | 'publicKeys';
+  sessions: 'byIdHash' | 'byTokenId' | 'byUser';
+  records: 'ofType' | 'byId' | 'page' | 'atName' | 'atNames' | 'near' | 'byDomain' | 'slice' | 'zoneCount';
+  changes: 'ofBatch' | 'byId' | 'page' | 'entries' | 'entriesOf' | 'from';
+  deletedZones: 'page' | 'byId';
+  templates: 'byId' | 'byName' | 'page';
+  zoneTemplates: 'ofDomain' | 'zonesOf';
+  recordSearch: 'page' | 'scan';
+  signInFailures: 'byKeys';
+  catalog: 'serial';
+}
+
+export type ReadRepos = { readonly [K in keyof ReadMethods]: Pick<Repos[K], ReadMethods[K] & keyof Repos[K]> };
+
+/** The store as the layers above the services see it: reads, and the store's own state (kind, health, the feed). */
+export type ReadStore = ReadRepos & Pick<Store, 'kind' | 'version' | 'listen' | 'ping' | 'schemaVersion' | 'sharedBuckets' | 'exposed'>;
+
+/**
+ * The writes of a zone's content and life (records, the zone row, its keys, history and archive):
+ * only the change-set transaction (services/change-sets.ts) holds them, so that every one of
+ * them bumps the serial, keeps history and tells DNS (DESIGN.md §10). A type error, not a
+ * convention, stops a second writer.
+ */
+interface ZoneWriteMethods {
+  records: 'update' | 'insertMany' | 'deleteMany';
+  domains: 'insert' | 'lock' | 'update' | 'setOwner' | 'delete';
+  changes: 'insert' | 'setBatch' | 'prune';
+  dnssecKeys: 'insert' | 'delete' | 'deleteByDomain';
+  deletedZones: 'archive' | 'unarchive' | 'purge';
+  catalog: 'bump';
+}
+
+/** Repos without the zone writes: what every service but the change sets writes with (accounts, tokens, sessions …). */
+export type ServiceRepos = Omit<Repos, keyof ZoneWriteMethods> & { readonly [K in keyof ZoneWriteMethods]: Omit<Repos[K], ZoneWriteMethods[K]> };
+
+/** The store as the services other than the change sets see it: their transactions hold no zone writer either. */
+export type ServiceStore = ServiceRepos &
+  Omit<Store, keyof Repos | 'transaction' | 'resealSecrets' | 'close'> & {
+    transaction<T>(fn: (tx: ServiceRepos) => Promise<T>): Promise<T>;
+  };
 
 export interface Store extends Repos {
   readonly kind: 'sqlite' | 'postgres';

@@ -9,10 +9,17 @@ import { createLogger } from '../log';
 import { servicesFor, type Services } from '../services';
 import { hashPassword } from '../services/secrets';
 import { openStore } from '../store/open';
+import type { Store } from '../store/types';
 import { createPostgresDatabase, TEST_SECRETS_KEY } from './postgres-database';
 
 export interface TestApp {
   services: Services;
+  /**
+   * The store with its writers, for a test to set up what no service makes (a zone signed 11 days
+   * ago, an event from last year, a store closed under the app). The app itself, like every layer
+   * above the services, gets `services.store`, which only reads.
+   */
+  forge: Store;
   config: Config;
   dir: string;
   /** `address`: the client address the request comes from, as a socket would report it (default: none, as for in-process calls). */
@@ -36,6 +43,7 @@ export async function createTestApp(env: Record<string, string> = {}, bff?: BffO
   let defaultToken: string | null = null;
   return {
     services,
+    forge: store,
     config,
     dir,
     async request(method, url, opts = {}) {

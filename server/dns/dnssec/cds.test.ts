@@ -102,7 +102,7 @@ describe('the delete form after DNSSEC is turned off', () => {
       expect(await refreshSignedZones(t.services.store, t.services.changes)).toEqual([]);
       // Eight days on: DNSSEC went off, and the zone last changed, a week and a day ago.
       const ago = new Date(Date.now() - DELETE_SIGNAL_MS - DAY).toISOString();
-      await t.services.store.domains.update(off, { dnssec_disabled_at: ago, updated_at: ago });
+      await t.forge.domains.update(off, { dnssec_disabled_at: ago, updated_at: ago });
       const bumped = await refreshSignedZones(t.services.store, t.services.changes);
       expect(bumped.map((z) => z.name)).toEqual(['example.com']);
       expect(bumped[0]!.serial_number).toBeGreaterThan(off.serial_number);

@@ -6,7 +6,7 @@
  * write per failure costs nothing. Keys without a failure for `forgetAfterMs` are forgotten,
  * and their rows deleted at most once a minute.
  */
-import type { Repos } from '../store/types';
+import type { ServiceRepos } from '../store/types';
 
 export interface ThrottleOptions {
   /** Failures allowed before waiting starts. */
@@ -21,7 +21,7 @@ export const DEFAULT_THROTTLE: ThrottleOptions = { freeFailures: 5, baseDelayMs:
 
 const PRUNE_EVERY_MS = 60_000;
 
-export function createSignInThrottle(failures: Repos['signInFailures'], opts: ThrottleOptions = DEFAULT_THROTTLE, now: () => number = Date.now) {
+export function createSignInThrottle(failures: ServiceRepos['signInFailures'], opts: ThrottleOptions = DEFAULT_THROTTLE, now: () => number = Date.now) {
   let prunedAt = 0;
 
   function waitOf(rows: readonly { failures: number; last_at: number }[], at: number): number {

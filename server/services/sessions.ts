@@ -4,8 +4,8 @@
  * ends at sign-out, after an idle period, or at its absolute expiry, whichever is first.
  */
 import { randomBytes, timingSafeEqual } from 'node:crypto';
-import type { Services } from '../services';
-import type { SessionRow, UserRow } from '../store/types';
+import type { ServiceStore, SessionRow, UserRow } from '../store/types';
+import type { Accounts } from './accounts';
 import { hashSessionSecret, newSessionSecret, seal, unseal } from './seal';
 
 export interface SessionTimes {
@@ -29,8 +29,7 @@ export interface ActiveSession {
   username: string;
 }
 
-export function createSessions(services: Services, times: SessionTimes = DEFAULT_SESSION_TIMES, now: () => number = Date.now) {
-  const { store, accounts } = services;
+export function createSessions(store: ServiceStore, accounts: Accounts, times: SessionTimes = DEFAULT_SESSION_TIMES, now: () => number = Date.now) {
   let lastSweep = 0;
 
   /** Ends a session and revokes its token; the sessions row also goes with the token (FK cascade). */
