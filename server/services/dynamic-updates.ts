@@ -144,14 +144,17 @@ export function createDynamicUpdates(store: ServiceStore, changes: ChangeSets, r
       const owner = await store.users.byId(key.user_id);
       if (!(await allowed(key.name, zone.id))) return UPDATE_RCODE.REFUSED;
       try {
+        // Canonical before the write lock (issue 34); inside it the draft is only checked and edited.
+        const prerequisites = canonical(req.prerequisites);
+        const updates = canonical(req.updates);
         await changes.apply(
           (tx) => tx.domains.byId(zone.id).then((z) => z ?? Promise.reject(new Refused(UPDATE_RCODE.REFUSED))),
           // The key's user, with their role on the zone judged again on the locked row.
           { source: 'rfc2136', actor: { username: owner?.username ?? '', userId: key.user_id, credential: `tsig:${key.name}`, scope: key.scope } },
           async ({ draft }) => {
             await draft.load(new Set([...req.prerequisites, ...req.updates].map((r) => r.name)));
-            checkPrerequisites(draft, canonical(req.prerequisites));
-            applyUpdates(draft, canonical(req.updates));
+            checkPrerequisites(draft, prerequisites);
+            applyUpdates(draft, updates);
           },
         );
         return UPDATE_RCODE.NOERROR;

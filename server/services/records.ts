@@ -92,13 +92,13 @@ export function createRecords(store: ServiceStore, changes: ChangeSets, zones: Z
       if (input.record_type === undefined) check.fail('record_type', 'is required');
       if (input.content === undefined) check.fail('content', 'is required');
       check.done();
-      let place!: Place;
-      let rec!: Resolved;
+      // Validated and canonicalized before the write lock (issue 34): inside it only the draft is edited.
+      let place = await zones.place(userId, where);
+      const rec = resolve(place, input as Resolved & RecordInput);
       return changes.apply(
         async (tx) => (place = await zones.place(userId, where, tx)).zone,
         opts,
         async ({ draft, zone }) => {
-          rec = resolve({ zone, base: place.base }, input as Resolved & RecordInput);
           await draft.load([rec.name]);
           const set = draft.rrset(rec.name, rec.record_type);
           if (set.some((e) => e.content === rec.content)) throw duplicate(zone, rec);
@@ -115,19 +115,22 @@ export function createRecords(store: ServiceStore, changes: ChangeSets, zones: Z
 
     /** Partial update, keeping the record's id; a ttl applies to the record's whole RRset. */
     async update(userId: number, where: ZoneRef, id: number, input: RecordInput, opts: WriteOptions = CLI_WRITE): Promise<Applied<Placed>> {
+      const resolved = ({ zone, base, record }: Placed) =>
+        resolve({ zone, base }, { name: input.name, record_type: input.record_type ?? record.record_type, content: input.content ?? record.content, ttl: input.ttl }, record.name);
+      // Validated and canonicalized before the write lock (issue 34), against the record as read
+      // then; inside it again only if another change moved the record meanwhile (one record).
+      const before = await load(userId, where, id);
+      if (isManaged(before.record)) throw new Forbidden(MANAGED);
+      const prepared = resolved(before);
       let found!: Placed;
-      let rec!: Resolved;
       return changes.apply(
         async (tx) => (found = await load(userId, where, id, tx)).zone,
         opts,
         async ({ draft, zone }) => {
           const { record, base } = found;
           if (isManaged(record)) throw new Forbidden(MANAGED);
-          rec = resolve(
-            { zone, base },
-            { name: input.name, record_type: input.record_type ?? record.record_type, content: input.content ?? record.content, ttl: input.ttl },
-            record.name,
-          );
+          const same = record.name === before.record.name && record.record_type === before.record.record_type && record.content === before.record.content && base === before.base;
+          const rec = same ? prepared : resolved({ ...found, zone });
           await draft.load([record.name, rec.name]);
           const rest = draft.rrset(record.name, record.record_type).filter((e) => e.id !== record.id);
           draft.put(record.name, record.record_type, rest, rest[0]?.ttl ?? record.ttl);

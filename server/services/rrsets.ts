@@ -59,13 +59,14 @@ export function createRrsets(changes: ChangeSets, zones: Zones) {
      * The zone's records replaced by exactly these RRsets (the apex NS set, the service's, stays),
      * with these settings, as one change set: the PowerDNS API's PUT of a zone with `rrsets`.
      */
-    replaceAll(userId: number, zoneName: ZoneRef, list: readonly RRsetChange[], settings: Partial<Settings>, opts: WriteOptions): Promise<Applied<void>> {
+    async replaceAll(userId: number, zoneName: ZoneRef, list: readonly RRsetChange[], settings: Partial<Settings>, opts: WriteOptions): Promise<Applied<void>> {
+      // Prepared before the write lock (issue 34): every entry validated and canonicalized; inside it only the draft is edited.
+      const entries = resolveAll((await zones.owned(userId, zoneName)).name, list.map((rs) => ({ ...rs, changetype: 'REPLACE' as const })));
       return changes.apply(
         (tx) => zones.owned(userId, zoneName, tx),
         opts,
         async (edit) => {
           const { draft, zone } = edit;
-          const entries = resolveAll(zone.name, list.map((rs) => ({ ...rs, changetype: 'REPLACE' as const })));
           await draft.loadAll();
           const given = new Set(entries.map((e) => `${e.name} ${e.type}`));
           for (const name of draft.names()) {
@@ -86,13 +87,14 @@ export function createRrsets(changes: ChangeSets, zones: Zones) {
       );
     },
 
-    patch(userId: number, zoneName: ZoneRef, list: readonly RRsetChange[], opts: WriteOptions): Promise<Applied<void>> {
+    async patch(userId: number, zoneName: ZoneRef, list: readonly RRsetChange[], opts: WriteOptions): Promise<Applied<void>> {
+      // Prepared before the write lock (issue 34), as for replaceAll.
+      const entries = resolveAll((await zones.owned(userId, zoneName)).name, list);
       return changes.apply(
         (tx) => zones.owned(userId, zoneName, tx),
         opts,
         async (edit) => {
           const { draft, zone } = edit;
-          const entries = resolveAll(zone.name, list);
           await draft.load(new Set(entries.map((e) => e.name)));
           for (const e of entries) {
             const current = draft.rrset(e.name, e.type);

@@ -29,11 +29,37 @@ export interface ImportResult {
 
 const key = (name: string, type: string) => `${name} ${type}`;
 
-/** Applies a parsed file to the draft: replacing every record of the zone, or adding to them. */
-async function applyFile(edit: Edit, records: readonly ZoneFileRecord[], mode: 'replace' | 'merge'): Promise<Blame> {
-  const { draft } = edit;
-  const sets = new Map<string, { name: string; type: string; line: number; ttl: number; contents: string[] }>();
-  for (const r of records) {
+/** One RRset of a file: its first line, its TTL and its contents. */
+interface FileRRset {
+  name: string;
+  type: string;
+  line: number;
+  ttl: number;
+  contents: string[];
+}
+
+/** Records grouped into RRsets and their SOA timers: an import as prepared before the write lock. */
+export interface PreparedRecords {
+  sets: Map<string, FileRRset>;
+  /** The names the records are at. */
+  names: Set<string>;
+  soa?: ZoneFileSoa;
+}
+
+/** A zone file read and prepared: parsed, bounded, and grouped into RRsets. */
+export type PreparedZoneFile = ParsedZoneFile & PreparedRecords;
+
+/**
+ * Groups records into RRsets, before any transaction (issue 34: a change is prepared before the
+ * write lock and only applied to the draft inside it), letting the event loop run between chunks.
+ */
+export async function prepareRecords(zone: { records: readonly ZoneFileRecord[]; soa?: ZoneFileSoa }): Promise<PreparedRecords> {
+  const sets = new Map<string, FileRRset>();
+  const names = new Set<string>();
+  let n = 0;
+  for (const r of zone.records) {
+    await pauseEvery(++n);
+    names.add(r.name);
     const k = key(r.name, r.record_type);
     const set = sets.get(k);
     // One TTL per RRset (RFC 2181 §5.2): a file that disagrees with itself gets the lowest.
@@ -42,6 +68,12 @@ async function applyFile(edit: Edit, records: readonly ZoneFileRecord[], mode: '
       set.ttl = Math.min(set.ttl, r.ttl);
     } else sets.set(k, { name: r.name, type: r.record_type, line: r.line, ttl: r.ttl, contents: [r.content] });
   }
+  return { sets, names, soa: zone.soa };
+}
+
+/** Applies a prepared file to the draft: replacing every record of the zone, or adding to them. */
+async function applyFile(edit: Edit, { sets, names }: PreparedRecords, mode: 'replace' | 'merge'): Promise<Blame> {
+  const { draft } = edit;
   let n = 0;
   if (mode === 'replace') {
     await draft.loadAll();
@@ -53,7 +85,7 @@ async function applyFile(edit: Edit, records: readonly ZoneFileRecord[], mode: '
       }
     }
   } else {
-    await draft.load(new Set(records.map((r) => r.name)));
+    await draft.load(names);
   }
   for (const set of sets.values()) {
     await pauseEvery(++n);
@@ -82,17 +114,17 @@ function soaSettings(zone: DomainRow, soa: { refresh: number; retry: number; exp
  * A change-set builder that applies a master file to the zone being edited; `ignored` holds,
  * once it ran, what the file had that the zone does not take.
  */
-export function fileBuilder(parsed: ParsedZoneFile, mode: 'replace' | 'merge') {
+export function fileBuilder(parsed: PreparedZoneFile, mode: 'replace' | 'merge') {
   return {
     ignored: () => parsed.ignored,
     build: (edit: Edit): Promise<void> => recordsBuild(edit, parsed, mode),
   };
 }
 
-/** Applies records read from a file or a transfer (and their SOA timers) to the draft. */
-export async function recordsBuild(edit: Edit, zone: { records: readonly ZoneFileRecord[]; soa?: ZoneFileSoa }, mode: 'replace' | 'merge'): Promise<void> {
-  if (zone.soa) Object.assign(edit.settings, soaSettings(edit.zone, zone.soa));
-  edit.blame = await applyFile(edit, zone.records, mode);
+/** Applies records read from a file or a transfer, prepared (and their SOA timers), to the draft. */
+export async function recordsBuild(edit: Edit, prepared: PreparedRecords, mode: 'replace' | 'merge'): Promise<void> {
+  if (prepared.soa) Object.assign(edit.settings, soaSettings(edit.zone, prepared.soa));
+  edit.blame = await applyFile(edit, prepared, mode);
 }
 
 /** Every problem with a file is a problem on one of its lines: 400, as for a parse error. */
@@ -111,10 +143,10 @@ export function createZoneFiles(store: ServiceStore, changes: ChangeSets, identi
    * at most MAX_RECORDS_PER_ZONE records, short error texts) and in chunks that let the event loop
    * run (DESIGN.md §17). Invalid (400, `fields` keyed `line <n>`) on any error.
    */
-  async function read(text: string, origin: string, defaultTtl: number): Promise<ParsedZoneFile> {
+  async function read(text: string, origin: string, defaultTtl: number): Promise<PreparedZoneFile> {
     const parsed = await parseZoneFileChunked(text, origin, { defaultTtl, maxRecords });
     if (parsed.errors.length > 0) throw zoneFileInvalid(parsed.errors);
-    return parsed;
+    return { ...parsed, ...(await prepareRecords(parsed)) };
   }
 
   /** Imports `text` into `zone` (which `locate` finds again in the transaction), as one change set (source `import`). */
@@ -124,8 +156,9 @@ export function createZoneFiles(store: ServiceStore, changes: ChangeSets, identi
   }
 
   /** Imports records already read (a zone transfer) into the zone `locate` finds, as one change set. */
-  function importRecords(locate: (tx: ServiceRepos, now: Date) => Promise<DomainRow>, zone: { records: readonly ZoneFileRecord[]; soa?: ZoneFileSoa }, mode: 'replace' | 'merge', opts: WriteOptions) {
-    return asFileErrors(() => changes.apply(locate, { ...opts, source: 'import' }, (edit) => recordsBuild(edit, zone, mode)));
+  async function importRecords(locate: (tx: ServiceRepos, now: Date) => Promise<DomainRow>, zone: { records: readonly ZoneFileRecord[]; soa?: ZoneFileSoa }, mode: 'replace' | 'merge', opts: WriteOptions) {
+    const prepared = await prepareRecords(zone);
+    return asFileErrors(() => changes.apply(locate, { ...opts, source: 'import' }, (edit) => recordsBuild(edit, prepared, mode)));
   }
 
   return {
