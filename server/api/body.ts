@@ -12,6 +12,28 @@ import { HttpError } from './errors';
 
 export const MAX_DEPTH = 32;
 
+/** A request body as the edge read and checked it: parsed JSON, or a zone file's text. */
+export type ReadBody = { json: unknown } | { text: string };
+
+declare module 'hono' {
+  interface ContextVariableMap {
+    /** Set by the body readers (this file, pdns/body.ts) through Hono's public `c.set`; read with `bodyJson` / `bodyText`. */
+    readBody: ReadBody;
+  }
+}
+
+/** The JSON body the edge parsed (and checked for size, time, depth and text); Hono's own parse when none was read. */
+export function bodyJson(c: Context): Promise<unknown> {
+  const read = c.get('readBody');
+  return read && 'json' in read ? Promise.resolve(read.json) : c.req.json();
+}
+
+/** The zone file text the edge read (checked for size, time and UTF-8). */
+export function bodyText(c: Context): Promise<string> {
+  const read = c.get('readBody');
+  return read && 'text' in read ? Promise.resolve(read.text) : c.req.text();
+}
+
 /**
  * Whether JSON text nests deeper than `limit`, found in one pass over the text without recursion
  * (and before JSON.parse): brackets and braces outside strings, escapes skipped. A recursive walk
@@ -138,7 +160,7 @@ export function jsonBody(opts: { limitBytes: number; timeoutMs: number; bulkLimi
       } catch {
         throw new Invalid({ body: 'the zone file must be UTF-8 text; write other octets as \\DDD (RFC 1035 §5.1)' });
       }
-      (c.req.bodyCache as Record<string, unknown>).text = Promise.resolve(text);
+      c.set('readBody', { text });
       return;
     }
     if (!/^application\/([a-z0-9.+-]*\+)?json\s*(;|$)/i.test(type)) {
@@ -161,9 +183,7 @@ export function jsonBody(opts: { limitBytes: number; timeoutMs: number; bulkLimi
     // The one text rule (core/text-rules.ts), here at the edge for every field of every body.
     const bad = textProblems(value);
     if (Object.keys(bad).length > 0) throw new Invalid(bad);
-    // Hono's c.req.json() parses the cached text (with only `json` cached it would serialize it and read it back through a Response).
-    (c.req.bodyCache as Record<string, unknown>).text = Promise.resolve(text);
-    c.req.bodyCache.json = Promise.resolve(value);
+    c.set('readBody', { json: value });
   }
 }
 

@@ -9,6 +9,7 @@
 import { z, type RouteConfig } from '@hono/zod-openapi';
 import type { Context, MiddlewareHandler } from 'hono';
 import { HTTPException } from 'hono/http-exception';
+import { bodyJson } from './body';
 
 type Result = { success: true; data: unknown } | { success: false; error: z.ZodError };
 
@@ -106,7 +107,7 @@ function queryOf(c: Context): Record<string, string | string[]> {
 /** The body api/body.ts parsed (and checked for depth and text), else Hono's parse. */
 async function jsonOf(c: Context): Promise<unknown> {
   try {
-    return await (c.req.bodyCache.json ?? c.req.json());
+    return await bodyJson(c);
   } catch {
     throw new HTTPException(400, { message: 'Malformed JSON in request body' });
   }

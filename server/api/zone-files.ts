@@ -9,6 +9,7 @@ import { createApi, errors, json, security } from './create-api';
 import { pathZone } from './scope';
 import { ZoneImportResultSchema } from './schemas';
 import { changeView, etag, writeHeaders, writeOptions, writeQuery } from './write-options';
+import { bodyText } from './body';
 
 const tags = ['Zone files'];
 const zoneOnly = z.object({ name: z.string().openapi({ param: { name: 'name', in: 'path' }, example: 'example.com' }) });
@@ -62,7 +63,7 @@ export function zoneFilesApi(services: Services) {
     .endpoint(importRoute, async (c) => {
       const place = pathZone(c);
       const opts = writeOptions(c, c.req.valid('query').comment);
-      const text = await c.req.text();
+      const text = await bodyText(c);
       const applied = await zoneFiles.importInto(place.zone, (tx) => zones.owned(user(c), place, tx), text, c.req.valid('query').mode ?? 'replace', opts);
       c.header('ETag', etag(opts.dryRun ? applied.change.serial_before : applied.zone.serial_number));
       // A whole zone's worth of records would be megabytes: the first 1,000 of each side, and the counts.

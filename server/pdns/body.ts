@@ -36,7 +36,7 @@ function zoneFileProblem(value: unknown): string | null {
   return isZoneFileBody(value) ? textProblem(value.zone.replace(/[\t\r\n]/g, ' ')) : null;
 }
 
-/** Reads the JSON body of a write into `c.req.json()`; `{}` when there is none. */
+/** Reads the JSON body of a write (api/body.ts `bodyJson` gives it to the handlers); `{}` when there is none. */
 export function pdnsBody(limits: BodyLimits): MiddlewareHandler {
   const decoder = new TextDecoder('utf-8', { fatal: true });
   return async (c, next) => {
@@ -63,7 +63,7 @@ export function pdnsBody(limits: BodyLimits): MiddlewareHandler {
     const zone = zoneFileProblem(value);
     if (zone) bad.zone = zone;
     if (Object.keys(bad).length > 0) throw new Invalid(bad);
-    c.req.bodyCache.json = Promise.resolve(value);
+    c.set('readBody', { json: value });
     return next();
   };
 }

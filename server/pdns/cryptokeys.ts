@@ -16,6 +16,7 @@ import { dotted } from './names';
 import { pathZone } from './scope';
 import { CryptokeyIn, parseBody } from './schemas';
 import { pdnsWrite } from './write-options';
+import { bodyJson } from '../api/body';
 
 const ALGORITHM_NAMES = new Set(['13', 'ECDSAP256SHA256', 'ECDSA256']);
 
@@ -58,7 +59,7 @@ export function cryptokeysApi(services: Services) {
       return c.json((await keysOf(zone)).map((k) => cryptokeyView(zone.name, k)));
     })
     .post('/zones/:zone_id/cryptokeys', async (c) => {
-      const body = parseBody(CryptokeyIn, await c.req.json());
+      const body = parseBody(CryptokeyIn, await bodyJson(c));
       const zone = await zoneOf(c);
       if (body.privatekey || body.content) throw unprocessable('privatekey: zonedeck makes its own keys; importing one is not supported');
       if (body.keytype && !['ksk', 'csk'].includes(body.keytype.toLowerCase())) {
@@ -82,7 +83,7 @@ export function cryptokeysApi(services: Services) {
       return c.json(cryptokeyView(zone.name, key));
     })
     .put('/zones/:zone_id/cryptokeys/:key_id', async (c) => {
-      const body = parseBody(CryptokeyIn, await c.req.json());
+      const body = parseBody(CryptokeyIn, await bodyJson(c));
       await keyOf(c);
       if (body.active === false || body.published === false) {
         throw unprocessable('zonedeck keys are always active and published; DELETE the key to stop signing the zone');

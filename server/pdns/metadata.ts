@@ -15,6 +15,7 @@ import type { PdnsEnv } from './auth';
 import { unprocessable } from './errors';
 import { pathZone } from './scope';
 import { attributesOf } from './zone-create';
+import { bodyJson } from '../api/body';
 
 /** PowerDNS's kinds (pdns/ws-auth.cc `isValidMetadataKind`) and whether its API may write them; `X-…` kinds are anyone's. */
 const POWERDNS_KINDS = new Map<string, boolean>([
@@ -71,7 +72,7 @@ export function metadataApi(services: Services) {
   return new Hono<PdnsEnv>()
     .get('/zones/:zone_id/metadata', async (c) => c.json(await Promise.all(KEPT.map((k) => entry(c, k)))))
     .post('/zones/:zone_id/metadata', async (c) => {
-      const body = (await c.req.json()) as { kind?: unknown };
+      const body = (await bodyJson(c)) as { kind?: unknown };
       if (typeof body?.kind !== 'string') throw unprocessable('kind: must be a metadata kind, e.g. SOA-EDIT-API');
       const kind = kept(kindOf(body.kind, true));
       await set(c, kind, valuesOf(body));
@@ -80,7 +81,7 @@ export function metadataApi(services: Services) {
     .get('/zones/:zone_id/metadata/:kind', async (c) => c.json(await entry(c, kindOf(c.req.param('kind'), false))))
     .put('/zones/:zone_id/metadata/:kind', async (c) => {
       const kind = kept(kindOf(c.req.param('kind'), true));
-      await set(c, kind, valuesOf(await c.req.json()));
+      await set(c, kind, valuesOf(await bodyJson(c)));
       return c.json(await entry(c, kind));
     })
     .delete('/zones/:zone_id/metadata/:kind', async (c) => {

@@ -17,6 +17,7 @@ import type { PdnsEnv } from './auth';
 import { PdnsError } from './errors';
 import { zoneId, zoneNameOfId } from './names';
 import { parseBody, TsigKeyChangeIn, TsigKeyIn } from './schemas';
+import { bodyJson } from '../api/body';
 
 /** A key as PowerDNS shows one (its `makeJSONTSIGKey`): `key` empty unless this answer may carry the secret. */
 const keyView = (k: TsigKeyRow, key = '') => ({ name: k.name, id: zoneId(k.name), algorithm: k.algorithm, key, type: 'TSIGKey' });
@@ -94,7 +95,7 @@ export function tsigKeysApi(services: Services) {
   return new Hono<PdnsEnv>()
     .get('/tsigkeys', async (c) => c.json((await tsigKeys.list(userId(c))).map((k) => keyView(k))))
     .post('/tsigkeys', async (c) => {
-      const body = parseBody(TsigKeyIn, await c.req.json());
+      const body = parseBody(TsigKeyIn, await bodyJson(c));
       // An empty key is one to generate, as PowerDNS reads it.
       const secret = body.key || undefined;
       const wording = { name: body.name, algorithm: body.algorithm, base64: 'TSIG content cannot be base64-decoded', generating: secret === undefined };
@@ -110,7 +111,7 @@ export function tsigKeysApi(services: Services) {
     })
     .put('/tsigkeys/:id', async (c) => {
       const name = idName(c);
-      const body = parseBody(TsigKeyChangeIn, await c.req.json());
+      const body = parseBody(TsigKeyChangeIn, await bodyJson(c));
       // An empty key keeps the secret: a client that read the key (answered with `key: ""`) and sends it back changes nothing.
       const secret = body.key || undefined;
       const wording = { name, taken: body.name, algorithm: body.algorithm, base64: 'Can not base64 decode key content' };

@@ -19,6 +19,7 @@ import { checkTsigKeyIds } from './tsig-key-ids';
 import { auditActor } from '../api/audit-actor';
 import { pdnsWrite } from './write-options';
 import { zoneDetail, zoneRRsets, zoneSummary, type SoaIdentity } from './zone-view';
+import { bodyJson } from '../api/body';
 
 /** `true` (default) or `false`, as PowerDNS reads its boolean query parameters. */
 function flag(c: Context, name: string, fallback: boolean): boolean {
@@ -107,14 +108,14 @@ export function zonesApi(services: Services, identity: SoaIdentity, defaults: Zo
       return c.json(all.map((z) => zoneSummary(z, attributes.get(z.id), withDnssec)));
     })
     .post('/zones', async (c) => {
-      const body = parseBody(ZoneIn, await c.req.json());
+      const body = parseBody(ZoneIn, await bodyJson(c));
       const zone = await createZone(services, identity, c.get('principal').user.id, body, pdnsWrite(c), defaults);
       const rrsets = flag(c, 'rrsets', true) ? zoneRRsets(zone, await store.records.byDomain(zone.id), identity, await store.rrsetComments.byDomain(zone.id)) : undefined;
       return c.json(zoneDetail(zone, rrsets, (await store.zoneAttributes.get([zone.id])).get(zone.id)), 201);
     })
     .get('/zones/:zone_id', async (c) => c.json(await detail(c, await zoneOf(c))))
     .put('/zones/:zone_id', async (c) => {
-      const body = parseBody(ZoneIn, await c.req.json());
+      const body = parseBody(ZoneIn, await bodyJson(c));
       const zone = await zoneOf(c);
       checkKind(body.kind);
       checkUnsupported(body);
@@ -137,7 +138,7 @@ export function zonesApi(services: Services, identity: SoaIdentity, defaults: Zo
       return c.body(null, 204);
     })
     .patch('/zones/:zone_id', async (c) => {
-      const body = parseBody(PatchBody, await c.req.json());
+      const body = parseBody(PatchBody, await bodyJson(c));
       const zone = await zoneOf(c);
       const apexNs = (await store.records.atName(zone.id, APEX)).filter((r) => r.record_type === 'NS');
       const t = translate(body.rrsets, { zone, apexNs, identity, ttls: await extendedTtls(zone, body.rrsets) });
