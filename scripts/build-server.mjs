@@ -1,37 +1,55 @@
 // Compiles the server and its DNS thread into build/ (npm start, npm test, npm run bench) when
 // the build is missing or older than its sources: one ES module each, with source maps, the
-// packages left in node_modules. It takes under a second.
+// packages left in node_modules (except the CLI's, see below). It takes a second or two.
 //
 // Why not run the TypeScript through tsx, as the CLI does: tsx compiles with esbuild's keepNames,
 // which wraps every function that is created in a call that sets its name. A record write creates
 // dozens of closures, and these calls cost ~5% of the CPU of a write under load (profile, issue 16).
 // Built, a record write took ~10% less CPU (6 interleaved runs on one core: 249–287 µs against
 // 287–320 µs) and the server answered 2–15% more writes per second.
-import { join } from 'node:path';
+import { join, resolve } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import * as esbuild from 'esbuild';
 import { isFresh } from './freshness.mjs';
 
 const root = fileURLToPath(new URL('..', import.meta.url));
-const sources = ['server', 'tsconfig.json', fileURLToPath(import.meta.url)].map((p) => join(root, p));
+// The CLI's build holds its packages too (below), so a changed lockfile makes it again. (resolve, not
+// join: join would put root in front of this script's absolute path, a file that is never there.)
+const sources = ['server', 'tsconfig.json', 'package-lock.json', fileURLToPath(import.meta.url)].map((p) => resolve(root, p));
 
 export async function buildServer() {
   if (['server.js', 'dns-worker.js', 'cli.js'].every((f) => isFresh(join(root, 'build', f), sources))) return;
-  await esbuild.build({
+  const common = {
     absWorkingDir: root,
-    // server/dns/thread.ts starts build/dns-worker.js beside build/server.js.
-    // The admin CLI too: the tests run it hundreds of times, and built it starts in a fraction of
-    // tsx's 2–4 s here (`npm run cli` keeps running the sources through tsx).
-    entryPoints: { server: 'server/main.ts', 'dns-worker': 'server/dns/worker.ts', cli: 'server/cli/main.ts' },
     outdir: 'build',
     bundle: true,
     platform: 'node',
     format: 'esm',
     target: `node${process.versions.node}`,
-    packages: 'external',
     sourcemap: true,
     logLevel: 'warning',
-  });
+  };
+  await Promise.all([
+    esbuild.build({
+      ...common,
+      // server/dns/thread.ts starts build/dns-worker.js beside build/server.js.
+      entryPoints: { server: 'server/main.ts', 'dns-worker': 'server/dns/worker.ts' },
+      packages: 'external',
+    }),
+    // The admin CLI too: the tests run it hundreds of times (each Playwright test twice, to make
+    // its user), and built it starts in a fraction of tsx's 2–4 s here (`npm run cli` keeps running
+    // the sources through tsx). Its packages are bundled into it as well: resolving and loading
+    // them one module at a time from node_modules was most of its start (~1.4 s of CPU on this
+    // 2-core machine, against ~0.5 s bundled). better-sqlite3 stays outside (a native addon), and
+    // pg's optional pg-native, which pg asks for only when told to. The CommonJS packages inside
+    // an ES module need a `require` for Node's built-in modules.
+    esbuild.build({
+      ...common,
+      entryPoints: { cli: 'server/cli/main.ts' },
+      external: ['better-sqlite3', 'pg-native'],
+      banner: { js: "import { createRequire as createRequireForCli } from 'node:module'; const require = createRequireForCli(import.meta.url);" },
+    }),
+  ]);
 }
 
 if (process.argv[1] === fileURLToPath(import.meta.url)) await buildServer();
