@@ -36,6 +36,8 @@ export class ZoneIndex implements ZoneLookup {
   }
 
   put(zone: Zone): void {
+    // Loaded: the arena's room for more goes back (changes to come grow it again, a chunk at most).
+    zone.nodes.trim();
     this.zones.set(zone.name, zone);
     this.pending.delete(zone.name);
     this.setGen++;

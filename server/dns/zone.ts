@@ -4,6 +4,8 @@
  * non-terminals, RFC 4592 §2.2.2), so the resolver never touches the store.
  * `gen` grows with every change; cached answers tagged with an older `gen` are stale.
  * A signed zone also has a signer (its keys and signature cache) and its DNSKEY RRset at the apex.
+ * The RRsets from record rows are kept compactly, in an arena of bytes per zone (zone-names.ts,
+ * issue 31), and read back as RRset objects when a question needs them.
  */
 import { APEX, toFqdn } from '../core/domain-name';
 import { RECORD_TYPE_BY_NAME } from '../core/record-types';
@@ -13,6 +15,9 @@ import { deleteSignalEnd } from '../services/dnssec-keys';
 import { dnskeyRRset, type SigningKey } from './dnssec/keys';
 import { ZoneSigner } from './dnssec/sign';
 import { T, type RRset, type SoaData } from './rrset';
+import { Node, ZoneNames, type PutInfo } from './zone-names';
+
+export { Node } from './zone-names';
 
 export interface ZoneIdentity {
   /** SOA MNAME (RFC 1035 §3.3.13): the first configured name server. */
@@ -41,78 +46,6 @@ export interface ZoneAlias {
 const SERVICE_TYPES = [T.SOA, T.DNSKEY, CDS, CDNSKEY];
 const ADDRESS_TYPES = [T.A, T.AAAA];
 
-/**
- * The RRsets at one owner name, by type. Most names hold a single RRset, so the first is kept in
- * two fields and only a second type makes a Map: a Map per name cost ~150 bytes, half of what a
- * record took in memory (issue 31). It reads like a Map, in insertion order.
- */
-export class Node {
-  private firstType = -1;
-  private first: RRset | undefined;
-  private more: Map<number, RRset> | null = null;
-
-  get size(): number {
-    return (this.first ? 1 : 0) + (this.more?.size ?? 0);
-  }
-
-  get(type: number): RRset | undefined {
-    return this.firstType === type ? this.first : this.more?.get(type);
-  }
-
-  has(type: number): boolean {
-    return this.get(type) !== undefined;
-  }
-
-  set(type: number, set: RRset): this {
-    if (this.first === undefined || this.firstType === type) {
-      if (this.first === undefined && this.more?.has(type)) this.more.set(type, set);
-      else {
-        this.firstType = type;
-        this.first = set;
-      }
-    } else (this.more ??= new Map()).set(type, set);
-    return this;
-  }
-
-  delete(type: number): boolean {
-    if (this.first !== undefined && this.firstType === type) {
-      // The next in insertion order takes the first place.
-      const next = this.more?.entries().next();
-      if (next && !next.done) {
-        [this.firstType, this.first] = next.value;
-        this.more!.delete(this.firstType);
-        if (this.more!.size === 0) this.more = null;
-      } else {
-        this.firstType = -1;
-        this.first = undefined;
-      }
-      return true;
-    }
-    const gone = this.more?.delete(type) ?? false;
-    if (this.more?.size === 0) this.more = null;
-    return gone;
-  }
-
-  *keys(): IterableIterator<number> {
-    if (this.first) yield this.firstType;
-    if (this.more) yield* this.more.keys();
-  }
-
-  *values(): IterableIterator<RRset> {
-    if (this.first) yield this.first;
-    if (this.more) yield* this.more.values();
-  }
-
-  *entries(): IterableIterator<[number, RRset]> {
-    if (this.first) yield [this.firstType, this.first];
-    if (this.more) yield* this.more.entries();
-  }
-
-  [Symbol.iterator](): IterableIterator<[number, RRset]> {
-    return this.entries();
-  }
-}
-
 /** Groups rows at one owner into RRsets; types outside the registry, and ALIAS (not a type on the wire), are skipped. */
 function rrsetsOf(fqdn: string, rows: readonly RecordRow[]): Node {
   const node = new Node();
@@ -135,15 +68,21 @@ export class Zone {
   readonly id: number;
   domain: DomainRow;
   gen = 0;
-  readonly nodes = new Map<string, Node>();
+  /** The names and their RRsets, compactly (zone-names.ts); read like a Map by absolute name. */
+  readonly nodes: ZoneNames;
   /** Set while the zone is signed (dnssec_enabled with at least one key). */
   signer: ZoneSigner | null = null;
   /** Owner names below the apex that hold an NS set: zone cuts (RFC 1034 §4.2.1). */
   readonly cuts = new Set<string>();
   /** Owner names that hold a DNAME, with its target (RFC 6672). */
   readonly dnames = new Map<string, string>();
-  /** For each existing name, how many names with data lie at or below it. */
-  private readonly weight = new Map<string, number>();
+  /**
+   * For each name (relative to the zone) with names holding data below it, how many: with the
+   * names themselves, which names exist (empty non-terminals, RFC 4592 §2.2.2).
+   */
+  private readonly below = new Map<string, number>();
+  /** What the last `putRows` stored (one object, reused). */
+  private readonly put: PutInfo = { sets: 0, hasNs: false };
   /**
    * The ALIAS records by owner name (a wildcard's included: names it stands for answer its
    * addresses, RFC 4592 §3.3.1). A name holding one exists even while it has no addresses.
@@ -156,13 +95,22 @@ export class Zone {
     this.name = domain.name;
     this.id = domain.id;
     this.domain = domain;
-    const byName = new Map<string, RecordRow[]>();
+    // About 24 octets a record in the arena for A-shaped data; it grows if that is short.
+    this.nodes = new ZoneNames(domain.name, 256 + records.length * 24);
+    // Most names hold one row: each name is stored with its first row as it comes, and the few
+    // names met again are stored once more at the end with all their rows (in their order).
+    const one: RecordRow[] = [];
+    let again: Map<string, RecordRow[]> | undefined;
     for (const r of records) {
-      const list = byName.get(r.name);
-      if (list) list.push(r);
-      else byName.set(r.name, [r]);
+      if (!this.nodes.hasRel(r.name)) {
+        one[0] = r;
+        this.replaceName(r.name, one);
+      } else (again ??= new Map()).set(r.name, []);
     }
-    for (const [rel, rows] of byName) this.replaceName(rel, rows);
+    if (again) {
+      for (const r of records) again.get(r.name)?.push(r);
+      for (const [rel, rows] of again) this.replaceName(rel, rows);
+    }
     this.setDomain(domain);
     this.loading = false;
     if (this.aliases.size > 0) this.identity.aliases?.watch(this);
@@ -170,7 +118,7 @@ export class Zone {
 
   /** The SOA RRset; its TTL is the negative-caching TTL as RFC 2308 §5 asks. */
   get soa(): RRset {
-    return this.nodes.get(this.name)!.get(T.SOA)!;
+    return this.nodes.at(APEX, this.name)!.get(T.SOA)!;
   }
 
   setDomain(domain: DomainRow): void {
@@ -184,11 +132,10 @@ export class Zone {
       expire: domain.expire_interval,
       minimum: domain.minimum_ttl,
     };
-    let apex = this.nodes.get(this.name);
+    let apex = this.nodes.at(APEX, this.name);
     if (!apex) {
       apex = new Node();
-      this.nodes.set(this.name, apex);
-      this.adjust(this.name, 1);
+      this.nodes.setNode(APEX, apex);
     }
     apex.set(T.SOA, { name: this.name, type: T.SOA, ttl: domain.minimum_ttl, data: [data] });
     if (!this.signer) this.setDeleteSignal(apex);
@@ -209,30 +156,49 @@ export class Zone {
     }
   }
 
-  /** Replaces every record at a relative name with `rows` (all rows now stored there). */
+  /**
+   * Replaces every record at a relative name with `rows` (all rows now stored there). Plain
+   * names go to the arena; the apex and ALIAS owners, whose sets the zone adds to, stay objects.
+   */
   replaceName(rel: string, rows: readonly RecordRow[]): void {
-    const fqdn = toFqdn(rel, this.name);
-    const before = this.nodes.get(fqdn);
-    const node = rrsetsOf(fqdn, rows);
-    if (rel === APEX) {
-      // The SOA, DNSKEY, CDS and CDNSKEY sets are the service's own, not rows: they stay.
-      for (const t of SERVICE_TYPES) if (before?.has(t)) node.set(t, before.get(t)!);
+    const names = this.nodes;
+    const existed = names.hasRel(rel);
+    // The absolute name, made only when needed (most plain names never need it).
+    let fqdn: string | undefined;
+    let hasAlias = false;
+    let dname: RecordRow | undefined;
+    for (const r of rows) {
+      if (r.record_type === 'ALIAS') hasAlias = true;
+      else if (r.record_type === 'DNAME') dname ??= r;
     }
-    const aliasChanged = this.replaceAlias(fqdn, rows, before, node);
-    if (node.size > 0 || this.aliases.has(fqdn)) {
-      this.nodes.set(fqdn, node);
-      if (!before) this.adjust(fqdn, 1);
-    } else if (before) {
-      this.nodes.delete(fqdn);
-      this.adjust(fqdn, -1);
+    let present: boolean;
+    let hasNs: boolean;
+    let aliasChanged = false;
+    if (rel === APEX || hasAlias || (this.aliases.size > 0 && this.aliases.has((fqdn ??= toFqdn(rel, this.name)))) || !names.putRows(rel, rows, this.put)) {
+      fqdn ??= toFqdn(rel, this.name);
+      const before = existed ? names.at(rel, fqdn) : undefined;
+      const node = rrsetsOf(fqdn, rows);
+      if (rel === APEX) {
+        // The SOA, DNSKEY, CDS and CDNSKEY sets are the service's own, not rows: they stay.
+        for (const t of SERVICE_TYPES) if (before?.has(t)) node.set(t, before.get(t)!);
+      }
+      aliasChanged = this.replaceAlias(fqdn, rows, before, node);
+      present = node.size > 0 || this.aliases.has(fqdn);
+      if (present) names.setNode(rel, node);
+      else if (existed) names.delete(rel);
+      hasNs = node.has(T.NS);
+    } else {
+      present = this.put.sets > 0;
+      hasNs = this.put.hasNs;
     }
-    if (rel !== APEX && node.has(T.NS)) this.cuts.add(fqdn);
-    else this.cuts.delete(fqdn);
-    const dname = rows.find((r) => r.record_type === 'DNAME');
-    if (dname) this.dnames.set(fqdn, dname.content);
-    else this.dnames.delete(fqdn);
+    if (present && !existed) this.adjust(rel, 1);
+    else if (!present && existed) this.adjust(rel, -1);
+    if (rel !== APEX && hasNs) this.cuts.add((fqdn ??= toFqdn(rel, this.name)));
+    else if (this.cuts.size > 0) this.cuts.delete((fqdn ??= toFqdn(rel, this.name)));
+    if (dname) this.dnames.set((fqdn ??= toFqdn(rel, this.name)), dname.content);
+    else if (this.dnames.size > 0) this.dnames.delete((fqdn ??= toFqdn(rel, this.name)));
     this.gen++;
-    if (aliasChanged && !this.loading && this.aliases.has(fqdn)) this.identity.aliases?.watch(this, fqdn);
+    if (aliasChanged && !this.loading && this.aliases.has((fqdn ??= toFqdn(rel, this.name)))) this.identity.aliases?.watch(this, fqdn);
   }
 
   /**
@@ -282,7 +248,9 @@ export class Zone {
   setKeys(keys: readonly SigningKey[]): void {
     const ids = keys.map((k) => k.id).join(',');
     if ((this.signer?.keyIds ?? '') === ids) return;
-    const apex = this.nodes.get(this.name)!;
+    const apex = this.nodes.at(APEX, this.name)!;
+    // Signed, an RRset stays one object while it is unchanged, so its signature stays cached.
+    this.nodes.keepDecoded(keys.length > 0);
     if (keys.length === 0) {
       this.signer = null;
       apex.delete(T.DNSKEY);
@@ -299,14 +267,13 @@ export class Zone {
 
   /** How many records the zone holds (the SOA and DNSKEYs included): what an AXFR would send. */
   recordCount(): number {
-    let n = 0;
-    for (const node of this.nodes.values()) for (const set of node.values()) n += set.data.length;
-    return n;
+    return this.nodes.recordCount();
   }
 
   /** Whether a name exists in the zone: it has data, or a name below it does. */
   exists(fqdn: string): boolean {
-    return this.weight.has(fqdn);
+    const rel = this.nodes.rel(fqdn);
+    return rel !== undefined && (this.nodes.hasRel(rel) || this.below.has(rel));
   }
 
   /**
@@ -339,16 +306,19 @@ export class Zone {
   /** The longest existing ancestor of a name that does not exist (RFC 4592 §3.3.1). */
   closestEncloser(fqdn: string): string {
     let n = fqdn;
-    while (n.length > this.name.length && !this.weight.has(n)) n = n.slice(n.indexOf('.') + 1);
+    while (n.length > this.name.length && !this.exists(n)) n = n.slice(n.indexOf('.') + 1);
     return n;
   }
 
-  private adjust(fqdn: string, delta: number): void {
-    for (let n = fqdn; ; n = n.slice(n.indexOf('.') + 1)) {
-      const w = (this.weight.get(n) ?? 0) + delta;
-      if (w > 0) this.weight.set(n, w);
-      else this.weight.delete(n);
-      if (n.length <= this.name.length) break;
+  /** Counts a name (relative) in or out of the names below each of its ancestors, up to the apex. */
+  private adjust(rel: string, delta: number): void {
+    if (rel === APEX) return;
+    for (let n = rel; n !== APEX; ) {
+      const dot = n.indexOf('.');
+      n = dot < 0 ? APEX : n.slice(dot + 1);
+      const w = (this.below.get(n) ?? 0) + delta;
+      if (w > 0) this.below.set(n, w);
+      else this.below.delete(n);
     }
   }
 }
