@@ -65,7 +65,7 @@ function* zoneRecords(count: number): Generator<{ name: string; record_type: str
     yield { name: `host${i}`, record_type: 'A', content: `10.${(i >> 16) & 255}.${(i >> 8) & 255}.${i & 255}` };
     if (++n >= count) return;
     if (i % 5 === 0) {
-      yield { name: `host${i}`, record_type: 'AAAA', content: `2001:db8::${i.toString(16)}` };
+      yield { name: `host${i}`, record_type: 'AAAA', content: `2001:db8::${(i >> 16).toString(16)}:${(i & 0xffff).toString(16)}` };
       if (++n >= count) return;
     }
     if (i % 10 === 0) {
