@@ -18,6 +18,7 @@ const BENCHES: Bench[] = [
   { name: 'Defences', file: './defences.ts', fn: 'benchDefences' },
   { name: 'Analytics', file: './analytics.ts', fn: 'benchAnalytics' },
   { name: 'Index', file: './index-memory.ts', fn: 'benchIndexMemory' },
+  { name: 'Startup', file: './startup.ts', fn: 'benchStartup' },
 ];
 
 // The servers measured are the build `npm start` runs, of the sources as they are now.
