@@ -4,6 +4,7 @@ import { ConfigError, loadConfig } from './config';
 import { startDnsThread } from './dns/thread';
 import { startHttp, stopHttp } from './http-server';
 import { startJob } from './background';
+import { backgroundFailures } from './metrics';
 import { createAliasSerials } from './services/alias-serials';
 import { resignSignedZones, RESIGN_EVERY_MS } from './services/resign';
 import { announce, createLogger } from './log';
@@ -77,7 +78,15 @@ async function main(): Promise<void> {
   // re-sign bump (fresh signatures at the secondaries) and, with secondaries to tell, a new serial
   // when an ALIAS target's addresses change (the DNS thread resolves them and says so).
   const resign = startJob('resign', () => resignSignedZones(store, services.changes), log, { everyMs: RESIGN_EVERY_MS });
-  const aliasSerials = config.secondaries.length > 0 ? createAliasSerials(services.changes, { onError: (err) => log.error({ err, job: 'alias-serial' }, 'a new serial for changed ALIAS addresses failed') }) : null;
+  const aliasSerials =
+    config.secondaries.length > 0
+      ? createAliasSerials(services.changes, {
+          onError: (err, zone, retryInMs) => {
+            backgroundFailures.inc({ job: 'alias-serial' });
+            log.error({ err, job: 'alias-serial', zone, retry_in_s: retryInMs / 1000 }, 'a new serial for changed ALIAS addresses failed; trying again');
+          },
+        })
+      : null;
   const dns = await startDnsThread(
     config,
     store,
@@ -86,7 +95,12 @@ async function main(): Promise<void> {
     {
       update: (req) => services.updates.apply(req),
       aliasChanged: aliasSerials ? (zoneId) => aliasSerials.changed(zoneId) : undefined,
-      delegated: (zoneId, delegated) => void services.changes.markDelegated(zoneId, delegated).catch((err: unknown) => log.error({ err, zone: zoneId, job: 'delegation' }, 'storing a delegation check failed')),
+      // A failure is counted and logged; the next round of the check (or the next zone event) stores it again.
+      delegated: (zoneId, delegated) =>
+        void services.changes.markDelegated(zoneId, delegated).catch((err: unknown) => {
+          backgroundFailures.inc({ job: 'delegation' });
+          log.error({ err, zone: zoneId, job: 'delegation' }, 'storing a delegation check failed');
+        }),
     },
     stats ? (batch) => stats.record(batch) : undefined,
   );

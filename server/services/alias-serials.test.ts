@@ -5,6 +5,7 @@
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import { createTestApp, type TestApp } from '../testing/test-app';
 import { createAliasSerials } from './alias-serials';
+import { createChangeSets } from './change-sets';
 import { eventually } from '../testing/test-server';
 
 let t: TestApp;
@@ -36,6 +37,38 @@ describe('ALIAS serials', () => {
       // Two signals within one interval made one change set.
       await new Promise((r) => setTimeout(r, 400));
       expect((await changes()).filter((c) => c.source === 'alias')).toHaveLength(1);
+    } finally {
+      serials.close();
+    }
+  });
+});
+
+describe('a failing bump', () => {
+  it('is reported with its zone and tried again, with a doubling wait, until it succeeds', async () => {
+    const store = t.forge;
+    let failing = 2;
+    // The store as it is, but the first two bumps fail (a lost connection, a full disk).
+    const flaky = Object.create(store, {
+      transaction: {
+        value: <T>(run: Parameters<typeof store.transaction>[0]) =>
+          failing-- > 0 ? Promise.reject(new Error('database is locked')) : (store.transaction(run) as Promise<T>),
+      },
+    });
+    const reported: Array<[string, number, number]> = [];
+    const serials = createAliasSerials(createChangeSets(flaky, t.services.events, { maxRecords: 1000, aliasResolver: true }), {
+      minIntervalMs: 0,
+      retryMs: 50,
+      onError: (err, zoneId, wait) => reported.push([(err as Error).message, zoneId, wait]),
+    });
+    try {
+      const before = await zone();
+      serials.changed(before.id);
+      expect(await eventually(async () => (await zone()).serial_number > before.serial_number)).toBe(true);
+      expect(reported).toEqual([
+        ['database is locked', before.id, 50],
+        ['database is locked', before.id, 100],
+      ]);
+      expect((await changes())[0]).toMatchObject({ source: 'alias' });
     } finally {
       serials.close();
     }

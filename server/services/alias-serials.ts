@@ -7,6 +7,9 @@
  * when it ends. The interval is judged by the zone's `updated_at` under its lock, so several DNS
  * nodes sharing a database, each resolving on its own, bump a zone once. The DNS thread, which
  * resolves the targets, tells the main thread (dns/thread.ts), whose change sets write the bump.
+ * A bump that fails (a lost connection, a full disk) is reported with its zone and tried again
+ * after `retryMs`, doubling up to the interval (or eight times `retryMs`), until it succeeds or the
+ * zone is gone.
  */
 import type { ChangeSets } from './change-sets';
 
@@ -19,8 +22,14 @@ export interface AliasSerials {
   close(): void;
 }
 
-export function createAliasSerials(changes: ChangeSets, opts: { minIntervalMs?: number; onError?(err: unknown): void } = {}): AliasSerials {
+/** The first retry of a failed bump; it doubles up to the interval. */
+export const ALIAS_RETRY_MS = 30_000;
+
+export function createAliasSerials(changes: ChangeSets, opts: { minIntervalMs?: number; retryMs?: number; onError?(err: unknown, zoneId: number, retryInMs: number): void } = {}): AliasSerials {
   const interval = opts.minIntervalMs ?? ALIAS_BUMP_MS;
+  const firstRetry = opts.retryMs ?? ALIAS_RETRY_MS;
+  /** The next retry's wait, by zone, while its bumps fail. */
+  const retries = new Map<number, number>();
   const actor = { username: 'zonedeck', credential: 'system' };
   const waiting = new Map<number, NodeJS.Timeout>();
   let closed = false;
@@ -42,7 +51,16 @@ export function createAliasSerials(changes: ChangeSets, opts: { minIntervalMs?: 
     if (closed || waiting.has(zoneId)) return;
     const timer = setTimeout(() => {
       waiting.delete(zoneId);
-      void bump(zoneId).catch((e: unknown) => (e instanceof Error && e.message === 'gone' ? undefined : opts.onError?.(e)));
+      void bump(zoneId).then(
+        () => retries.delete(zoneId),
+        (e: unknown) => {
+          if (e instanceof Error && e.message === 'gone') return void retries.delete(zoneId);
+          const wait = retries.get(zoneId) ?? firstRetry;
+          retries.set(zoneId, Math.min(wait * 2, Math.max(interval, firstRetry * 8)));
+          opts.onError?.(e, zoneId, wait);
+          later(zoneId, wait);
+        },
+      );
     }, ms);
     timer.unref();
     waiting.set(zoneId, timer);
