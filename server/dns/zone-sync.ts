@@ -201,10 +201,18 @@ export async function syncZones(
   hooks.loading?.({ loaded: 0, total });
   let reported = Date.now();
   const loaded = enqueue(async () => {
+    let yielded = Date.now();
     for (let i = 0; i < total; i++) {
       // One zone that cannot be read now is reported and left to the next reconcile; the others load.
       await load(initial.rows[i]!).catch((err: unknown) => hooks.onError?.(err));
       const now = Date.now();
+      // Small zones never reach a slice's yield, and the store's reads resolve without a turn of the
+      // event loop: give the questions waiting on the socket their turn every few milliseconds, so
+      // the zones already loaded answer while the rest load.
+      if (now - yielded >= 5) {
+        await new Promise((r) => setImmediate(r));
+        yielded = Date.now();
+      }
       if (now - reported >= 250) {
         reported = now;
         hooks.loading?.({ loaded: i + 1, total });
