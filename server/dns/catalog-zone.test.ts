@@ -49,6 +49,7 @@ beforeAll(async () => {
   userId = (await node.accounts.addUser('alice')).user.id;
   await node.zones.create(userId, { name: 'one.example' });
   sync = await syncZones(store, node.events, index, IDENTITY, { serialChanged: (z) => notified.push(z) }, 3_600_000, { catalog: CATALOG });
+  await sync.loaded;
 });
 
 afterAll(async () => {

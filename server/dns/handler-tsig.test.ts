@@ -154,7 +154,7 @@ describe('signed zone transfers', () => {
   it('of a zone too large for one message are split, each part under 65535 octets with its TSIG', async () => {
     const zone = exampleIndex().get('example.com')!;
     // Grow the zone until a transfer needs several messages.
-    for (let i = 0; i < 400; i++) zone.replaceName(`t${i}`, [{ id: 10_000 + i, domain_id: 1, name: `t${i}`, record_type: 'TXT', content: 'z'.repeat(200), ttl: 60, created_at: '', updated_at: '', disabled: 0 }]);
+    for (let i = 0; i < 400; i++) zone.replaceName(`t${i}`, [{ id: 10_000 + i, name: `t${i}`, record_type: 'TXT', content: 'z'.repeat(200), ttl: 60 }]);
     const index = exampleIndex();
     index.put(zone);
     const big = createHandler(index, { transferAllowed: () => false, keys: new Map([[KEYS[0]!.name, KEYS[0]!]]), clock: () => NOW });

@@ -144,7 +144,7 @@ describe('handler', () => {
   it('splits a large zone transfer into several messages', () => {
     const { handler, index } = setup();
     const zone = index.get('example.com')!;
-    for (let i = 0; i < 3000; i++) zone.replaceName(`host${i}`, [{ id: 10_000 + i, domain_id: 1, name: `host${i}`, record_type: 'TXT', content: `record number ${i} `.repeat(3), ttl: 60, created_at: '', updated_at: '', disabled: 0 }]);
+    for (let i = 0; i < 3000; i++) zone.replaceName(`host${i}`, [{ id: 10_000 + i, name: `host${i}`, record_type: 'TXT', content: `record number ${i} `.repeat(3), ttl: 60 }]);
     const msgs = syncTcp(handler, query({ name: 'example.com', type: 'AXFR', edns: false }), '127.0.0.1');
     expect(msgs.length).toBeGreaterThan(1);
     const records = msgs.flatMap((m) => packet.decode(m).answers!);

@@ -100,7 +100,7 @@ describe('resolve', () => {
   it('sees a change to the zone at once', () => {
     const local = exampleIndex();
     const zone = local.get('example.com')!;
-    zone.replaceName('new', [{ id: 999, domain_id: 1, name: 'new', record_type: 'A', content: '203.0.113.7', ttl: 60, created_at: '', updated_at: '', disabled: 0 }]);
+    zone.replaceName('new', [{ id: 999, name: 'new', record_type: 'A', content: '203.0.113.7', ttl: 60 }]);
     expect(show(resolve(local, { qname: 'new.example.com', qtype: T.A }).answer)).toEqual(['new.example.com A 203.0.113.7']);
     zone.replaceName('a.b.c', []);
     // The empty non-terminals above a removed name disappear with it.

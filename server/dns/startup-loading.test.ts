@@ -10,7 +10,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { healthApp } from '../api/health';
 import { createServices } from '../services';
 import { openSqliteStore } from '../store/sqlite';
-import type { Store } from '../store/types';
+import type { ServedRecord, Store } from '../store/types';
 import { resolve } from './resolve';
 import { RCODE, T } from './rrset';
 import { IDENTITY } from '../testing/zone-fixture';
@@ -47,7 +47,7 @@ describe('the start-up load', () => {
     let release!: () => void;
     const gate = new Promise<void>((r) => (release = r));
     const gated: Store = Object.create(store, {
-      records: { value: { ...store.records, slice: async (id: number, after: number, n: number) => (id === childId && (await gate), store.records.slice(id, after, n)) } },
+      records: { value: { ...store.records, served: async (id: number, after: ServedRecord | null, n: number) => (id === childId && (await gate), store.records.served(id, after, n)) } },
     });
     const index = new ZoneIndex();
     const progress: LoadProgress[] = [];

@@ -19,7 +19,7 @@
  */
 import { APEX } from '../core/domain-name';
 import { RECORD_TYPE_BY_CODE, RECORD_TYPE_BY_NAME, type RecordType } from '../core/record-types';
-import type { RecordRow } from '../store/types';
+import type { ServedRecord } from '../store/types';
 import { T, type RRset } from './rrset';
 
 /**
@@ -253,7 +253,7 @@ export class ZoneNames {
    * false (nothing done): rows too big for an entry (a record's text over 21,845 characters, or
    * 65,535 rows at a name), to be kept as a node of objects.
    */
-  putRows(rel: string, rows: readonly RecordRow[], info: PutInfo): boolean {
+  putRows(rel: string, rows: readonly ServedRecord[], info: PutInfo): boolean {
     info.sets = 0;
     info.hasNs = false;
     if (rows.length === 1) return this.putRow(rel, rows[0]!, info);
@@ -324,7 +324,7 @@ export class ZoneNames {
   }
 
   /** `putRows` for the one row most names hold. */
-  private putRow(rel: string, row: RecordRow, info: PutInfo): boolean {
+  private putRow(rel: string, row: ServedRecord, info: PutInfo): boolean {
     const type = RECORD_TYPE_BY_NAME.get(row.record_type);
     if (!type || type.synthetic) {
       this.delete(rel);

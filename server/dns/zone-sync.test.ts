@@ -38,6 +38,7 @@ beforeAll(async () => {
   userId = (await storeA.users.byUsername('alice'))!.id;
   await nodeA.zones.create(userId, { name: 'before.test' });
   sync = await syncZones(storeA, nodeA.events, index, IDENTITY, { serialChanged: (z) => notified.push(z.domain.serial_number) }, 3_600_000);
+  await sync.loaded;
 });
 
 afterAll(async () => {

@@ -8,7 +8,7 @@
  */
 import { serialAtOrAfter } from '../core/soa';
 import type { ZoneChange, ZoneEvents } from '../services/events';
-import type { DomainRow, RecordRow, ReadStore } from '../store/types';
+import type { DomainRow, RecordRow, ReadStore, ServedRecord } from '../store/types';
 import { CATALOG_ID, catalogZone, listsExactly } from './catalog-zone';
 import { signingKey } from './dnssec/keys';
 import { Zone, type ZoneIdentity } from './zone';
@@ -71,26 +71,26 @@ export async function syncZones(
   const load = async (domain: DomainRow) => {
     // A big zone is read and built in slices, yielding between them, so the DNS thread keeps
     // answering (from the zone as it was) while the new one is built; then it is swapped in whole.
+    // The slices come by name (the index's order), so each name is built as soon as its rows are in.
     const zone = new Zone(domain, [], identity);
-    const byName = new Map<string, RecordRow[]>();
-    for (let after = 0; ; ) {
-      const rows = await store.records.slice(domain.id, after, LOAD_SLICE);
+    let group: ServedRecord[] = [];
+    const build = () => {
+      // The RRsets at a name are kept in the order of their first row, as a change (rows by id) makes them.
+      if (group.length > 1) group.sort((x, y) => x.id - y.id);
+      zone.replaceName(group[0]!.name, group);
+      group = [];
+    };
+    for (let after: ServedRecord | null = null; ; ) {
+      const rows = await store.records.served(domain.id, after, LOAD_SLICE);
       for (const r of rows) {
-        // A disabled record is kept for its owner, never served, signed or transferred.
-        if (r.disabled) continue;
-        const list = byName.get(r.name);
-        if (list) list.push(r);
-        else byName.set(r.name, [r]);
+        if (group.length > 0 && group[0]!.name !== r.name) build();
+        group.push(r);
       }
       if (rows.length < LOAD_SLICE) break;
-      after = rows.at(-1)!.id;
+      after = rows.at(-1)!;
       await new Promise((r) => setImmediate(r));
     }
-    let n = 0;
-    for (const [name, rows] of byName) {
-      zone.replaceName(name, rows);
-      if (++n % LOAD_SLICE === 0) await new Promise((r) => setImmediate(r));
-    }
+    if (group.length > 0) build();
     await loadKeys(zone, domain);
     index.put(zone);
     return zone;

@@ -9,7 +9,7 @@
  */
 import { APEX, toFqdn } from '../core/domain-name';
 import { RECORD_TYPE_BY_NAME } from '../core/record-types';
-import type { DomainRow, RecordRow } from '../store/types';
+import type { DomainRow, ServedRecord } from '../store/types';
 import { CDNSKEY, CDS, cdsRRsets, deleteRRsets } from './dnssec/cds';
 import { deleteSignalEnd } from '../services/dnssec-keys';
 import { dnskeyRRset, type SigningKey } from './dnssec/keys';
@@ -47,7 +47,7 @@ const SERVICE_TYPES = [T.SOA, T.DNSKEY, CDS, CDNSKEY];
 const ADDRESS_TYPES = [T.A, T.AAAA];
 
 /** Groups rows at one owner into RRsets; types outside the registry, and ALIAS (not a type on the wire), are skipped. */
-function rrsetsOf(fqdn: string, rows: readonly RecordRow[]): Node {
+function rrsetsOf(fqdn: string, rows: readonly ServedRecord[]): Node {
   const node = new Node();
   for (const row of rows) {
     const type = RECORD_TYPE_BY_NAME.get(row.record_type);
@@ -91,7 +91,7 @@ export class Zone {
   /** While the constructor loads the records: the watcher hears of the zone's ALIASes once, at the end. */
   private loading = true;
 
-  constructor(domain: DomainRow, records: readonly RecordRow[], private readonly identity: ZoneIdentity) {
+  constructor(domain: DomainRow, records: readonly ServedRecord[], private readonly identity: ZoneIdentity) {
     this.name = domain.name;
     this.id = domain.id;
     this.domain = domain;
@@ -99,8 +99,8 @@ export class Zone {
     this.nodes = new ZoneNames(domain.name, 256 + records.length * 24);
     // Most names hold one row: each name is stored with its first row as it comes, and the few
     // names met again are stored once more at the end with all their rows (in their order).
-    const one: RecordRow[] = [];
-    let again: Map<string, RecordRow[]> | undefined;
+    const one: ServedRecord[] = [];
+    let again: Map<string, ServedRecord[]> | undefined;
     for (const r of records) {
       if (!this.nodes.hasRel(r.name)) {
         one[0] = r;
@@ -160,13 +160,13 @@ export class Zone {
    * Replaces every record at a relative name with `rows` (all rows now stored there). Plain
    * names go to the arena; the apex and ALIAS owners, whose sets the zone adds to, stay objects.
    */
-  replaceName(rel: string, rows: readonly RecordRow[]): void {
+  replaceName(rel: string, rows: readonly ServedRecord[]): void {
     const names = this.nodes;
     const existed = names.hasRel(rel);
     // The absolute name, made only when needed (most plain names never need it).
     let fqdn: string | undefined;
     let hasAlias = false;
-    let dname: RecordRow | undefined;
+    let dname: ServedRecord | undefined;
     for (const r of rows) {
       if (r.record_type === 'ALIAS') hasAlias = true;
       else if (r.record_type === 'DNAME') dname ??= r;
@@ -205,7 +205,7 @@ export class Zone {
    * The ALIAS at a name from its rows: a new or changed target drops the addresses of the old
    * one and asks the watcher for the new one's; the same target keeps its addresses.
    */
-  private replaceAlias(fqdn: string, rows: readonly RecordRow[], before: Node | undefined, node: Node): boolean {
+  private replaceAlias(fqdn: string, rows: readonly ServedRecord[], before: Node | undefined, node: Node): boolean {
     const row = rows.find((r) => r.record_type === 'ALIAS');
     const current = this.aliases.get(fqdn);
     if (!row) return current !== undefined && this.aliases.delete(fqdn);

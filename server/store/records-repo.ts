@@ -2,7 +2,7 @@
 import { pauseEvery } from '../core/pause';
 import { count, pageTotal } from './paging';
 import { BATCH, NEAR_NAMES, PREPARED_ROWS, Q, RECORD_COLUMNS, argsOf, filterArgs, inBatches, listedFromJson, type RepoContext } from './repo-kit';
-import type { ListedRecord, RecordRow, Repos } from './types';
+import type { ListedRecord, RecordRow, Repos, ServedRecord } from './types';
 
 export function recordsRepo({ db, dialect, p, recordCount, atNames }: RepoContext): Repos['records'] {
   return {
@@ -40,7 +40,10 @@ export function recordsRepo({ db, dialect, p, recordCount, atNames }: RepoContex
       return { rows: rows.sort((x, y) => x.id - y.id), dnames };
     },
     byDomain: (domainId) => db.selectFrom('records').selectAll().where('domain_id', '=', domainId).orderBy('id').execute(),
-    slice: (domainId, afterId, limit) => db.selectFrom('records').selectAll().where('domain_id', '=', domainId).where('id', '>', afterId).orderBy('id').limit(limit).execute(),
+    served: async (domainId, after, limit) => {
+      const got = after ? await p.rows(Q.recordsServed, [domainId, after.name, after.record_type, after.id, limit], 'after') : await p.rows(Q.recordsServed, [domainId, limit], 'first');
+      return dialect === 'sqlite' ? servedFromJson((got[0] as { rows: string }).rows) : (got as ServedRecord[]);
+    },
     zoneCount: (domainId) => recordCount(domainId),
     update: async (id, patch) => (await db.updateTable('records').set(patch).where('id', '=', id).returningAll().executeTakeFirstOrThrow()) as RecordRow,
     insertMany: async (rows) => {
@@ -61,4 +64,25 @@ export function recordsRepo({ db, dialect, p, recordCount, atNames }: RepoContex
     },
     deleteMany: (ids) => inBatches(ids, (batch) => db.deleteFrom('records').where('id', 'in', batch).execute()),
   };
+}
+
+type ServedTuple = [id: number, name: string, record_type: string, content: string, ttl: number];
+
+/** Whether `x` comes before `y` by name, type and id (SQLite's binary order; the names are ASCII). */
+const servedBefore = (x: ServedTuple, y: ServedTuple) => (x[1] !== y[1] ? x[1] < y[1] : x[2] !== y[2] ? x[2] < y[2] : x[0] < y[0]);
+
+/**
+ * A slice of served records from SQLite's JSON text. The aggregate keeps its input's order in
+ * practice, but SQLite does not promise it, and the load builds each name from rows that come
+ * together: a slice out of order is sorted here.
+ */
+function servedFromJson(text: string): ServedRecord[] {
+  const tuples = JSON.parse(text) as ServedTuple[];
+  for (let i = 1; i < tuples.length; i++) {
+    if (!servedBefore(tuples[i - 1]!, tuples[i]!)) {
+      tuples.sort((x, y) => (servedBefore(x, y) ? -1 : 1));
+      break;
+    }
+  }
+  return tuples.map(([id, name, record_type, content, ttl]) => ({ id, name, record_type, content, ttl }));
 }

@@ -141,6 +141,9 @@ export interface RecordRow {
   disabled: number;
 }
 
+/** What the DNS index keeps of a served record (zone-sync.ts, zone.ts). */
+export type ServedRecord = Pick<RecordRow, 'id' | 'name' | 'record_type' | 'content' | 'ttl'>;
+
 /** One change set of a zone's history (DESIGN.md §10); its records are ChangeEntryRows. */
 export interface ChangeSetRow {
   id: number;
@@ -546,8 +549,11 @@ export interface Repos {
      */
     near(domainId: number, names: readonly string[], above: readonly string[]): Promise<{ rows: ListedRecord[]; dnames: string[] }>;
     byDomain(domainId: number): Promise<RecordRow[]>;
-    /** The zone's records with an id above `afterId`, by id, at most `limit` (to read a big zone in slices). */
-    slice(domainId: number, afterId: number, limit: number): Promise<RecordRow[]>;
+    /**
+     * The zone's served (not disabled) records by name, type and id, after `after` (a record of the
+     * previous slice), at most `limit`: what the DNS index loads, in slices, a name's rows together.
+     */
+    served(domainId: number, after: ServedRecord | null, limit: number): Promise<ServedRecord[]>;
     /** The zone's record count as the database keeps it: one row read, whatever the zone's size. */
     zoneCount(domainId: number): Promise<number>;
     update(id: number, patch: Partial<NewRow<RecordRow>>): Promise<RecordRow>;
@@ -630,7 +636,7 @@ interface ReadMethods {
   rrsetComments: 'byDomain';
   dnssecKeys: 'signingKeys' | 'publicKeys';
   sessions: 'byIdHash' | 'byTokenId' | 'byUser';
-  records: 'ofType' | 'byId' | 'page' | 'atName' | 'atNames' | 'near' | 'byDomain' | 'slice' | 'zoneCount';
+  records: 'ofType' | 'byId' | 'page' | 'atName' | 'atNames' | 'near' | 'byDomain' | 'served' | 'zoneCount';
   changes: 'ofBatch' | 'byId' | 'page' | 'entries' | 'entriesOf' | 'from';
   deletedZones: 'page' | 'byId';
   templates: 'byId' | 'byName' | 'page';
