@@ -1,6 +1,6 @@
 // Compiles the server and its DNS thread into build/ (npm start, npm test, npm run bench) when
-// the build is missing or older than its sources: one ES module each, with source maps, the
-// packages left in node_modules (except the CLI's, see below). It takes a second or two.
+// the build is missing or older than its sources: one ES module each, with source maps and
+// their packages (see below). It takes a second or two.
 //
 // Why not run the TypeScript through tsx, as the CLI does: tsx compiles with esbuild's keepNames,
 // which wraps every function that is created in a call that sets its name. A record write creates
@@ -29,27 +29,22 @@ export async function buildServer() {
     sourcemap: true,
     logLevel: 'warning',
   };
-  await Promise.all([
-    esbuild.build({
-      ...common,
-      // server/dns/thread.ts starts build/dns-worker.js beside build/server.js.
-      entryPoints: { server: 'server/main.ts', 'dns-worker': 'server/dns/worker.ts' },
-      packages: 'external',
-    }),
-    // The admin CLI too: the tests run it hundreds of times (each Playwright test twice, to make
-    // its user), and built it starts in a fraction of tsx's 2–4 s here (`npm run cli` keeps running
-    // the sources through tsx). Its packages are bundled into it as well: resolving and loading
-    // them one module at a time from node_modules was most of its start (~1.4 s of CPU on this
-    // 2-core machine, against ~0.5 s bundled). better-sqlite3 stays outside (a native addon), and
-    // pg's optional pg-native, which pg asks for only when told to. The CommonJS packages inside
-    // an ES module need a `require` for Node's built-in modules.
-    esbuild.build({
-      ...common,
-      entryPoints: { cli: 'server/cli/main.ts' },
-      external: ['better-sqlite3', 'pg-native'],
-      banner: { js: "import { createRequire as createRequireForCli } from 'node:module'; const require = createRequireForCli(import.meta.url);" },
-    }),
-  ]);
+  // The server, its DNS thread (server/dns/thread.ts starts build/dns-worker.js beside
+  // build/server.js) and the admin CLI, each with its packages bundled into it: resolving and
+  // loading them one module at a time from node_modules was most of a start. The CLI first
+  // (the tests run it hundreds of times, each Playwright test twice, to make its user; `npm run
+  // cli` keeps running the sources through tsx): ~1.4 s of CPU on this 2-core machine, against
+  // ~0.5 s bundled. The server's main thread took 1.7 s to load its modules before the DNS thread
+  // could even start, and the DNS thread 0.75 s more, before a zone was read (profile of a
+  // start, issue 31). better-sqlite3 stays outside (a native addon), and pg's optional
+  // pg-native, which pg asks for only when told to. The CommonJS packages inside an ES module
+  // need a `require` for Node's built-in modules.
+  await esbuild.build({
+    ...common,
+    entryPoints: { server: 'server/main.ts', 'dns-worker': 'server/dns/worker.ts', cli: 'server/cli/main.ts' },
+    external: ['better-sqlite3', 'pg-native'],
+    banner: { js: "import { createRequire as createRequireForBundle } from 'node:module'; const require = createRequireForBundle(import.meta.url);" },
+  });
 }
 
 if (process.argv[1] === fileURLToPath(import.meta.url)) await buildServer();
