@@ -14,8 +14,14 @@ export const MINUTE_ROWS_SECONDS = 48 * 3600;
 /** Names kept per zone, hour, list and node once an hour is trimmed. */
 export const TOP_KEPT = 100;
 const PRUNE_EVERY_MS = 10 * 60_000;
+/** Rows stored per transaction. */
+const WRITE_CHUNK = 1000;
 
-const countsOf = (a: readonly number[]): StatCounts => Object.fromEntries(STAT_FIELDS.map((f, i) => [f, a[i] ?? 0])) as StatCounts;
+const countsOf = (a: readonly number[]): StatCounts => {
+  const out = {} as StatCounts;
+  for (let i = 0; i < STAT_FIELDS.length; i++) out[STAT_FIELDS[i]!] = a[i] ?? 0;
+  return out;
+};
 
 export interface StatsRecorder {
   /** Takes one batch; writes run one after another, in order. */
@@ -55,7 +61,10 @@ export function createStatsRecorder(store: ServiceStore, opts: { node: string; d
           ZONE_RCODES.forEach((r, i) => (m[i]! += z.counts[SLOT[r === 'other' ? 'other_rcode' : r]] ?? 0));
         }
       }
-      if (rows.length > 0) run(() => store.queryStats.add(opts.node, rows, top));
+      // In transactions of WRITE_CHUNK rows: one commit each (on SQLite, a share of the group
+      // commit's), not one per statement, and none long enough to keep the API's writes waiting.
+      for (let i = 0; i < rows.length; i += WRITE_CHUNK) run(() => store.transaction((tx) => tx.queryStats.add(opts.node, rows.slice(i, i + WRITE_CHUNK), [])));
+      for (let i = 0; i < top.length; i += WRITE_CHUNK) run(() => store.transaction((tx) => tx.queryStats.add(opts.node, [], top.slice(i, i + WRITE_CHUNK))));
     },
     prune: (now) => {
       const done = queue.then(() => prune(now));

@@ -54,7 +54,7 @@ export function createRepos(db: Kysely<Database>, dialect: Dialect, box: SecretB
     changes: changesRepo(ctx),
     ...createClusterRepos(db, dialect),
     ...createTeamRepos(db),
-    ...createStatsRepos(db),
+    ...createStatsRepos(db, dialect, ctx.p),
     ...createFactorRepos(db, box),
     ...createOidcRepos(db),
     ...createTemplateRepos(db, dialect),

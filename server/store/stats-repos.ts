@@ -5,6 +5,9 @@
  */
 import { sql, type Kysely } from 'kysely';
 import { STAT_FIELDS, type StatCounts, type StatField } from '../core/query-stats-fields';
+import type { Dialect } from './migrate';
+import { Prepared } from './prepared';
+import { rowsOf, type RepoContext } from './repo-kit';
 import type { QueryStatsRepo } from './stats-types';
 
 type StatsTables = {
@@ -12,15 +15,44 @@ type StatsTables = {
   query_top: { zone_id: number; at: number; kind: string; name: string; node: string; count: number };
 };
 
-/** Rows per INSERT: SQLite allows 32,766 parameters, and each row takes 31. */
+/** Rows per INSERT on PostgreSQL (one round trip for many); each row takes 35 parameters. */
 const CHUNK = 400;
 
-export function createStatsRepos(anyDb: Kysely<any>): { queryStats: QueryStatsRepo } {
+const added = Object.fromEntries(STAT_FIELDS.map((f) => [f, sql`query_stats.${sql.ref(f)} + excluded.${sql.ref(f)}`]));
+const STATS_COLUMNS = ['zone_id', 'step', 'at', 'node', ...STAT_FIELDS] as const;
+const TOP_COLUMNS = ['zone_id', 'at', 'kind', 'name', 'node', 'count'] as const;
+/**
+ * One row's upsert, compiled once: SQLite runs it as a cached statement per row (inside the
+ * caller's transaction), where a kysely INSERT of 400 rows was built and compiled anew each time
+ * (two thirds of the CPU of storing 10,000 zones' counts, issue 31).
+ */
+const statsUpsert = new Prepared((anyDb, a) =>
+  (anyDb as unknown as Kysely<StatsTables>)
+    .insertInto('query_stats')
+    .values(rowsOf(STATS_COLUMNS, 1, a)[0]!)
+    .onConflict((oc) => oc.columns(['zone_id', 'step', 'at', 'node']).doUpdateSet(added as any)),
+);
+const topUpsert = new Prepared((anyDb, a) =>
+  (anyDb as unknown as Kysely<StatsTables>)
+    .insertInto('query_top')
+    .values(rowsOf(TOP_COLUMNS, 1, a)[0]!)
+    .onConflict((oc) => oc.columns(['zone_id', 'at', 'kind', 'name', 'node']).doUpdateSet({ count: sql`query_top.count + excluded.count` })),
+);
+
+export function createStatsRepos(anyDb: Kysely<any>, dialect: Dialect, p: RepoContext['p']): { queryStats: QueryStatsRepo } {
   const db = anyDb as Kysely<StatsTables>;
-  const added = Object.fromEntries(STAT_FIELDS.map((f) => [f, sql`query_stats.${sql.ref(f)} + excluded.${sql.ref(f)}`]));
   return {
     queryStats: {
       add: async (node, rows, top) => {
+        if (dialect === 'sqlite') {
+          for (const r of rows) {
+            const args: unknown[] = [r.zone_id, r.step, r.at, node];
+            for (const f of STAT_FIELDS) args.push(r.counts[f]);
+            await p.run(statsUpsert, args);
+          }
+          for (const t of top) await p.run(topUpsert, [t.zone_id, t.at, t.kind, t.name, node, t.count]);
+          return;
+        }
         for (let i = 0; i < rows.length; i += CHUNK) {
           await db
             .insertInto('query_stats')
