@@ -51,7 +51,7 @@ export function createStatsRecorder(store: ServiceStore, opts: { node: string; d
       const rows: StatsRowAdd[] = [];
       const top: TopRowAdd[] = [];
       for (const z of batch.zones) {
-        const counts = countsOf(z.counts);
+        const counts = z.counts;
         rows.push({ zone_id: z.id, step: 60, at: batch.minute, counts }, { zone_id: z.id, step: 3600, at: hour, counts });
         for (const [name, count] of z.names) top.push({ zone_id: z.id, at: hour, kind: 'names', name, count });
         for (const [name, count] of z.nxdomain) top.push({ zone_id: z.id, at: hour, kind: 'nxdomain', name, count });

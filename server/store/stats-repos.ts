@@ -18,6 +18,8 @@ type StatsTables = {
 /** Rows per INSERT on PostgreSQL (one round trip for many); each row takes 35 parameters. */
 const CHUNK = 400;
 
+/** A row's counts as columns. */
+const countsOf = (counts: readonly number[]) => Object.fromEntries(STAT_FIELDS.map((f, k) => [f, counts[k] ?? 0])) as Record<StatField, number>;
 const added = Object.fromEntries(STAT_FIELDS.map((f) => [f, sql`query_stats.${sql.ref(f)} + excluded.${sql.ref(f)}`]));
 const STATS_COLUMNS = ['zone_id', 'step', 'at', 'node', ...STAT_FIELDS] as const;
 const TOP_COLUMNS = ['zone_id', 'at', 'kind', 'name', 'node', 'count'] as const;
@@ -47,7 +49,7 @@ export function createStatsRepos(anyDb: Kysely<any>, dialect: Dialect, p: RepoCo
         if (dialect === 'sqlite') {
           for (const r of rows) {
             const args: unknown[] = [r.zone_id, r.step, r.at, node];
-            for (const f of STAT_FIELDS) args.push(r.counts[f]);
+            for (let i = 0; i < STAT_FIELDS.length; i++) args.push(r.counts[i] ?? 0);
             await p.run(statsUpsert, args);
           }
           for (const t of top) await p.run(topUpsert, [t.zone_id, t.at, t.kind, t.name, node, t.count]);
@@ -56,7 +58,7 @@ export function createStatsRepos(anyDb: Kysely<any>, dialect: Dialect, p: RepoCo
         for (let i = 0; i < rows.length; i += CHUNK) {
           await db
             .insertInto('query_stats')
-            .values(rows.slice(i, i + CHUNK).map((r) => ({ zone_id: r.zone_id, step: r.step, at: r.at, node, ...r.counts })))
+            .values(rows.slice(i, i + CHUNK).map((r) => ({ zone_id: r.zone_id, step: r.step, at: r.at, node, ...countsOf(r.counts) })))
             .onConflict((oc) => oc.columns(['zone_id', 'step', 'at', 'node']).doUpdateSet(added as any))
             .execute();
         }

@@ -6,7 +6,8 @@ export interface StatsRowAdd {
   zone_id: number;
   step: 60 | 3600;
   at: number;
-  counts: StatCounts;
+  /** One number per field of STAT_FIELDS (core/query-stats-fields.ts), in its order: as the DNS thread counts them. */
+  counts: readonly number[];
 }
 
 export interface TopRowAdd {
