@@ -190,6 +190,17 @@ describe('presentation text as dig prints it and PowerDNS sends it', () => {
 });
 
 describe('wire form', () => {
+  it('refuses record data longer than a record can carry (RDLENGTH is 16 bits, RFC 1035 §3.2.1), however it is written', () => {
+    const uri = recordType('URI')!;
+    // 4 octets of priority and weight, then the target: 65,531 octets of target is the longest.
+    expect(uri.toWire(uri.normalize(`1 1 "${'a'.repeat(65_531)}"`))).toHaveLength(65_535);
+    expect(() => uri.normalize(`1 1 "${'a'.repeat(65_532)}"`)).toThrow('URI: the record data must be at most 65,535 octets on the wire (RFC 1035 §3.2.1)');
+    expect(() => uri.fromText(`1 1 "${'a'.repeat(200_000)}"`, 'example.com')).toThrow(/at most 65,535 octets/);
+    expect(() => uri.fromTokens(tokenize(`1 1 "${'\\065'.repeat(70_000)}"`), 'example.com')).toThrow(/at most 65,535 octets/);
+    // RFC 3597's generic form says its length itself.
+    expect(() => uri.normalize(`\\# 70000 ${'00'.repeat(70_000)}`)).toThrow(/generic rdata must be at most 65,535 octets/);
+  });
+
   it.each([
     ['A', '192.0.2.1', 'c0000201'],
     ['MX', '10 mail.example.com', '000a046d61696c076578616d706c6503636f6d00'],

@@ -84,6 +84,9 @@ export interface TypeSpec {
   synthetic?: boolean;
 }
 
+/** The longest rdata a resource record can carry: RDLENGTH is 16 bits (RFC 1035 §3.2.1). */
+const MAX_RDATA = 65535;
+
 export function defineType(spec: TypeSpec): RecordType {
   const { type, fields } = spec;
   const prefix = (e: unknown): unknown => (e instanceof RuleError && !e.message.startsWith(`${type}: `) ? new RuleError(`${type}: ${e.message}`) : e);
@@ -138,6 +141,11 @@ export function defineType(spec: TypeSpec): RecordType {
     fields.forEach((f, i) => f.encode(values[i], w));
     return w.finish();
   };
+  /** Values whose wire form fits a record (RFC 1035 §3.2.1: RDLENGTH is 16 bits): what any input is held to. */
+  const bounded = (values: unknown[]) => {
+    if (encode(values).length > MAX_RDATA) throw new RuleError(`the record data must be at most ${MAX_RDATA.toLocaleString('en-US')} octets on the wire (RFC 1035 §3.2.1)`);
+    return values;
+  };
   const guard =
     <A extends unknown[], R>(fn: (...a: A) => R) =>
     (...a: A): R => {
@@ -156,7 +164,7 @@ export function defineType(spec: TypeSpec): RecordType {
     fields: fields.map(({ name, label, hint, placeholder, wide }) => ({ name, label, hint, placeholder, ...(wide ? { wide } : {}) })),
     allowedAtApex: spec.allowedAtApex ?? true,
     ...(spec.allowedAtApex === false ? { apexRule: spec.apexRule ?? `a ${type} record cannot stand at the zone apex` } : {}),
-    normalize: guard((content: string) => contentText(parseContent(content))),
+    normalize: guard((content: string) => contentText(bounded(parseContent(content)))),
     split(content) {
       try {
         const values = parseContent(content);
@@ -168,8 +176,8 @@ export function defineType(spec: TypeSpec): RecordType {
     join: (values) => fields.map((f, i) => (f.unedit ? f.unedit(values[i] ?? '') : (values[i] ?? '').trim())).join(' '),
     toWire: guard((content: string) => encode(parseContent(content))),
     fromWire: guard((rdata: Uint8Array, context?: MessageContext) => contentText(decode(rdata, context))),
-    fromTokens: guard((tokens: readonly Token[], origin: string) => contentText(readTokens(tokens, { origin }))),
-    fromText: guard((text: string, origin = '') => contentText(readTokens(tokenize(text), { origin }))),
+    fromTokens: guard((tokens: readonly Token[], origin: string) => contentText(bounded(readTokens(tokens, { origin })))),
+    fromText: guard((text: string, origin = '') => contentText(bounded(readTokens(tokenize(text), { origin })))),
     zoneText: guard((content: string) => {
       return present(parseContent(content), true);
     }),
@@ -192,6 +200,7 @@ function genericRdata(tokens: readonly Token[]): Uint8Array {
       .join(''),
   );
   if (!data) throw new RuleError('generic rdata must be hex (RFC 3597 §5)');
+  if (Number(length) > MAX_RDATA) throw new RuleError(`generic rdata must be at most ${MAX_RDATA.toLocaleString('en-US')} octets (RFC 1035 §3.2.1)`);
   if (data.length !== Number(length)) throw new RuleError(`generic rdata has ${data.length} octets, not the ${length} its length says (RFC 3597 §5)`);
   return data;
 }
