@@ -23,7 +23,7 @@ beforeAll(async () => {
   await t.user('alice');
   expect((await t.request('POST', '/api/v1/domains', { body: { name: 'load.test' } })).status).toBe(201);
   const lines: string[] = [];
-  // 1,995 names of one row after the apex's, then `b` with 20 rows across the 2,000th row (a slice's end),
+  // 1,995 names of one row after the apex's, then `b` with 20 rows across the 2,000th row (a slice's end: slices of 1,000),
   // written TXT first, then A, then AAAA: ids in another order than the types'.
   for (let i = 0; i < 1995; i++) lines.push(`a${String(i).padStart(4, '0')} 300 IN A 10.0.${i >> 8}.${i & 255}`);
   for (let i = 0; i < 5; i++) lines.push(`b 300 IN TXT "text ${i}"`);

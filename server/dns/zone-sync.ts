@@ -16,8 +16,14 @@ import type { ZoneIndex } from './zone-index';
 
 /** Past this many changed names, a zone is reloaded whole rather than name by name. */
 const RELOAD_ABOVE = 500;
-/** Records read, and names built, between two yields of a zone load. */
-const LOAD_SLICE = 2000;
+/**
+ * Records read, and names built, between two yields of a zone load. On SQLite a slice comes as one
+ * JSON text, and a string has a ceiling (V8: ~536 million characters). A record's data is at most
+ * 65,535 octets (record-codec.ts refuses more), at most 4 characters an octet as text (\DDD) and 5
+ * in JSON: ~330,000 characters a record, so a slice of 1,000 stays under 340 million whatever a
+ * tenant stores.
+ */
+const LOAD_SLICE = 1000;
 
 export interface ZoneSyncHooks {
   /** A zone's serial changed (or the zone appeared): time to NOTIFY secondaries. */
