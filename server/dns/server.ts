@@ -4,6 +4,7 @@
  * secondaries and the delegation check. `port` is the real port when 0 was asked for.
  */
 import type dgram from 'node:dgram';
+import path from 'node:path';
 import type { Config } from '../config';
 import { startJob } from '../background';
 import type { Logger } from '../log';
@@ -24,10 +25,11 @@ import type { TsigKey } from './tsig';
 import { Notifier, parseHostPort } from './notify';
 import { listenTcp, type TcpListener } from './tcp';
 import { listenUdp } from './udp';
+import { SNAPSHOT_FILE } from './index-snapshot';
 import { ZoneIndex } from './zone-index';
 import { syncZones, type LoadProgress, type ZoneSync } from './zone-sync';
 
-export type DnsConfig = Pick<Config, 'dnsHost' | 'dnsPort' | 'nameservers' | 'hostmaster' | 'axfrAllow' | 'secondaries' | 'resolver' | 'catalogZone'> & Partial<Pick<Config, 'aliasAllowPrivate' | 'notifyTsig' | 'dnsRateLimit' | 'secretsKey' | 'rateLimitUpdate' | 'statsDays'>>;
+export type DnsConfig = Pick<Config, 'dnsHost' | 'dnsPort' | 'nameservers' | 'hostmaster' | 'axfrAllow' | 'secondaries' | 'resolver' | 'catalogZone'> & Partial<Pick<Config, 'aliasAllowPrivate' | 'notifyTsig' | 'dnsRateLimit' | 'secretsKey' | 'rateLimitUpdate' | 'statsDays' | 'dataDir'>>;
 
 /** The keyring with the service's key beside the tenants': it wins its name, and may transfer every zone (SERVICE_KEY_USER). */
 function withServiceKey(keys: Keyring, service: TsigKey): KeyLookup {
@@ -73,7 +75,6 @@ async function bindBoth(host: string, port: number, handler: Handler, onError: (
   }
 }
 
-/** Starts the server, or returns null when DNS is disabled (`DNS_PORT=off`). */
 /** Runs a parser of one setting; a failure names the variable, so the start stops with a clear message. */
 function named<T>(variable: string, parse: () => T): T {
   try {
@@ -97,6 +98,12 @@ export interface DnsWrites {
   loading?: (progress: LoadProgress) => void;
 }
 
+/** The DNS index's start-up snapshot, beside the database (none for a database in memory). */
+export function snapshotPath(dataDir: string | undefined): string | undefined {
+  return dataDir && dataDir !== ':memory:' ? path.join(dataDir, SNAPSHOT_FILE) : undefined;
+}
+
+/** Starts the server, or returns null when DNS is disabled (`DNS_PORT=off`). */
 export async function startDns(config: DnsConfig, store: ReadStore, events: ZoneEvents, log: Logger, writes: DnsWrites = {}): Promise<DnsServer | null> {
   const { update } = writes;
   if (config.dnsPort === null) return null;
@@ -133,8 +140,12 @@ export async function startDns(config: DnsConfig, store: ReadStore, events: Zone
       onError,
     },
     undefined,
-    { catalog: config.catalogZone },
+    { catalog: config.catalogZone, snapshot: snapshotPath(config.dataDir) },
   );
+  void sync.snapshotWritten.then(() => {
+    const { restored, read, fault, written, ms } = sync.startup;
+    log.info({ restored, read, written, ms, snapshot: fault ?? 'ok' }, 'zone index loaded');
+  });
   await Promise.race([sync.loaded, new Promise((r) => setTimeout(r, LOAD_WAIT_MS).unref())]);
   const stats = config.statsDays ? new QueryStats() : null;
   const updateBuckets = config.rateLimitUpdate ? new TokenBuckets(config.rateLimitUpdate) : null;

@@ -120,6 +120,41 @@ function writeText(buf: Buffer, at: number, text: string): number {
   return n;
 }
 
+/** (A function at the module's level: `entryShape` runs once a name at a start, and makes no closure.) */
+function notAnEntry(): Error {
+  return new Error('not an entry of the index');
+}
+
+/**
+ * Checks that the octets from `start` to `end` are one whole entry as `putRows` writes it (every
+ * set of a registered type and its kind, every record within it) and says whether it holds an NS
+ * set (a cut, which the zone keeps apart); throws otherwise. A DNAME's target the zone keeps apart
+ * as its text, which an entry does not hold (its rdata is finished): an entry with a DNAME throws.
+ */
+export function entryShape(buf: Buffer, start: number, end: number): { hasNs: boolean } {
+  if (start + 2 > end) throw notAnEntry();
+  let hasNs = false;
+  let p = start + 2;
+  let sets = buf.readUInt16BE(start);
+  if (sets === 0) throw notAnEntry();
+  for (; sets > 0; sets--) {
+    if (p + SET_HEADER > end) throw notAnEntry();
+    const code = buf.readUInt16BE(p);
+    const type = RECORD_TYPE_BY_CODE.get(code);
+    if (!type || type.synthetic || code === T.DNAME || buf[p + 6] !== kindOf(type)) throw notAnEntry();
+    let count = buf.readUInt16BE(p + 7);
+    if (count === 0) throw notAnEntry();
+    p += SET_HEADER;
+    if (code === T.NS) hasNs = true;
+    for (; count > 0; count--) {
+      if (p + 2 > end) throw notAnEntry();
+      p += 2 + buf.readUInt16BE(p);
+    }
+  }
+  if (p !== end) throw notAnEntry();
+  return { hasNs };
+}
+
 /** Writes an RRset's header in an entry: type, TTL, kind, count. */
 function setHeader(buf: Buffer, at: number, code: number, ttl: number, kind: number, count: number): void {
   buf[at] = code >> 8;
@@ -379,6 +414,25 @@ export class ZoneNames {
     this.total += end - start;
     this.used = end;
     this.map.set(rel, ((this.chunks.length - 1) << CHUNK_BITS) | start);
+  }
+
+  /** The name's entry in the arena (lent: valid until the next change), or undefined for a name of objects or none. */
+  entry(rel: string): Buffer | undefined {
+    const v = this.map.get(rel);
+    if (typeof v !== 'number') return undefined;
+    const at = v & (CHUNK - 1);
+    return this.chunks[v >> CHUNK_BITS]!.subarray(at, at + this.measure(v, false));
+  }
+
+  /** Stores an entry `entryShape` accepted as the name's, replacing what it held (the start-up snapshot's). */
+  putEntry(rel: string, src: Buffer, start: number, end: number): void {
+    const n = end - start;
+    const buf = this.room(rel, n);
+    if (!buf) throw new Error('an entry too big for the arena');
+    const p = this.used;
+    if (n <= 64) for (let i = 0; i < n; i++) buf[p + i] = src[start + i]!;
+    else src.copy(buf, p, start, end);
+    this.written(rel, p, p + n);
   }
 
   /** How many records the names hold. */

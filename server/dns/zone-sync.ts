@@ -13,6 +13,8 @@ import { CATALOG_ID, catalogZone, listsExactly } from './catalog-zone';
 import { signingKey } from './dnssec/keys';
 import { Zone, type ZoneIdentity } from './zone';
 import type { ZoneIndex } from './zone-index';
+import { SnapshotReader, SnapshotWriter, type SnapshotEntry } from './index-snapshot';
+import { entryShape } from './zone-names';
 
 /** Past this many changed names, a zone is reloaded whole rather than name by name. */
 const RELOAD_ABOVE = 500;
@@ -35,6 +37,26 @@ export interface ZoneSyncHooks {
   onError?(err: unknown): void;
 }
 
+/** Takes a name's rows, lent: kept by no one after the call. */
+type OnName = (rel: string, rows: readonly ServedRecord[]) => void;
+
+/** One turn of the event loop, for the questions waiting on the socket. */
+const turn = () => new Promise<void>((r) => setImmediate(r));
+
+/** How the start-up load went (index-snapshot.ts). */
+export interface StartupLoad {
+  /** Zones built from the snapshot. */
+  restored: number;
+  /** Zones read from the store (no snapshot, or changed since it was written). */
+  read: number;
+  /** Why the snapshot was not read or not written, when it was not. */
+  fault: string | null;
+  /** Zones in the snapshot written at the end of this load (0: none written). */
+  written: number;
+  /** Milliseconds the load took, from reading the first zone to the last one built. */
+  ms: number;
+}
+
 export interface LoadProgress {
   loaded: number;
   total: number;
@@ -44,6 +66,10 @@ export interface ZoneSync {
   stop(): void;
   /** Resolves when every zone of the start is loaded. */
   loaded: Promise<void>;
+  /** How the start-up load went, once `loaded` resolved (`written` once `snapshotWritten` did). */
+  startup: StartupLoad;
+  /** Resolves when the start-up snapshot is on disk (or failed, or none was written). */
+  snapshotWritten: Promise<void>;
   /** Resolves once every event received so far is applied (for tests and shutdown). */
   settled(): Promise<void>;
   /** Compares serials with the store and reloads what differs. */
@@ -53,6 +79,8 @@ export interface ZoneSync {
 export interface ZoneSyncOptions {
   /** The catalog zone to serve (RFC 9432), listing every zone of the store. */
   catalog?: string;
+  /** The start-up snapshot's file (index-snapshot.ts); none: every zone is read from the store. */
+  snapshot?: string;
 }
 
 export async function syncZones(
@@ -74,16 +102,17 @@ export async function syncZones(
     zone.setKeys(rows.map(signingKey));
   };
 
-  const load = async (domain: DomainRow) => {
-    // A big zone is read and built in slices, yielding between them, so the DNS thread keeps
-    // answering (from the zone as it was) while the new one is built; then it is swapped in whole.
-    // The slices come by name (the index's order), so each name is built as soon as its rows are in.
-    const zone = new Zone(domain, [], identity);
+  /**
+   * Reads a zone's served rows from the store in slices, yielding between them, and hands on each
+   * name with its rows (in id order: a name's RRsets keep the order of their first row, as a
+   * change makes them). The slices come by name (the index's order), so each name is whole as
+   * soon as its rows are in.
+   */
+  const readStore = async (domain: DomainRow, onName: OnName) => {
     let group: ServedRecord[] = [];
     const build = () => {
-      // The RRsets at a name are kept in the order of their first row, as a change (rows by id) makes them.
       if (group.length > 1) group.sort((x, y) => x.id - y.id);
-      zone.replaceName(group[0]!.name, group);
+      onName(group[0]!.name, group);
       group = [];
     };
     for (let after: ServedRecord | null = null; ; ) {
@@ -94,9 +123,19 @@ export async function syncZones(
       }
       if (rows.length < LOAD_SLICE) break;
       after = rows.at(-1)!;
-      await new Promise((r) => setImmediate(r));
+      await turn();
     }
     if (group.length > 0) build();
+  };
+
+  /**
+   * Builds a zone (`fill`: from the store unless given), reads its keys and swaps it into the
+   * index whole: while a big zone is built, the DNS thread keeps answering from the zone as it
+   * was. A fill that fails leaves the index as it was.
+   */
+  const load = async (domain: DomainRow, fill: (zone: Zone) => Promise<void> = (zone) => readStore(domain, (rel, rows) => zone.replaceName(rel, rows)), capacity?: number) => {
+    const zone = new Zone(domain, [], identity, capacity);
+    await fill(zone);
     await loadKeys(zone, domain);
     index.put(zone);
     return zone;
@@ -198,6 +237,126 @@ export async function syncZones(
     putCatalog(serial, rows);
   }
 
+  interface Snapshot {
+    /** Each zone's content tag, read before any record of the start. */
+    tags: Map<number, string>;
+    old: SnapshotReader | null;
+    /** The zones built from the old snapshot: their blocks go into the new one as they are, at the end. */
+    kept: SnapshotEntry[];
+    /** The new snapshot; null once writing it failed (the start goes on without one). */
+    writer: SnapshotWriter | null;
+  }
+
+  /** The start's snapshot: the old one to read (when usable) and the new one to write. */
+  async function openSnapshot(path: string): Promise<Snapshot | null> {
+    try {
+      // The tags first, then any record: records read after a tag are at least as new as it.
+      const tags = await store.records.contentTags();
+      const schema = await store.schemaVersion();
+      const old = SnapshotReader.open(path, schema);
+      if (typeof old === 'string') startup.fault = old;
+      return { tags, old: typeof old === 'string' ? null : old, kept: [], writer: SnapshotWriter.create(path, schema) };
+    } catch (err) {
+      startup.fault = `the snapshot cannot be written: ${(err as Error).message}`;
+      return null;
+    }
+  }
+
+  /** Runs a step of writing the snapshot; a failure (a full disk) stops the writing, never the load. */
+  function writing(snapshot: Snapshot, step: (w: SnapshotWriter) => void): void {
+    if (!snapshot.writer) return;
+    try {
+      step(snapshot.writer);
+    } catch (err) {
+      snapshot.writer.abort();
+      snapshot.writer = null;
+      startup.fault = `the snapshot cannot be written: ${(err as Error).message}`;
+    }
+  }
+
+  /** A zone of the start: from the snapshot when it holds the zone as the store has it, else from the store. */
+  async function startupLoad(domain: DomainRow, snapshot: Snapshot | null): Promise<void> {
+    if (!snapshot) {
+      await load(domain);
+      startup.read++;
+      return;
+    }
+    const tag = snapshot.tags.get(domain.id);
+    const entry = snapshot.old?.find(domain.id, domain.name, tag);
+    if (entry) {
+      try {
+        const old = snapshot.old!;
+        await load(domain, (zone) =>
+          old.read(
+            entry,
+            (rel, rows) => zone.replaceName(rel, rows),
+            (rel, buf, start, end) => zone.restoreName(rel, buf, start, end),
+            turn,
+          ),
+          // The entries take less room than the block that holds them with their names (the index trims the rest).
+          Math.min(entry.length, 1 << 20),
+        );
+        startup.restored++;
+        snapshot.kept.push(entry);
+        return;
+      } catch (err) {
+        // A damaged block: this zone comes from the store, like one the snapshot does not hold.
+        startup.fault = (err as Error).message;
+      }
+    }
+    let w: SnapshotWriter | null = null;
+    writing(snapshot, (writer) => void (tag !== undefined && writer.begin(domain.id, domain.name, tag) && (w = writer)));
+    try {
+      await load(domain, (zone) =>
+        readStore(domain, (rel, rows) => {
+          zone.replaceName(rel, rows);
+          // What the name became: its entry of the index when it is one (most names), else its rows.
+          if (w) writing(snapshot, (writer) => writer.name(rel, rows, entryOf(zone, rel)));
+        }),
+      );
+    } catch (err) {
+      writing(snapshot, (writer) => writer.drop());
+      throw err;
+    }
+    startup.read++;
+    writing(snapshot, (writer) => writer.end());
+  }
+
+  /** The name's entry when it is one a restore can bring back as it is, else undefined (its rows are filed). */
+  function entryOf(zone: Zone, rel: string): Buffer | undefined {
+    const entry = zone.entryOf(rel);
+    if (!entry) return undefined;
+    try {
+      entryShape(entry, 0, entry.length);
+      return entry;
+    } catch {
+      return undefined;
+    }
+  }
+
+  /**
+   * Puts the new snapshot in place: the zones read from the store are in it already, the ones
+   * built from the old snapshot are copied in now. When every zone came from the old one, that
+   * file stays as it is (it holds them all).
+   */
+  async function closeSnapshot(snapshot: Snapshot): Promise<void> {
+    const { writer: w, old, kept } = snapshot;
+    try {
+      if (w && old && startup.read === 0) {
+        w.abort();
+        startup.written = kept.length;
+      } else if (w) {
+        if (old) await old.copyTo(kept, w);
+        await w.finish();
+        startup.written = w.zones;
+      }
+    } catch (err) {
+      w?.abort();
+      startup.fault = `the snapshot cannot be written: ${(err as Error).message}`;
+    }
+    old?.close();
+  }
+
   // The start: every hosted name is known at once, then the zones load one after another in the
   // background while the loaded ones answer (those still loading are SERVFAIL, see zone-index.ts).
   // Events wait in the chain behind the load; the caller may wait a little for small installs.
@@ -206,34 +365,51 @@ export async function syncZones(
   const total = initial.rows.length;
   hooks.loading?.({ loaded: 0, total });
   let reported = Date.now();
+  const startup: StartupLoad = { restored: 0, read: 0, fault: null, written: 0, ms: 0 };
+  let snapshotDone!: (done: Promise<void> | undefined) => void;
+  const snapshotWritten = new Promise<void>((r) => (snapshotDone = r));
   const loaded = enqueue(async () => {
-    let yielded = Date.now();
-    for (let i = 0; i < total; i++) {
-      // One zone that cannot be read now is reported and left to the next reconcile; the others load.
-      await load(initial.rows[i]!).catch((err: unknown) => hooks.onError?.(err));
-      const now = Date.now();
-      // Small zones never reach a slice's yield, and the store's reads resolve without a turn of the
-      // event loop: give the questions waiting on the socket their turn every few milliseconds, so
-      // the zones already loaded answer while the rest load.
-      if (now - yielded >= 5) {
-        await new Promise((r) => setImmediate(r));
-        yielded = Date.now();
+    const began = performance.now();
+    const snapshot = options.snapshot ? await openSnapshot(options.snapshot) : null;
+    let whole = false;
+    try {
+      let yielded = Date.now();
+      for (let i = 0; i < total; i++) {
+        // One zone that cannot be read now is reported and left to the next reconcile; the others load.
+        await startupLoad(initial.rows[i]!, snapshot).catch((err: unknown) => hooks.onError?.(err));
+        const now = Date.now();
+        // Small zones never reach a slice's yield, and the store's reads resolve without a turn of the
+        // event loop: give the questions waiting on the socket their turn every few milliseconds, so
+        // the zones already loaded answer while the rest load.
+        if (now - yielded >= 5) {
+          await turn();
+          yielded = Date.now();
+        }
+        if (now - reported >= 250) {
+          reported = now;
+          hooks.loading?.({ loaded: i + 1, total });
+        }
       }
-      if (now - reported >= 250) {
-        reported = now;
-        hooks.loading?.({ loaded: i + 1, total });
-      }
+      index.settle();
+      putCatalog(initial.serial, initial.rows, false);
+      startup.ms = Math.round(performance.now() - began);
+      hooks.loading?.({ loaded: total, total });
+      whole = true;
+    } finally {
+      if (!whole) snapshot?.writer?.abort();
+      // Put on disk apart from the chain: the changes waiting behind the load do not wait for it.
+      snapshotDone(snapshot && whole ? closeSnapshot(snapshot) : (snapshot?.old?.close(), undefined));
     }
-    index.settle();
-    putCatalog(initial.serial, initial.rows, false);
-    hooks.loading?.({ loaded: total, total });
   });
+
   const unsubscribe = events.subscribe((change) => void enqueue(() => apply(change)));
   const timer = setInterval(() => void enqueue(reconcile), reconcileMs);
   timer.unref();
 
   return {
     loaded,
+    startup,
+    snapshotWritten,
     stop() {
       unsubscribe();
       clearInterval(timer);

@@ -15,7 +15,7 @@ import { deleteSignalEnd } from '../services/dnssec-keys';
 import { dnskeyRRset, type SigningKey } from './dnssec/keys';
 import { ZoneSigner } from './dnssec/sign';
 import { T, type RRset, type SoaData } from './rrset';
-import { Node, ZoneNames, type PutInfo } from './zone-names';
+import { entryShape, Node, ZoneNames, type PutInfo } from './zone-names';
 
 export { Node } from './zone-names';
 
@@ -91,12 +91,13 @@ export class Zone {
   /** While the constructor loads the records: the watcher hears of the zone's ALIASes once, at the end. */
   private loading = true;
 
-  constructor(domain: DomainRow, records: readonly ServedRecord[], private readonly identity: ZoneIdentity) {
+  /** `capacity`: octets the arena should start with, when the caller knows better than the records given (the start-up snapshot). */
+  constructor(domain: DomainRow, records: readonly ServedRecord[], private readonly identity: ZoneIdentity, capacity?: number) {
     this.name = domain.name;
     this.id = domain.id;
     this.domain = domain;
     // About 24 octets a record in the arena for A-shaped data; it grows if that is short.
-    this.nodes = new ZoneNames(domain.name, 256 + records.length * 24);
+    this.nodes = new ZoneNames(domain.name, capacity ?? 256 + records.length * 24);
     // Most names hold one row: each name is stored with its first row as it comes, and the few
     // names met again are stored once more at the end with all their rows (in their order).
     const one: ServedRecord[] = [];
@@ -199,6 +200,32 @@ export class Zone {
     else if (this.dnames.size > 0) this.dnames.delete((fqdn ??= toFqdn(rel, this.name)));
     this.gen++;
     if (aliasChanged && !this.loading && this.aliases.has((fqdn ??= toFqdn(rel, this.name)))) this.identity.aliases?.watch(this, fqdn);
+  }
+
+  /**
+   * The name's entry in the compact index, when it is one (lent: copy it before the next change),
+   * for the start-up snapshot; undefined for the apex, an ALIAS owner and names too big for an
+   * entry, which `replaceName` keeps as objects, so only their rows can bring them back.
+   */
+  entryOf(rel: string): Buffer | undefined {
+    return rel === APEX ? undefined : this.nodes.entry(rel);
+  }
+
+  /**
+   * `replaceName` from an entry `entryOf` gave (the start-up snapshot's): the same name, sets and
+   * cut as the rows that made the entry give (an entry holds no DNAME: `entryShape`). Throws, changing nothing, for octets that are
+   * not such an entry.
+   */
+  restoreName(rel: string, src: Buffer, start: number, end: number): void {
+    const shape = entryShape(src, start, end);
+    if (rel === APEX || (this.aliases.size > 0 && this.aliases.has(toFqdn(rel, this.name)))) throw new Error('a name the zone keeps as objects');
+    const existed = this.nodes.hasRel(rel);
+    this.nodes.putEntry(rel, src, start, end);
+    if (!existed) this.adjust(rel, 1);
+    if (shape.hasNs) this.cuts.add(toFqdn(rel, this.name));
+    else if (this.cuts.size > 0) this.cuts.delete(toFqdn(rel, this.name));
+    if (this.dnames.size > 0) this.dnames.delete(toFqdn(rel, this.name));
+    this.gen++;
   }
 
   /**

@@ -26,6 +26,7 @@ import * as m0017 from './migrations/0017-second-factors';
 import * as m0018 from './migrations/0018-oidc';
 import * as m0019 from './migrations/0019-deleted-zones';
 import * as m0020 from './migrations/0020-record-search-index';
+import * as m0021 from './migrations/0021-zone-content-tags';
 
 export type Dialect = 'sqlite' | 'postgres';
 
@@ -52,6 +53,7 @@ const STEPS: Record<string, Step> = {
   '0018-oidc': m0018,
   '0019-deleted-zones': m0019,
   '0020-record-search-index': m0020,
+  '0021-zone-content-tags': m0021,
 };
 
 /** The code's migrations, in the order they run on a new database. */

@@ -45,6 +45,7 @@ export function recordsRepo({ db, dialect, p, recordCount, atNames }: RepoContex
       return dialect === 'sqlite' ? servedFromJson((got[0] as { rows: string }).rows) : (got as ServedRecord[]);
     },
     zoneCount: (domainId) => recordCount(domainId),
+    contentTags: async () => new Map((await db.selectFrom('zone_content_tags').select(['domain_id', 'tag']).execute()).map((r) => [r.domain_id, r.tag])),
     update: async (id, patch) => (await db.updateTable('records').set(patch).where('id', '=', id).returningAll().executeTakeFirstOrThrow()) as RecordRow,
     insertMany: async (rows) => {
       const out: RecordRow[] = [];

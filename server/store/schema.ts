@@ -110,6 +110,8 @@ export interface Database {
    * over full name and content, contentless, likewise kept by triggers); both are read in SQL only.
    */
   record_fqdns: { record_id: number; fqdn: string };
+  /** Migration 0021: a random tag per zone, made anew by triggers at every write of its records (dns/index-snapshot.ts). */
+  zone_content_tags: { domain_id: number; tag: string };
   change_set_records: {
     id: Generated<number>;
     change_set_id: number;

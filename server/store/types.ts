@@ -556,6 +556,12 @@ export interface Repos {
     served(domainId: number, after: ServedRecord | null, limit: number): Promise<ServedRecord[]>;
     /** The zone's record count as the database keeps it: one row read, whatever the zone's size. */
     zoneCount(domainId: number): Promise<number>;
+    /**
+     * Each zone's content tag (migration 0021): random, made anew by the database at every write
+     * of the zone's records. Records read after a tag are at least as new as it; while the tag is
+     * unchanged, they are unchanged. Zones without one are missing.
+     */
+    contentTags(): Promise<Map<number, string>>;
     update(id: number, patch: Partial<NewRow<RecordRow>>): Promise<RecordRow>;
     /** Inserts many rows (imports, bulk changes): on SQLite one cached statement per row, on PostgreSQL up to 500 rows per statement. Returns the stored rows, in no particular order. */
     insertMany(rows: NewRow<RecordRow>[]): Promise<RecordRow[]>;
@@ -636,7 +642,7 @@ interface ReadMethods {
   rrsetComments: 'byDomain';
   dnssecKeys: 'signingKeys' | 'publicKeys';
   sessions: 'byIdHash' | 'byTokenId' | 'byUser';
-  records: 'ofType' | 'byId' | 'page' | 'atName' | 'atNames' | 'near' | 'byDomain' | 'served' | 'zoneCount';
+  records: 'ofType' | 'byId' | 'page' | 'atName' | 'atNames' | 'near' | 'byDomain' | 'served' | 'zoneCount' | 'contentTags';
   changes: 'ofBatch' | 'byId' | 'page' | 'entries' | 'entriesOf' | 'from';
   deletedZones: 'page' | 'byId';
   templates: 'byId' | 'byName' | 'page';
