@@ -27,6 +27,7 @@
 import fs from 'node:fs';
 import zlib from 'node:zlib';
 import type { ServedRecord } from '../store/types';
+import { writeText } from './zone-names';
 
 /** The file's name in DATA_DIR. */
 export const SNAPSHOT_FILE = 'zone-index.snapshot';
@@ -43,6 +44,13 @@ const WRITE_BUFFER = 1024 * 1024;
 const TRAILER = 8 + 4 + 4 + MAGIC.length;
 /** The least a group takes: its length, an empty name, its kind, a count, and an entry of no set. */
 const MIN_GROUP = 4 + 2 + 1 + 4 + 2;
+
+/** Where the writer takes a name's entry of the compact index from (`Zone`). */
+export interface EntrySource {
+  /** The entry's length when it may be filed as it is, else -1 (its rows are filed). */
+  fileable(rel: string): number;
+  copyEntry(rel: string, to: Buffer, at: number, n: number): void;
+}
 
 export interface SnapshotEntry {
   id: number;
@@ -316,27 +324,29 @@ export class SnapshotWriter {
 
   /**
    * One name of the zone, as it was built from all its served rows: its entry of the index when
-   * it has one (`entry`, as `Zone.entryOf` gives it), else the rows, in the order they were built in.
+   * `zone` may file it as it is (most names), else the rows, in the order they were built in.
    */
-  name(rel: string, rows: readonly ServedRecord[], entry: Buffer | undefined): void {
+  name(rel: string, rows: readonly ServedRecord[], zone: EntrySource): void {
     const z = this.zone;
     if (!z || rows.length === 0) return;
+    const entry = zone.fileable(rel);
     let most = 4 + 2 + rel.length * 3 + 1 + 4;
-    if (entry) most += entry.length;
+    if (entry >= 0) most += entry;
     else for (const r of rows) most += 1 + r.record_type.length + 4 + 4 + r.content.length * 3;
     this.room(most);
     const buf = this.buf;
     const start = this.used;
     let p = start + 4;
-    const n = buf.write(rel, p + 2, 'utf8');
-    buf.writeUInt16BE(n, p);
+    const n = writeText(buf, p + 2, rel);
+    buf[p] = n >> 8;
+    buf[p + 1] = n & 0xff;
     p += 2 + n;
-    buf[p] = entry ? ENTRY : ROWS;
+    buf[p] = entry >= 0 ? ENTRY : ROWS;
     buf.writeUInt32BE(rows.length, p + 1);
     p += 5;
-    if (entry) {
-      entry.copy(buf, p);
-      p += entry.length;
+    if (entry >= 0) {
+      zone.copyEntry(rel, buf, p, entry);
+      p += entry;
     } else {
       for (const r of rows) {
         buf[p] = buf.write(r.record_type, p + 1, 'latin1');
@@ -347,7 +357,11 @@ export class SnapshotWriter {
         p += 8 + c;
       }
     }
-    buf.writeUInt32BE(p - start, start);
+    const len = p - start;
+    buf[start] = len >>> 24;
+    buf[start + 1] = (len >>> 16) & 0xff;
+    buf[start + 2] = (len >>> 8) & 0xff;
+    buf[start + 3] = len & 0xff;
     this.used = p;
     z.records += rows.length;
   }

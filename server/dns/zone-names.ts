@@ -109,7 +109,7 @@ function kindOf(type: RecordType): number {
 }
 
 /** Writes text as UTF-8 at `at`, returning its length: short ASCII (most content) without a call into C++. */
-function writeText(buf: Buffer, at: number, text: string): number {
+export function writeText(buf: Buffer, at: number, text: string): number {
   const n = text.length;
   if (n > 32) return buf.write(text, at, 'utf8');
   for (let i = 0; i < n; i++) {
@@ -422,6 +422,34 @@ export class ZoneNames {
     if (typeof v !== 'number') return undefined;
     const at = v & (CHUNK - 1);
     return this.chunks[v >> CHUNK_BITS]!.subarray(at, at + this.measure(v, false));
+  }
+
+  /**
+   * The length of the name's entry when a start-up snapshot may file it as it is (it holds no
+   * DNAME: `entryShape`), else -1 (no entry: a name of objects or none).
+   */
+  fileable(rel: string): number {
+    const v = this.map.get(rel);
+    if (typeof v !== 'number') return -1;
+    const buf = this.chunks[v >> CHUNK_BITS]!;
+    const at = v & (CHUNK - 1);
+    let p = at + 2;
+    for (let sets = (buf[at]! << 8) | buf[at + 1]!; sets > 0; sets--) {
+      if (((buf[p]! << 8) | buf[p + 1]!) === T.DNAME) return -1;
+      let count = (buf[p + 7]! << 8) | buf[p + 8]!;
+      p += SET_HEADER;
+      for (; count > 0; count--) p += 2 + ((buf[p]! << 8) | buf[p + 1]!);
+    }
+    return p - at;
+  }
+
+  /** Copies the name's entry, `n` octets long as `fileable` said, to `to` at `at`. */
+  copyEntry(rel: string, to: Buffer, at: number, n: number): void {
+    const v = this.map.get(rel) as number;
+    const buf = this.chunks[v >> CHUNK_BITS]!;
+    const from = v & (CHUNK - 1);
+    if (n <= 64) for (let i = 0; i < n; i++) to[at + i] = buf[from + i]!;
+    else buf.copy(to, at, from, from + n);
   }
 
   /** Stores an entry `entryShape` accepted as the name's, replacing what it held (the start-up snapshot's). */

@@ -14,7 +14,6 @@ import { signingKey } from './dnssec/keys';
 import { Zone, type ZoneIdentity } from './zone';
 import type { ZoneIndex } from './zone-index';
 import { SnapshotReader, SnapshotWriter, type SnapshotEntry } from './index-snapshot';
-import { entryShape } from './zone-names';
 
 /** Past this many changed names, a zone is reloaded whole rather than name by name. */
 const RELOAD_ABOVE = 500;
@@ -249,17 +248,27 @@ export async function syncZones(
 
   /** The start's snapshot: the old one to read (when usable) and the new one to write. */
   async function openSnapshot(path: string): Promise<Snapshot | null> {
+    let tags: Map<number, string>;
+    let schema: string;
     try {
       // The tags first, then any record: records read after a tag are at least as new as it.
-      const tags = await store.records.contentTags();
-      const schema = await store.schemaVersion();
-      const old = SnapshotReader.open(path, schema);
-      if (typeof old === 'string') startup.fault = old;
-      return { tags, old: typeof old === 'string' ? null : old, kept: [], writer: SnapshotWriter.create(path, schema) };
+      tags = await store.records.contentTags();
+      schema = await store.schemaVersion();
     } catch (err) {
-      startup.fault = `the snapshot cannot be written: ${(err as Error).message}`;
+      startup.fault = `the snapshot is not used: ${(err as Error).message}`;
       return null;
     }
+    const opened = SnapshotReader.open(path, schema);
+    if (typeof opened === 'string') startup.fault = opened;
+    const old = typeof opened === 'string' ? null : opened;
+    let writer: SnapshotWriter | null = null;
+    try {
+      writer = SnapshotWriter.create(path, schema);
+    } catch (err) {
+      // A data directory this process cannot write to: the old snapshot is still read.
+      startup.fault = `the snapshot cannot be written: ${(err as Error).message}`;
+    }
+    return { tags, old, kept: [], writer };
   }
 
   /** Runs a step of writing the snapshot; a failure (a full disk) stops the writing, never the load. */
@@ -310,8 +319,16 @@ export async function syncZones(
       await load(domain, (zone) =>
         readStore(domain, (rel, rows) => {
           zone.replaceName(rel, rows);
-          // What the name became: its entry of the index when it is one (most names), else its rows.
-          if (w) writing(snapshot, (writer) => writer.name(rel, rows, entryOf(zone, rel)));
+          // What the name became: its entry of the index (most names), else its rows.
+          if (w !== null && snapshot.writer !== null) {
+            try {
+              w.name(rel, rows, zone);
+            } catch (err) {
+              writing(snapshot, () => {
+                throw err;
+              });
+            }
+          }
         }),
       );
     } catch (err) {
@@ -320,18 +337,6 @@ export async function syncZones(
     }
     startup.read++;
     writing(snapshot, (writer) => writer.end());
-  }
-
-  /** The name's entry when it is one a restore can bring back as it is, else undefined (its rows are filed). */
-  function entryOf(zone: Zone, rel: string): Buffer | undefined {
-    const entry = zone.entryOf(rel);
-    if (!entry) return undefined;
-    try {
-      entryShape(entry, 0, entry.length);
-      return entry;
-    } catch {
-      return undefined;
-    }
   }
 
   /**

@@ -211,6 +211,16 @@ export class Zone {
     return rel === APEX ? undefined : this.nodes.entry(rel);
   }
 
+  /** For the start-up snapshot: the length of the name's entry when it may be filed as it is, else -1 (`ZoneNames.fileable`). */
+  fileable(rel: string): number {
+    return rel === APEX ? -1 : this.nodes.fileable(rel);
+  }
+
+  /** Copies the name's entry, `n` octets as `fileable` said, to `to` at `at`. */
+  copyEntry(rel: string, to: Buffer, at: number, n: number): void {
+    this.nodes.copyEntry(rel, to, at, n);
+  }
+
   /**
    * `replaceName` from an entry `entryOf` gave (the start-up snapshot's): the same name, sets and
    * cut as the rows that made the entry give (an entry holds no DNAME: `entryShape`). Throws, changing nothing, for octets that are
