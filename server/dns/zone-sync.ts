@@ -277,10 +277,14 @@ export async function syncZones(
     try {
       step(snapshot.writer);
     } catch (err) {
-      snapshot.writer.abort();
-      snapshot.writer = null;
-      startup.fault = `the snapshot cannot be written: ${(err as Error).message}`;
+      stopWriting(snapshot, err);
     }
+  }
+
+  function stopWriting(snapshot: Snapshot, err: unknown): void {
+    snapshot.writer?.abort();
+    snapshot.writer = null;
+    startup.fault = `the snapshot cannot be written: ${(err as Error).message}`;
   }
 
   /** A zone of the start: from the snapshot when it holds the zone as the store has it, else from the store. */
@@ -320,13 +324,12 @@ export async function syncZones(
         readStore(domain, (rel, rows) => {
           zone.replaceName(rel, rows);
           // What the name became: its entry of the index (most names), else its rows.
+          // (Not through `writing`: no closure made per name.)
           if (w !== null && snapshot.writer !== null) {
             try {
               w.name(rel, rows, zone);
             } catch (err) {
-              writing(snapshot, () => {
-                throw err;
-              });
+              stopWriting(snapshot, err);
             }
           }
         }),
@@ -356,8 +359,7 @@ export async function syncZones(
         startup.written = w.zones;
       }
     } catch (err) {
-      w?.abort();
-      startup.fault = `the snapshot cannot be written: ${(err as Error).message}`;
+      stopWriting(snapshot, err);
     }
     old?.close();
   }
