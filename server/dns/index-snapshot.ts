@@ -182,10 +182,6 @@ export class SnapshotReader {
     }
   }
 
-  get size(): number {
-    return this.entries.size;
-  }
-
   /** The zone's entry when the file holds it as the store has it now (same id, name and tag). */
   find(id: number, name: string, tag: string | undefined): SnapshotEntry | undefined {
     const e = this.entries.get(id);
