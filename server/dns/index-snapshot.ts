@@ -25,6 +25,7 @@
  * the 0700 data directory); it is checked all the same, and any fault only means a read from the store.
  */
 import fs from 'node:fs';
+import nodePath from 'node:path';
 import zlib from 'node:zlib';
 import type { ServedRecord } from '../store/types';
 import { writeText } from './zone-names';
@@ -297,6 +298,7 @@ export class SnapshotWriter {
 
   /** A new snapshot to be written at `path` (throws when the file cannot be made). */
   static create(path: string, schema: string): SnapshotWriter {
+    removeLeftovers(path);
     const tmp = `${path}.${process.pid}.tmp`;
     const fd = fs.openSync(tmp, 'w', 0o600);
     const w = new SnapshotWriter(path, tmp, fd);
@@ -469,5 +471,32 @@ export class SnapshotWriter {
 
   private writeAt(data: Buffer, position: number): void {
     for (let done = 0; done < data.length; ) done += fs.writeSync(this.fd, data, done, data.length - done, position + done);
+  }
+}
+
+/** Files a process that stopped while writing a snapshot left beside it (`<path>.<pid>.tmp`, the pid gone). */
+function removeLeftovers(path: string): void {
+  const dir = nodePath.dirname(path);
+  const base = `${nodePath.basename(path)}.`;
+  let names: string[];
+  try {
+    names = fs.readdirSync(dir);
+  } catch {
+    return;
+  }
+  for (const name of names) {
+    const m = name.startsWith(base) ? /^(\d{1,10})\.tmp$/.exec(name.slice(base.length)) : null;
+    if (!m || Number(m[1]) === process.pid || alive(Number(m[1]))) continue;
+    fs.rmSync(nodePath.join(dir, name), { force: true });
+  }
+}
+
+function alive(pid: number): boolean {
+  try {
+    process.kill(pid, 0);
+    return true;
+  } catch (err) {
+    // EPERM: a process of another user has that pid.
+    return (err as NodeJS.ErrnoException).code === 'EPERM';
   }
 }

@@ -137,6 +137,7 @@ export async function startDns(config: DnsConfig, store: ReadStore, events: Zone
         progress = p;
         writes.loading?.(p);
       },
+      snapshotRefreshed: ({ kept, read, written }) => written && log.info({ kept, read }, 'zone index snapshot refreshed'),
       onError,
     },
     undefined,

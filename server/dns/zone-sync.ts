@@ -25,6 +25,8 @@ const RELOAD_ABOVE = 500;
  * tenant stores.
  */
 const LOAD_SLICE = 1000;
+/** How often the snapshot is brought up to date while zones change (see `refreshSnapshot`). */
+export const SNAPSHOT_REFRESH_MS = 10 * 60_000;
 
 export interface ZoneSyncHooks {
   /** A zone's serial changed (or the zone appeared): time to NOTIFY secondaries. */
@@ -33,6 +35,8 @@ export interface ZoneSyncHooks {
   zoneAdded?(domain: DomainRow): void;
   /** Start-up progress: zones loaded so far of all hosted (called as they load, and once at the end). */
   loading?(progress: LoadProgress): void;
+  /** The snapshot was brought up to date by its timer. */
+  snapshotRefreshed?(refresh: SnapshotRefresh): void;
   onError?(err: unknown): void;
 }
 
@@ -56,6 +60,16 @@ export interface StartupLoad {
   ms: number;
 }
 
+/** How a refresh of the snapshot went (`ZoneSync.refreshSnapshot`). */
+export interface SnapshotRefresh {
+  /** Zones whose blocks were still good, copied as they were. */
+  kept: number;
+  /** Zones read from the store and filed anew. */
+  read: number;
+  /** Whether a new file was put in place (false: the old one already held every zone as stored). */
+  written: boolean;
+}
+
 export interface LoadProgress {
   loaded: number;
   total: number;
@@ -73,6 +87,12 @@ export interface ZoneSync {
   settled(): Promise<void>;
   /** Compares serials with the store and reloads what differs. */
   reconcile(): Promise<void>;
+  /**
+   * Files anew the zones changed since the snapshot was written, so that the next start builds
+   * them from it too (null: no snapshot is kept). Runs by itself every `refreshMs` once a zone
+   * changed; a refresh already running is joined, not doubled.
+   */
+  refreshSnapshot(): Promise<SnapshotRefresh | null>;
 }
 
 export interface ZoneSyncOptions {
@@ -80,6 +100,8 @@ export interface ZoneSyncOptions {
   catalog?: string;
   /** The start-up snapshot's file (index-snapshot.ts); none: every zone is read from the store. */
   snapshot?: string;
+  /** How often the snapshot is refreshed once a zone changed (default SNAPSHOT_REFRESH_MS). */
+  refreshMs?: number;
 }
 
 export async function syncZones(
@@ -143,6 +165,7 @@ export async function syncZones(
   async function apply(change: ZoneChange): Promise<void> {
     const { domain } = change;
     if (!hosted(domain)) return;
+    changedSince = true;
     const zone = index.get(domain.name);
     if (change.kind === 'zone-deleted') {
       if (zone?.id === domain.id) {
@@ -229,6 +252,7 @@ export async function syncZones(
       seen.add(domain.name);
       const zone = index.get(domain.name);
       if (zone && zone.id === domain.id && zone.domain.serial_number === domain.serial_number) continue;
+      changedSince = true;
       const loaded = await load(domain);
       hooks.serialChanged?.(loaded);
     }
@@ -364,6 +388,73 @@ export async function syncZones(
     old?.close();
   }
 
+  /** Zones changed (an event applied, a reload) since the snapshot was last brought up to date. */
+  let changedSince = false;
+  let refreshing: Promise<SnapshotRefresh | null> | null = null;
+  /** The zone built only to be filed: it tells no ALIAS watcher of itself, and is never served. */
+  const filing: ZoneIdentity = { primary: identity.primary, hostmaster: identity.hostmaster };
+
+  /**
+   * Brings the snapshot up to date with the store, off the start: the tags first, then the
+   * records, as at a start, so that rows filed under a tag are at least as new as it. A zone whose
+   * block still matches its tag is copied as it is; any other is read from the store into a zone
+   * of its own and filed from that. The zone being served is never filed: a write no event told of
+   * would leave it behind its tag. Nothing is written when every zone still matches.
+   */
+  async function refresh(path: string): Promise<SnapshotRefresh> {
+    await snapshotWritten;
+    changedSince = false;
+    const tags = await store.records.contentTags();
+    const schema = await store.schemaVersion();
+    const opened = SnapshotReader.open(path, schema);
+    const old = typeof opened === 'string' ? null : opened;
+    try {
+      const kept: SnapshotEntry[] = [];
+      const stale: DomainRow[] = [];
+      for (const domain of (await store.domains.all()).filter(hosted)) {
+        const tag = tags.get(domain.id);
+        // A zone made after the tags were read waits for the next refresh (or start).
+        if (tag === undefined) continue;
+        const entry = old?.find(domain.id, domain.name, tag);
+        if (entry) kept.push(entry);
+        else stale.push(domain);
+      }
+      if (old && stale.length === 0) return { kept: kept.length, read: 0, written: false };
+      const writer = SnapshotWriter.create(path, schema);
+      try {
+        for (const domain of stale) {
+          if (!writer.begin(domain.id, domain.name, tags.get(domain.id)!)) continue;
+          const zone = new Zone(domain, [], filing);
+          await readStore(domain, (rel, rows) => {
+            zone.replaceName(rel, rows);
+            writer.name(rel, rows, zone);
+          });
+          writer.end();
+          await turn();
+        }
+        if (old) await old.copyTo(kept, writer);
+        await writer.finish();
+      } catch (err) {
+        writer.abort();
+        throw err;
+      }
+      return { kept: kept.length, read: stale.length, written: true };
+    } catch (err) {
+      // Tried again at the next turn of the timer.
+      changedSince = true;
+      throw err;
+    } finally {
+      old?.close();
+    }
+  }
+
+  function refreshSnapshot(): Promise<SnapshotRefresh | null> {
+    const path = options.snapshot;
+    if (!path) return Promise.resolve(null);
+    refreshing ??= refresh(path).finally(() => (refreshing = null));
+    return refreshing;
+  }
+
   // The start: every hosted name is known at once, then the zones load one after another in the
   // background while the loaded ones answer (those still loading are SERVFAIL, see zone-index.ts).
   // Events wait in the chain behind the load; the caller may wait a little for small installs.
@@ -412,6 +503,14 @@ export async function syncZones(
   const unsubscribe = events.subscribe((change) => void enqueue(() => apply(change)));
   const timer = setInterval(() => void enqueue(reconcile), reconcileMs);
   timer.unref();
+  const refreshTimer = setInterval(() => {
+    if (!changedSince || refreshing) return;
+    refreshSnapshot().then(
+      (r) => r && hooks.snapshotRefreshed?.(r),
+      (err: unknown) => hooks.onError?.(err),
+    );
+  }, options.refreshMs ?? SNAPSHOT_REFRESH_MS);
+  refreshTimer.unref();
 
   return {
     loaded,
@@ -420,8 +519,10 @@ export async function syncZones(
     stop() {
       unsubscribe();
       clearInterval(timer);
+      clearInterval(refreshTimer);
     },
     settled: () => enqueue(async () => {}),
     reconcile: () => enqueue(reconcile),
+    refreshSnapshot,
   };
 }
