@@ -37,7 +37,7 @@ beforeAll(async () => {
   await nodeA.accounts.addUser('alice');
   userId = (await storeA.users.byUsername('alice'))!.id;
   await nodeA.zones.create(userId, { name: 'before.test' });
-  sync = await syncZones(storeA, nodeA.events, index, IDENTITY, { serialChanged: (z) => notified.push(z.domain.serial_number) }, 3_600_000);
+  sync = await syncZones(storeA, nodeA.events, index, IDENTITY, { serialChanged: (z) => notified.push(z.domain.serial_number) }, 3_600_000, { serialSlice: 2 });
   await sync.loaded;
 });
 
@@ -65,13 +65,16 @@ describe('zone sync', () => {
     expect(notified.at(-1)).toBe(index.get('example.test')!.domain.serial_number);
   });
 
-  it('picks up another node’s changes when it reconciles', async () => {
+  it('picks up another node’s changes when it reconciles, reading the zones a slice at a time', async () => {
     await nodeB.zones.create(userId, { name: 'elsewhere.test' });
+    // Three slices of two zones and more: each read where the last one ended.
+    for (const name of ['far1.test', 'far2.test', 'far3.test']) await nodeB.zones.create(userId, { name });
     await nodeB.records.create(userId, 'before.test', { name: 'api2', record_type: 'TXT', content: 'from node B' });
     await nodeB.zones.remove(userId, 'example.test');
     expect(rcode('elsewhere.test', T.SOA)).toBe(RCODE.REFUSED);
     await sync.reconcile();
     expect(rcode('elsewhere.test', T.SOA)).toBe(RCODE.NOERROR);
+    for (const name of ['far1.test', 'far2.test', 'far3.test']) expect(rcode(name, T.SOA), name).toBe(RCODE.NOERROR);
     expect(rcode('api2.before.test', T.TXT)).toBe(RCODE.NOERROR);
     expect(rcode('www.example.test')).toBe(RCODE.REFUSED);
   });

@@ -103,6 +103,9 @@ export interface IpRow {
   created_at: string;
 }
 
+/** What the DNS thread's periodic comparison needs of a zone (`domains.serials`). */
+export type ZoneSerial = Pick<DomainRow, 'id' | 'name' | 'serial_number' | 'created_at'>;
+
 export interface DomainRow {
   id: number;
   user_id: number;
@@ -465,6 +468,11 @@ export interface Repos {
     setOwner(zone: DomainRow, owner: { user_id: number; team_id: number | null }): Promise<DomainRow>;
     /** Every zone, for the DNS server's index. */
     all(): Promise<DomainRow[]>;
+    /**
+     * Zones by id after `afterId`, at most `limit`, with only what the DNS thread compares and lists
+     * (its reconcile and catalog read every zone this way, a slice at a time, between answers).
+     */
+    serials(afterId: number, limit: number): Promise<ZoneSerial[]>;
     /** Zones that are ancestors or descendants of `name` (not `name` itself). */
     related(name: string): Promise<DomainRow[]>;
     /**
@@ -636,7 +644,7 @@ interface ReadMethods {
   tokens: 'withUser' | 'byId' | 'listByUser' | 'page';
   tsigKeys: 'byName' | 'page' | 'listByUser' | 'all' | 'version';
   ips: 'page' | 'listByUser' | 'find';
-  domains: 'byName' | 'byId' | 'page' | 'all' | 'related';
+  domains: 'byName' | 'byId' | 'page' | 'all' | 'serials' | 'related';
   quotas: 'count';
   zoneAttributes: 'get';
   rrsetComments: 'byDomain';
