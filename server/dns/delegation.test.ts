@@ -3,7 +3,10 @@
  * name servers shows `delegated: true` in the API; one pointing elsewhere stays false.
  */
 import dgram from 'node:dgram';
+import path from 'node:path';
 import packet from 'dns-packet';
+import { openSqliteStore } from '../store/sqlite';
+import { createDelegationCheck } from './delegation';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { eventually, freePort, startServer, type RunningServer } from '../testing/test-server';
 
@@ -16,10 +19,11 @@ const PARENT: Record<string, string[]> = {
 
 let s: RunningServer;
 let resolver: dgram.Socket;
+let resolverPort: number;
 let asked: string[] = [];
 
 beforeAll(async () => {
-  const port = await freePort();
+  const port = (resolverPort = await freePort());
   resolver = dgram.createSocket('udp4');
   resolver.on('message', (msg, rinfo) => {
     const q = packet.decode(msg);
@@ -57,5 +61,22 @@ describe('delegation check', () => {
     expect(await delegated('elsewhere.test')).toBe(false);
     expect(await delegated('partial.test')).toBe(false);
     expect(await delegated('unknown.test')).toBe(false);
+  });
+
+  it('checks every zone in a round, a slice of zones at a time', async () => {
+    const store = await openSqliteStore(path.join(s.dir, 'zonedeck.db'));
+    try {
+      const changed: number[] = [];
+      const check = createDelegationCheck(store, { resolver: `127.0.0.1:${resolverPort}`, nameservers: ['ns1.zonedeck.test', 'ns2.zonedeck.test'], slice: 3, changed: (id) => changed.push(id) });
+      for (const name of ['late1.test', 'late2.test']) expect((await s.api('POST', '/domains', { name })).status).toBe(201);
+      asked = [];
+      await check.checkAll();
+      // (The server's own first check of the new zones may land here too.)
+      expect([...new Set(asked)].sort()).toEqual(['elsewhere.test', 'good.test', 'late1.test', 'late2.test', 'partial.test', 'unknown.test']);
+      // Every flag already says what the resolver does: nothing to store.
+      expect(changed).toEqual([]);
+    } finally {
+      await store.close();
+    }
   });
 });

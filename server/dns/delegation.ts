@@ -16,8 +16,12 @@ export interface DelegationOptions {
   onError?(err: unknown): void;
   /** Stores a changed result: the main thread's change sets write it (this thread writes nothing). */
   changed?(domainId: number, delegated: boolean): void;
+  /** Zones listed at a time by a round of checks (default CHECK_SLICE). */
+  slice?: number;
 }
 
+/** Zones listed at a time by a round of checks. */
+const CHECK_SLICE = 1000;
 
 export function createDelegationCheck(store: ReadStore, options: DelegationOptions) {
   const resolver = parseHostPort(options.resolver);
@@ -43,12 +47,19 @@ export function createDelegationCheck(store: ReadStore, options: DelegationOptio
     if (running) return;
     running = true;
     try {
-      for (const d of await store.domains.all()) {
-        try {
-          await check(d.id);
-        } catch (err) {
-          options.onError?.(err);
+      // A slice of zones at a time: one read of every whole row would hold this thread's answers up.
+      const limit = options.slice ?? CHECK_SLICE;
+      for (let after = 0; ; ) {
+        const slice = await store.domains.serials(after, limit);
+        for (const d of slice) {
+          try {
+            await check(d.id);
+          } catch (err) {
+            options.onError?.(err);
+          }
         }
+        if (slice.length < limit) break;
+        after = slice.at(-1)!.id;
       }
     } finally {
       running = false;
