@@ -27,6 +27,8 @@ const CLIENT_CPU = 1;
 interface Perf {
   qps: number;
   latencyMs: number;
+  /** The longest any answer took: a pause of the server's thread shows here. */
+  maxLatencyMs: number;
   lost: number;
 }
 
@@ -44,6 +46,7 @@ export async function dnsperf(port: number, queries: string, seconds = DURATION,
   return {
     qps: num(/Queries per second:\s+([\d.]+)/),
     latencyMs: num(/Average Latency \(s\):\s+([\d.]+)/) * 1000,
+    maxLatencyMs: num(/Average Latency \(s\):.*max ([\d.]+)\)/) * 1000,
     lost: num(/Queries lost:\s+(\d+)/),
   };
 }

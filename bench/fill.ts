@@ -1,6 +1,9 @@
 /** Bench set-up: fills a zone straight through SQLite (the figures are measured through the API). */
 import path from 'node:path';
 import Database from 'better-sqlite3';
+import { createServices } from '../server/services';
+import { CLI_WRITE } from '../server/services/change-sets';
+import { openSqliteStore } from '../server/store/sqlite';
 
 /** Adds `count` A records (`host0`, `host1`, …) to `zone` in the SQLite store in `dataDir`; the server must be stopped. */
 export function fillZone(dataDir: string, zone: string, count: number): void {
@@ -24,4 +27,22 @@ export function fillIps(dataDir: string, username: string, count: number): void 
     for (let i = 1; i <= count; i++) insert.run(id, `192.0.${2 + (i >> 8)}.${i & 255}`);
   })();
   db.close();
+}
+
+/**
+ * Fills a data dir with `zones` zones (`zone0.test` …) of `perZone` A records each (`host0` …), each
+ * zone made and imported through the services, as the API would; returns a token of their user.
+ */
+export async function fillZones(dir: string, zones: number, perZone: number): Promise<string> {
+  const services = createServices(await openSqliteStore(path.join(dir, 'zonedeck.db')), { nameservers: ['ns1.zonedeck.test', 'ns2.zonedeck.test'], nsTtl: 3600 });
+  const { user } = await services.accounts.addUser('bench');
+  for (let z = 0; z < zones; z++) {
+    const zone = await services.zones.create(user.id, { name: `zone${z}.test` });
+    const lines: string[] = [];
+    for (let i = 0; i < perZone; i++) lines.push(`host${i} 3600 IN A 10.${z & 255}.${(i >> 8) & 255}.${i & 255}`);
+    await services.zoneFiles.importInto(zone, (tx) => services.zones.owned(user.id, zone.name, tx), `${lines.join('\n')}\n`, 'merge', CLI_WRITE);
+  }
+  const { token } = await services.accounts.createToken(user.id, 'bench');
+  await services.close();
+  return token;
 }

@@ -127,3 +127,34 @@ describe('retention', () => {
     await recorder.close();
   });
 });
+
+describe('the recorder', () => {
+  it('adds up batches that come faster than it writes, and stores their exact sums per minute, hour and name', async () => {
+    expect((await t.request('POST', '/api/v1/domains', { token: tok.olivia, body: { name: 'busy.test' } })).status).toBe(201);
+    const id = (await t.services.store.domains.byName('busy.test'))!.id;
+    const recorder = createStatsRecorder(t.forge, { node: 'node-one', days: 90, metricsPerZone: false, onError: (e) => { throw e; } });
+    const base = minute - 240;
+    // 30 batches back to back, over three minutes: the first is written at once, the others while it is.
+    for (let i = 0; i < 30; i++) {
+      recorder.record({
+        minute: base + (i % 3) * 60,
+        zones: [{ id, name: 'busy.test', counts: counts({ queries: 2, noerror: 1, nxdomain: 1, udp: 2 }), names: [['www.busy.test', 1], [`n${i % 2}.busy.test`, 1]], nxdomain: [['typo.busy.test', 1]] }],
+        unattributed: counts({}),
+      });
+    }
+    await recorder.close();
+    const from = new Date(base * 1000).toISOString();
+    const to = new Date((base + 180) * 1000).toISOString();
+    const body = await (await get(`/api/v1/domains/busy.test/stats?from=${from}&to=${to}&step=60`)).json();
+    expect(body.points.map((p: { queries: number }) => p.queries)).toEqual([20, 20, 20]);
+    expect(body.totals).toMatchObject({ queries: 60, noerror: 30, nxdomain: 30, udp: 60 });
+    const names = await (await get(`/api/v1/domains/busy.test/stats/top?kind=names&from=${new Date((base - 3600) * 1000).toISOString()}`)).json();
+    expect(names.names).toEqual([
+      { name: 'www.busy.test', count: 30 },
+      { name: 'n0.busy.test', count: 15 },
+      { name: 'n1.busy.test', count: 15 },
+    ]);
+    const nx = await (await get(`/api/v1/domains/busy.test/stats/top?kind=nxdomain&from=${new Date((base - 3600) * 1000).toISOString()}`)).json();
+    expect(nx.names).toEqual([{ name: 'typo.busy.test', count: 30 }]);
+  });
+});

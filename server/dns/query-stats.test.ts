@@ -4,9 +4,9 @@
  * their fixed size while a name asked often still comes out on top.
  */
 import packet from 'dns-packet';
-import { describe, expect, it } from 'vitest';
+import { describe, expect, it, vi } from 'vitest';
 import { SLOT } from '../core/query-stats-fields';
-import { MAX_ZONES, QueryStats, TOP_CAPACITY, TOP_SENT } from './query-stats';
+import { BATCH_ZONES, MAX_ZONES, QueryStats, TALLY_SLICE, TOP_CAPACITY, TOP_SENT, type StatsBatch } from './query-stats';
 import { SpaceSaving } from './top-k';
 import { questionKey } from './answer-cache';
 import type { Zone } from './zone';
@@ -144,6 +144,82 @@ describe('query counters', () => {
     const batch = stats.take()!;
     expect(batch.zones.length).toBe(MAX_ZONES);
     expect(batch.unattributed[SLOT.queries]).toBe(5);
+  });
+
+  it('hands a period of many zones on in batches, with turns for the answers between, each zone once; stop finishes at once', async () => {
+    const ZONES = BATCH_ZONES * 4 + 7;
+    /** The same answers, counted one by one and from cache entries, for both counters. */
+    const fill = (stats: QueryStats, round: number) => {
+      for (let id = 1; id <= ZONES; id++) {
+        const z = zone(id);
+        const q = query(`www${round}.z${id}.test`, 'A');
+        const r = response(id % 5 === 0 ? 3 : 0, id % 5 === 0 ? 0 : 1);
+        stats.count(z, q, r, false);
+        // More cache entries than one slice of the tally.
+        for (let k = 0; k < Math.ceil((TALLY_SLICE * 2) / ZONES); k++) {
+          const cq = query(`c${k}.z${id}.test`, 'AAAA');
+          const entry = { key: questionKey(cq, false)!.key, bytes: r, zone: z, zoneGen: 0, setGen: 0, until: 0, hits: 0, period: -1 };
+          for (let n = 0; n <= k % 3; n++) stats.countHit(entry, cq, r, false);
+        }
+      }
+    };
+    const byZone = (batches: StatsBatch[]) => {
+      const out = new Map<number, number[]>();
+      for (const b of batches)
+        for (const z of b.zones) {
+          expect(out.has(z.id), `zone ${z.id} handed on twice`).toBe(false);
+          out.set(z.id, z.counts);
+        }
+      return out;
+    };
+    const reference = new QueryStats();
+    fill(reference, 0);
+    const expected = byZone([reference.take()!]);
+
+    const stats = new QueryStats();
+    const batches: StatsBatch[] = [];
+    // A question waiting on the socket: how many turns the event loop gave it while batches came.
+    let turns = 0;
+    const turnsAt: number[] = [];
+    let ticking = true;
+    const tick = () => {
+      turns++;
+      if (ticking) setImmediate(tick);
+    };
+    setImmediate(tick);
+    fill(stats, 0);
+    stats.start(100, (b) => {
+      batches.push(b);
+      turnsAt.push(turns);
+    });
+    await vi.waitFor(() => expect(batches.reduce((n, b) => n + b.zones.length, 0)).toBe(ZONES), { timeout: 5000, interval: 5 });
+    ticking = false;
+    expect(batches.length).toBe(5);
+    for (const b of batches) expect(b.zones.length).toBeLessThanOrEqual(BATCH_ZONES);
+    // Turns between the first batch and the last: the answers did not wait for the whole period.
+    expect(turnsAt.at(-1)! - turnsAt[0]!).toBeGreaterThanOrEqual(4);
+    expect(byZone(batches)).toEqual(expected);
+    stats.stop();
+
+    // Stopped while a period is being handed on, with answers counted since: the rest of that period
+    // and the new one come at once, nothing twice, nothing lost.
+    fill(stats, 1);
+    const more: StatsBatch[] = [];
+    stats.start(100, (b) => {
+      more.push(b);
+      if (more.length === 1) {
+        fill(stats, 2);
+        stats.stop((rest) => more.push(rest));
+      }
+    });
+    await vi.waitFor(() => expect(more.length).toBeGreaterThan(0), { timeout: 5000, interval: 5 });
+    const twice = new QueryStats();
+    fill(twice, 1);
+    fill(twice, 2);
+    const both = byZone([twice.take()!]);
+    const got = new Map<number, number[]>();
+    for (const b of more) for (const z of b.zones) got.set(z.id, (got.get(z.id) ?? new Array<number>(z.counts.length).fill(0)).map((v, i) => v + z.counts[i]!));
+    expect(got).toEqual(both);
   });
 });
 

@@ -92,18 +92,120 @@ const top = (s: SpaceSaving | null): Array<[string, number]> =>
         .sort((a, b) => b[1] - a[1])
         .slice(0, TOP_SENT);
 
+/** Cache entries tallied, or zones put in a batch, between two turns of the event loop when a period is handed on. */
+export const TALLY_SLICE = 2_000;
+export const BATCH_ZONES = 250;
+
+/** The counts of one period: per zone (the first MAX_ZONES of it), and those of no zone. */
+class Tallies {
+  readonly zones = new Map<number, ZoneCounters>();
+  readonly unattributed = new Float64Array(WIDTH);
+  private sketched = 0;
+
+  counters(zone: Zone): ZoneCounters | null {
+    let z = this.zones.get(zone.id);
+    if (z === undefined) {
+      if (this.zones.size >= MAX_ZONES) return null;
+      z = new ZoneCounters(zone.id, zone.name, this.sketched < MAX_SKETCHED);
+      if (z.sketched) this.sketched++;
+      this.zones.set(zone.id, z);
+    }
+    return z;
+  }
+}
+
+/** A period that ended: its counts, and the cache entries that answered in it with their hits then. */
+interface Ended {
+  minute: number;
+  tallies: Tallies;
+  touched: Entry[];
+  hits: Float64Array;
+}
+
+/** Adds the answers of cache entries `from`..`to` of an ended period, each as its hits of its question. */
+function tally(ended: Ended, from: number, to: number): void {
+  const { tallies, touched, hits } = ended;
+  for (let i = from; i < to; i++) {
+    const e = touched[i]!;
+    const zone = e.zone;
+    const z = zone === null || zone.id <= 0 ? null : tallies.counters(zone);
+    const c = z === null ? tallies.unattributed : z.counts;
+    const n = hits[i]!;
+    const out = e.bytes;
+    const key = e.key;
+    // The key: the lower-cased wire name, type, class, the transport octet, then (EDNS) payload and flags (answer-cache.ts).
+    let end = 0;
+    while (end < key.length && key.charCodeAt(end) !== 0) end += key.charCodeAt(end) + 1;
+    const qtype = (key.charCodeAt(end + 1) << 8) | key.charCodeAt(end + 2);
+    c[QUERIES]! += n;
+    c[key.charCodeAt(end + 5) === 1 ? TCP : UDP]! += n;
+    if (key.length > end + 8 && key.charCodeAt(end + 8) & 0x80) c[DNSSEC_OK]! += n;
+    c[qtype < 512 ? QTYPE_SLOT[qtype]! : QTYPE_OTHER]! += n;
+    if (out[2]! & 0x02) c[TRUNCATED]! += n;
+    const rcode = out[3]! & 0x0f;
+    const answers = out[6]! | out[7]!;
+    c[rcode === 0 ? (answers === 0 && (out[2]! & 0x06) === 0x04 ? NODATA : NOERROR) : rcode === 3 ? NXDOMAIN : rcode === 5 ? REFUSED : rcode === 2 ? SERVFAIL : OTHER_RCODE]! += n;
+    if (z === null || z.names === null) continue;
+    let h = 0x811c9dc5;
+    for (let k = 0; k < end; k++) h = Math.imul(h ^ key.charCodeAt(k), 0x01000193);
+    const wire = key.slice(0, end + 1);
+    const slot = z.names.add(h, n);
+    if (slot >= 0) z.names.name(slot, wire);
+    if (rcode === 3) {
+      const nx = (z.nxdomain ??= new SpaceSaving(TOP_CAPACITY));
+      const s = nx.add(h, n);
+      if (s >= 0) nx.name(s, wire);
+    }
+  }
+}
+
+const zoneBatch = (z: ZoneCounters): ZoneStatsBatch => ({ id: z.id, name: z.name, counts: Array.from(z.counts), names: top(z.names), nxdomain: top(z.nxdomain) });
+
+/**
+ * The work of handing an ended period on, in steps: `null` where the event loop may take a turn
+ * (between slices of TALLY_SLICE entries, and between batches), a batch of at most BATCH_ZONES
+ * zones when one is ready. The unattributed counts go with the first batch.
+ */
+function* handOnSteps(ended: Ended): Generator<StatsBatch | null> {
+  for (let i = 0; i < ended.touched.length; i += TALLY_SLICE) {
+    tally(ended, i, Math.min(i + TALLY_SLICE, ended.touched.length));
+    yield null;
+  }
+  const { zones, unattributed } = ended.tallies;
+  if (zones.size === 0 && unattributed[SLOT.queries] === 0) return;
+  let chunk: ZoneStatsBatch[] = [];
+  let first = true;
+  const batch = () => {
+    const b = { minute: ended.minute, zones: chunk, unattributed: first ? Array.from(unattributed) : new Array<number>(WIDTH).fill(0) };
+    first = false;
+    chunk = [];
+    return b;
+  };
+  for (const z of zones.values()) {
+    chunk.push(zoneBatch(z));
+    if (chunk.length === BATCH_ZONES) {
+      yield batch();
+      yield null;
+    }
+  }
+  if (chunk.length > 0 || first) yield batch();
+}
+
+/** One turn of the event loop, for the questions waiting on the socket. */
+const turn = () => new Promise<void>((r) => setImmediate(r));
+
 export class QueryStats {
-  private zones = new Map<number, ZoneCounters>();
-  private readonly unattributed = new Float64Array(WIDTH);
+  private tallies = new Tallies();
   private last: Zone | null = null;
   private lastCounters: ZoneCounters | null = null;
-  private sketched = 0;
   private timer: NodeJS.Timeout | null = null;
   /** When the period being counted began (ms). */
   private since: number;
   /** The counting period (one per take), and the cache entries that answered in it. */
   private period = 0;
   private touched: Entry[] = [];
+  /** Ended periods being handed on by the timer, a slice at a time, in order (`stop` finishes them at once). */
+  private pending: Array<Generator<StatsBatch | null>> = [];
 
   constructor(private readonly now: () => number = Date.now) {
     this.since = now();
@@ -112,7 +214,7 @@ export class QueryStats {
   /**
    * Counts one answer from the answer cache: an increment on its entry. Everything else about it
    * (zone, rcode, type, transport, DO, name) is the entry's, and is tallied once per entry and
-   * period in `take`, so a repeated question costs no hash and no top-k update.
+   * period when the period ends, so a repeated question costs no hash and no top-k update.
    */
   countHit(e: Entry, query: Buffer, out: Buffer, tcp: boolean): void {
     if (e.period === this.period) {
@@ -133,10 +235,10 @@ export class QueryStats {
     if (query.length < 17 || out.length < 12) return;
     let c: Float64Array;
     let z: ZoneCounters | null = null;
-    if (zone === null || zone.id <= 0) c = this.unattributed;
+    if (zone === null || zone.id <= 0) c = this.tallies.unattributed;
     else {
       z = zone === this.last ? this.lastCounters : this.counters(zone);
-      c = z === null ? this.unattributed : z.counts;
+      c = z === null ? this.tallies.unattributed : z.counts;
     }
     c[QUERIES]! += 1;
     c[tcp ? TCP : UDP]! += 1;
@@ -180,78 +282,57 @@ export class QueryStats {
   }
 
   private counters(zone: Zone): ZoneCounters | null {
-    let z = this.zones.get(zone.id);
-    if (z === undefined) {
-      if (this.zones.size >= MAX_ZONES) return null;
-      z = new ZoneCounters(zone.id, zone.name, this.sketched < MAX_SKETCHED);
-      if (z.sketched) this.sketched++;
-      this.zones.set(zone.id, z);
-    }
+    const z = this.tallies.counters(zone);
     this.last = zone;
     this.lastCounters = z;
     return z;
   }
 
-  /** Adds the answers of the cache entries touched this period, each as `hits` answers of its question. */
-  private tally(): void {
-    for (const e of this.touched) {
-      const zone = e.zone;
-      const z = zone === null || zone.id <= 0 ? null : this.counters(zone);
-      const c = z === null ? this.unattributed : z.counts;
-      const n = e.hits;
-      const out = e.bytes;
-      const key = e.key;
-      // The key: the lower-cased wire name, type, class, the transport octet, then (EDNS) payload and flags (answer-cache.ts).
-      let end = 0;
-      while (end < key.length && key.charCodeAt(end) !== 0) end += key.charCodeAt(end) + 1;
-      const qtype = (key.charCodeAt(end + 1) << 8) | key.charCodeAt(end + 2);
-      c[QUERIES]! += n;
-      c[key.charCodeAt(end + 5) === 1 ? TCP : UDP]! += n;
-      if (key.length > end + 8 && key.charCodeAt(end + 8) & 0x80) c[DNSSEC_OK]! += n;
-      c[qtype < 512 ? QTYPE_SLOT[qtype]! : QTYPE_OTHER]! += n;
-      if (out[2]! & 0x02) c[TRUNCATED]! += n;
-      const rcode = out[3]! & 0x0f;
-      const answers = out[6]! | out[7]!;
-      c[rcode === 0 ? (answers === 0 && (out[2]! & 0x06) === 0x04 ? NODATA : NOERROR) : rcode === 3 ? NXDOMAIN : rcode === 5 ? REFUSED : rcode === 2 ? SERVFAIL : OTHER_RCODE]! += n;
-      if (z === null || z.names === null) continue;
-      let h = 0x811c9dc5;
-      for (let i = 0; i < end; i++) h = Math.imul(h ^ key.charCodeAt(i), 0x01000193);
-      const wire = key.slice(0, end + 1);
-      const slot = z.names.add(h, n);
-      if (slot >= 0) z.names.name(slot, wire);
-      if (rcode === 3) {
-        const nx = (z.nxdomain ??= new SpaceSaving(TOP_CAPACITY));
-        const s = nx.add(h, n);
-        if (s >= 0) nx.name(s, wire);
-      }
-    }
-    this.touched = [];
-    this.period++;
-  }
-
-  /** The counts since the last take, and a fresh start; null when nothing was counted. */
-  take(): StatsBatch | null {
-    this.tally();
+  /** Ends the period being counted (cheap: the counts are kept as they are) and starts the next from zero. */
+  private end(): Ended {
     // The minute the period began in (a timer a moment early still counts for the next minute).
     const minute = Math.floor((this.since + 250) / 60_000) * 60;
+    // Each entry's hits as they are now: the next period counts on the same entries.
+    const ended: Ended = { minute, tallies: this.tallies, touched: this.touched, hits: Float64Array.from(this.touched, (e) => e.hits) };
     this.since = this.now();
-    const zones: ZoneStatsBatch[] = [];
-    for (const z of this.zones.values()) zones.push({ id: z.id, name: z.name, counts: Array.from(z.counts), names: top(z.names), nxdomain: top(z.nxdomain) });
-    const unattributed = Array.from(this.unattributed);
-    this.zones = new Map();
-    this.sketched = 0;
+    this.tallies = new Tallies();
+    this.touched = [];
+    this.period++;
     this.last = null;
     this.lastCounters = null;
-    this.unattributed.fill(0);
-    if (zones.length === 0 && unattributed[SLOT.queries] === 0) return null;
-    return { minute, zones, unattributed };
+    return ended;
   }
 
-  /** Hands a batch to `flush` every `ms`, at multiples of `ms` of the clock (a period never straddles a minute when `ms` divides 60 s). */
+  /** The counts since the last take, in one batch, and a fresh start; null when nothing was counted. */
+  take(): StatsBatch | null {
+    const ended = this.end();
+    tally(ended, 0, ended.touched.length);
+    const { zones, unattributed } = ended.tallies;
+    if (zones.size === 0 && unattributed[SLOT.queries] === 0) return null;
+    return { minute: ended.minute, zones: Array.from(zones.values(), zoneBatch), unattributed: Array.from(unattributed) };
+  }
+
+  /**
+   * Hands the counts to `flush` every `ms`, at multiples of `ms` of the clock (a period never
+   * straddles a minute when `ms` divides 60 s): in batches of at most BATCH_ZONES zones, with a turn
+   * of the event loop between slices of the work, so the answers never wait for all of it (at
+   * 10,000 zones it is ~100-300 ms of work).
+   */
   start(ms: number, flush: (batch: StatsBatch) => void): void {
+    const handOn = async () => {
+      while (this.pending.length > 0) {
+        const steps = this.pending[0]!;
+        for (let step = steps.next(); !step.done; step = steps.next()) {
+          if (step.value) flush(step.value);
+          else await turn();
+        }
+        // (`stop` may have emptied the queue meanwhile.)
+        if (this.pending[0] === steps) this.pending.shift();
+      }
+    };
     const tick = () => {
-      const batch = this.take();
-      if (batch) flush(batch);
+      this.pending.push(handOnSteps(this.end()));
+      if (this.pending.length === 1) void handOn();
       this.timer = setTimeout(tick, ms - (Date.now() % ms));
       this.timer.unref();
     };
@@ -259,10 +340,13 @@ export class QueryStats {
     this.timer.unref();
   }
 
-  /** Stops the timer and hands on what is left. */
+  /** Stops the timer and hands on what is left, at once: the period being handed on, then the current one. */
   stop(flush?: (batch: StatsBatch) => void): void {
     if (this.timer) clearTimeout(this.timer);
     this.timer = null;
+    const pending = this.pending;
+    this.pending = [];
+    for (const steps of pending) for (const step of steps) if (step && flush) flush(step);
     const batch = this.take();
     if (batch && flush) flush(batch);
   }
