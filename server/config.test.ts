@@ -1,5 +1,6 @@
 import { describe, expect, it } from 'vitest';
-import { ConfigError, loadConfig } from './config';
+import os from 'node:os';
+import { ConfigError, DNS_THREADS_CAP, loadConfig } from './config';
 
 describe('CATALOG_ZONE', () => {
   it('is unset by default, and stored as the API stores zone names (lower case, A-labels, no trailing dot)', () => {
@@ -58,5 +59,16 @@ describe('STATS_DAYS, STATS_FLUSH_MS, METRICS_PER_ZONE (issue 29)', () => {
     expect(() => loadConfig({ STATS_DAYS: '0' })).toThrow(/STATS_DAYS: must be "off" or a whole number of days/);
     expect(() => loadConfig({ STATS_FLUSH_MS: '5' })).toThrow(/STATS_FLUSH_MS: must be a whole number of milliseconds/);
     expect(() => loadConfig({ METRICS_PER_ZONE: 'yes' })).toThrow(/METRICS_PER_ZONE: must be true or false/);
+  });
+});
+
+describe('DNS_THREADS (DESIGN.md §23)', () => {
+  it('asks for the cores by default, at most DNS_THREADS_CAP, or the number set', () => {
+    expect(loadConfig({}).dnsThreads).toEqual({ asked: Math.min(os.availableParallelism(), DNS_THREADS_CAP), set: false });
+    expect(loadConfig({ DNS_THREADS: '4' }).dnsThreads).toEqual({ asked: 4, set: true });
+  });
+
+  it('stops the start on a bad value, naming the variable', () => {
+    for (const bad of ['0', '-1', 'two', '1.5', '100']) expect(() => loadConfig({ DNS_THREADS: bad })).toThrow(/DNS_THREADS: must be a whole number of threads from 1 to 99/);
   });
 });

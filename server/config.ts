@@ -4,6 +4,7 @@
  */
 import { z } from 'zod';
 import path from 'node:path';
+import os from 'node:os';
 import { normalizeZoneName } from './core/domain-name';
 import { parseIpRange } from './core/ip-range';
 
@@ -59,11 +60,16 @@ const zoneName = z.string().transform((s, ctx) => {
   }
 });
 
+/** The default of DNS_THREADS is the cores, at most this many. */
+export const DNS_THREADS_CAP = 8;
+
 const schema = z.object({
   HOST: z.string().min(1).default('127.0.0.1'),
   PORT: port.default(8080),
   DNS_HOST: z.string().min(1).default('127.0.0.1'),
   DNS_PORT: z.union([z.literal('off'), port]).default(1053),
+  // DESIGN.md §23; on Node 20 one thread answers whatever is asked (see dnsThreads).
+  DNS_THREADS: z.string().regex(/^[1-9][0-9]?$/, 'must be a whole number of threads from 1 to 99').transform(Number).optional(),
   DATA_DIR: z.string().min(1).default('./data'),
   DATABASE_URL: z.string().regex(/^postgres(ql)?:\/\//, 'must be a postgres:// URL').optional(),
   TLS_CERT: z.string().optional(),
@@ -180,6 +186,12 @@ export type Config = {
   dnsHost: string;
   /** null when DNS is disabled (`DNS_PORT=off`). */
   dnsPort: number | null;
+  /**
+   * DNS_THREADS: threads asked to answer DNS (default: the cores, at most DNS_THREADS_CAP), and
+   * whether the operator set it. One answers on Node 20, which has no UDP `reusePort` (main.ts says
+   * so at start; README "Why one DNS thread").
+   */
+  dnsThreads: { asked: number; set: boolean };
   dataDir: string;
   /** The SQLite file, or ':memory:'. */
   sqlitePath: string;
@@ -284,6 +296,7 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
     port: e.PORT,
     dnsHost: e.DNS_HOST,
     dnsPort: e.DNS_PORT === 'off' ? null : e.DNS_PORT,
+    dnsThreads: { asked: e.DNS_THREADS ?? Math.min(os.availableParallelism(), DNS_THREADS_CAP), set: e.DNS_THREADS !== undefined },
     dataDir: e.DATA_DIR,
     sqlitePath: e.DATA_DIR === ':memory:' ? ':memory:' : path.join(e.DATA_DIR, 'zonedeck.db'),
     databaseUrl: e.DATABASE_URL,

@@ -107,6 +107,18 @@ async function main(): Promise<void> {
   const app = buildApp({ services, config, log, dnsProgress: () => dns?.progress() ?? null });
   const http = await startHttp(app.fetch, config);
   announce(log, { http: http.url, dns: dns?.port ?? null }, 'listening');
+  if (dns && config.dnsThreads.asked > 1) {
+    // DESIGN.md §23 asks DNS_THREADS threads over one shared index; Node 20's dgram cannot share a
+    // port between threads (reusePort came with Node 22.12), and a process per core would copy the index.
+    const said = { dns_threads: 1, asked: config.dnsThreads.asked, node: process.version };
+    const [major, minor] = process.versions.node.split('.').map(Number) as [number, number];
+    const why =
+      major > 22 || (major === 22 && minor >= 12)
+        ? 'one DNS thread answers: the zone index is this thread\'s, and a thread per core would copy it'
+        : 'one DNS thread answers: this Node has no UDP reusePort to share the DNS port between threads';
+    if (config.dnsThreads.set) log.warn(said, why);
+    else log.info(said, why);
+  }
 
   let stopping = false;
   const stop = async (signal: string) => {
