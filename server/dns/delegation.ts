@@ -8,6 +8,7 @@
 import { parseHostPort } from '../core/host-port';
 import { askNs, sameSet } from '../services/dns-questions';
 import type { ReadStore } from '../store/types';
+import { zoneSlices } from './zone-sync';
 
 export interface DelegationOptions {
   resolver: string;
@@ -16,12 +17,10 @@ export interface DelegationOptions {
   onError?(err: unknown): void;
   /** Stores a changed result: the main thread's change sets write it (this thread writes nothing). */
   changed?(domainId: number, delegated: boolean): void;
-  /** Zones listed at a time by a round of checks (default CHECK_SLICE). */
+  /** Zones listed at a time by a round of checks (default: zoneSlices's). */
   slice?: number;
 }
 
-/** Zones listed at a time by a round of checks. */
-const CHECK_SLICE = 1000;
 
 export function createDelegationCheck(store: ReadStore, options: DelegationOptions) {
   const resolver = parseHostPort(options.resolver);
@@ -48,9 +47,7 @@ export function createDelegationCheck(store: ReadStore, options: DelegationOptio
     running = true;
     try {
       // A slice of zones at a time: one read of every whole row would hold this thread's answers up.
-      const limit = options.slice ?? CHECK_SLICE;
-      for (let after = 0; ; ) {
-        const slice = await store.domains.serials(after, limit);
+      for await (const slice of zoneSlices(store, options.slice)) {
         for (const d of slice) {
           try {
             await check(d.id);
@@ -58,8 +55,6 @@ export function createDelegationCheck(store: ReadStore, options: DelegationOptio
             options.onError?.(err);
           }
         }
-        if (slice.length < limit) break;
-        after = slice.at(-1)!.id;
       }
     } finally {
       running = false;

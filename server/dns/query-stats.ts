@@ -10,6 +10,7 @@
  * (beyond: counted apart, unattributed), top-k sketches for the first MAX_SKETCHED of them,
  * TOP_CAPACITY names each, MAX_TOUCHED cache entries tallied a period.
  */
+import { turn } from '../core/pause';
 import { QTYPES, SLOT, STAT_FIELDS } from '../core/query-stats-fields';
 import { SpaceSaving } from './top-k';
 import type { Entry } from './answer-cache';
@@ -191,8 +192,6 @@ function* handOnSteps(ended: Ended): Generator<StatsBatch | null> {
   if (chunk.length > 0 || first) yield batch();
 }
 
-/** One turn of the event loop, for the questions waiting on the socket. */
-const turn = () => new Promise<void>((r) => setImmediate(r));
 
 export class QueryStats {
   private tallies = new Tallies();
@@ -305,11 +304,14 @@ export class QueryStats {
 
   /** The counts since the last take, in one batch, and a fresh start; null when nothing was counted. */
   take(): StatsBatch | null {
-    const ended = this.end();
-    tally(ended, 0, ended.touched.length);
-    const { zones, unattributed } = ended.tallies;
-    if (zones.size === 0 && unattributed[SLOT.queries] === 0) return null;
-    return { minute: ended.minute, zones: Array.from(zones.values(), zoneBatch), unattributed: Array.from(unattributed) };
+    let out: StatsBatch | null = null;
+    // The hand-on's batches at once, as one (the first carries the unattributed counts).
+    for (const b of handOnSteps(this.end())) {
+      if (!b) continue;
+      if (out) out.zones.push(...b.zones);
+      else out = b;
+    }
+    return out;
   }
 
   /**

@@ -6,6 +6,7 @@
  * with it, and again whenever the zone itself changes (DNSSEC on/off, rollover). With a
  * catalog zone (CATALOG_ZONE), it is built again whenever a zone appears or goes.
  */
+import { turn } from '../core/pause';
 import { serialAtOrAfter } from '../core/soa';
 import type { ZoneChange, ZoneEvents } from '../services/events';
 import type { DomainRow, RecordRow, ReadStore, ServedRecord, ZoneSerial } from '../store/types';
@@ -30,6 +31,19 @@ const SERIAL_SLICE = 1000;
 /** How often the snapshot is brought up to date while zones change (see `refreshSnapshot`). */
 export const SNAPSHOT_REFRESH_MS = 10 * 60_000;
 
+/**
+ * Every zone's id, name, serial and creation time (`domains.serials`), `limit` zones at a time by
+ * id: a slice per step, so that the caller can give the event loop a turn between two.
+ */
+export async function* zoneSlices(store: Pick<ReadStore, 'domains'>, limit = SERIAL_SLICE): AsyncGenerator<ZoneSerial[]> {
+  for (let after = 0; ; ) {
+    const slice = await store.domains.serials(after, limit);
+    if (slice.length > 0) yield slice;
+    if (slice.length < limit) return;
+    after = slice.at(-1)!.id;
+  }
+}
+
 export interface ZoneSyncHooks {
   /** A zone's serial changed (or the zone appeared): time to NOTIFY secondaries. */
   serialChanged?(zone: Zone): void;
@@ -45,8 +59,6 @@ export interface ZoneSyncHooks {
 /** Takes a name's rows, lent: kept by no one after the call. */
 type OnName = (rel: string, rows: readonly ServedRecord[]) => void;
 
-/** One turn of the event loop, for the questions waiting on the socket. */
-const turn = () => new Promise<void>((r) => setImmediate(r));
 
 /** How the start-up load went (index-snapshot.ts). */
 export interface StartupLoad {
@@ -224,14 +236,11 @@ export async function syncZones(
    */
   async function hostedSerials(): Promise<ZoneSerial[]> {
     const out: ZoneSerial[] = [];
-    const limit = options.serialSlice ?? SERIAL_SLICE;
-    for (let after = 0; ; ) {
-      const slice = await store.domains.serials(after, limit);
+    for await (const slice of zoneSlices(store, options.serialSlice)) {
       for (const z of slice) if (hosted(z)) out.push(z);
-      if (slice.length < limit) return out;
-      after = slice.at(-1)!.id;
       await turn();
     }
+    return out;
   }
 
   /**
