@@ -8,7 +8,7 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { SLOT, STAT_FIELDS } from '../core/query-stats-fields';
 import type { StatsBatch } from '../dns/query-stats';
-import { createStatsRecorder } from '../services/query-stats';
+import { createStatsRecorder, MAX_PENDING_TOP } from '../services/query-stats';
 import { createTestApp, type TestApp } from '../testing/test-app';
 
 let t: TestApp;
@@ -157,4 +157,20 @@ describe('the recorder', () => {
     const nx = await (await get(`/api/v1/domains/busy.test/stats/top?kind=nxdomain&from=${new Date((base - 3600) * 1000).toISOString()}`)).json();
     expect(nx.names).toEqual([{ name: 'typo.busy.test', count: 30 }]);
   });
+
+  it('keeps at most MAX_PENDING_TOP names waiting, however many distinct names a flood brings', async () => {
+    expect((await t.request('POST', '/api/v1/domains', { token: tok.olivia, body: { name: 'flood.test' } })).status).toBe(201);
+    const id = (await t.services.store.domains.byName('flood.test'))!.id;
+    const recorder = createStatsRecorder(t.forge, { node: 'node-one', days: 90, metricsPerZone: false, onError: (e) => { throw e; } });
+    const names: Array<[string, number]> = [['hot.flood.test', 1]];
+    for (let i = 0; i < MAX_PENDING_TOP + 500; i++) names.push([`r${i}.flood.test`, 1]);
+    const batch = (m: number) => ({ minute: m, zones: [{ id, name: 'flood.test', counts: counts({ queries: 1 }), names, nxdomain: [] }], unattributed: counts({}) });
+    recorder.record(batch(minute - 60));
+    recorder.record(batch(minute - 60));
+    await recorder.close();
+    const stored = await t.services.store.queryStats.top(id, 'names', minute - 7200, minute + 3600, MAX_PENDING_TOP * 3);
+    // Each batch brings more names than may wait: the first MAX_PENDING_TOP are kept, the rest dropped.
+    expect(stored.length).toBe(MAX_PENDING_TOP);
+    expect(stored.find((n) => n.name === 'hot.flood.test')!.count).toBe(2);
+  }, 60_000);
 });

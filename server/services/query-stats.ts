@@ -40,6 +40,15 @@ export interface StatsRecorder {
  * up in memory and written as one (rows of the same zone, minute, hour and name are one row).
  */
 const WRITE_DUTY = 0.1;
+/** The longest the writes wait for WRITE_DUTY: what waits in memory is a minute's batches at most. */
+const MAX_WRITE_WAIT_MS = 60_000;
+/**
+ * Top-list names waiting in memory at most. A flood of random names fills every sketch anew each
+ * period, so these do not add up the way counts do; past this many, a name not already waiting
+ * is dropped (the top lists are approximate by design, dns/top-k.ts), and memory stays bounded
+ * however fast names come and however slow the store is.
+ */
+export const MAX_PENDING_TOP = 100_000;
 
 export function createStatsRecorder(store: ServiceStore, opts: { node: string; days: number; metricsPerZone: boolean; onError(err: unknown): void }): StatsRecorder {
   let queue: Promise<void> = Promise.resolve();
@@ -71,8 +80,8 @@ export function createStatsRecorder(store: ServiceStore, opts: { node: string; d
   const addTop = (zone_id: number, at: number, kind: TopKind, name: string, count: number) => {
     const key = `${zone_id} ${at} ${kind} ${name}`;
     const row = top.get(key);
-    if (!row) top.set(key, { zone_id, at, kind, name, count });
-    else row.count += count;
+    if (row) row.count += count;
+    else if (top.size < MAX_PENDING_TOP) top.set(key, { zone_id, at, kind, name, count });
   };
 
   /** Writes what was added up, in transactions of WRITE_CHUNK rows: one commit each, none long enough to keep the API's writes waiting. */
@@ -90,7 +99,7 @@ export function createStatsRecorder(store: ServiceStore, opts: { node: string; d
     for (let i = 0; i < someTop.length; i += WRITE_CHUNK) run(() => store.transaction((tx) => tx.queryStats.add(opts.node, [], someTop.slice(i, i + WRITE_CHUNK))));
     run(async () => {
       writing = false;
-      nextAt = Date.now() + (performance.now() - began) * (1 / WRITE_DUTY - 1);
+      nextAt = Date.now() + Math.min((performance.now() - began) * (1 / WRITE_DUTY - 1), MAX_WRITE_WAIT_MS);
       schedule();
     });
   };
