@@ -30,6 +30,8 @@ interface Perf {
   /** The longest any answer took: a pause of the server's thread shows here. */
   maxLatencyMs: number;
   lost: number;
+  /** Answers received. */
+  completed: number;
 }
 
 const has = (cmd: string) => spawnSync('sh', ['-c', `command -v ${cmd}`]).status === 0;
@@ -48,7 +50,17 @@ export async function dnsperf(port: number, queries: string, seconds = DURATION,
     latencyMs: num(/Average Latency \(s\):\s+([\d.]+)/) * 1000,
     maxLatencyMs: num(/Average Latency \(s\):.*max ([\d.]+)\)/) * 1000,
     lost: num(/Queries lost:\s+(\d+)/),
+    completed: num(/Queries completed:\s+(\d+)/),
   };
+}
+
+const CLOCK_TICKS = Number(spawnSync('getconf', ['CLK_TCK']).stdout?.toString().trim()) || 100;
+
+/** CPU seconds a process has used so far, all its threads (user and system). */
+export function cpuSeconds(pid: number): number {
+  const stat = fs.readFileSync(`/proc/${pid}/stat`, 'utf8');
+  const f = stat.slice(stat.lastIndexOf(')') + 2).split(' ');
+  return (Number(f[11]) + Number(f[12])) / CLOCK_TICKS;
 }
 
 /** Warm-up (JIT, caches), then the measured run. */

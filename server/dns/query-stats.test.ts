@@ -6,7 +6,7 @@
 import packet from 'dns-packet';
 import { describe, expect, it, vi } from 'vitest';
 import { SLOT } from '../core/query-stats-fields';
-import { BATCH_ZONES, MAX_ZONES, QueryStats, TALLY_SLICE, TOP_CAPACITY, TOP_SENT, type StatsBatch } from './query-stats';
+import { BATCH_ZONES, LIVE_ZONES, MAX_ZONES, QueryStats, SLICE_MS, TOP_CAPACITY, TOP_SENT, type StatsBatch } from './query-stats';
 import { SpaceSaving } from './top-k';
 import { questionKey } from './answer-cache';
 import type { Zone } from './zone';
@@ -155,8 +155,8 @@ describe('query counters', () => {
         const q = query(`www${round}.z${id}.test`, 'A');
         const r = response(id % 5 === 0 ? 3 : 0, id % 5 === 0 ? 0 : 1);
         stats.count(z, q, r, false);
-        // More cache entries than one slice of the tally.
-        for (let k = 0; k < Math.ceil((TALLY_SLICE * 2) / ZONES); k++) {
+        // Cache entries: 3,000 over the zones.
+        for (let k = 0; k < Math.ceil(3000 / ZONES); k++) {
           const cq = query(`c${k}.z${id}.test`, 'AAAA');
           const entry = { key: questionKey(cq, false)!.key, bytes: r, zone: z, zoneGen: 0, setGen: 0, until: 0, hits: 0, period: -1 };
           for (let n = 0; n <= k % 3; n++) stats.countHit(entry, cq, r, false);
@@ -188,16 +188,27 @@ describe('query counters', () => {
     };
     setImmediate(tick);
     fill(stats, 0);
+    // A clock that moves 1 ms at each reading: slices end by their time (SLICE_MS), whatever the machine's speed.
+    let clock = 0;
+    let turnsAtStart = -1;
+    const now = vi.spyOn(performance, 'now').mockImplementation(() => {
+      // The first reading: the hand-on begins.
+      if (clock === 0) turnsAtStart = turns;
+      return ++clock;
+    });
     stats.start(100, (b) => {
       batches.push(b);
       turnsAt.push(turns);
     });
     await vi.waitFor(() => expect(batches.reduce((n, b) => n + b.zones.length, 0)).toBe(ZONES), { timeout: 5000, interval: 5 });
+    now.mockRestore();
     ticking = false;
-    expect(batches.length).toBe(5);
+    expect(batches.length).toBeGreaterThanOrEqual(Math.ceil(ZONES / BATCH_ZONES));
     for (const b of batches) expect(b.zones.length).toBeLessThanOrEqual(BATCH_ZONES);
-    // Turns between the first batch and the last: the answers did not wait for the whole period.
-    expect(turnsAt.at(-1)! - turnsAt[0]!).toBeGreaterThanOrEqual(4);
+    // Turns while the 3,000 entries were tallied (each slice is SLICE_MS readings of the clock, 50 entries each)…
+    expect(turnsAt[0]! - turnsAtStart).toBeGreaterThanOrEqual(Math.floor(3000 / (50 * (SLICE_MS + 1))) - 1);
+    // …and between the batches: the answers did not wait for the whole period.
+    expect(turnsAt.at(-1)! - turnsAt[0]!).toBeGreaterThanOrEqual(batches.length - 1);
     expect(byZone(batches)).toEqual(expected);
     stats.stop();
 
@@ -220,6 +231,51 @@ describe('query counters', () => {
     const got = new Map<number, number[]>();
     for (const b of more) for (const z of b.zones) got.set(z.id, (got.get(z.id) ?? new Array<number>(z.counts.length).fill(0)).map((v, i) => v + z.counts[i]!));
     expect(got).toEqual(both);
+  });
+});
+
+
+describe('many zones a period', () => {
+  it('past LIVE_ZONES zones, a minute is handed on once, at its end, under its own minute; few zones again, every tick', async () => {
+    const minute = 29_000_000; // a minute, in minutes since 1970
+    let now = minute * 60_000 + 10_000;
+    const stats = new QueryStats(() => now);
+    const batches: StatsBatch[] = [];
+    const queries = () => batches.reduce((n, b) => n + b.zones.reduce((m, z) => m + z.counts[SLOT.queries]!, 0), 0);
+    const r = response(0, 1);
+    const ask = (zones: number) => {
+      for (let id = 1; id <= zones; id++) stats.count(zone(id), query(`www.z${id}.test`, 'A'), r, false);
+    };
+    ask(LIVE_ZONES + 1);
+    stats.start(20, (b) => batches.push(b));
+    // The first period is handed on at a tick, as any.
+    await vi.waitFor(() => expect(queries()).toBe(LIVE_ZONES + 1), { timeout: 5000, interval: 5 });
+    const first = batches.length;
+    // Busy: the ticks of the rest of the minute hand nothing on, and nothing is lost meanwhile.
+    for (let round = 0; round < 3; round++) {
+      ask(LIVE_ZONES + 1);
+      now += 1_000;
+      await new Promise((res) => setTimeout(res, 80));
+    }
+    expect(batches.length).toBe(first);
+    // The minute ends: its three rounds go on at the next tick, counted under that minute.
+    now = (minute + 1) * 60_000 + 100;
+    await vi.waitFor(() => expect(queries()).toBe(4 * (LIVE_ZONES + 1)), { timeout: 5000, interval: 5 });
+    expect(new Set(batches.slice(first).map((b) => b.minute))).toEqual(new Set([minute * 60]));
+    // A quiet minute (three zones) is still held to its end, the last period having been busy…
+    ask(3);
+    now += 1_000;
+    await new Promise((res) => setTimeout(res, 80));
+    expect(queries()).toBe(4 * (LIVE_ZONES + 1));
+    now = (minute + 2) * 60_000 + 100;
+    await vi.waitFor(() => expect(queries()).toBe(4 * (LIVE_ZONES + 1) + 3), { timeout: 5000, interval: 5 });
+    expect(batches.at(-1)!.minute).toBe((minute + 1) * 60);
+    // …and after it, ticks hand on at once again, within the minute.
+    ask(3);
+    now += 1_000;
+    await vi.waitFor(() => expect(queries()).toBe(4 * (LIVE_ZONES + 1) + 6), { timeout: 5000, interval: 5 });
+    expect(batches.at(-1)!.minute).toBe((minute + 2) * 60);
+    stats.stop();
   });
 });
 

@@ -23,6 +23,14 @@ export const MAX_ZONES = 20_000;
 export const MAX_SKETCHED = 2_000;
 /** Cache entries tallied a period (beyond: their answers are counted one by one). */
 export const MAX_TOUCHED = 100_000;
+/**
+ * Zones a period may carry and still be handed on at every tick. Past this many, the periods that
+ * follow are held to the end of their minute (one hand-on a minute instead of one a tick): handing
+ * on and storing costs by the zone, so at 10,000 queried zones every 5 s it took ~15% of the one core
+ * answering; once a minute it is ~1%. A held period ends sooner, at a tick, once it holds half of
+ * MAX_ZONES zones or MAX_TOUCHED entries, so holding never loses a zone's attribution.
+ */
+export const LIVE_ZONES = 1_000;
 
 export interface ZoneStatsBatch {
   id: number;
@@ -93,9 +101,16 @@ const top = (s: SpaceSaving | null): Array<[string, number]> =>
         .sort((a, b) => b[1] - a[1])
         .slice(0, TOP_SENT);
 
-/** Cache entries tallied, or zones put in a batch, between two turns of the event loop when a period is handed on. */
-export const TALLY_SLICE = 2_000;
-export const BATCH_ZONES = 250;
+/**
+ * How long the hand-on of a period works between two turns of the event loop (questions waiting on
+ * the socket are answered in the turns): cache entries are tallied, and zones put in batches, until
+ * this has passed, checked every SLICE_CHECK items. By time, not by count: the first entries of a
+ * period cost more (each may make its zone's counters and sketches), and a slice must stay short
+ * whatever its items cost. A batch holds at most BATCH_ZONES zones.
+ */
+export const SLICE_MS = 4;
+const SLICE_CHECK = 50;
+export const BATCH_ZONES = 100;
 
 /** The counts of one period: per zone (the first MAX_ZONES of it), and those of no zone. */
 class Tallies {
@@ -168,8 +183,15 @@ const zoneBatch = (z: ZoneCounters): ZoneStatsBatch => ({ id: z.id, name: z.name
  * zones when one is ready. The unattributed counts go with the first batch.
  */
 function* handOnSteps(ended: Ended): Generator<StatsBatch | null> {
-  for (let i = 0; i < ended.touched.length; i += TALLY_SLICE) {
-    tally(ended, i, Math.min(i + TALLY_SLICE, ended.touched.length));
+  const { touched } = ended;
+  let i = 0;
+  while (i < touched.length) {
+    const until = performance.now() + SLICE_MS;
+    do {
+      const to = Math.min(i + SLICE_CHECK, touched.length);
+      tally(ended, i, to);
+      i = to;
+    } while (i < touched.length && performance.now() < until);
     yield null;
   }
   const { zones, unattributed } = ended.tallies;
@@ -182,16 +204,22 @@ function* handOnSteps(ended: Ended): Generator<StatsBatch | null> {
     chunk = [];
     return b;
   };
+  let until = performance.now() + SLICE_MS;
+  let n = 0;
   for (const z of zones.values()) {
     chunk.push(zoneBatch(z));
-    if (chunk.length === BATCH_ZONES) {
+    n++;
+    if (chunk.length === BATCH_ZONES || (n % SLICE_CHECK === 0 && performance.now() >= until)) {
       yield batch();
       yield null;
+      until = performance.now() + SLICE_MS;
     }
   }
   if (chunk.length > 0 || first) yield batch();
 }
 
+/** The minute of a moment (ms), a timer a moment early counting for the next minute. */
+const minuteOf = (ms: number) => Math.floor((ms + 250) / 60_000);
 
 export class QueryStats {
   private tallies = new Tallies();
@@ -204,7 +232,9 @@ export class QueryStats {
   private period = 0;
   private touched: Entry[] = [];
   /** Ended periods being handed on by the timer, a slice at a time, in order (`stop` finishes them at once). */
-  private pending: Array<Generator<StatsBatch | null>> = [];
+  private pending: Array<{ ended: Ended; steps: Generator<StatsBatch | null> }> = [];
+  /** Whether the last period handed on carried more than LIVE_ZONES zones: the ticks of a minute are then held. */
+  private busy = false;
 
   constructor(private readonly now: () => number = Date.now) {
     this.since = now();
@@ -289,8 +319,7 @@ export class QueryStats {
 
   /** Ends the period being counted (cheap: the counts are kept as they are) and starts the next from zero. */
   private end(): Ended {
-    // The minute the period began in (a timer a moment early still counts for the next minute).
-    const minute = Math.floor((this.since + 250) / 60_000) * 60;
+    const minute = minuteOf(this.since) * 60;
     // Each entry's hits as they are now: the next period counts on the same entries.
     const ended: Ended = { minute, tallies: this.tallies, touched: this.touched, hits: Float64Array.from(this.touched, (e) => e.hits) };
     this.since = this.now();
@@ -318,23 +347,30 @@ export class QueryStats {
    * Hands the counts to `flush` every `ms`, at multiples of `ms` of the clock (a period never
    * straddles a minute when `ms` divides 60 s): in batches of at most BATCH_ZONES zones, with a turn
    * of the event loop between slices of the work, so the answers never wait for all of it (at
-   * 10,000 zones it is ~100-300 ms of work).
+   * 10,000 zones it is ~100-300 ms of work). While the periods carry more than LIVE_ZONES zones, a
+   * tick within the period's minute hands nothing on: the minute's counts go on at its end.
    */
   start(ms: number, flush: (batch: StatsBatch) => void): void {
     const handOn = async () => {
       while (this.pending.length > 0) {
-        const steps = this.pending[0]!;
-        for (let step = steps.next(); !step.done; step = steps.next()) {
+        const job = this.pending[0]!;
+        for (let step = job.steps.next(); !step.done; step = job.steps.next()) {
           if (step.value) flush(step.value);
           else await turn();
         }
         // (`stop` may have emptied the queue meanwhile.)
-        if (this.pending[0] === steps) this.pending.shift();
+        if (this.pending[0] === job) {
+          this.pending.shift();
+          this.busy = job.ended.tallies.zones.size > LIVE_ZONES;
+        }
       }
     };
     const tick = () => {
-      this.pending.push(handOnSteps(this.end()));
-      if (this.pending.length === 1) void handOn();
+      if (!this.holding()) {
+        const ended = this.end();
+        this.pending.push({ ended, steps: handOnSteps(ended) });
+        if (this.pending.length === 1) void handOn();
+      }
       this.timer = setTimeout(tick, ms - (Date.now() % ms));
       this.timer.unref();
     };
@@ -342,13 +378,19 @@ export class QueryStats {
     this.timer.unref();
   }
 
+  /** Whether a tick now keeps counting into the period: a busy one, still in its minute, with room left. */
+  private holding(): boolean {
+    return this.busy && minuteOf(this.now()) === minuteOf(this.since) && this.tallies.zones.size < MAX_ZONES / 2 && this.touched.length < MAX_TOUCHED / 2;
+  }
+
   /** Stops the timer and hands on what is left, at once: the period being handed on, then the current one. */
   stop(flush?: (batch: StatsBatch) => void): void {
     if (this.timer) clearTimeout(this.timer);
     this.timer = null;
+    this.busy = false;
     const pending = this.pending;
     this.pending = [];
-    for (const steps of pending) for (const step of steps) if (step && flush) flush(step);
+    for (const { steps } of pending) for (const step of steps) if (step && flush) flush(step);
     const batch = this.take();
     if (batch && flush) flush(batch);
   }

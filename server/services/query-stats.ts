@@ -34,13 +34,14 @@ export interface StatsRecorder {
 }
 
 /**
- * The most of the main thread the writes may take: a write that took W ms is followed by the next
- * no sooner than W × (1/WRITE_DUTY − 1) later. A small install writes every batch as it comes (a
- * few ms each); at 10,000 busy zones a batch is ~80,000 rows, and the batches meanwhile are added
- * up in memory and written as one (rows of the same zone, minute, hour and name are one row).
+ * The most of the main thread the writes may take, at any moment: after each transaction that took
+ * C ms the writer rests C × (1/WRITE_DUTY − 1) before the next, so the DNS thread sharing its core
+ * keeps the rest even while a minute of 10,000 zones (~24 transactions) is stored. Batches that
+ * come meanwhile are added up in memory (rows of the same zone, minute, hour and name are one row)
+ * and written by the next write. A small install writes each batch as it comes (a few ms).
  */
 const WRITE_DUTY = 0.1;
-/** The longest the writes wait for WRITE_DUTY: what waits in memory is a minute's batches at most. */
+/** The rests of one write add up to at most this: what waits in memory is a minute's batches at most, however slow the store. */
 const MAX_WRITE_WAIT_MS = 60_000;
 /**
  * Top-list names waiting in memory at most. A flood of random names fills every sketch anew each
@@ -67,9 +68,21 @@ export function createStatsRecorder(store: ServiceStore, opts: { node: string; d
   let rows = new Map<string, StatsRowAdd & { counts: number[] }>();
   let top = new Map<string, TopRowAdd>();
   let writing = false;
-  let wait: NodeJS.Timeout | null = null;
-  /** When the next write may start (WRITE_DUTY). */
-  let nextAt = 0;
+  /** Above 0 while `flushed` or `close` waits: the writes go on without rests. */
+  let hurry = 0;
+  let wake: (() => void) | null = null;
+  const rest = (ms: number) =>
+    new Promise<void>((resolve) => {
+      const t = setTimeout(() => {
+        wake = null;
+        resolve();
+      }, ms);
+      wake = () => {
+        clearTimeout(t);
+        wake = null;
+        resolve();
+      };
+    });
 
   const addRow = (zone_id: number, step: 60 | 3600, at: number, counts: readonly number[]) => {
     const key = `${zone_id} ${step} ${at}`;
@@ -84,32 +97,56 @@ export function createStatsRecorder(store: ServiceStore, opts: { node: string; d
     else if (top.size < MAX_PENDING_TOP) top.set(key, { zone_id, at, kind, name, count });
   };
 
-  /** Writes what was added up, in transactions of WRITE_CHUNK rows: one commit each, none long enough to keep the API's writes waiting. */
+  /**
+   * Writes what was added up, in transactions of WRITE_CHUNK rows: one commit each, none long
+   * enough to keep the API's writes waiting, with a rest after each (WRITE_DUTY).
+   */
   const write = () => {
-    if (wait) clearTimeout(wait);
-    wait = null;
-    if (rows.size === 0 && top.size === 0) return;
+    if (writing || (rows.size === 0 && top.size === 0)) return;
     const someRows = [...rows.values()];
     const someTop = [...top.values()];
     rows = new Map();
     top = new Map();
+    // WRITE_CHUNK rows a transaction, counts first, then top-list names: a batch of a small install is one transaction, its counts and names seen together.
+    const jobs: Array<Parameters<ServiceStore['transaction']>[0]> = [];
+    for (let i = 0; i < someRows.length + someTop.length; i += WRITE_CHUNK) {
+      const r = someRows.slice(i, i + WRITE_CHUNK);
+      const t = someTop.slice(Math.max(0, i - someRows.length), Math.max(0, i + WRITE_CHUNK - someRows.length));
+      jobs.push((tx) => tx.queryStats.add(opts.node, r, t));
+    }
     writing = true;
-    const began = performance.now();
-    for (let i = 0; i < someRows.length; i += WRITE_CHUNK) run(() => store.transaction((tx) => tx.queryStats.add(opts.node, someRows.slice(i, i + WRITE_CHUNK), [])));
-    for (let i = 0; i < someTop.length; i += WRITE_CHUNK) run(() => store.transaction((tx) => tx.queryStats.add(opts.node, [], someTop.slice(i, i + WRITE_CHUNK))));
     run(async () => {
+      let rested = 0;
+      for (const job of jobs) {
+        const began = performance.now();
+        try {
+          await store.transaction(job);
+        } catch (err) {
+          opts.onError(err);
+        }
+        const ms = Math.min((performance.now() - began) * (1 / WRITE_DUTY - 1), MAX_WRITE_WAIT_MS - rested);
+        if (hurry === 0 && ms >= 1) {
+          rested += ms;
+          await rest(ms);
+        }
+      }
       writing = false;
-      nextAt = Date.now() + Math.min((performance.now() - began) * (1 / WRITE_DUTY - 1), MAX_WRITE_WAIT_MS);
-      schedule();
+      // What came meanwhile: written at once (the rests above kept the duty).
+      write();
     });
   };
-  const schedule = () => {
-    if (writing || wait || (rows.size === 0 && top.size === 0)) return;
-    const ms = nextAt - Date.now();
-    if (ms <= 0) write();
-    else {
-      wait = setTimeout(write, ms);
-      wait.unref();
+  /** Writes at once, without rests, and waits for it: what was taken so far is stored when this resolves. */
+  const drain = async () => {
+    hurry++;
+    try {
+      wake?.();
+      // A write resting when called starts the next on its way out: wait until none is left.
+      do {
+        write();
+        await queue;
+      } while (writing || rows.size > 0 || top.size > 0);
+    } finally {
+      hurry--;
     }
   };
 
@@ -127,21 +164,17 @@ export function createStatsRecorder(store: ServiceStore, opts: { node: string; d
           ZONE_RCODES.forEach((r, i) => (m[i]! += z.counts[SLOT[r === 'other' ? 'other_rcode' : r]] ?? 0));
         }
       }
-      schedule();
+      write();
     },
     prune: (now) => {
       const done = queue.then(() => prune(now));
       queue = done.catch(opts.onError);
       return done;
     },
-    flushed: () => {
-      write();
-      return queue;
-    },
+    flushed: drain,
     async close() {
       clearInterval(timer);
-      write();
-      await queue;
+      await drain();
     },
   };
 }
