@@ -179,8 +179,8 @@ const zoneBatch = (z: ZoneCounters): ZoneStatsBatch => ({ id: z.id, name: z.name
 
 /**
  * The work of handing an ended period on, in steps: `null` where the event loop may take a turn
- * (between slices of TALLY_SLICE entries, and between batches), a batch of at most BATCH_ZONES
- * zones when one is ready. The unattributed counts go with the first batch.
+ * (after each SLICE_MS of the tally, and between batches), a batch of at most BATCH_ZONES zones
+ * when one is ready. The unattributed counts go with the first batch.
  */
 function* handOnSteps(ended: Ended): Generator<StatsBatch | null> {
   const { touched } = ended;
