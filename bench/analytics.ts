@@ -27,11 +27,10 @@ import { STAT_FIELDS } from '../server/core/query-stats-fields';
 import { createStatsRecorder } from '../server/services/query-stats';
 import { openSqliteStore } from '../server/store/sqlite';
 import { cpuSeconds, dnsperf, fillStore, queryFile, ZONE } from './dns';
-import { ratio, type Row } from './table';
+import { fmtQps, ratio, type Row } from './table';
 
 const SECONDS = Number(process.env.BENCH_SECONDS ?? 5);
 const ROUNDS = Number(process.env.BENCH_ROUNDS ?? 6);
-const fmtQps = (q: number) => `${Math.round(q).toLocaleString('en-US')} q/s`;
 const mb = (n: number) => `${(n / 1024 / 1024).toFixed(1)} MB`;
 const kb = (n: number) => `${Math.round(n / 1024).toLocaleString('en-US')} kB`;
 

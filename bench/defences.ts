@@ -18,13 +18,12 @@ import autocannon from 'autocannon';
 import packet from 'dns-packet';
 import { cli, startServer, tempDataDir, type ServerProcess } from '../server/testing/server-process';
 import { dnsperf, fillStore, queryFile, ZONE } from './dns';
-import { ratio, type Row } from './table';
+import { fmtQps, ratio, type Row } from './table';
 
 const run = promisify(execFile);
 const SECONDS = Number(process.env.BENCH_SECONDS ?? 5);
 const ROUNDS = 4;
 
-const fmtQps = (q: number) => `${Math.round(q).toLocaleString('en-US')} q/s`;
 const kb = (n: number) => `${(n / 1024).toFixed(0)} kB`;
 
 /** Sends `count` copies of `msg` at `perSecond` from one socket (the spoofed victim) and counts the bytes that come back. */

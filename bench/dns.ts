@@ -190,6 +190,36 @@ async function knotRate(dir: string, zonedeckPort: number, queries: string): Pro
   }
 }
 
+/**
+ * DNS_THREADS=2 against 1 on the same store (issue 31), alternating rounds, neither server pinned
+ * (dnsperf keeps its own core): what a second thread would add on this Node, as measured, with the
+ * number of threads the server says answer.
+ */
+async function threadsRow(dir: string, queries: string): Promise<Row> {
+  const two = await startServer({ DNS_PORT: '0', DNS_THREADS: '2' }, dir);
+  const one = await startServer({ DNS_PORT: '0', DNS_THREADS: '1' }, dir);
+  try {
+    const runs = { one: [] as Perf[], two: [] as Perf[] };
+    await dnsperf(one.dnsPort!, queries, 2);
+    await dnsperf(two.dnsPort!, queries, 2);
+    for (let round = 0; round < ROUNDS; round++) {
+      runs.one.push(await dnsperf(one.dnsPort!, queries, ROUND_SECONDS));
+      runs.two.push(await dnsperf(two.dnsPort!, queries, ROUND_SECONDS));
+    }
+    // What the server says of its threads (main.ts logs it when fewer answer than asked).
+    const said = two.lines.map((l) => (l.includes('"dns_threads"') ? (JSON.parse(l) as { msg: string }).msg : undefined)).find(Boolean) ?? 'two DNS threads answer';
+    return {
+      name: `DNS queries/s with DNS_THREADS=2 (the server: "${said}", Node ${process.versions.node}), 1k-record zone, best of ${ROUNDS}`,
+      value: fmt(bestOf(runs.two)),
+      reference: `DNS_THREADS=1: ${fmt(bestOf(runs.one))}`,
+      ratio: ratio(bestOf(runs.two).qps, bestOf(runs.one).qps),
+    };
+  } finally {
+    await one.stop();
+    await two.stop();
+  }
+}
+
 async function zonedeckRate(records: number, label: string, dnssec = false): Promise<{ perf: Perf; server: ServerProcess; dir: string; hosts: number; loadMs: number }> {
   const dir = tempDataDir();
   const hosts = await fillStore(dir, records, dnssec);
@@ -243,6 +273,7 @@ export async function benchDns(): Promise<Row[]> {
     const knot = await knotRate(small.dir, small.server.dnsPort!, queries1k);
     await small.server.stop();
     if (knot) rows.push({ name: 'Knot DNS on the same zone (1 worker, 1 core)', value: fmt(best), reference: `knotd: ${fmt(knot)}`, ratio: ratio(best.qps, knot.qps) });
+    rows.push(await threadsRow(small.dir, queries1k));
     const large = await zonedeckRate(100_000, '100k records');
     const largeBest = bestOf([large.perf, await measure(large.server.dnsPort!, queryFile(large.dir, large.hosts))]);
     await large.server.stop();

@@ -6,7 +6,7 @@
 import autocannon from 'autocannon';
 import { cli, startServer, tempDataDir } from '../server/testing/server-process';
 import { dnsperf, fillStore, queryFile, ZONE } from './dns';
-import { ratio, type Row } from './table';
+import { fmtQps, ratio, type Row } from './table';
 
 const SECONDS = Number(process.env.BENCH_LOAD_SECONDS ?? 30);
 
@@ -63,8 +63,8 @@ export async function benchLoad(): Promise<Row[]> {
     rows.push({ name: 'API mixed, 200 connections, DNS under dnsperf at once', value: fmt(both), reference: `p99 ${loaded.p99} ms without DNS load`, ratio: `p99 ×${(both.p99 / Math.max(1, loaded.p99)).toFixed(1)}` });
     rows.push({
       name: 'DNS under API load at once',
-      value: `${Math.round(dnsBusy.qps).toLocaleString('en-US')} q/s, ${dnsBusy.lost} lost`,
-      reference: `${Math.round(dnsAlone.qps).toLocaleString('en-US')} q/s alone`,
+      value: `${fmtQps(dnsBusy.qps)}, ${dnsBusy.lost} lost`,
+      reference: `${fmtQps(dnsAlone.qps)} alone`,
       ratio: ratio(dnsBusy.qps, dnsAlone.qps),
     });
   } finally {

@@ -12,6 +12,9 @@ export function ratio(value: number, reference: number): string {
   return reference > 0 ? `${Math.round((value / reference) * 100)}%` : '—';
 }
 
+/** A rate of DNS answers as the tables show it. */
+export const fmtQps = (q: number): string => `${Math.round(q).toLocaleString('en-US')} q/s`;
+
 export function printTable(rows: Row[]): string {
   const withBefore = rows.some((r) => r.before !== undefined);
   const head: Row = { name: 'benchmark', value: 'zonedeck', reference: 'reference', ratio: 'ratio', before: 'before' };

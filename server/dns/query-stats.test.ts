@@ -6,7 +6,7 @@
 import packet from 'dns-packet';
 import { describe, expect, it, vi } from 'vitest';
 import { SLOT } from '../core/query-stats-fields';
-import { BATCH_ZONES, LIVE_ZONES, MAX_ZONES, QueryStats, SLICE_MS, TOP_CAPACITY, TOP_SENT, type StatsBatch } from './query-stats';
+import { BATCH_ZONES, LIVE_WORK, MAX_SKETCHED, MAX_ZONES, QueryStats, SLICE_MS, TOP_CAPACITY, TOP_SENT, type StatsBatch } from './query-stats';
 import { SpaceSaving } from './top-k';
 import { questionKey } from './answer-cache';
 import type { Zone } from './zone';
@@ -235,8 +235,8 @@ describe('query counters', () => {
 });
 
 
-describe('many zones a period', () => {
-  it('past LIVE_ZONES zones, a minute is handed on once, at its end, under its own minute; few zones again, every tick', async () => {
+describe('busy periods', () => {
+  it('past LIVE_WORK items (many zones), a minute is handed on once, at its end, under its own minute; a quiet period again, every tick', async () => {
     const minute = 29_000_000; // a minute, in minutes since 1970
     let now = minute * 60_000 + 10_000;
     const stats = new QueryStats(() => now);
@@ -246,35 +246,79 @@ describe('many zones a period', () => {
     const ask = (zones: number) => {
       for (let id = 1; id <= zones; id++) stats.count(zone(id), query(`www.z${id}.test`, 'A'), r, false);
     };
-    ask(LIVE_ZONES + 1);
+    // Each zone hands on a row of counts, the first MAX_SKETCHED also one top name: just past LIVE_WORK.
+    const MANY = LIVE_WORK - MAX_SKETCHED + 1;
+    ask(MANY);
     stats.start(20, (b) => batches.push(b));
     // The first period is handed on at a tick, as any.
-    await vi.waitFor(() => expect(queries()).toBe(LIVE_ZONES + 1), { timeout: 5000, interval: 5 });
+    await vi.waitFor(() => expect(queries()).toBe(MANY), { timeout: 5000, interval: 5 });
     const first = batches.length;
     // Busy: the ticks of the rest of the minute hand nothing on, and nothing is lost meanwhile.
     for (let round = 0; round < 3; round++) {
-      ask(LIVE_ZONES + 1);
+      ask(MANY);
       now += 1_000;
       await new Promise((res) => setTimeout(res, 80));
     }
     expect(batches.length).toBe(first);
     // The minute ends: its three rounds go on at the next tick, counted under that minute.
     now = (minute + 1) * 60_000 + 100;
-    await vi.waitFor(() => expect(queries()).toBe(4 * (LIVE_ZONES + 1)), { timeout: 5000, interval: 5 });
+    await vi.waitFor(() => expect(queries()).toBe(4 * MANY), { timeout: 5000, interval: 5 });
     expect(new Set(batches.slice(first).map((b) => b.minute))).toEqual(new Set([minute * 60]));
     // A quiet minute (three zones) is still held to its end, the last period having been busy…
     ask(3);
     now += 1_000;
     await new Promise((res) => setTimeout(res, 80));
-    expect(queries()).toBe(4 * (LIVE_ZONES + 1));
+    expect(queries()).toBe(4 * MANY);
     now = (minute + 2) * 60_000 + 100;
-    await vi.waitFor(() => expect(queries()).toBe(4 * (LIVE_ZONES + 1) + 3), { timeout: 5000, interval: 5 });
+    await vi.waitFor(() => expect(queries()).toBe(4 * MANY + 3), { timeout: 5000, interval: 5 });
     expect(batches.at(-1)!.minute).toBe((minute + 1) * 60);
     // …and after it, ticks hand on at once again, within the minute.
     ask(3);
     now += 1_000;
-    await vi.waitFor(() => expect(queries()).toBe(4 * (LIVE_ZONES + 1) + 6), { timeout: 5000, interval: 5 });
+    await vi.waitFor(() => expect(queries()).toBe(4 * MANY + 6), { timeout: 5000, interval: 5 });
     expect(batches.at(-1)!.minute).toBe((minute + 2) * 60);
+    stats.stop();
+  });
+
+  it('few zones asked over many names (cache entries past LIVE_WORK) are busy too; under it, every tick', async () => {
+    const minute = 29_000_010;
+    let now = minute * 60_000 + 10_000;
+    const stats = new QueryStats(() => now);
+    const batches: StatsBatch[] = [];
+    const queries = () => batches.reduce((n, b) => n + b.zones.reduce((m, z) => m + z.counts[SLOT.queries]!, 0), 0);
+    const r = response(0, 1);
+    // Ten zones, `names` names each, every answer from the answer cache (one entry per question).
+    const entries = new Map<string, { q: Buffer; e: Parameters<QueryStats['countHit']>[0] }>();
+    const ask = (names: number) => {
+      for (let id = 1; id <= 10; id++)
+        for (let n = 0; n < names; n++) {
+          const name = `h${n}.z${id}.test`;
+          let x = entries.get(name);
+          if (!x) {
+            const q = query(name, 'A');
+            entries.set(name, (x = { q, e: { key: questionKey(q, false)!.key, bytes: r, zone: zone(id), zoneGen: 0, setGen: 0, until: 0, hits: 0, period: -1 } }));
+          }
+          stats.countHit(x.e, x.q, r, false);
+        }
+    };
+    // 10 × 100 entries, 10 zones and 160 top names: under LIVE_WORK, so the next tick hands on.
+    ask(100);
+    stats.start(20, (b) => batches.push(b));
+    await vi.waitFor(() => expect(queries()).toBe(1_000), { timeout: 5000, interval: 5 });
+    ask(100);
+    now += 1_000;
+    await vi.waitFor(() => expect(queries()).toBe(2_000), { timeout: 5000, interval: 5 });
+    // 10 × 600 entries: past LIVE_WORK with ten zones. The next period of the minute is held…
+    ask(600);
+    now += 1_000;
+    await vi.waitFor(() => expect(queries()).toBe(8_000), { timeout: 5000, interval: 5 });
+    ask(100);
+    now += 1_000;
+    await new Promise((res) => setTimeout(res, 80));
+    expect(queries()).toBe(8_000);
+    // …to the minute's end.
+    now = (minute + 1) * 60_000 + 100;
+    await vi.waitFor(() => expect(queries()).toBe(9_000), { timeout: 5000, interval: 5 });
     stats.stop();
   });
 });

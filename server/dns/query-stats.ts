@@ -24,13 +24,16 @@ export const MAX_SKETCHED = 2_000;
 /** Cache entries tallied a period (beyond: their answers are counted one by one). */
 export const MAX_TOUCHED = 100_000;
 /**
- * Zones a period may carry and still be handed on at every tick. Past this many, the periods that
- * follow are held to the end of their minute (one hand-on a minute instead of one a tick): handing
- * on and storing costs by the zone, so at 10,000 queried zones every 5 s it took ~15% of the one core
- * answering; once a minute it is ~1%. A held period ends sooner, at a tick, once it holds half of
- * MAX_ZONES zones or MAX_TOUCHED entries, so holding never loses a zone's attribution.
+ * The work a period may carry and still be handed on at every tick: its cache entries tallied,
+ * plus the rows it hands on to be stored (a zone's counts, a name of a top list). Past this, the
+ * periods that follow are held to the end of their minute (one hand-on a minute instead of one a
+ * tick): handing on and storing cost by these items, not by the answer. At 10,000 zones, a hand-on
+ * every 5 s took ~15% of the one core answering (once a minute, ~1%); at 1,000 zones asked over
+ * 20,000 names (~37,000 items a period) it held answers up 30-57 ms at every 5 s mark (once a
+ * minute: none over 32 ms). A held period ends sooner, at a tick, once it holds half of MAX_ZONES
+ * zones or MAX_TOUCHED entries, so holding never loses a zone's attribution.
  */
-export const LIVE_ZONES = 1_000;
+export const LIVE_WORK = 5_000;
 
 export interface ZoneStatsBatch {
   id: number;
@@ -233,7 +236,7 @@ export class QueryStats {
   private touched: Entry[] = [];
   /** Ended periods being handed on by the timer, a slice at a time, in order (`stop` finishes them at once). */
   private pending: Array<{ ended: Ended; steps: Generator<StatsBatch | null> }> = [];
-  /** Whether the last period handed on carried more than LIVE_ZONES zones: the ticks of a minute are then held. */
+  /** Whether the last period handed on carried more than LIVE_WORK items: the ticks of a minute are then held. */
   private busy = false;
 
   constructor(private readonly now: () => number = Date.now) {
@@ -347,21 +350,25 @@ export class QueryStats {
    * Hands the counts to `flush` every `ms`, at multiples of `ms` of the clock (a period never
    * straddles a minute when `ms` divides 60 s): in batches of at most BATCH_ZONES zones, with a turn
    * of the event loop between slices of the work, so the answers never wait for all of it (at
-   * 10,000 zones it is ~100-300 ms of work). While the periods carry more than LIVE_ZONES zones, a
+   * 10,000 zones it is ~100-300 ms of work). While the periods carry more than LIVE_WORK items, a
    * tick within the period's minute hands nothing on: the minute's counts go on at its end.
    */
   start(ms: number, flush: (batch: StatsBatch) => void): void {
     const handOn = async () => {
       while (this.pending.length > 0) {
         const job = this.pending[0]!;
+        // The period's work: its entries tallied, and the rows handed on (counts and top names).
+        let work = job.ended.touched.length;
         for (let step = job.steps.next(); !step.done; step = job.steps.next()) {
-          if (step.value) flush(step.value);
-          else await turn();
+          if (step.value) {
+            flush(step.value);
+            for (const z of step.value.zones) work += 1 + z.names.length + z.nxdomain.length;
+          } else await turn();
         }
         // (`stop` may have emptied the queue meanwhile.)
         if (this.pending[0] === job) {
           this.pending.shift();
-          this.busy = job.ended.tallies.zones.size > LIVE_ZONES;
+          this.busy = work > LIVE_WORK;
         }
       }
     };
