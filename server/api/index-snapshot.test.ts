@@ -176,6 +176,15 @@ describe('the start-up snapshot', () => {
       expect(sync.refreshSnapshot()).toBe(refreshing);
       expect(await refreshing).toEqual({ kept: 1, read: 2, written: true });
       expect(fs.existsSync(leftover)).toBe(false);
+      // The file it replaced is closed (on the thread pool): its disk space is given back, not held by a deleted file left open.
+      const heldDeleted = () => fs.readdirSync('/proc/self/fd').filter((fd) => {
+        try {
+          return fs.readlinkSync(`/proc/self/fd/${fd}`).startsWith(`${file} (deleted)`);
+        } catch {
+          return false;
+        }
+      });
+      await vi.waitFor(() => expect(heldDeleted()).toEqual([]), { timeout: 5000, interval: 10 });
       expect(fs.statSync(file).mode & 0o777).toBe(0o600);
       expect(await sync.refreshSnapshot()).toEqual({ kept: 3, read: 0, written: false });
     } finally {
