@@ -178,6 +178,17 @@ function tally(ended: Ended, from: number, to: number): void {
   }
 }
 
+/**
+ * The work of an ended period (LIVE_WORK): its cache entries to tally, and the rows it hands on —
+ * each zone's counts and at most TOP_SENT names of each top list. Read when the period ends, it
+ * knows the zones counted one answer at a time; once its entries are tallied, every zone.
+ */
+function workOf(ended: Ended): number {
+  let work = ended.touched.length;
+  for (const z of ended.tallies.zones.values()) work += 1 + Math.min(z.names?.length ?? 0, TOP_SENT) + Math.min(z.nxdomain?.length ?? 0, TOP_SENT);
+  return work;
+}
+
 const zoneBatch = (z: ZoneCounters): ZoneStatsBatch => ({ id: z.id, name: z.name, counts: Array.from(z.counts), names: top(z.names), nxdomain: top(z.nxdomain) });
 
 /**
@@ -357,24 +368,23 @@ export class QueryStats {
     const handOn = async () => {
       while (this.pending.length > 0) {
         const job = this.pending[0]!;
-        // The period's work: its entries tallied, and the rows handed on (counts and top names).
-        let work = job.ended.touched.length;
         for (let step = job.steps.next(); !step.done; step = job.steps.next()) {
-          if (step.value) {
-            flush(step.value);
-            for (const z of step.value.zones) work += 1 + z.names.length + z.nxdomain.length;
-          } else await turn();
+          if (step.value) flush(step.value);
+          else await turn();
         }
         // (`stop` may have emptied the queue meanwhile.)
         if (this.pending[0] === job) {
           this.pending.shift();
-          this.busy = work > LIVE_WORK;
+          // Tallied, the period knows all its zones: busy now if they make it so, unless a later period ended meanwhile.
+          if (this.pending.length === 0) this.busy = workOf(job.ended) > LIVE_WORK;
         }
       }
     };
     const tick = () => {
       if (!this.holding()) {
         const ended = this.end();
+        // Known at once, so the next tick holds even while this period is still being handed on.
+        this.busy = workOf(ended) > LIVE_WORK;
         this.pending.push({ ended, steps: handOnSteps(ended) });
         if (this.pending.length === 1) void handOn();
       }
