@@ -241,7 +241,7 @@ export async function benchAnalytics(): Promise<Row[]> {
 
 /**
  * Analytics on against off when the questions spread over 10,000 zones (2 names each). Past
- * LIVE_ZONES zones a period, the counts go on once a minute (dns/query-stats.ts), so the rounds are
+ * LIVE_WORK items a period, the counts go on once a minute (dns/query-stats.ts), so the rounds are
  * 30 s: every other one holds a minute's end on each server. Beside q/s (noisy on a shared
  * machine), each server's CPU time per answer over all its rounds, every thread counted.
  */

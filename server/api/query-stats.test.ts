@@ -197,4 +197,3 @@ describe('the recorder', () => {
     await recorder.close();
   }, 60_000);
 });
-

@@ -234,7 +234,6 @@ describe('query counters', () => {
   });
 });
 
-
 describe('busy periods', () => {
   it('past LIVE_WORK items (many zones), a minute is handed on once, at its end, under its own minute; a quiet period again, every tick', async () => {
     const minute = 29_000_000; // a minute, in minutes since 1970

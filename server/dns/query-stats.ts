@@ -247,7 +247,7 @@ export class QueryStats {
   private touched: Entry[] = [];
   /** Ended periods being handed on by the timer, a slice at a time, in order (`stop` finishes them at once). */
   private pending: Array<{ ended: Ended; steps: Generator<StatsBatch | null> }> = [];
-  /** Whether the last period handed on carried more than LIVE_WORK items: the ticks of a minute are then held. */
+  /** Whether the last period ended carried more than LIVE_WORK items (`workOf`): the ticks of its minute are then held. */
   private busy = false;
 
   constructor(private readonly now: () => number = Date.now) {
