@@ -77,7 +77,7 @@ const factors = createRoute({
 const totpStart = createRoute({
   method: 'post',
   path: '/account/totp',
-  summary: 'Start TOTP enrolment: a new secret and its otpauth:// URI (for a QR code), shown once; confirm with a code',
+  summary: 'Start TOTP enrolment: a new secret and its otpauth:// URI (for a QR code), shown once; confirm with a code (needs a sign-in within the last 10 minutes)',
   tags,
   security,
   responses: { 200: { description: 'The secret', content: json(z.object({ secret: z.string(), otpauth_uri: z.string() })) }, ...errors(409) },
@@ -86,7 +86,7 @@ const totpStart = createRoute({
 const totpConfirm = createRoute({
   method: 'post',
   path: '/account/totp/confirm',
-  summary: 'Confirm TOTP enrolment with a current code; answers the 10 recovery codes, once',
+  summary: 'Confirm TOTP enrolment with a current code; answers the 10 recovery codes, once (needs a sign-in within the last 10 minutes)',
   tags,
   security,
   request: { body: { required: true, content: json(codeBody) } },
@@ -150,11 +150,14 @@ export function accountApi(services: Services) {
     })
     .endpoint(totpStart, async (c) => {
       unrestricted(c);
+      // A stale session that turned the factor on would lock the account's owner out.
+      await secondFactors.requireRecentSignIn(c.get('principal').token.id, 'turning two-factor sign-in on');
       c.header('Cache-Control', 'no-store');
       return c.json(await secondFactors.startTotp(c.get('principal').user), 200);
     })
     .endpoint(totpConfirm, async (c) => {
       unrestricted(c);
+      await secondFactors.requireRecentSignIn(c.get('principal').token.id, 'turning two-factor sign-in on');
       c.header('Cache-Control', 'no-store');
       return c.json({ recovery_codes: await secondFactors.confirmTotp(auditActor(c), c.req.valid('json').code) }, 200);
     })

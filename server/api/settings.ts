@@ -85,26 +85,29 @@ const listIdentities = createRoute({
 export function settingsApi(services: Services) {
   const { users, signInSettings, oidc } = services;
 
-  function admin(c: Context<ApiEnv>, write: boolean): void {
-    const { user, scope } = c.get('principal');
+  /** `what`: a change, which needs a credential without a scope and, from a dashboard session, a sign-in within 10 minutes. */
+  async function admin(c: Context<ApiEnv>, what?: string): Promise<void> {
+    const { user, scope, token } = c.get('principal');
     users.requireAdmin(user);
-    if (write && isRestricted(scope)) throw new Forbidden('a token with a scope cannot change sign-in settings');
+    if (what === undefined) return;
+    if (isRestricted(scope)) throw new Forbidden('a token with a scope cannot change sign-in settings');
+    await services.secondFactors.requireRecentSignIn(token.id, what);
   }
 
   const view = async () => ({ password: await signInSettings.passwordEnabled(), oidc: oidc.configured ? { name: oidc.name!, issuer: oidc.issuer! } : null });
 
   return createApi()
     .endpoint(getSettings, async (c) => {
-      admin(c, false);
+      await admin(c);
       return c.json(await view(), 200);
     })
     .endpoint(putSettings, async (c) => {
-      admin(c, true);
+      await admin(c, 'changing how everyone signs in');
       await signInSettings.setPassword(auditActor(c), c.req.valid('json').password);
       return c.json(await view(), 200);
     })
     .endpoint(putEmail, async (c) => {
-      admin(c, true);
+      await admin(c, "changing a user's email address");
       const name = c.req.valid('param').username;
       if (name.length > 64) throw new NotFound(`no user named ${name.slice(0, 64)}…`);
       const { user, email } = await services.users.setEmail(auditActor(c), name, c.req.valid('json').email);

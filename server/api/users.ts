@@ -1,8 +1,9 @@
 /**
  * User administration (issue 27), for administrators only: list, create with a one-time password,
- * grant or revoke admin rights, disable or enable, reset a password. Each change is in the audit
- * log. A token with a scope may list users but change none: a new administrator's password would
- * be a credential wider than its scope.
+ * grant or revoke admin rights, disable or enable, reset a password or the second factors. Each
+ * change is in the audit log. A token with a scope may list users but change none: a new
+ * administrator's password would be a credential wider than its scope. From a dashboard session,
+ * every change needs a sign-in within the last 10 minutes.
  */
 import { createRoute, z } from '@hono/zod-openapi';
 import type { Context } from 'hono';
@@ -45,7 +46,7 @@ const list = createRoute({
 const create = createRoute({
   method: 'post',
   path: '/users',
-  summary: 'Create a user with a one-time password, shown in this response only (administrators only)',
+  summary: 'Create a user with a one-time password, shown in this response only (administrators only; needs a sign-in within the last 10 minutes)',
   tags,
   security,
   request: { body: { required: true, content: json(UserCreateSchema) } },
@@ -55,7 +56,7 @@ const create = createRoute({
 const update = createRoute({
   method: 'patch',
   path: '/users/{username}',
-  summary: 'Grant or revoke admin rights, disable or enable a user (administrators only; not on your own account)',
+  summary: 'Grant or revoke admin rights, disable or enable a user (administrators only; not on your own account; needs a sign-in within the last 10 minutes)',
   tags,
   security,
   request: { params: usernameParam, body: { required: true, content: json(UserUpdateSchema) } },
@@ -65,7 +66,7 @@ const update = createRoute({
 const reset = createRoute({
   method: 'post',
   path: '/users/{username}/password',
-  summary: "Give a user a new one-time password; their dashboard sessions end (administrators only)",
+  summary: "Give a user a new one-time password; every dashboard session of theirs ends (administrators only; needs a sign-in within the last 10 minutes)",
   tags,
   security,
   request: { params: usernameParam },
@@ -75,7 +76,7 @@ const reset = createRoute({
 const resetFactors = createRoute({
   method: 'delete',
   path: '/users/{username}/second-factors',
-  summary: "Remove a user's second factors (TOTP and recovery codes), e.g. after a lost phone (administrators only; audited)",
+  summary: "Remove a user's second factors (TOTP with its recovery codes, and every passkey) and end their dashboard sessions, e.g. after a lost phone (administrators only; needs a sign-in within the last 10 minutes; audited)",
   tags,
   security,
   request: { params: usernameParam },
@@ -83,13 +84,22 @@ const resetFactors = createRoute({
 });
 
 export function usersApi(services: Services) {
-  const { users, secondFactors, accounts } = services;
+  const { users, secondFactors } = services;
 
-  /** The request's user must be an administrator; to change anything, with a credential without a scope. */
-  function admin(c: Context<ApiEnv>, write: boolean): void {
-    const { user, scope } = c.get('principal');
+  /** The request's user must be an administrator. */
+  function admin(c: Context<ApiEnv>): void {
+    users.requireAdmin(c.get('principal').user);
+  }
+
+  /**
+   * An administrator's act on a user: with a credential without a scope, and from a dashboard
+   * session only within 10 minutes of a sign-in (a forgotten browser must not mint administrators).
+   */
+  async function adminAct(c: Context<ApiEnv>, what: string): Promise<void> {
+    const { user, scope, token } = c.get('principal');
     users.requireAdmin(user);
-    if (write && isRestricted(scope)) throw new Forbidden('a token with a scope cannot manage users');
+    if (isRestricted(scope)) throw new Forbidden('a token with a scope cannot manage users');
+    await secondFactors.requireRecentSignIn(token.id, what);
   }
 
   /** A path's username; one that no user could have is simply not found. */
@@ -100,7 +110,7 @@ export function usersApi(services: Services) {
 
   return createApi()
     .endpoint(list, async (c) => {
-      admin(c, false);
+      admin(c);
       const q = c.req.valid('query');
       const p = pageParams(q);
       const { rows, total } = await users.page(p.window, q.search);
@@ -108,7 +118,7 @@ export function usersApi(services: Services) {
       return c.json(rows.map(userView), 200);
     })
     .endpoint(create, async (c) => {
-      admin(c, true);
+      await adminAct(c, 'creating a user');
       const { username, is_admin } = c.req.valid('json');
       const { user, password } = await users.create(auditActor(c), username, { isAdmin: is_admin ?? false });
       // The password must not linger in any cache between here and its reader.
@@ -116,20 +126,19 @@ export function usersApi(services: Services) {
       return c.json({ ...userView(user), password }, 201);
     })
     .endpoint(update, async (c) => {
-      admin(c, true);
+      await adminAct(c, 'changing a user');
       const user = await users.update(auditActor(c), pathUser(c.req.valid('param').username), c.req.valid('json'));
       return c.json(userView(user), 200);
     })
     .endpoint(reset, async (c) => {
-      admin(c, true);
+      await adminAct(c, "resetting a user's password");
       const { password } = await users.resetPassword(auditActor(c), pathUser(c.req.valid('param').username));
       c.header('Cache-Control', 'no-store');
       return c.json({ password }, 200);
     })
     .endpoint(resetFactors, async (c) => {
-      admin(c, true);
-      const user = await accounts.userByName(pathUser(c.req.valid('param').username));
-      await secondFactors.removeTotp(auditActor(c), user);
+      await adminAct(c, "resetting a user's second factors");
+      await users.resetSecondFactors(auditActor(c), pathUser(c.req.valid('param').username));
       return c.body(null, 204);
     });
 }

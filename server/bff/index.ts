@@ -17,7 +17,7 @@ import { oidcApp } from './oidc';
 import { limitByAddress, type BucketRate } from '../api/rate-limit';
 import { DEFAULT_SESSION_TIMES, type ActiveSession, type SessionTimes } from '../services/sessions';
 import { DEFAULT_THROTTLE, type ThrottleOptions } from '../services/sign-in-throttle';
-import type { Factor } from '../services/second-factors';
+import { requireRecent, type Factor } from '../services/second-factors';
 import type { SessionRow } from '../store/types';
 import { rpOf } from '../services/passkeys';
 
@@ -205,13 +205,16 @@ export function bffApp(services: Services, apiFetch: ApiFetch, opts: BffOptions 
   app.route('/oidc', oidcApp(services, sessions));
 
   // Passkeys (WebAuthn, DESIGN.md §20): registered from a signed-in session, then a sign-in on their own.
+  // Adding a passkey adds a way in that outlives a password change: a fresh sign-in only, as for a token.
   app.post('/passkeys/registration-options', originCheck, session, async (c) => {
     const s = c.get('session');
+    requireRecent(s.row, now(), 'adding a passkey');
     return c.json(await services.passkeys.registrationOptions({ id: s.row.user_id, username: s.username }, rp(c)), 200);
   });
 
   app.post('/passkeys', originCheck, session, passkeyBody, async (c) => {
     const s = c.get('session');
+    requireRecent(s.row, now(), 'adding a passkey');
     const body = await json(c, z.object({ name: z.unknown(), response: z.record(z.string(), z.unknown()) }), '{"name": "…", "response": {…}} (the browser\'s registration response)');
     const actor = { userId: s.row.user_id, username: s.username, credential: 'session', address: clientAddress(c) ?? '', userAgent: c.req.header('user-agent') ?? '' };
     const key = await services.passkeys.register(actor, body.name, body.response as never, rp(c));

@@ -7,7 +7,7 @@
 import { createHash, randomBytes } from 'node:crypto';
 import { Secret, TOTP } from 'otpauth';
 import { Conflict, Invalid, ReauthenticationRequired } from '../core/errors';
-import type { ServiceStore, UserRow } from '../store/types';
+import type { ServiceStore, SessionRow, UserRow } from '../store/types';
 import type { Audit, AuditActor } from './audit';
 
 export const RECOVERY_CODES = 10;
@@ -17,6 +17,16 @@ const PERIOD = 30;
 const ISSUER = 'zonedeck';
 
 export type Factor = 'totp' | 'recovery-code';
+
+/**
+ * Refuses a sensitive act when the session's last proof of who its user is (sign-in, or asked
+ * again) is more than 10 minutes before `at`: a browser left open, or a stolen cookie, must not
+ * add a credential or act on another user without the password (or provider) once more.
+ */
+export function requireRecent(session: Pick<SessionRow, 'authenticated_at' | 'created_at'>, at: number, what: string): void {
+  const proved = Date.parse(session.authenticated_at ?? session.created_at);
+  if (at - proved > RECENT_SIGN_IN_MS) throw new ReauthenticationRequired(`${what} needs a sign-in within the last 10 minutes: enter your password again`);
+}
 
 const totpOf = (secret: string, label: string) => new TOTP({ issuer: ISSUER, label, algorithm: 'SHA1', digits: 6, period: PERIOD, secret: Secret.fromBase32(secret) });
 
@@ -86,13 +96,12 @@ export function createSecondFactors(store: ServiceStore, audit: Audit, now: () =
       return codes;
     },
 
-    /** Removes the TOTP factor and its recovery codes: the user's own act, or an administrator's reset. */
+    /** The user turns their TOTP factor off (its recovery codes go with it); an administrator's reset is `users.resetSecondFactors`. */
     async removeTotp(actor: AuditActor, user: Pick<UserRow, 'id' | 'username'>): Promise<void> {
       const f = await store.secondFactors.totp(user.id);
       if (!f) return;
       await store.secondFactors.remove(user.id);
-      const own = actor.userId === user.id;
-      await audit.record({ kind: own ? 'totp-removed' : 'second-factor-reset', actor, subject: { id: user.id, username: user.username } });
+      await audit.record({ kind: 'totp-removed', actor, subject: { id: user.id, username: user.username } });
     },
 
     /** The factor a sign-in code proves (a TOTP code, or an unused recovery code, which is then used up), or null. */
@@ -112,9 +121,7 @@ export function createSecondFactors(store: ServiceStore, audit: Audit, now: () =
      */
     async requireRecentSignIn(tokenId: number, what: string): Promise<void> {
       const session = await store.sessions.byTokenId(tokenId);
-      if (!session) return;
-      const at = Date.parse(session.authenticated_at ?? session.created_at);
-      if (now() - at > RECENT_SIGN_IN_MS) throw new ReauthenticationRequired(`${what} needs a sign-in within the last 10 minutes: enter your password again`);
+      if (session) requireRecent(session, now(), what);
     },
   };
 }

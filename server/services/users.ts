@@ -87,7 +87,6 @@ export function createUsers(store: ServiceStore, accounts: Accounts, audit: Audi
       return { ...user, disabled_at: disabledAt, is_admin: isAdmin };
     },
 
-    /** Sets a new password (generated unless given) and ends the user's sessions; returns it. */
     /**
      * Sets (or, with null, clears) the email address a single sign-on identity's verified email is
      * matched on (DESIGN.md §20): lower case; refused, naming `email`, when another user has it.
@@ -104,13 +103,37 @@ export function createUsers(store: ServiceStore, accounts: Accounts, audit: Audi
       return { user, email };
     },
 
+    /**
+     * Sets a new password (generated unless given) and ends every dashboard session of the user,
+     * whoever holds it: whoever knew the old password is out. Returns the password.
+     */
     async resetPassword(actor: AuditActor, username: string, password?: string): Promise<{ user: UserRow; password: string }> {
       const user = await accounts.userByName(username);
       const pw = await accounts.setPassword(user.id, password);
       firstPassword?.forget(user.username);
-      await audit.record({ kind: 'password-reset', actor, subject: subjectOf(user) });
-      await endSessions(user.id);
+      accounts.forgetUsers();
+      const ended = await endSessions(user.id);
+      await audit.record({ kind: 'password-reset', actor, subject: subjectOf(user), detail: { sessions_ended: ended } });
       return { user, password: pw };
+    },
+
+    /**
+     * An administrator's reset after a lost phone or security key: every second factor of the user
+     * goes (TOTP with its recovery codes, and every passkey, which signs in on its own), and so do
+     * their dashboard sessions (one may be on the lost device). The audit log names what went.
+     */
+    async resetSecondFactors(actor: AuditActor, username: string): Promise<{ totp: boolean; passkeys: string[]; sessionsEnded: number }> {
+      const user = await accounts.userByName(username);
+      const { totp, passkeys } = await store.transaction(async (tx) => {
+        const hadTotp = (await tx.secondFactors.totp(user.id)) !== undefined;
+        if (hadTotp) await tx.secondFactors.remove(user.id);
+        const keys = await tx.passkeys.byUser(user.id);
+        for (const k of keys) await tx.passkeys.delete(user.id, k.id);
+        return { totp: hadTotp, passkeys: keys.map((k) => k.name) };
+      });
+      const sessionsEnded = await endSessions(user.id);
+      await audit.record({ kind: 'second-factor-reset', actor, subject: subjectOf(user), detail: { totp, passkeys, sessions_ended: sessionsEnded } });
+      return { totp, passkeys, sessionsEnded };
     },
 
     /**

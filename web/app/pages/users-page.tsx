@@ -1,7 +1,8 @@
 /**
  * Users (administrators only): every account of the service, searchable; create one (its
- * one-time password shown once), disable or enable, grant or revoke admin, reset a password.
- * The search and page live in the URL.
+ * one-time password shown once), disable or enable, grant or revoke admin, reset a password or
+ * the second factors. Each change needs a sign-in within 10 minutes: the password is asked again
+ * when not. The search and page live in the URL.
  */
 import { useEffect, useState } from 'react';
 import { useAccount } from '../../features/account/get-account';
@@ -19,6 +20,7 @@ import { TextField } from '../../ui/field';
 import { Pagination } from '../../ui/pagination';
 import { EmptyState, ErrorState, LoadingState, Spinner } from '../../ui/states';
 import { useToast } from '../../ui/toast';
+import { needsReauthentication, ReauthenticateDialog } from '../../ui/reauthenticate';
 
 function patchWords(u: User, patch: UserPatch): string {
   if ('disabled' in patch) return patch.disabled ? `Disabled ${u.username}: they can no longer sign in or use their tokens` : `Enabled ${u.username}`;
@@ -33,6 +35,8 @@ export function Component() {
   const search = params.get('q') ?? '';
   const [typed, setTyped] = useState(search);
   const [resetting, setResetting] = useState<User | null>(null);
+  // An act refused for an old sign-in: the password is asked again, then the act is sent again.
+  const [askAgain, setAskAgain] = useState<{ error: unknown; retry: () => void } | null>(null);
   const isAdmin = account.data?.is_admin ?? false;
   const q = useUsers(search, page, isAdmin);
   const update = useUpdateUser();
@@ -51,9 +55,14 @@ export function Component() {
       { username: u.username, patch },
       {
         onSuccess: () => toast('success', patchWords(u, patch)),
-        onError: (e) => toast('error', `Could not change ${u.username}: ${e.message}`),
+        onError: (e) => (needsReauthentication(e) ? setAskAgain({ error: e, retry: () => change(u, patch) }) : toast('error', `Could not change ${u.username}: ${e.message}`)),
       },
     );
+  const resetFactorsOf = (u: User) =>
+    resetFactors.mutate(u.username, {
+      onSuccess: () => toast('success', `${u.username} signs in with their password alone now`),
+      onError: (e) => (needsReauthentication(e) ? setAskAgain({ error: e, retry: () => resetFactorsOf(u) }) : toast('error', `Could not reset ${u.username}: ${e.message}`)),
+    });
 
   const header = (
     <header className="page-header">
@@ -106,11 +115,7 @@ export function Component() {
               onToggleAdmin={(u) => change(u, { is_admin: !u.is_admin })}
               onResetPassword={setResetting}
               onResetFactors={(u) =>
-                window.confirm(`Remove the two-factor sign-in of ${u.username}? They will sign in with their password alone until they set it up again.`) &&
-                resetFactors.mutate(u.username, {
-                  onSuccess: () => toast('success', `${u.username} signs in with their password alone now`),
-                  onError: (e) => toast('error', `Could not reset ${u.username}: ${e.message}`),
-                })
+                window.confirm(`Remove the two-factor sign-in and every passkey of ${u.username}? They are signed out, and sign in with their password alone until they set them up again.`) && resetFactorsOf(u)
               }
             />
             <Pagination page={q.data.page} perPage={q.data.perPage} total={q.data.total} onPage={setPage} label="User pages" />
@@ -119,6 +124,14 @@ export function Component() {
       </section>
       <PasswordSignInCard />
       <ResetPasswordDialog user={resetting} onClose={() => setResetting(null)} />
+      <ReauthenticateDialog
+        error={askAgain?.error}
+        onConfirmed={() => {
+          askAgain?.retry();
+          setAskAgain(null);
+        }}
+        onCancel={() => setAskAgain(null)}
+      />
     </div>
   );
 }

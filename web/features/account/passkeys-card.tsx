@@ -1,7 +1,8 @@
 /**
  * Passkeys on the Account page: add one (the browser or phone makes it, after its PIN or
- * fingerprint), see each with when it was last used, remove one (a sign-in within 10 minutes,
- * else the password is asked again). A passkey signs in on its own, with no password.
+ * fingerprint), see each with when it was last used, remove one. Adding and removing need a
+ * sign-in within 10 minutes, else the password is asked again: a passkey signs in on its own,
+ * with no password, so a browser left open must not be able to add one.
  */
 import { useMutation, useQuery, useQueryClient } from '@tanstack/react-query';
 import { useState, type FormEvent } from 'react';
@@ -48,7 +49,8 @@ export function PasskeysCard() {
     add.mutate(name.trim(), { onSuccess: () => setName('') });
   };
   const nameError = add.error instanceof ApiError ? add.error.field('name') : undefined;
-  const addError = add.error && !nameError ? (add.error instanceof ApiError ? add.error.message : `The browser did not make a passkey: ${add.error.message}`) : undefined;
+  const addError =
+    add.error && !nameError && !needsReauthentication(add.error) ? (add.error instanceof ApiError ? add.error.message : `The browser did not make a passkey: ${add.error.message}`) : undefined;
 
   return (
     <section className="card" aria-labelledby="passkeys-title">
@@ -111,6 +113,7 @@ export function PasskeysCard() {
           {add.isPending ? 'Waiting for the device…' : 'Add a passkey'}
         </button>
       </form>
+      <ReauthenticateDialog error={add.error} onConfirmed={() => name.trim() && add.mutate(name.trim(), { onSuccess: () => setName('') })} onCancel={() => add.reset()} />
       <ReauthenticateDialog error={remove.error} onConfirmed={() => removing && remove.mutate(removing)} onCancel={() => remove.reset()} />
     </section>
   );

@@ -1,7 +1,8 @@
 /**
  * Two-factor sign-in on the Account page: set it up (a QR code and the secret for the
  * authenticator app, confirmed by one code), see the recovery codes once, renew them, or turn it
- * off. Renewing and turning off need a recent sign-in: the password is asked again when not.
+ * off. Each needs a recent sign-in (a browser left open must not turn it on and lock its owner
+ * out): the password is asked again when not.
  */
 import { useEffect, useState, type FormEvent } from 'react';
 import { ApiError } from '../../lib/api-client';
@@ -58,8 +59,7 @@ export function TwoFactorCard() {
   const [code, setCode] = useState('');
   const [codes, setCodes] = useState<string[] | null>(null);
 
-  const onConfirm = (e: FormEvent) => {
-    e.preventDefault();
+  const confirmCode = () =>
     confirm.mutate(code.trim(), {
       onSuccess: (r) => {
         setCodes(r.recovery_codes);
@@ -67,8 +67,11 @@ export function TwoFactorCard() {
         start.reset();
       },
     });
+  const onConfirm = (e: FormEvent) => {
+    e.preventDefault();
+    confirmCode();
   };
-  const codeError = confirm.error instanceof ApiError ? (confirm.error.field('code') ?? confirm.error.message) : undefined;
+  const codeError = confirm.error instanceof ApiError && !needsReauthentication(confirm.error) ? (confirm.error.field('code') ?? confirm.error.message) : undefined;
 
   let body;
   if (codes) {
@@ -95,6 +98,7 @@ export function TwoFactorCard() {
               {confirm.isPending ? 'Checking…' : 'Turn on'}
             </button>
           </form>
+          <ReauthenticateDialog error={confirm.error} onConfirmed={confirmCode} onCancel={() => confirm.reset()} />
         </div>
       </div>
     );
@@ -124,10 +128,11 @@ export function TwoFactorCard() {
         <p>
           <Badge>Off</Badge> Your password alone signs you in. With two-factor sign-in, a stolen password is not enough.
         </p>
-        {start.error ? <Alert title={start.error.message} /> : null}
+        {start.error && !needsReauthentication(start.error) ? <Alert title={start.error.message} /> : null}
         <button type="button" className="btn btn-primary" disabled={start.isPending} onClick={() => start.mutate()}>
           Set up two-factor sign-in
         </button>
+        <ReauthenticateDialog error={start.error} onConfirmed={() => start.mutate()} onCancel={() => start.reset()} />
       </>
     );
   }

@@ -1,11 +1,13 @@
 /**
  * New user: a username and whether they administer the service. The server chooses their
- * password and answers it once; the form gives way to it in a dialog, then forgets it.
+ * password and answers it once; the form gives way to it in a dialog, then forgets it. More than
+ * 10 minutes after sign-in, the administrator's password is asked again first.
  */
 import { useState, type FormEvent } from 'react';
 import { ApiError } from '../../lib/api-client';
 import { Alert } from '../../ui/alert';
 import { TextField } from '../../ui/field';
+import { needsReauthentication, ReauthenticateDialog } from '../../ui/reauthenticate';
 import { useCreateUser } from './create-user';
 import { OneTimePasswordDialog } from './one-time-password';
 
@@ -16,7 +18,7 @@ export function CreateUserForm() {
   const create = useCreateUser();
   const server = create.error instanceof ApiError ? create.error : null;
   const usernameError = (submitted && username.trim() === '' ? 'is required' : undefined) ?? server?.field('username');
-  const otherError = create.error && !usernameError ? create.error.message : undefined;
+  const otherError = create.error && !usernameError && !needsReauthentication(create.error) ? create.error.message : undefined;
 
   const onSubmit = (e: FormEvent) => {
     e.preventDefault();
@@ -59,6 +61,7 @@ export function CreateUserForm() {
         </button>
         {otherError ? <Alert title="Could not create the user">{otherError}</Alert> : null}
       </form>
+      <ReauthenticateDialog error={create.error} onConfirmed={() => create.mutate({ username: username.trim(), is_admin: isAdmin })} onCancel={() => create.reset()} />
       <OneTimePasswordDialog shown={create.data ? { username: create.data.username, password: create.data.password, title: `User ${create.data.username} created` } : null} onDone={done} />
     </>
   );

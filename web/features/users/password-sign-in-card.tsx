@@ -9,6 +9,7 @@ import { Alert } from '../../ui/alert';
 import { Dialog } from '../../ui/dialog';
 import { ErrorState, LoadingState } from '../../ui/states';
 import { useToast } from '../../ui/toast';
+import { needsReauthentication, ReauthenticateDialog } from '../../ui/reauthenticate';
 import { useSetPasswordSignIn, useSignInSettings } from './sign-in-settings';
 import { UserEmailForm } from './user-email-form';
 
@@ -21,7 +22,9 @@ export function PasswordSignInCard() {
   const change = (on: boolean) =>
     set.mutate(on, {
       onSuccess: () => toast('success', on ? 'Password sign-in is on' : 'Password sign-in is off: everyone signs in with single sign-on or a passkey'),
-      onError: (e) => toast('error', `Could not change password sign-in: ${e.message}`),
+      onError: (e) => {
+        if (!needsReauthentication(e)) toast('error', `Could not change password sign-in: ${e.message}`);
+      },
     });
 
   return (
@@ -58,6 +61,7 @@ export function PasswordSignInCard() {
         </div>
       )}
       {settings.data?.oidc ? <UserEmailForm /> : null}
+      <ReauthenticateDialog error={set.error} onConfirmed={() => set.variables !== undefined && change(set.variables)} onCancel={() => set.reset()} />
       <Dialog open={confirming} onClose={() => setConfirming(false)} title="Turn password sign-in off for everyone?">
         <Alert tone="warning" title="Nobody can sign in with a password any more, you included">
           Everyone signs in with single sign-on or a passkey. Check that yours works first. If nobody can sign in, an operator turns it on again with{' '}

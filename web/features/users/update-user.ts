@@ -14,7 +14,7 @@ export function useUpdateUser() {
   return useMutation({ mutationFn: updateUser, onSuccess: () => void qc.invalidateQueries({ queryKey: userKeys.all }) });
 }
 
-/** Removes a user's second factor (after a lost phone): they sign in with their password alone until they enrol again. */
+/** Removes a user's second factors, passkeys included, and signs them out (after a lost phone): they sign in with their password alone until they enrol again. */
 export function useResetSecondFactors() {
   return useMutation({ mutationFn: (username: string) => request<void>('DELETE', `${bff.user(username)}/second-factors`) });
 }

@@ -10,6 +10,7 @@ import { bff } from '../../lib/paths';
 import { Alert } from '../../ui/alert';
 import { TextField } from '../../ui/field';
 import { useToast } from '../../ui/toast';
+import { needsReauthentication, ReauthenticateDialog } from '../../ui/reauthenticate';
 
 const setEmail = ({ username, email }: { username: string; email: string | null }) =>
   request<{ username: string; email: string | null }>('PUT', `${bff.user(username)}/email`, { body: { email } });
@@ -21,11 +22,9 @@ export function UserEmailForm() {
   const toast = useToast();
   const server = save.error instanceof ApiError ? save.error : null;
   const emailError = server?.field('email');
-  const other = save.error && !emailError ? save.error.message : undefined;
+  const other = save.error && !emailError && !needsReauthentication(save.error) ? save.error.message : undefined;
 
-  const onSubmit = (e: FormEvent) => {
-    e.preventDefault();
-    if (!username.trim()) return;
+  const send = () =>
     save.mutate(
       { username: username.trim(), email: email.trim() || null },
       {
@@ -36,29 +35,36 @@ export function UserEmailForm() {
         },
       },
     );
+  const onSubmit = (e: FormEvent) => {
+    e.preventDefault();
+    if (!username.trim()) return;
+    send();
   };
 
   return (
-    <form className="inline-form" onSubmit={onSubmit} noValidate aria-label="Email address for single sign-on">
-      <TextField label="Username" name="sso-username" value={username} autoComplete="off" spellCheck={false} placeholder="alice" onChange={(e) => setUsername(e.target.value)} />
-      <TextField
-        label="Email for single sign-on"
-        name="sso-email"
-        type="email"
-        value={email}
-        autoComplete="off"
-        spellCheck={false}
-        placeholder="alice@example.com"
-        maxLength={254}
-        onChange={(e) => setEmailText(e.target.value)}
-        error={emailError}
-        hint="Their first sign-in through the provider links to this account when the provider has verified this address. Empty clears it."
-        className="grow"
-      />
-      <button type="submit" className="btn" disabled={save.isPending || !username.trim()}>
-        {save.isPending ? 'Saving…' : 'Set email'}
-      </button>
-      {other ? <Alert title="Could not set the email address">{other}</Alert> : null}
-    </form>
+    <>
+      <form className="inline-form" onSubmit={onSubmit} noValidate aria-label="Email address for single sign-on">
+        <TextField label="Username" name="sso-username" value={username} autoComplete="off" spellCheck={false} placeholder="alice" onChange={(e) => setUsername(e.target.value)} />
+        <TextField
+          label="Email for single sign-on"
+          name="sso-email"
+          type="email"
+          value={email}
+          autoComplete="off"
+          spellCheck={false}
+          placeholder="alice@example.com"
+          maxLength={254}
+          onChange={(e) => setEmailText(e.target.value)}
+          error={emailError}
+          hint="Their first sign-in through the provider links to this account when the provider has verified this address. Empty clears it."
+          className="grow"
+        />
+        <button type="submit" className="btn" disabled={save.isPending || !username.trim()}>
+          {save.isPending ? 'Saving…' : 'Set email'}
+        </button>
+        {other ? <Alert title="Could not set the email address">{other}</Alert> : null}
+      </form>
+      <ReauthenticateDialog error={save.error} onConfirmed={send} onCancel={() => save.reset()} />
+    </>
   );
 }

@@ -17,7 +17,7 @@ interface Props {
   onToggleDisabled: (u: User) => void;
   onToggleAdmin: (u: User) => void;
   onResetPassword: (u: User) => void;
-  /** Removes the user's second factor (a lost phone). */
+  /** Removes the user's second factors, TOTP and passkeys (a lost phone). */
   onResetFactors: (u: User) => void;
 }
 
