@@ -188,6 +188,31 @@ describe('moving a zone between a user and a team', () => {
     ]);
   });
 
+  it('refuses a move that would nest zones across accounts, as creation does, and changes nothing', async () => {
+    const create = async (name: string, team?: string) => expect((await t.request('POST', '/api/v1/domains', { token: tok.olivia, body: { name, ...(team ? { team } : {}) } })).status).toBe(201);
+    const owner = async (name: string) => (await (await t.request('GET', `/api/v1/domains/${name}`, { token: tok.olivia })).json()).team ?? 'olivia';
+    const move = (name: string, team: string | null) => t.request('PUT', `/api/v1/domains/${name}/owner`, { token: tok.olivia, body: { team } });
+    const movedBefore = (await t.services.store.audit.page({ all: true, kind: 'zone-moved' }, { offset: 0, limit: 50 })).total;
+    // Out of the team: sub.out.test would be olivia's alone inside crew's out.test, whose admins could delegate it away.
+    await create('out.test', 'crew');
+    await create('sub.out.test', 'crew');
+    // Into the team, the child or the parent: one of them would stay olivia's alone.
+    await create('in.test');
+    await create('sub.in.test');
+    const refusals = [await move('sub.out.test', null), await move('sub.in.test', 'crew'), await move('in.test', 'crew')];
+    expect(refusals.map((r) => r.status)).toEqual([409, 409, 409]);
+    const [out, inChild, inParent] = await Promise.all(refusals.map((r) => r.json()));
+    expect(out.error.message).toBe('sub.out.test lies inside out.test, which another account manages: moved to you alone, the two would be nested across accounts');
+    expect(out.error.fields).toEqual({ team: 'the domain lies inside a domain of another owner' });
+    expect(inChild.error.message).toBe('sub.in.test lies inside in.test, which is yours alone: moved to team crew, the two would be nested across accounts');
+    expect(inParent.error.message).toBe('in.test contains sub.in.test, which is yours alone: moved to team crew, the two would be nested across accounts');
+    expect(await Promise.all(['out.test', 'sub.out.test', 'in.test', 'sub.in.test'].map(owner))).toEqual(['crew', 'crew', 'olivia', 'olivia']);
+    expect((await t.services.store.audit.page({ all: true, kind: 'zone-moved' }, { offset: 0, limit: 50 })).total).toBe(movedBefore);
+    // Creation gives the same verdict on the same names.
+    const created = await t.request('POST', '/api/v1/domains', { token: tok.olivia, body: { name: 'x.sub.out.test' } });
+    expect(created.status).toBe(409);
+  });
+
   it('a team that owns zones cannot be deleted; an empty one can, by its owner', async () => {
     const busy = await t.request('DELETE', '/api/v1/teams/crew', { token: tok.olivia });
     expect(busy.status).toBe(409);

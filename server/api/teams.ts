@@ -119,7 +119,7 @@ const routes = {
       params: teamParam,
       body: { required: true, content: json(z.strictObject({ team: name.nullable().openapi({ description: 'The team to move the zone to; null: to you alone' }) })) },
     },
-    responses: { 200: { description: 'Where the zone is now', content: json(z.object({ name: z.string(), team: z.string().nullable() })) }, ...errors(400, 403, 404, 408, 413) },
+    responses: { 200: { description: 'Where the zone is now', content: json(z.object({ name: z.string(), team: z.string().nullable() })) }, ...errors(400, 403, 404, 408, 409, 413) },
   }),
   zoneEvents: createRoute({
     method: 'get',

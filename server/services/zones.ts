@@ -168,6 +168,17 @@ export function createZones(store: ServiceStore, events: ZoneEvents, changes: Ch
   }
 
   /**
+   * A zone in or around `name` held by another owner than `userId` alone (`teamId` null) or team
+   * `teamId`: zones nest only under one owner, so that no account serves or delegates names of
+   * another's zone. Creation, restore and a move to another owner all ask this. Callers hold
+   * `quotas.lock('zones', 0)` so that two such acts cannot race.
+   */
+  async function foreignNeighbour(tx: ReadRepos, name: string, userId: number, teamId: number | null): Promise<{ zone: DomainRow; how: 'lies inside' | 'contains' } | undefined> {
+    const zone = (await tx.domains.related(name)).find((d) => (teamId != null ? d.team_id !== teamId : d.team_id != null || d.user_id !== userId));
+    return zone && { zone, how: isInZone(name, zone.name) ? 'lies inside' : 'contains' };
+  }
+
+  /**
    * The rules a new zone must meet, in the transaction that makes it (after `quotas.lock`): a
    * creation, and the restore of a deleted zone (deleted-zones.ts). `userId` is whose zone it
    * is (for a team's zone, its creator) and `teamId` its team: the name is free, neither the
@@ -184,12 +195,8 @@ export function createZones(store: ServiceStore, events: ZoneEvents, changes: Ch
     }
     const why = reservedRefusal(name, reserved);
     if (why) throw new Conflict(`${name} ${why}`, { name: why });
-    // Nested zones only under the same owner: the user alone, or the same team.
-    const foreign = (await tx.domains.related(name)).find((d) => (teamId != null ? d.team_id !== teamId : d.team_id != null || d.user_id !== userId));
-    if (foreign) {
-      const how = isInZone(name, foreign.name) ? 'lies inside' : 'contains';
-      throw new Conflict(`${name} ${how} ${foreign.name}, which another account manages`, { name: `${how} a domain managed by another account` });
-    }
+    const foreign = await foreignNeighbour(tx, name, userId, teamId);
+    if (foreign) throw new Conflict(`${name} ${foreign.how} ${foreign.zone.name}, which another account manages`, { name: `${foreign.how} a domain managed by another account` });
     const max = defaults.maxZonesPerUser;
     if (max !== undefined && (await tx.quotas.count('zones', userId)) >= max) {
       throw new Forbidden(`this account already holds ${max} zones; ${max} is the most one user may have (MAX_ZONES_PER_USER)`);
@@ -335,7 +342,17 @@ export function createZones(store: ServiceStore, events: ZoneEvents, changes: Ch
           if (why) throw new Forbidden(why);
           const from = z.team_id != null ? ((await tx.teams.byId(z.team_id))?.name ?? null) : null;
           const to = team === null ? null : await teamFor(tx, userId, team, 'owner', 'move zones into it');
-          return { owner: { user_id: to ? z.user_id : userId, team_id: to?.id ?? null }, result: from };
+          const owner = { user_id: to ? z.user_id : userId, team_id: to?.id ?? null };
+          // The creation's nesting rule for the new owner, serialized with creations as they are.
+          await tx.quotas.lock('zones', 0);
+          const foreign = await foreignNeighbour(tx, z.name, owner.user_id, owner.team_id);
+          if (foreign) {
+            const whose = foreign.zone.team_id == null && foreign.zone.user_id === userId ? 'is yours alone' : 'another account manages';
+            throw new Conflict(`${z.name} ${foreign.how} ${foreign.zone.name}, which ${whose}: moved to ${to ? `team ${to.name}` : 'you alone'}, the two would be nested across accounts`, {
+              team: `the domain ${foreign.how} a domain of another owner`,
+            });
+          }
+          return { owner, result: from };
         },
       );
       return { zone, from };
