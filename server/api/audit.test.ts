@@ -142,6 +142,52 @@ describe('who reads which events', () => {
   });
 });
 
+describe('where team events came from', () => {
+  it("shows an event's address and user agent to the team's owners and admins, to whoever did it and to administrators; editors and viewers read the event without them", async () => {
+    const [carol, dave, erin] = [await t.user('carol'), await t.user('dave'), await t.user('erin')];
+    const from = { address: '198.51.100.7', headers: { 'user-agent': FIREFOX } };
+    expect((await t.request('POST', '/api/v1/teams', { token: alice, body: { name: 'ops' }, ...from })).status).toBe(201);
+    const team = (await t.services.store.teams.byName('ops'))!;
+    const at = new Date().toISOString();
+    for (const [name, role] of [['bob', 'editor'], ['carol', 'editor'], ['dave', 'admin'], ['erin', 'viewer']] as const) {
+      await t.forge.teams.setMember(team.id, (await t.services.accounts.userByName(name)).id, role, at);
+    }
+    expect((await t.request('POST', '/api/v1/domains', { token: alice, body: { name: 'ops.example', team: 'ops' }, ...from })).status).toBe(201);
+    expect((await t.request('PUT', '/api/v1/teams/ops/members/carol', { token: alice, body: { role: 'viewer' }, ...from })).status).toBe(200);
+    // Erin leaves: her own event, from her own address.
+    expect((await t.request('DELETE', '/api/v1/teams/ops/members/erin', { token: erin, address: '203.0.113.5', headers: { 'user-agent': 'curl/8' } })).status).toBe(204);
+
+    const roleChange = (events: Event[]) => events.find((e) => e.kind === 'member-role-changed')!;
+    const left = (events: Event[]) => events.find((e) => e.kind === 'member-removed')!;
+    const where = (e: Event) => [e.address, e.user_agent];
+    const teamEvents = async (token: string): Promise<Event[]> => {
+      const res = await t.request('GET', '/api/v1/domains/ops.example/team-events', { token });
+      expect(res.status).toBe(200);
+      return res.json();
+    };
+    // The owner, an admin of the team, and an administrator of the service (who reads no team zone's History): where each came from.
+    for (const reader of [alice, dave, root]) {
+      expect(where(roleChange(await audit(reader, '?team=ops')))).toEqual(['198.51.100.7', FIREFOX]);
+      expect(where(left(await audit(reader, '?team=ops')))).toEqual(['203.0.113.5', 'curl/8']);
+      if (reader !== root) expect(where(roleChange(await teamEvents(reader)))).toEqual(['198.51.100.7', FIREFOX]);
+    }
+    // An editor and a viewer: the zone's History shows what happened, not where the owner works from.
+    for (const reader of [bob, carol]) {
+      const events = await teamEvents(reader);
+      expect(roleChange(events)).toMatchObject({ actor: { username: 'alice' }, subject: 'carol', detail: { from: 'editor', to: 'viewer' }, address: null, user_agent: null });
+      expect(where(left(events))).toEqual([null, null]);
+    }
+    // The viewer whose role changed reads the event in her own log, without the owner's address.
+    expect(roleChange(await audit(carol))).toMatchObject({ subject: 'carol', address: null, user_agent: null });
+    expect(roleChange(await audit(carol, '?team=ops'))).toMatchObject({ subject: 'carol', address: null, user_agent: null });
+    // Her own act, Erin reads with her own address.
+    expect(where(left(await audit(erin)))).toEqual(['203.0.113.5', 'curl/8']);
+    // Nothing is lost from the log itself.
+    const stored = await t.services.store.audit.page({ teamIds: [team.id], kinds: ['member-role-changed'] }, { offset: 0, limit: 5 });
+    expect(stored.rows.map((e) => [e.address, e.user_agent])).toEqual([['198.51.100.7', FIREFOX]]);
+  });
+});
+
 describe('filters', () => {
   it('narrow by kind, username and time, newest first, paginated', async () => {
     const actor = { username: '', credential: 'cli' };

@@ -181,10 +181,10 @@ export function teamsApi(services: Services) {
       return c.body(null, 204);
     })
     .endpoint(routes.zoneEvents, async (c) => {
-      // Any member who may read the zone sees the role changes that touched it (its History shows them).
+      // Any member who may read the zone sees the role changes that touched it (its History shows them), where they came from only as the audit log shows it.
       const { zone } = pathZone(c);
       const p = pageParams(c.req.valid('query'));
-      const { rows, total } = zone.team_id == null ? { rows: [], total: 0 } : await services.store.audit.page({ teamIds: [zone.team_id], kinds: MEMBERSHIP_KINDS }, p.window);
+      const { rows, total } = zone.team_id == null ? { rows: [], total: 0 } : await audit.ofTeam(c.get('principal').user, zone.team_id, MEMBERSHIP_KINDS, p.window);
       setPageHeaders(c, total, p);
       return c.json(rows.map(auditView), 200);
     })

@@ -79,6 +79,18 @@ const TEAM_READERS = new Set(['owner', 'admin']);
 
 const NOTHING: Page<AuditEventRow> = { rows: [], total: 0 };
 
+type Viewer = Pick<UserRow, 'id' | 'username' | 'is_admin'>;
+
+/**
+ * A team's events as a reader who is not an administrator sees them: the address and user agent
+ * they came from only for the team's owners and admins, and for the one who did it (their own);
+ * an editor or viewer learns what happened, not where an owner works from.
+ */
+function asSeenBy(viewer: Viewer, roles: ReadonlyMap<number, string>, page: Page<AuditEventRow>): Page<AuditEventRow> {
+  const hidden = (e: AuditEventRow) => e.team_id != null && e.actor_user_id !== viewer.id && !TEAM_READERS.has(roles.get(e.team_id) ?? '');
+  return { ...page, rows: page.rows.map((e) => (hidden(e) ? { ...e, address: '', user_agent: '' } : e)) };
+}
+
 /** What the log keeps of a token: which one and what it may do, never its secret. */
 export const tokenDetail = (t: TokenRow) => ({ token_id: t.id, label: t.label, expires_at: t.expires_at, scope: t.scope });
 
@@ -113,7 +125,7 @@ export function createAudit(store: ServiceStore) {
      * them, every event of the teams they are an owner or admin of, and, for an administrator,
      * all. A team that does not exist has no events (the same answer as a team one may not read).
      */
-    async list(viewer: Pick<UserRow, 'id' | 'username' | 'is_admin'>, q: AuditQuery, w: Window): Promise<Page<AuditEventRow>> {
+    async list(viewer: Viewer, q: AuditQuery, w: Window): Promise<Page<AuditEventRow>> {
       const base: AuditFilter = { kind: q.kind, since: q.since, until: q.until, username: q.username };
       let teamId: number | undefined;
       if (q.team !== undefined) {
@@ -124,11 +136,21 @@ export function createAudit(store: ServiceStore) {
       if (viewer.is_admin) return store.audit.page(teamId === undefined ? { ...base, all: true } : { ...base, teamIds: [teamId] }, w);
       const roles = await store.teams.rolesOf(viewer.id);
       const readable = [...roles].filter(([, role]) => TEAM_READERS.has(role)).map(([id]) => id);
-      if (teamId === undefined) return store.audit.page({ ...base, userIds: [viewer.id], teamIds: readable }, w);
+      const seen = (page: Page<AuditEventRow>) => asSeenBy(viewer, roles, page);
+      if (teamId === undefined) return seen(await store.audit.page({ ...base, userIds: [viewer.id], teamIds: readable }, w));
       if (readable.includes(teamId)) return store.audit.page({ ...base, teamIds: [teamId] }, w);
       // Of another team, only the viewer's own events (the filter cannot also ask for a second user's).
       if (q.username !== undefined && q.username.toLowerCase() !== viewer.username) return NOTHING;
-      return store.audit.page({ ...base, teamIds: [teamId], username: viewer.username }, w);
+      return seen(await store.audit.page({ ...base, teamIds: [teamId], username: viewer.username }, w));
+    },
+
+    /**
+     * Events of these kinds of one team, newest first, for a member of it who may read the zone
+     * (its History shows who could reach it): where each came from only as `asSeenBy` allows.
+     */
+    async ofTeam(viewer: Viewer, teamId: number, kinds: readonly string[], w: Window): Promise<Page<AuditEventRow>> {
+      const page = await store.audit.page({ teamIds: [teamId], kinds }, w);
+      return viewer.is_admin ? page : asSeenBy(viewer, await store.teams.rolesOf(viewer.id), page);
     },
 
     prune: (days: number, now = new Date()) => store.audit.prune(new Date(now.getTime() - days * 86_400_000).toISOString()),
