@@ -119,10 +119,10 @@ describe('the sign-in throttle with a second factor', () => {
     const from = { address: '203.0.113.50' };
     expect((await dashboardSignIn(t, 'alice', 'password123', from)).error).toBe('second_factor_required');
     expect((await dashboardSignIn(t, 'alice', 'password123', { ...from, code: codeOf(secret, 1) })).status).toBe(200);
-    const failures = async () => Object.fromEntries((await t.services.store.signInFailures.byKeys(['user:alice', 'addr:203.0.113.50'])).filter((r) => r.failures > 0).map((r) => [r.key, r.failures]));
+    const failures = async () => Object.fromEntries((await t.services.store.signInFailures.byKeys(['user:alice', 'pair:alice@203.0.113.50', 'addr:203.0.113.50'])).filter((r) => r.failures > 0).map((r) => [r.key, r.failures]));
     expect(await failures()).toEqual({});
     expect((await dashboardSignIn(t, 'alice', 'password123', { ...from, code: '000000' === codeOf(secret, 1) ? '111111' : '000000' })).error).toBe('invalid_second_factor');
-    expect(await failures()).toEqual({ 'user:alice': 1 });
+    expect(await failures()).toEqual({ 'user:alice': 1, 'pair:alice@203.0.113.50': 1 });
   });
 });
 

@@ -102,9 +102,9 @@ export function bffApp(services: Services, apiFetch: ApiFetch, opts: BffOptions 
       throw new BffError(400, 'invalid_json', 'send {"username": "…", "password": "…"} as JSON');
     }
     await passwordOff();
-    const keys = [`user:${body.username.trim().toLowerCase()}`, `addr:${clientAddress(c) ?? 'unknown'}`];
+    const attempt = { username: body.username, address: clientAddress(c) };
     // The attempt is counted before the password is checked: parallel guesses cannot all pass.
-    const wait = await throttle.reserve(keys);
+    const wait = await throttle.reserve(attempt);
     if (wait > 0) {
       const seconds = Math.ceil(wait / 1000);
       c.header('Retry-After', String(seconds));
@@ -113,8 +113,8 @@ export function bffApp(services: Services, apiFetch: ApiFetch, opts: BffOptions 
     const checked = await services.accounts.checkPassword(body.username, body.password);
     const from = { address: clientAddress(c) ?? '', userAgent: c.req.header('user-agent') ?? '' };
     // A right password is not a guess from this address: its reservation goes back now. The second
-    // factor (DESIGN.md §20) then counts under the user's key, as passwords do: wrong codes wait too.
-    if (checked) await throttle.forgive(keys.slice(1));
+    // factor then counts under the user's keys, as passwords do: wrong codes wait too.
+    if (checked) await throttle.passwordRight(attempt);
     const factor = checked ? await secondFactor(checked.id, body.code) : undefined;
     if (checked && factor === null) {
       await services.audit.record({ kind: 'sign-in-failed', actor: { username: '', credential: 'password', ...from }, subject: { id: checked.id, username: checked.username }, detail: { factor: 'totp' } });
@@ -122,7 +122,7 @@ export function bffApp(services: Services, apiFetch: ApiFetch, opts: BffOptions 
     }
     if (checked && factor === 'missing') {
       // The password was right: not a failed guess (every wrong password still counts, and so does every wrong code).
-      await throttle.forgive(keys.slice(0, 1));
+      await throttle.notAGuess(attempt, { addressForgiven: true });
       throw new BffError(401, 'second_factor_required', 'Enter the code from your authenticator app, or a recovery code.');
     }
     const user = checked;
@@ -133,7 +133,7 @@ export function bffApp(services: Services, apiFetch: ApiFetch, opts: BffOptions 
       await services.audit.record({ kind: 'sign-in-failed', actor: { username: '', credential: 'password', ...from }, subject: { id: known?.id ?? null, username: tried } });
       throw new BffError(401, 'invalid_credentials', WRONG_CREDENTIALS);
     }
-    await throttle.succeeded(keys.slice(0, 1));
+    await throttle.succeeded(attempt);
     // A fresh session id at every sign-in (no fixation); a session the browser still held ends.
     const previous = await sessions.resume(readSessionCookie(c));
     if (previous) await sessions.end(previous.row);
@@ -169,8 +169,8 @@ export function bffApp(services: Services, apiFetch: ApiFetch, opts: BffOptions 
       throw new BffError(400, 'invalid_json', 'send {"password": "…"} as JSON (and "code" with two-factor sign-in)');
     }
     await passwordOff();
-    const keys = [`user:${s.username}`, `addr:${clientAddress(c) ?? 'unknown'}`];
-    const wait = await throttle.reserve(keys);
+    const attempt = { username: s.username, address: clientAddress(c) };
+    const wait = await throttle.reserve(attempt);
     if (wait > 0) {
       const seconds = Math.ceil(wait / 1000);
       c.header('Retry-After', String(seconds));
@@ -181,11 +181,11 @@ export function bffApp(services: Services, apiFetch: ApiFetch, opts: BffOptions 
     if (!user || user.id !== s.row.user_id || factor === null) throw new BffError(401, 'invalid_credentials', factor === null && user ? 'Wrong code.' : 'Wrong password.');
     if (factor === 'missing') {
       // The password was right: not a failed guess.
-      await throttle.forgive(keys);
+      await throttle.notAGuess(attempt);
       throw new BffError(401, 'second_factor_required', 'Enter the code from your authenticator app, or a recovery code.');
     }
-    await throttle.succeeded(keys.slice(0, 1));
-    await throttle.forgive(keys.slice(1));
+    await throttle.succeeded(attempt);
+    await throttle.passwordRight(attempt);
     await sessions.reauthenticated(s.row);
     await services.audit.record({
       kind: 'reauthenticated',
@@ -225,8 +225,8 @@ export function bffApp(services: Services, apiFetch: ApiFetch, opts: BffOptions 
 
   app.post('/passkey-sign-in', originCheck, passkeyBody, async (c) => {
     const body = await json(c, z.object({ response: z.record(z.string(), z.unknown()) }), '{"response": {…}} (the browser\'s authentication response)');
-    const keys = [`addr:${clientAddress(c) ?? 'unknown'}`];
-    const wait = await throttle.reserve(keys);
+    const attempt = { address: clientAddress(c) };
+    const wait = await throttle.reserve(attempt);
     if (wait > 0) {
       const seconds = Math.ceil(wait / 1000);
       c.header('Retry-After', String(seconds));
@@ -238,7 +238,7 @@ export function bffApp(services: Services, apiFetch: ApiFetch, opts: BffOptions 
       await services.audit.record({ kind: 'sign-in-failed', actor: { username: '', credential: 'passkey', ...from }, detail: { factor: 'passkey' } });
       throw new BffError(401, 'invalid_passkey', 'This passkey does not sign in here. Try another one, or your password.');
     }
-    await throttle.forgive(keys);
+    await throttle.notAGuess(attempt);
     const { user, passkey } = proved;
     const previous = await sessions.resume(readSessionCookie(c));
     if (previous) await sessions.end(previous.row);
