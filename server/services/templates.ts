@@ -9,7 +9,7 @@ import { APEX, MAX_NAME_LENGTH, normalizeRecordName } from '../core/domain-name'
 import { Conflict, Forbidden, Invalid, NotFound, RuleError } from '../core/errors';
 import { recordType } from '../core/record-types';
 import { roleAtLeast } from '../core/roles';
-import { allowsZone, type Scope } from '../core/scope';
+import { allowsZone, isRestricted, type Scope } from '../core/scope';
 import { fill, MAX_VARIABLES, placeholders, unfill, variableRefusal } from '../core/template-render';
 import { parseTtl } from '../core/ttl';
 import type { DomainRow, ServiceRepos, ServiceStore, Window } from '../store/types';
@@ -62,11 +62,28 @@ export function render(template: Pick<TemplateRow, 'rrsets'>, zone: string, vari
     const at = `rrsets.${i}`;
     const type = check.run(`${at}.record_type`, () => recordType(rs.record_type));
     const name = check.run(`${at}.name`, () => normalizeRecordName(fill(rs.name, zone, variables), zone));
+    // A variable may bring a name to the apex, whose NS set is the service's.
+    if (name === APEX && type?.type === 'NS') check.fail(`${at}.name`, 'is the apex here, whose NS set is managed by zonedeck');
     const records = rs.records.map((c, j) => (type ? check.run(`${at}.records.${j}`, () => type.normalize(fill(c, zone, variables))) : undefined));
     return { name: name!, type: type?.type ?? '', ttl: rs.ttl, records: [...new Set(records as string[])] };
   });
   check.done();
   return out;
+}
+
+/** Whether a template's name is the apex of every zone it is rendered for (`@`, `{zone}.`), whatever the variables. */
+function rendersToApex(raw: string): boolean {
+  if (placeholders(raw).length > 0) return false;
+  try {
+    return normalizeRecordName(raw.replaceAll('{zone}', 'template.invalid'), 'template.invalid') === APEX;
+  } catch {
+    return false;
+  }
+}
+
+/** Templates are account settings: a credential limited in any way (zones, names, types, read-only, addresses) may not make or change them. */
+function unscoped(asker: Asker, what: string): void {
+  if (asker.scope && isRestricted(asker.scope)) throw new Forbidden(`a token or key with a scope cannot ${what} templates: they are account settings, used on every zone of the account`);
 }
 
 /** A change-set builder that puts the template's RRsets into the zone. */
@@ -128,7 +145,7 @@ export function createTemplates(store: ServiceStore, zones: Zones, batches: Batc
       let name = raw;
       if (raw.length > MAX_NAME_LENGTH) check.fail(`${at}.name`, `must be at most ${MAX_NAME_LENGTH} characters`);
       else if (placeholders(raw).length === 0 && !raw.includes('{zone}')) name = check.run(`${at}.name`, () => normalizeRecordName(raw, 'template.invalid')) ?? raw;
-      if (type && name === APEX && type.type === 'NS') check.fail(`${at}.record_type`, 'the NS set at the apex is managed by zonedeck');
+      if (type?.type === 'NS' && rendersToApex(raw)) check.fail(`${at}.record_type`, 'the NS set at the apex is managed by zonedeck');
       const ttl = check.run(`${at}.ttl`, () => parseTtl(rs.ttl ?? '3600')) ?? 3600;
       if (rs.records.length === 0) check.fail(`${at}.records`, 'must hold at least one record');
       total += rs.records.length;
@@ -177,6 +194,7 @@ export function createTemplates(store: ServiceStore, zones: Zones, batches: Batc
     page: (userId: number, w: Window) => store.templates.page(userId, w),
 
     async create(asker: Asker, input: TemplateInput): Promise<TemplateRow> {
+      unscoped(asker, 'create');
       const name = parseName(input.name);
       if ((input.rrsets === undefined) === (input.from_zone === undefined)) throw Invalid.field('rrsets', 'give either rrsets or from_zone');
       const rrsets = input.from_zone !== undefined ? await rrsetsOfZone(await zoneOf(asker, input.from_zone, 'from_zone')) : parseRRsets(input.rrsets!);
@@ -197,6 +215,7 @@ export function createTemplates(store: ServiceStore, zones: Zones, batches: Batc
     },
 
     async update(asker: Asker, id: number, input: Omit<TemplateInput, 'team' | 'from_zone'>): Promise<TemplateRow> {
+      unscoped(asker, 'change');
       const rrsets = input.rrsets === undefined ? undefined : parseRRsets(input.rrsets);
       const name = input.name === undefined ? undefined : parseName(input.name);
       return store.transaction(async (tx) => {
@@ -207,6 +226,7 @@ export function createTemplates(store: ServiceStore, zones: Zones, batches: Batc
     },
 
     async remove(asker: Asker, id: number): Promise<TemplateRow> {
+      unscoped(asker, 'delete');
       return store.transaction(async (tx) => {
         const t = await changeable(tx, asker.userId, id);
         await tx.templates.delete(t.id);
