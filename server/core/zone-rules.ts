@@ -29,8 +29,10 @@ const fqdnOf = (name: string, zone: string) => (name === APEX ? zone : `${name}.
 /** The names strictly above a relative name, below the apex, nearest first. */
 const ancestorsOf = (name: string): string[] => {
   if (name === APEX) return [];
-  const labels = name.split('.');
-  return labels.slice(1).map((_, i) => labels.slice(i + 1).join('.'));
+  // Tails of the one string: a split and join per label would cost a long name its length squared.
+  const out: string[] = [];
+  for (let dot = name.indexOf('.'); dot >= 0; dot = name.indexOf('.', dot + 1)) out.push(name.slice(dot + 1));
+  return out;
 };
 
 /** Every violation among `records`, the zone's records as they will be. */
@@ -91,9 +93,7 @@ export function zoneRuleViolations<R extends RuleRecord>(zone: string, records: 
       );
     }
     if (dnames.size > 0 && name !== APEX) {
-      const labels = name.split('.');
-      for (let i = 1; i <= labels.length; i++) {
-        const above = i === labels.length ? APEX : labels.slice(i).join('.');
+      for (const above of [...ancestorsOf(name), APEX]) {
         if (dnames.has(above)) {
           fail(rs[0]!, 'name', `${label} is below the DNAME at ${fqdnOf(above, zone)}; nothing may exist below a DNAME (RFC 6672 §2.4)`);
           break;

@@ -22,7 +22,7 @@ import { roleOn, roleRecordRefusal, roleZoneRefusal } from './access';
 import { newCsk } from './dnssec-keys';
 import type { ZoneEvents } from './events';
 import { publishZoneChange } from './zone-messages';
-import { crudBlame, historyEntries, ZoneDraft, type Blame, type RecordData } from './zone-draft';
+import { crudBlame, historyEntries, ZoneDraft, type Blame, type Entry, type RecordData } from './zone-draft';
 
 export const SOURCES = ['api', 'dashboard', 'cli', 'rfc2136', 'import', 'revert', 'pdns', 'dnssec', 'alias'] as const;
 export type Source = (typeof SOURCES)[number];
@@ -452,14 +452,20 @@ export function createChangeSets(store: Store, events: ZoneEvents, options: Chan
       const note = (k: string, why: string) => conflicts.set(k, conflicts.has(k) ? `${conflicts.get(k)}; ${why}` : why);
       const addedContent = new Set(cs.added.map((r) => `${key(r)} ${r.content}`));
       const state = (disabled: boolean | undefined) => (disabled ? ' (disabled)' : '');
+      // Each RRset as it is now, by content (a set holds each content once), read once per RRset.
+      const present = new Map<string, Map<string, Entry>>();
+      const entry = (r: RecordData) => {
+        let set = present.get(key(r));
+        if (!set) present.set(key(r), (set = new Map(draft.rrset(r.name, r.record_type).map((e) => [e.content, e]))));
+        return set.get(r.content);
+      };
       for (const r of cs.added) {
-        if (!draft.rrset(r.name, r.record_type).some((e) => e.content === r.content && e.ttl === r.ttl && !e.disabled === !r.disabled)) {
-          note(key(r), `${r.content} (TTL ${r.ttl})${state(r.disabled)} is no longer there as change ${id} left it`);
-        }
+        const e = entry(r);
+        if (!e || e.ttl !== r.ttl || !e.disabled !== !r.disabled) note(key(r), `${r.content} (TTL ${r.ttl})${state(r.disabled)} is no longer there as change ${id} left it`);
       }
       for (const r of cs.removed) {
         if (addedContent.has(`${key(r)} ${r.content}`)) continue;
-        if (draft.rrset(r.name, r.record_type).some((e) => e.content === r.content)) note(key(r), `${r.content} has been added again since change ${id}`);
+        if (entry(r)) note(key(r), `${r.content} has been added again since change ${id}`);
       }
       for (const [field, [, after]] of Object.entries(cs.settings)) {
         if (zone[field as keyof Settings] !== after) note(field, `is ${String(zone[field as keyof Settings])} now, not ${String(after)} as change ${id} left it`);
@@ -467,12 +473,17 @@ export function createChangeSets(store: Store, events: ZoneEvents, options: Chan
       if (conflicts.size > 0) {
         throw new Conflict(`change ${id} cannot be reverted: ${[...conflicts.keys()].join(', ')} changed since`, Object.fromEntries(conflicts));
       }
-      // The inverse, RRset by RRset: what it added goes, what it removed comes back.
-      const sets = new Map<string, { name: string; type: string }>();
-      for (const r of [...cs.added, ...cs.removed]) sets.set(key(r), { name: r.name, type: r.record_type });
-      for (const { name, type } of sets.values()) {
-        const added = new Set(cs.added.filter((r) => r.name === name && r.record_type === type).map((r) => r.content));
-        const restored = cs.removed.filter((r) => r.name === name && r.record_type === type);
+      // The inverse, RRset by RRset: what it added goes, what it removed comes back. Grouped once,
+      // not filtered per RRset: a template's change set holds as many RRsets as records.
+      const sets = new Map<string, { name: string; type: string; added: Set<string>; restored: RecordData[] }>();
+      const setOf = (r: RecordData) => {
+        let set = sets.get(key(r));
+        if (!set) sets.set(key(r), (set = { name: r.name, type: r.record_type, added: new Set(), restored: [] }));
+        return set;
+      };
+      for (const r of cs.added) setOf(r).added.add(r.content);
+      for (const r of cs.removed) setOf(r).restored.push(r);
+      for (const { name, type, added, restored } of sets.values()) {
         const kept = draft.rrset(name, type).filter((e) => !added.has(e.content));
         const ttl = restored[0]?.ttl ?? kept[0]?.ttl ?? 0;
         draft.put(name, type, [...kept, ...restored.map((r) => ({ content: r.content, ttl: r.ttl, disabled: r.disabled }))], ttl);

@@ -151,7 +151,11 @@ export function createRecordSearch(store: ServiceStore, batches: Batches) {
       if (q.action === 'replace' && (q.replacement === undefined || q.replacement.trim() === '')) throw Invalid.field('replacement', 'is required to replace content');
       const found = (await all(asker, parse(asker, q))).filter((r) => r.name !== APEX || r.record_type !== 'NS');
       const byZone = new Map<number, FoundRecord[]>();
-      for (const r of found) byZone.set(r.domain_id, [...(byZone.get(r.domain_id) ?? []), r]);
+      for (const r of found) {
+        const list = byZone.get(r.domain_id);
+        if (list) list.push(r);
+        else byZone.set(r.domain_id, [r]);
+      }
       // The replacement in each type's canonical form, checked once per type before anything is tried.
       const replacement = new Map<string, string>();
       if (q.action === 'replace') {

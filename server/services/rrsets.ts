@@ -34,6 +34,17 @@ interface Resolved {
   disabled: boolean[];
 }
 
+/** The last entry at each name and at each name and type: a broken rule's blame is one lookup, not a scan of the list. */
+function lastIndexes(entries: readonly Resolved[]) {
+  const byType = new Map<string, number>();
+  const byName = new Map<string, number>();
+  entries.forEach((e, i) => {
+    byType.set(`${e.name} ${e.type}`, i);
+    byName.set(e.name, i);
+  });
+  return { byType, byName };
+}
+
 export function createRrsets(changes: ChangeSets, zones: Zones) {
   /** Every entry validated and canonicalized, or one Invalid naming every bad position. */
   function resolveAll(zoneName: string, list: readonly RRsetChange[]): Resolved[] {
@@ -79,9 +90,10 @@ export function createRrsets(changes: ChangeSets, zones: Zones) {
             draft.put(e.name, e.type, e.records.map((content, j) => ({ content, ttl, disabled: e.disabled[j] })), ttl);
           }
           Object.assign(edit.settings, settings);
+          const last = lastIndexes(entries);
           edit.blame = (name, type) => {
-            const at = entries.findLastIndex((e) => e.name === name && e.type === type);
-            return at < 0 ? 'rrsets' : `rrsets.${at}`;
+            const at = last.byType.get(`${name} ${type}`);
+            return at === undefined ? 'rrsets' : `rrsets.${at}`;
           };
         },
       );
@@ -103,13 +115,16 @@ export function createRrsets(changes: ChangeSets, zones: Zones) {
             if (e.changetype === 'REPLACE') draft.put(e.name, e.type, given, ttl);
             else if (e.changetype === 'DELETE') draft.put(e.name, e.type, [], ttl);
             else if (e.changetype === 'ADD') draft.put(e.name, e.type, [...current, ...given], ttl);
-            else draft.put(e.name, e.type, current.filter((c) => !e.records.includes(c.content)), ttl);
+            else {
+              const gone = new Set(e.records);
+              draft.put(e.name, e.type, current.filter((c) => !gone.has(c.content)), ttl);
+            }
           }
           // A rule broken at a name is blamed on the last entry that touched it (that type first).
+          const last = lastIndexes(entries);
           const blame: Blame = (name, type) => {
-            const exact = entries.findLastIndex((e) => e.name === name && e.type === type);
-            const at = exact >= 0 ? exact : entries.findLastIndex((e) => e.name === name);
-            return at < 0 ? 'rrsets' : `rrsets.${at}`;
+            const at = last.byType.get(`${name} ${type}`) ?? last.byName.get(name);
+            return at === undefined ? 'rrsets' : `rrsets.${at}`;
           };
           edit.blame = blame;
         },

@@ -12,7 +12,7 @@ import { roleAtLeast } from '../core/roles';
 import { allowsZone, isRestricted, type Scope } from '../core/scope';
 import { fill, MAX_VARIABLES, placeholders, unfill, variableRefusal } from '../core/template-render';
 import { parseTtl } from '../core/ttl';
-import type { DomainRow, ServiceRepos, ServiceStore, Window } from '../store/types';
+import type { DomainRow, RecordRow, ServiceRepos, ServiceStore, Window } from '../store/types';
 import type { TemplateRow, TemplateRRset } from '../store/template-types';
 import type { Batches, BatchResult } from './batches';
 import type { Edit, WriteOptions } from './change-sets';
@@ -99,9 +99,11 @@ export function templateBuild(template: Pick<TemplateRow, 'rrsets'>, variables: 
       }
     } else await draft.load(new Set(sets.map((s) => s.name)));
     for (const s of sets) draft.put(s.name, s.type, s.records.map((content) => ({ content, ttl: s.ttl })), s.ttl);
+    // One lookup per broken rule, not a scan of the template: a template may break thousands.
+    const last = new Map(sets.map((s, i) => [`${s.name} ${s.type}`, i]));
     edit.blame = (name, type) => {
-      const at = sets.findLastIndex((s) => s.name === name && s.type === type);
-      return at < 0 ? 'rrsets' : `rrsets.${at}`;
+      const at = last.get(`${name} ${type}`);
+      return at === undefined ? 'rrsets' : `rrsets.${at}`;
     };
   };
 }
@@ -291,9 +293,16 @@ export function createTemplates(store: ServiceStore, zones: Zones, batches: Batc
     let problem: string | undefined;
     try {
       const sets = render(t, zone.name, variables);
-      const rows = await store.records.atNames(zone.id, [...new Set(sets.map((s) => s.name))]);
+      const rows = new Map<string, RecordRow[]>();
+      for (const r of await store.records.atNames(zone.id, [...new Set(sets.map((s) => s.name))])) {
+        if (r.disabled) continue;
+        const k = `${r.name} ${r.record_type}`;
+        const list = rows.get(k);
+        if (list) list.push(r);
+        else rows.set(k, [r]);
+      }
       for (const s of sets) {
-        const have = rows.filter((r) => r.name === s.name && r.record_type === s.type && !r.disabled);
+        const have = rows.get(`${s.name} ${s.type}`) ?? [];
         const actual = have.map((r) => r.content).sort();
         const expected = [...s.records].sort();
         const ttlDiffers = have.length > 0 && have[0]!.ttl !== s.ttl;

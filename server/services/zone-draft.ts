@@ -56,9 +56,18 @@ const isManagedNs = (name: string, type: string) => name === APEX && type === 'N
 /** The names above a relative name in its zone, nearest first, ending with the apex. */
 function ancestorsOf(name: string): string[] {
   if (name === APEX) return [];
-  const labels = name.split('.');
-  return labels.map((_, i) => (i + 1 === labels.length ? APEX : labels.slice(i + 1).join('.')));
+  // Tails of the one string (no split and join per label: a 127-label name would cost its length squared).
+  const out: string[] = [];
+  for (let dot = name.indexOf('.'); dot >= 0; dot = name.indexOf('.', dot + 1)) out.push(name.slice(dot + 1));
+  out.push(APEX);
+  return out;
 }
+
+/** Whether a name lies below any of `cuts` (names of the zone, not the apex). */
+const belowAny = (name: string, cuts: ReadonlySet<string>): boolean => cuts.size > 0 && ancestorsOf(name).some((n) => cuts.has(n));
+
+/** New DNAMEs up to which the names below each are read by a query of its own; more, and the zone is read once. */
+const DNAME_QUERIES = 16;
 
 export class ZoneDraft {
   /** Rows as stored, by name, for every name loaded. */
@@ -240,12 +249,16 @@ export class ZoneDraft {
     const changed = [...this.touched].filter((n) => this.types(n).length > 0 || this.stored.get(n)?.length);
     if (changed.length === 0) return [];
     const names = new Set(changed);
-    for (const name of changed) {
-      if (name === APEX || !this.types(name).includes('DNAME')) continue;
-      // Names below a new DNAME, as they are stored (the draft knows those it loaded).
-      const below = await this.tx.records.page(this.zone.id, { below: name }, { offset: 0, limit: 20 });
-      await this.load(below.rows.map((r) => r.name).filter((n) => n !== name));
-      for (const n of this.names()) if (n.endsWith(`.${name}`)) names.add(n);
+    const dnames = new Set(changed.filter((name) => name !== APEX && this.types(name).includes('DNAME')));
+    if (dnames.size > 0) {
+      // Names below a new DNAME, as they are stored (the draft knows those it loaded). Each query
+      // scans the zone (a suffix match): past a few DNAMEs, one read of the whole zone costs less.
+      if (dnames.size > DNAME_QUERIES) await this.loadAll();
+      for (const name of this.all ? [] : dnames) {
+        const below = await this.tx.records.page(this.zone.id, { below: name }, { offset: 0, limit: 20 });
+        await this.load(below.rows.map((r) => r.name).filter((n) => n !== name));
+      }
+      for (const n of this.names()) if (belowAny(n, dnames)) names.add(n);
     }
     const context = await this.aliasContext(changed);
     // Every name above a judged one is loaded or probed by `load`; after `loadAll` a name not stored has no records.
@@ -284,7 +297,9 @@ export class ZoneDraft {
     }
     const below = new Set<string>();
     if (cuts.length > 0) {
-      const under = (n: string) => cuts.some((cut) => n.endsWith(`.${cut}`));
+      // By each name's ancestors, not each cut: a template of many delegations meets as many names.
+      const cutSet = new Set(cuts);
+      const under = (n: string) => belowAny(n, cutSet);
       if (this.all) {
         for (const n of this.names()) if (under(n)) below.add(n);
       } else {
