@@ -142,8 +142,8 @@ export function jsonBody(opts: { limitBytes: number; timeoutMs: number; bulkLimi
     const method = c.req.method;
     if (method !== 'POST' && method !== 'PUT' && method !== 'PATCH') return;
     // A revert's body (a comment) is optional; a password reset (POST /users/:name/password), a TOTP enrolment
-    // (POST /account/totp), new recovery codes and a deleted zone's restore have none: a bare POST is fine there.
-    if (method === 'POST' && /\/(revert|password|account\/totp|account\/recovery-codes|restore)$/.test(c.req.path) && !c.req.header('content-type') && !Number(c.req.header('content-length') ?? '0')) return;
+    // (POST /account/totp), new recovery codes, a deleted zone's restore and accepting an invitation have none: a bare POST is fine there.
+    if (method === 'POST' && /\/(revert|password|account\/totp|account\/recovery-codes|restore|accept)$/.test(c.req.path) && !c.req.header('content-type') && !Number(c.req.header('content-length') ?? '0')) return;
     return read(c, method);
   };
 

@@ -6,6 +6,7 @@
  */
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import { createTestApp, type TestApp } from '../testing/test-app';
+import { inMemory, join } from '../testing/team-members';
 
 type Change = { id: number; serial_before: number; serial_after: number; comment: string; source: string; added: Array<{ name: string; content: string }>; removed: unknown[] };
 type Deleted = { id: number; name: string; deleted_at: string; deleted_by: string; records: number; dnssec: boolean; expires_at: string };
@@ -202,7 +203,7 @@ describe('who may list and restore a deleted zone', () => {
 
   it("a team's deleted zone is its owners' to restore; an admin of the team neither sees nor restores it", async () => {
     await ok(api('POST', '/teams', { name: 'crew' }), 201);
-    await ok(api('POST', '/teams/crew/members', { username: 'bob', role: 'admin' }), 201);
+    await join(inMemory(t), 'crew', alice, { username: 'bob', token: bob }, 'admin');
     await ok(api('POST', '/domains', { name: 'crew.example', team: 'crew' }), 201);
     expect((await api('DELETE', '/domains/crew.example')).status).toBe(200);
     const [d] = await deleted();

@@ -14,6 +14,7 @@ import { ipsApi } from './ips';
 import { recordsApi } from './records';
 import { enforceScope } from './scope';
 import { teamsApi } from './teams';
+import { invitationsApi } from './invitations';
 import { tokensApi } from './tokens';
 import { tsigKeysApi } from './tsig-keys';
 import { accountApi } from './account';
@@ -61,6 +62,7 @@ export function publicApi(services: Services, config: Pick<Config, 'bodyLimitByt
   api.route('/', delegationApi(services));
   api.route('/', zoneFilesApi(services));
   api.route('/', teamsApi(services));
+  api.route('/', invitationsApi(services));
   api.route('/', tokensApi(services));
   api.route('/', tsigKeysApi(services));
   api.route('/', accountApi(services));

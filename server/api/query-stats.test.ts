@@ -11,6 +11,7 @@ import { SLOT, STAT_FIELDS } from '../core/query-stats-fields';
 import type { StatsBatch } from '../dns/query-stats';
 import { createStatsRecorder, MAX_PENDING_TOP } from '../services/query-stats';
 import { createTestApp, type TestApp } from '../testing/test-app';
+import { inMemory, join } from '../testing/team-members';
 
 let t: TestApp;
 const tok: Record<string, string> = {};
@@ -28,7 +29,7 @@ beforeAll(async () => {
   t = await createTestApp();
   for (const p of ['olivia', 'victor', 'stranger']) tok[p] = await t.user(p);
   expect((await t.request('POST', '/api/v1/teams', { token: tok.olivia, body: { name: 'Crew' } })).status).toBe(201);
-  expect((await t.request('POST', '/api/v1/teams/crew/members', { token: tok.olivia, body: { username: 'victor', role: 'viewer' } })).status).toBe(201);
+  await join(inMemory(t), 'crew', tok.olivia!, { username: 'victor', token: tok.victor! }, 'viewer');
   const res = await t.request('POST', '/api/v1/domains', { token: tok.olivia, body: { name: 'traffic.test', team: 'crew' } });
   expect(res.status).toBe(201);
   zoneId = (await t.services.store.domains.byName('traffic.test'))!.id;

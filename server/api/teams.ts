@@ -1,13 +1,14 @@
 /**
- * Teams and their members (DESIGN.md §19): `/teams`, `/teams/:name`, `/teams/:name/members`,
- * and moving a zone between its user and a team (`PUT /domains/:name/owner`). A team the user
- * is not in is 404, exactly like a missing one; an act that is an owner's is 403 for other members.
+ * Teams and their members: `/teams`, `/teams/:name`, `/teams/:name/members` (an owner invites,
+ * the user accepts at `/invitations`), `/teams/:name/invitations`, and moving a zone between its
+ * user and a team (`PUT /domains/:name/owner`). A team the user is not in is 404, exactly like a
+ * missing one; an act that is an owner's is 403 for other members.
  */
 import { createRoute, z } from '@hono/zod-openapi';
 import { isRestricted } from '../core/scope';
 import { Forbidden } from '../core/errors';
 import type { Services } from '../services';
-import type { MemberRow } from '../store/types';
+import type { InvitationRow, MemberRow } from '../store/types';
 import { auditView } from './audit';
 import { auditActor } from './audit-actor';
 import { AuditEventSchema } from './account-schemas';
@@ -31,10 +32,19 @@ export const TeamSchema = z
   })
   .openapi('Team');
 export const MemberSchema = z.object({ username: z.string(), role: ROLE, created_at: z.string().openapi({ description: 'When the member got this role' }) }).openapi('Member');
+export const TeamInvitationSchema = z
+  .object({
+    username: z.string(),
+    role: ROLE.openapi({ description: 'The role the user gets by accepting' }),
+    invited_by: z.string(),
+    created_at: z.string(),
+  })
+  .openapi('TeamInvitation');
 const teamParam = z.object({ name: z.string().openapi({ param: { name: 'name', in: 'path' }, example: 'ops' }) });
 const memberParam = z.object({ name: z.string().openapi({ param: { name: 'name', in: 'path' } }), username: z.string().openapi({ param: { name: 'username', in: 'path' } }) });
 
 const memberView = (m: MemberRow) => ({ username: m.username, role: m.role, created_at: m.created_at });
+const invitationView = (i: InvitationRow) => ({ username: i.username, role: i.role, invited_by: i.invited_by, created_at: i.created_at });
 
 const routes = {
   list: createRoute({
@@ -85,11 +95,29 @@ const routes = {
   add: createRoute({
     method: 'post',
     path: '/teams/{name}/members',
-    summary: 'Add a user to the team with a role (owners)',
+    summary: 'Invite a user to the team with a role (owners); they become a member when they accept. A username nobody has is answered the same way, and its invitation never matches anyone',
     tags,
     security,
     request: { params: teamParam, body: { required: true, content: json(z.strictObject({ username: name, role: ROLE })) } },
-    responses: { 201: { description: 'The member', content: json(MemberSchema) }, ...errors(400, 403, 404, 408, 409, 413) },
+    responses: { 201: { description: 'The pending invitation', content: json(TeamInvitationSchema) }, ...errors(400, 403, 404, 408, 409, 413) },
+  }),
+  invitations: createRoute({
+    method: 'get',
+    path: '/teams/{name}/invitations',
+    summary: "The team's pending invitations (owners and admins)",
+    tags,
+    security,
+    request: { params: teamParam },
+    responses: { 200: { description: 'Invitations, by username', content: json(z.array(TeamInvitationSchema)) }, ...errors(404) },
+  }),
+  cancel: createRoute({
+    method: 'delete',
+    path: '/teams/{name}/invitations/{username}',
+    summary: 'Cancel a pending invitation (owners)',
+    tags,
+    security,
+    request: { params: memberParam },
+    responses: { 204: { description: 'Cancelled' }, ...errors(404) },
   }),
   setRole: createRoute({
     method: 'put',
@@ -133,7 +161,7 @@ const routes = {
 };
 
 /** The audit events that change who reaches a team's zones, and how. */
-const MEMBERSHIP_KINDS = ['member-added', 'member-role-changed', 'member-removed'];
+const MEMBERSHIP_KINDS = ['member-added', 'invitation-accepted', 'member-role-changed', 'member-removed'];
 
 /** Teams change who reaches what: a token with a scope may read them but not change them (as it may not mint tokens). */
 function unscoped(c: Context<ApiEnv>): void {
@@ -167,7 +195,14 @@ export function teamsApi(services: Services) {
     .endpoint(routes.members, async (c) => c.json((await teams.members(actor(c), c.req.valid('param').name)).map(memberView), 200))
     .endpoint(routes.add, async (c) => {
       unscoped(c);
-      return c.json(memberView(await teams.add(actor(c), c.req.valid('param').name, c.req.valid('json'))), 201);
+      return c.json(invitationView(await teams.invite(actor(c), c.req.valid('param').name, c.req.valid('json'))), 201);
+    })
+    .endpoint(routes.invitations, async (c) => c.json((await teams.invitations(actor(c), c.req.valid('param').name)).map(invitationView), 200))
+    .endpoint(routes.cancel, async (c) => {
+      unscoped(c);
+      const { name: team, username } = c.req.valid('param');
+      await teams.cancel(actor(c), team, username);
+      return c.body(null, 204);
     })
     .endpoint(routes.setRole, async (c) => {
       unscoped(c);

@@ -6,6 +6,7 @@
  */
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { createTestApp, type TestApp } from '../testing/test-app';
+import { inMemory, join } from '../testing/team-members';
 
 let t: TestApp;
 let alice: string;
@@ -180,7 +181,7 @@ describe('templates', () => {
 
   it('lets team members use a team template and only owners and admins change it', async () => {
     expect((await t.request('POST', '/api/v1/teams', { token: alice, body: { name: 'ops' } })).status).toBe(201);
-    expect((await t.request('POST', '/api/v1/teams/ops/members', { token: alice, body: { username: 'bob', role: 'editor' } })).status).toBe(201);
+    await join(inMemory(t), 'ops', alice, { username: 'bob', token: bob }, 'editor');
     expect((await t.request('POST', '/api/v1/templates', { token: bob, body: { ...mail, team: 'ops' } })).status).toBe(403);
     const res = await t.request('POST', '/api/v1/templates', { token: alice, body: { ...mail, team: 'ops' } });
     expect(res.status).toBe(201);

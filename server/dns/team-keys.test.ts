@@ -7,6 +7,7 @@
 import { spawn } from 'node:child_process';
 import { afterAll, beforeAll, expect, it } from 'vitest';
 import { cli } from '../testing/server-process';
+import { join, overHttp } from '../testing/team-members';
 import { eventually, startServer, type RunningServer } from '../testing/test-server';
 
 let s: RunningServer;
@@ -38,8 +39,8 @@ beforeAll(async () => {
     tokens[who] = cli(s.dir, 'tokens', 'create', who).at(-1)!;
   }
   expect((await s.api('POST', '/teams', { name: 'crew' })).status).toBe(201);
-  expect((await s.api('POST', '/teams/crew/members', { username: 'edith', role: 'editor' })).status).toBe(201);
-  expect((await s.api('POST', '/teams/crew/members', { username: 'victor', role: 'viewer' })).status).toBe(201);
+  const adminToken = cli(s.dir, 'tokens', 'create', 'admin').at(-1)!;
+  for (const [who, role] of [['edith', 'editor'], ['victor', 'viewer']] as const) await join(overHttp(s.http), 'crew', adminToken, { username: who, token: tokens[who]! }, role);
   expect((await s.api('POST', '/domains', { name: ZONE, team: 'crew' })).status).toBe(201);
   for (const who of ['edith', 'victor', 'stranger']) {
     const res = await as(tokens[who]!, 'POST', '/tsig-keys', { name: `${who}-key` });

@@ -23,6 +23,10 @@ export const AUDIT_KINDS = [
   'member-added',
   'member-role-changed',
   'member-removed',
+  'member-invited',
+  'invitation-accepted',
+  'invitation-declined',
+  'invitation-cancelled',
   'zone-moved',
   'zone-deleted',
   'zone-restored',
@@ -39,6 +43,7 @@ export const AUDIT_KINDS = [
   'passkey-added',
   'passkey-removed',
   'identity-linked',
+  'identity-unlinked',
   'sign-in-settings-changed',
   'user-email-changed',
 ] as const;

@@ -1,13 +1,19 @@
 /**
- * Teams (DESIGN.md §19): a zone is owned by a user or by a team; a team's members reach its zones
- * with their role. Owners manage members and delete the team; an administrator of the service
- * may do what an owner does to any team. Every membership change is an audit event, in the
- * transaction that makes it.
+ * Teams: a zone is owned by a user or by a team; a team's members reach its zones with their
+ * role. Owners invite members (a user joins by accepting), change roles, remove members and delete
+ * the team; an administrator of the service may do what an owner does to any team. Every change of
+ * membership or invitation is an audit event, in the transaction that makes it.
  */
 import { Conflict, Forbidden, Invalid, NotFound } from '../core/errors';
 import { isRole, ROLES, type Role } from '../core/roles';
-import type { DomainRow, MemberRow, Page, ServiceRepos, ServiceStore, TeamRow, UserRow, Window } from '../store/types';
+import type { DomainRow, InvitationRow, MemberRow, Page, ServiceRepos, ServiceStore, TeamRow, UserRow, Window } from '../store/types';
 import type { Audit, AuditActor } from './audit';
+
+/** The usernames accounts are made with: an invitation to any other name is a typing mistake, said so (no user could have it). */
+const USERNAME = /^[a-z0-9][a-z0-9._-]{0,63}$/;
+
+/** Pending invitations a team may hold at once: each is a row anyone who owns a team could otherwise make without end. */
+export const MAX_PENDING = 100;
 
 /** 1–64 characters; a dot only between two others, so `ops`, `ops.` and `ops..` cannot be three look-alike teams. */
 const TEAM_NAME = /^(?=.{1,64}$)[a-z0-9](?:[a-z0-9_-]|\.(?=[a-z0-9_-]))*$/;
@@ -54,8 +60,17 @@ export function createTeams(store: ServiceStore, audit: Audit) {
     return team;
   }
 
-  const record = (tx: ServiceRepos, actor: TeamActor, kind: Parameters<Audit['record']>[0]['kind'], team: TeamRow, subject?: { id: number; username: string }, detail?: Record<string, unknown>) =>
+  const record = (tx: ServiceRepos, actor: TeamActor, kind: Parameters<Audit['record']>[0]['kind'], team: TeamRow, subject?: { id: number | null; username: string }, detail?: Record<string, unknown>) =>
     audit.record({ kind, actor, team: { id: team.id, name: team.name }, subject, detail }, tx);
+
+  /** The actor's own invitation into the team; a team they are not invited to is NotFound, whether or not it exists. */
+  async function invitedTo(tx: ServiceRepos, actor: TeamActor, rawName: string): Promise<{ team: TeamRow; invitation: InvitationRow }> {
+    const name = typeof rawName === 'string' ? rawName.trim().toLowerCase() : '';
+    const team = TEAM_NAME.test(name) ? await tx.teams.byName(name) : undefined;
+    const invitation = team && (await tx.invitations.byUser(team.id, actor.user.id));
+    if (!team || !invitation) throw new NotFound(`you have no invitation to a team named ${name.slice(0, 64)}`);
+    return { team, invitation };
+  }
 
   /** At least one owner stays: the last one may not leave or step down. */
   async function keepsAnOwner(tx: ServiceRepos, team: TeamRow, leaving: MemberRow): Promise<void> {
@@ -105,19 +120,68 @@ export function createTeams(store: ServiceStore, audit: Audit) {
       return store.teams.members(team.id);
     },
 
-    /** Adds a user by username with a role (an owner's act). */
-    async add(actor: TeamActor, name: string, input: { username?: unknown; role?: unknown }): Promise<MemberRow> {
+    /**
+     * Invites a user by username with a role (an owner's act); they become a member when they
+     * accept. A name nobody has is answered and listed exactly like a user's, so that inviting
+     * tells no one which usernames exist; that invitation never matches anyone.
+     */
+    async invite(actor: TeamActor, name: string, input: { username?: unknown; role?: unknown }): Promise<InvitationRow> {
       const role = parseRole(input.role);
       const username = typeof input.username === 'string' ? input.username.trim().toLowerCase() : '';
-      if (!username || username.length > 64) throw Invalid.field('username', 'must be the name of a user');
+      if (!USERNAME.test(username)) throw Invalid.field('username', 'must be a username: 1–64 letters, digits, dots, hyphens or underscores, starting with a letter or digit');
       return store.transaction(async (tx) => {
-        const team = await owned(tx, actor, name, 'add members');
+        const team = await owned(tx, actor, name, 'invite members');
         const user = await tx.users.byUsername(username);
-        if (!user) throw Invalid.field('username', `no user is named ${username}`);
-        if (await tx.teams.member(team.id, user.id)) throw new Conflict(`${username} is already a member of team ${team.name}`, { username: 'is already a member' });
-        const member = await tx.teams.setMember(team.id, user.id, role, new Date().toISOString());
-        await record(tx, actor, 'member-added', team, { id: user.id, username: user.username }, { role });
-        return member;
+        if (user && (await tx.teams.member(team.id, user.id))) throw new Conflict(`${username} is already a member of team ${team.name}`, { username: 'is already a member' });
+        if (await tx.invitations.byUsername(team.id, username)) throw new Conflict(`${username} is already invited to team ${team.name}: cancel that invitation to offer another role`, { username: 'is already invited' });
+        if ((await tx.invitations.countOfTeam(team.id)) >= MAX_PENDING) throw new Conflict(`team ${team.name} already has ${MAX_PENDING} pending invitations, the most a team may have: cancel some first`);
+        const invitation = await tx.invitations.insert({ team_id: team.id, username, user_id: user?.id ?? null, role, invited_by: actor.user.username, created_at: new Date().toISOString() });
+        await record(tx, actor, 'member-invited', team, { id: user?.id ?? null, username }, { role });
+        return invitation;
+      });
+    },
+
+    /** A team's pending invitations, for its owners and admins (and administrators). */
+    async invitations(actor: TeamActor, name: string): Promise<InvitationRow[]> {
+      const { team, role } = await visible(store, actor, name);
+      if (role !== 'owner' && role !== 'admin' && !actor.user.is_admin) throw new Forbidden(`only an owner or admin of team ${team.name} may see its invitations; your role is ${role}`);
+      return store.invitations.ofTeam(team.id);
+    },
+
+    /** Withdraws a pending invitation (an owner's act). */
+    async cancel(actor: TeamActor, name: string, username: string): Promise<void> {
+      await store.transaction(async (tx) => {
+        const team = await owned(tx, actor, name, 'cancel invitations');
+        const invitation = await tx.invitations.byUsername(team.id, String(username).trim().toLowerCase().slice(0, 64));
+        if (!invitation) throw new NotFound(`${String(username).slice(0, 64)} has no pending invitation to team ${team.name}`);
+        await tx.invitations.delete(invitation.id);
+        await record(tx, actor, 'invitation-cancelled', team, { id: invitation.user_id, username: invitation.username }, { role: invitation.role });
+      });
+    },
+
+    /** The invitations the acting user may accept or decline, newest first. */
+    mine: (actor: TeamActor): Promise<InvitationRow[]> => store.invitations.ofUser(actor.user.id),
+
+    /** Accepts the user's invitation into the team: from now on they reach its zones with the role it offered. */
+    async accept(actor: TeamActor, teamName: string): Promise<TeamView> {
+      return store.transaction(async (tx) => {
+        const { team, invitation } = await invitedTo(tx, actor, teamName);
+        if (await tx.teams.member(team.id, actor.user.id)) throw new Conflict(`you are already a member of team ${team.name}`);
+        await tx.invitations.delete(invitation.id);
+        const at = new Date().toISOString();
+        await tx.teams.setMember(team.id, actor.user.id, invitation.role, at);
+        await record(tx, actor, 'invitation-accepted', team, { id: actor.user.id, username: actor.user.username }, { role: invitation.role, invited_by: invitation.invited_by });
+        const members = await tx.teams.members(team.id);
+        return { name: team.name, role: invitation.role, members: members.length, zones: await tx.teams.zoneCount(team.id), created_at: team.created_at };
+      });
+    },
+
+    /** Declines the user's invitation into the team. */
+    async decline(actor: TeamActor, teamName: string): Promise<void> {
+      await store.transaction(async (tx) => {
+        const { team, invitation } = await invitedTo(tx, actor, teamName);
+        await tx.invitations.delete(invitation.id);
+        await record(tx, actor, 'invitation-declined', team, { id: actor.user.id, username: actor.user.username }, { role: invitation.role, invited_by: invitation.invited_by });
       });
     },
 

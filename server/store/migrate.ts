@@ -27,6 +27,7 @@ import * as m0018 from './migrations/0018-oidc';
 import * as m0019 from './migrations/0019-deleted-zones';
 import * as m0020 from './migrations/0020-record-search-index';
 import * as m0021 from './migrations/0021-zone-content-tags';
+import * as m0022 from './migrations/0022-team-invitations';
 
 export type Dialect = 'sqlite' | 'postgres';
 
@@ -54,6 +55,7 @@ const STEPS: Record<string, Step> = {
   '0019-deleted-zones': m0019,
   '0020-record-search-index': m0020,
   '0021-zone-content-tags': m0021,
+  '0022-team-invitations': m0022,
 };
 
 /** The code's migrations, in the order they run on a new database. */

@@ -24,6 +24,8 @@ export interface Database {
   teams: { id: Generated<number>; name: string; created_at: string };
   /** Migration 0014: a role change is a new row (a new id). */
   team_members: { id: Generated<number>; team_id: number; user_id: number; role: string; created_at: string };
+  /** Migration 0022: pending invitations; `user_id` null: no user had the name, and it never matches. */
+  team_invitations: { id: Generated<number>; team_id: number; username: string; user_id: number | null; role: string; invited_by: string; created_at: string };
   /** Migration 0017: a user's TOTP factor; the secret sealed at rest. */
   totp_factors: { user_id: number; secret: string; created_at: string; confirmed_at: string | null; last_step: Generated<number> };
   /** Migration 0017: single-use recovery codes, hashed. */

@@ -1,22 +1,28 @@
 /**
- * The repos of teams and the account audit log (migration 0014, DESIGN.md §19): teams, their
- * members with roles, and audit events.
+ * The repos of teams and the account audit log (migrations 0014 and 0022): teams, their members
+ * with roles, pending invitations, and audit events.
  */
 import { sql, type Kysely, type Selectable } from 'kysely';
 import type { Database } from './schema';
 import { count, pageTotal } from './paging';
 import type { Role } from '../core/roles';
-import type { AuditEventRow, MemberRow, Repos } from './types';
+import type { AuditEventRow, InvitationRow, MemberRow, Repos } from './types';
 
 const auditRow = (r: Selectable<Database['audit_events']>): AuditEventRow => ({ ...r, detail: JSON.parse(r.detail) as Record<string, unknown> });
 
-export function createTeamRepos(db: Kysely<Database>): Pick<Repos, 'teams' | 'audit'> {
+export function createTeamRepos(db: Kysely<Database>): Pick<Repos, 'teams' | 'invitations' | 'audit'> {
   const memberQuery = () =>
     db
       .selectFrom('team_members')
       .innerJoin('users', 'users.id', 'team_members.user_id')
       .select(['team_members.id', 'team_members.team_id', 'team_members.user_id', 'users.username', 'team_members.role', 'team_members.created_at']);
   const member = (r: { id: number; team_id: number; user_id: number; username: string; role: string; created_at: string }): MemberRow => ({ ...r, role: r.role as Role });
+  const invitationQuery = () =>
+    db
+      .selectFrom('team_invitations')
+      .innerJoin('teams', 'teams.id', 'team_invitations.team_id')
+      .select(['team_invitations.id', 'team_invitations.team_id', 'teams.name as team_name', 'team_invitations.username', 'team_invitations.user_id', 'team_invitations.role', 'team_invitations.invited_by', 'team_invitations.created_at']);
+  const invitation = (r: Omit<InvitationRow, 'role'> & { role: string }): InvitationRow => ({ ...r, role: r.role as Role });
 
   return {
     teams: {
@@ -61,6 +67,24 @@ export function createTeamRepos(db: Kysely<Database>): Pick<Repos, 'teams' | 'au
         return `${Number(r?.n ?? 0)}:${Number(r?.last ?? 0)}`;
       },
       zoneCount: (teamId) => count(db.selectFrom('domains').select((e) => e.fn.countAll<number>().as('n')).where('team_id', '=', teamId).executeTakeFirst()),
+    },
+    invitations: {
+      insert: async (row) => {
+        const { id } = await db.insertInto('team_invitations').values(row).returning('id').executeTakeFirstOrThrow();
+        return invitation(await invitationQuery().where('team_invitations.id', '=', id).executeTakeFirstOrThrow());
+      },
+      ofTeam: async (teamId) => (await invitationQuery().where('team_invitations.team_id', '=', teamId).orderBy('team_invitations.username').execute()).map(invitation),
+      ofUser: async (userId) => (await invitationQuery().where('team_invitations.user_id', '=', userId).orderBy('team_invitations.id', 'desc').execute()).map(invitation),
+      byUsername: async (teamId, username) => {
+        const r = await invitationQuery().where('team_invitations.team_id', '=', teamId).where('team_invitations.username', '=', username).executeTakeFirst();
+        return r && invitation(r);
+      },
+      byUser: async (teamId, userId) => {
+        const r = await invitationQuery().where('team_invitations.team_id', '=', teamId).where('team_invitations.user_id', '=', userId).executeTakeFirst();
+        return r && invitation(r);
+      },
+      countOfTeam: (teamId) => count(db.selectFrom('team_invitations').select((e) => e.fn.countAll<number>().as('n')).where('team_id', '=', teamId).executeTakeFirst()),
+      delete: async (id) => Number((await db.deleteFrom('team_invitations').where('id', '=', id).executeTakeFirst()).numDeletedRows) > 0,
     },
     audit: {
       insert: async ({ detail, ...row }) => auditRow(await db.insertInto('audit_events').values({ ...row, detail: JSON.stringify(detail) }).returningAll().executeTakeFirstOrThrow()),

@@ -38,6 +38,22 @@ export interface MemberRow {
   created_at: string;
 }
 
+/** A pending invitation into a team (migration 0022): the user becomes a member when they accept. */
+export interface InvitationRow {
+  id: number;
+  team_id: number;
+  /** The team's name (joined in). */
+  team_name: string;
+  /** As the inviter typed it, lower case. */
+  username: string;
+  /** The user who had that name when invited; null: nobody, and the invitation never matches. */
+  user_id: number | null;
+  role: Role;
+  /** The inviter's username. */
+  invited_by: string;
+  created_at: string;
+}
+
 /** One event of the account audit log (DESIGN.md §19). */
 export interface AuditEventRow {
   id: number;
@@ -369,6 +385,19 @@ export interface Repos {
     /** Zones the team owns. */
     zoneCount(teamId: number): Promise<number>;
   };
+  /** Pending team invitations (migration 0022). */
+  invitations: {
+    insert(row: Omit<InvitationRow, 'id' | 'team_name'>): Promise<InvitationRow>;
+    /** A team's invitations, by username. */
+    ofTeam(teamId: number): Promise<InvitationRow[]>;
+    /** The invitations a user may accept, newest first (never those made for a name nobody had). */
+    ofUser(userId: number): Promise<InvitationRow[]>;
+    /** The team's invitation for this username, or for this user. */
+    byUsername(teamId: number, username: string): Promise<InvitationRow | undefined>;
+    byUser(teamId: number, userId: number): Promise<InvitationRow | undefined>;
+    countOfTeam(teamId: number): Promise<number>;
+    delete(id: number): Promise<boolean>;
+  };
   secondFactors: {
     totp(userId: number): Promise<TotpFactorRow | undefined>;
     /** Starts (or restarts) enrolment with a new secret; unconfirmed until `confirmTotp`. */
@@ -635,6 +664,7 @@ export interface Repos {
 interface ReadMethods {
   users: 'byUsername' | 'byId' | 'count' | 'page';
   teams: 'byName' | 'byId' | 'page' | 'members' | 'member' | 'rolesOf' | 'allMembers' | 'version' | 'zoneCount';
+  invitations: 'ofTeam' | 'ofUser' | 'byUsername' | 'byUser' | 'countOfTeam';
   secondFactors: 'totp' | 'recoveryCodesLeft';
   passkeys: 'byId' | 'byUser';
   identities: 'byIssuerSubject' | 'byUser' | 'usersByEmail' | 'emailOf';

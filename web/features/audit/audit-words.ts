@@ -22,6 +22,10 @@ export const KIND_LABELS: Record<AuditKind, string> = {
   'member-added': 'Member added',
   'member-role-changed': 'Member’s role changed',
   'member-removed': 'Member removed',
+  'member-invited': 'Member invited',
+  'invitation-accepted': 'Invitation accepted',
+  'invitation-declined': 'Invitation declined',
+  'invitation-cancelled': 'Invitation cancelled',
   'zone-moved': 'Zone moved',
   'zone-deleted': 'Zone deleted',
   'zone-restored': 'Zone restored',
@@ -38,6 +42,7 @@ export const KIND_LABELS: Record<AuditKind, string> = {
   'passkey-added': 'Passkey added',
   'passkey-removed': 'Passkey removed',
   'identity-linked': 'Single sign-on identity linked',
+  'identity-unlinked': 'Single sign-on identity unlinked',
   'sign-in-settings-changed': 'Sign-in settings changed',
   'user-email-changed': 'Email address changed',
 };
