@@ -166,6 +166,7 @@ const schema = z.object({
   OIDC_CLIENT_ID: z.string().max(255, 'must be at most 255 characters').optional(),
   OIDC_CLIENT_SECRET: z.string().max(1024, 'must be at most 1024 characters').optional(),
   OIDC_AUTO_CREATE: z.enum(['true', 'false'], { error: 'must be true or false' }).transform((v) => v === 'true').default(false),
+  OIDC_SKIP_2FA: z.enum(['true', 'false'], { error: 'must be true or false' }).transform((v) => v === 'true').default(false),
   OIDC_NAME: z.string().max(64, 'must be at most 64 characters').refine((s) => s.trim() !== '' && !/[\u0000-\u001f\u007f]/.test(s), 'must be a short label without control characters').default('Single sign-on'),
 });
 
@@ -258,6 +259,11 @@ export interface OidcConfig {
   autoCreate: boolean;
   /** OIDC_NAME: the sign-in button's label. */
   name: string;
+  /**
+   * OIDC_SKIP_2FA: the provider's sign-in stands for zonedeck's second factor too (no TOTP or
+   * passkey asked after it, REQUIRE_2FA does not hold its sessions). Off by default.
+   */
+  skipSecondFactor: boolean;
 }
 
 export class ConfigError extends Error {}
@@ -331,6 +337,6 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
     statsDays: e.STATS_DAYS,
     statsFlushMs: e.STATS_FLUSH_MS,
     metricsPerZone: e.METRICS_PER_ZONE,
-    oidc: oidcSet ? { issuer: e.OIDC_ISSUER!, clientId: e.OIDC_CLIENT_ID!, clientSecret: e.OIDC_CLIENT_SECRET!, autoCreate: e.OIDC_AUTO_CREATE, name: e.OIDC_NAME.trim() } : undefined,
+    oidc: oidcSet ? { issuer: e.OIDC_ISSUER!, clientId: e.OIDC_CLIENT_ID!, clientSecret: e.OIDC_CLIENT_SECRET!, autoCreate: e.OIDC_AUTO_CREATE, name: e.OIDC_NAME.trim(), skipSecondFactor: e.OIDC_SKIP_2FA } : undefined,
   };
 }

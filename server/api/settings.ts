@@ -1,7 +1,7 @@
 /**
- * Sign-in settings and single sign-on identities (DESIGN.md §20): an administrator turns password
- * sign-in off for everyone (once single sign-on is configured) and gives users the email address
- * a provider's verified email is matched on; each user lists the identities linked to them.
+ * Sign-in settings and single sign-on identities: an administrator turns password sign-in off for
+ * everyone (once single sign-on is configured) and gives users an email address; each user lists
+ * the identities linked to them (linked from their Account page, through the BFF) and unlinks one.
  */
 import { createRoute, z } from '@hono/zod-openapi';
 import type { Context } from 'hono';
@@ -11,6 +11,7 @@ import type { Services } from '../services';
 import { auditActor } from './audit-actor';
 import type { ApiEnv } from './auth';
 import { createApi, errors, json, security } from './create-api';
+import { idParam, pathId } from './path-id';
 
 const required = (what: string) => ({
   error: (issue: { input?: unknown }) => (issue.input === undefined ? 'is required' : `must be ${what}`),
@@ -39,7 +40,7 @@ const UserEmailSchema = z
   .openapi('UserEmail');
 
 const IdentitySchema = z
-  .object({ issuer: z.string(), email: z.string(), created_at: z.string(), last_used_at: z.string().nullable() })
+  .object({ id: z.number().int(), issuer: z.string(), email: z.string(), created_at: z.string(), last_used_at: z.string().nullable() })
   .openapi('Identity');
 
 const tags = ['Sign-in settings'];
@@ -66,11 +67,21 @@ const putSettings = createRoute({
 const putEmail = createRoute({
   method: 'put',
   path: '/users/{username}/email',
-  summary: "Set (or clear with null) the email address a single sign-on identity's verified email is matched on (administrators only)",
+  summary: "Set (or clear with null) a user's email address: a first single sign-on whose verified email it is gets no new account but is told to link from the Account page (administrators only; needs a sign-in within the last 10 minutes)",
   tags,
   security,
   request: { params: z.object({ username: z.string().openapi({ param: { name: 'username', in: 'path' }, example: 'alice' }) }), body: { required: true, content: json(UserEmailSchema) } },
   responses: { 200: { description: 'The address', content: json(z.object({ username: z.string(), email: z.string().nullable() })) }, ...errors(400, 403, 404, 408, 409, 413) },
+});
+
+const unlinkIdentity = createRoute({
+  method: 'delete',
+  path: '/account/identities/{id}',
+  summary: 'Unlink one of your single sign-on identities: it signs in nobody from then on (needs a sign-in within the last 10 minutes)',
+  tags,
+  security,
+  request: { params: z.object({ id: idParam }) },
+  responses: { 204: { description: 'Unlinked' }, ...errors(404) },
 });
 
 const listIdentities = createRoute({
@@ -115,6 +126,13 @@ export function settingsApi(services: Services) {
     })
     .endpoint(listIdentities, async (c) => {
       const rows = await oidc.identities(c.get('principal').user.id);
-      return c.json(rows.map((r) => ({ issuer: r.issuer, email: r.email, created_at: r.created_at, last_used_at: r.last_used_at })), 200);
+      return c.json(rows.map((r) => ({ id: r.id, issuer: r.issuer, email: r.email, created_at: r.created_at, last_used_at: r.last_used_at })), 200);
+    })
+    .endpoint(unlinkIdentity, async (c) => {
+      const { scope, token } = c.get('principal');
+      if (isRestricted(scope)) throw new Forbidden('a token with a scope cannot change how its user signs in');
+      await services.secondFactors.requireRecentSignIn(token.id, 'unlinking single sign-on');
+      await oidc.unlink(auditActor(c), pathId(c.req.valid('param').id, 'identity'));
+      return c.body(null, 204);
     });
 }

@@ -56,10 +56,14 @@ export function bffApp(services: Services, apiFetch: ApiFetch, opts: BffOptions 
   const throttle = services.signInThrottle(opts.throttle ?? DEFAULT_THROTTLE, now);
   /**
    * Whether REQUIRE_2FA holds this session's user at enrolment: no TOTP and no passkey yet. A
-   * session begun through single sign-on is exempt: the provider answers for the second factor.
+   * session begun through single sign-on is exempt only with OIDC_SKIP_2FA: the provider then
+   * answers for the second factor.
    */
   const mustEnrol = async (row: SessionRow) =>
-    Boolean(opts.requireTwoFactor) && row.sign_in_method !== 'oidc' && !(await services.secondFactors.required(row.user_id)) && (await services.passkeys.list(row.user_id)).length === 0;
+    Boolean(opts.requireTwoFactor) &&
+    !(row.sign_in_method === 'oidc' && services.oidc.skipsSecondFactor) &&
+    !(await services.secondFactors.required(row.user_id)) &&
+    (await services.passkeys.list(row.user_id)).length === 0;
   /** Password sign-in turned off for everyone by an administrator (passkeys and single sign-on stay open). */
   const passwordOff = async () => {
     if (!(await services.signInSettings.passwordEnabled())) {
@@ -201,8 +205,8 @@ export function bffApp(services: Services, apiFetch: ApiFetch, opts: BffOptions 
   /** What the sign-in page offers (no session needed): password, passkey, single sign-on and its label. */
   app.get('/sign-in-methods', async (c) => c.json(await services.signInSettings.methods(), 200));
 
-  // Single sign-on (OpenID Connect): GET /bff/oidc/start and /bff/oidc/callback.
-  app.route('/oidc', oidcApp(services, sessions));
+  // Single sign-on (OpenID Connect): /bff/oidc/start, /callback, /link and /second-factor.
+  app.route('/oidc', oidcApp(services, { sessions, throttle, now, info }));
 
   // Passkeys (WebAuthn, DESIGN.md §20): registered from a signed-in session, then a sign-in on their own.
   // Adding a passkey adds a way in that outlives a password change: a fresh sign-in only, as for a token.

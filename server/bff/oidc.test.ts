@@ -1,13 +1,16 @@
 /**
- * Issue 28: single sign-on with OpenID Connect through a real local provider (oidc-provider on
- * 127.0.0.1), driven as a browser would: the dashboard's button, the provider's login form, the
- * way back to the BFF. What a user notices: a session (or not), the sign-in page's error, the
- * user and identity the sign-in made, and the password switch. Runs on SQLite and PostgreSQL.
+ * Single sign-on with OpenID Connect through a real local provider (oidc-provider on 127.0.0.1),
+ * driven as a browser would: the dashboard's button, the provider's login form, the way back to
+ * the BFF. What a user notices: a session (or not), the sign-in page's error, the user and
+ * identity the sign-in made, the link a signed-in user makes from the Account page (the only way
+ * an identity reaches an existing account), the second factor asked after the provider, and the
+ * password switch. Runs on SQLite and PostgreSQL.
  */
 import http from 'node:http';
 import type { AddressInfo } from 'node:net';
 import Database from 'better-sqlite3';
 import pg from 'pg';
+import { Secret, TOTP } from 'otpauth';
 import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
 import { run } from '../cli/main';
 import { ConfigError, loadConfig } from '../config';
@@ -73,20 +76,46 @@ async function atProvider(authUrl: string, login: string): Promise<string> {
   throw new Error('the provider never sent the browser back');
 }
 
-/** The way back: zonedeck's callback as the browser (with its cookie) opens it. */
-async function back(app: TestApp, url: string, browser?: string): Promise<{ status: number; location: string; session?: string }> {
+/** The way back: zonedeck's callback as the browser (with its cookies) opens it. */
+async function back(app: TestApp, url: string, browser?: string): Promise<{ status: number; location: string; session?: string; step?: string }> {
   const u = new URL(url);
   const res = await app.request('GET', u.pathname + u.search, { token: null, headers: browser ? { cookie: browser } : {} });
-  const session = res.headers
-    .getSetCookie()
-    .map((c) => c.split(';')[0]!)
-    .find((c) => c.startsWith('zd_session=') && c !== 'zd_session=');
-  return { status: res.status, location: res.headers.get('location') ?? '', session };
+  const set = res.headers.getSetCookie().map((c) => c.split(';')[0]!);
+  const session = set.find((c) => c.startsWith('zd_session=') && c !== 'zd_session=');
+  const step = set.find((c) => c.startsWith('zd_oidc_step=') && c !== 'zd_oidc_step=');
+  return { status: res.status, location: res.headers.get('location') ?? '', session, step };
 }
 
 async function signInWithSso(app: TestApp, login: string) {
   const { authUrl, browser } = await start(app);
   return back(app, await atProvider(authUrl, login), browser);
+}
+
+const SAME_SITE = { origin: 'http://localhost', 'sec-fetch-site': 'same-origin' };
+
+/** A dashboard session's cookie and CSRF token, from a password sign-in. */
+async function passwordSession(app: TestApp, username: string): Promise<{ cookie: string; csrf: string }> {
+  const res = await app.request('POST', '/bff/sign-in', { token: null, headers: SAME_SITE, body: { username, password: 'password123' } });
+  expect(res.status).toBe(200);
+  return { cookie: res.headers.get('set-cookie')!.split(';')[0]!, csrf: ((await res.json()) as { csrf_token: string }).csrf_token };
+}
+
+/**
+ * The Account page's "Link": the signed-in browser asks the BFF, goes to the provider as `login`,
+ * and comes back with both its cookies (or, with `otherSession`, signed in as someone else by then).
+ */
+async function link(app: TestApp, session: { cookie: string; csrf: string }, login: string, otherSession?: string) {
+  const res = await app.request('POST', '/bff/oidc/link', { token: null, headers: { ...SAME_SITE, cookie: session.cookie, 'x-csrf-token': session.csrf } });
+  if (res.status !== 200) return { status: res.status, error: ((await res.json()) as { error: { code: string } }).error.code, location: '', session: undefined };
+  const browser = res.headers.get('set-cookie')!.split(';')[0]!;
+  const { location } = (await res.json()) as { location: string };
+  const answer = await atProvider(location, login);
+  return back(app, answer, `${browser}; ${otherSession ?? session.cookie}`);
+}
+
+/** Links the provider's `login` to `username` as its owner would, from a fresh password session. */
+async function linkAs(app: TestApp, username: string, login: string): Promise<void> {
+  expect((await link(app, await passwordSession(app, username), login)).location).toBe('/account?sso=linked');
 }
 
 async function whoIs(app: TestApp, session: string | undefined): Promise<string | null> {
@@ -121,23 +150,23 @@ async function makeUser(app: TestApp, name: string, opts: { email?: string; admi
 }
 
 describe('single sign-on (OpenID Connect)', () => {
-  it('signs in a user whose verified email matches, links the identity, and audits the sign-in', async () => {
+  it('signs in the user an identity is linked to, lands on the page it started from, and audits the sign-in', async () => {
     t = await createTestApp(sso());
     await makeUser(t, 'alice', { email: 'alice@example.com' });
     const methods = await (await t.request('GET', '/bff/sign-in-methods', { token: null })).json();
     expect(methods).toEqual({ password: true, passkey: true, oidc: { name: 'Single sign-on' } });
+    await linkAs(t, 'alice', 'alice');
 
     const first = await signInWithSso(t, 'alice');
     expect([first.status, first.location]).toEqual([302, '/']);
     expect(await whoIs(t, first.session)).toBe('alice');
-
     const user = (await t.services.store.users.byUsername('alice'))!;
     const ids = await t.services.store.identities.byUser(user.id);
     expect(ids.map((i) => [i.issuer, i.subject, i.email])).toEqual([[idp.issuer, 'sub-alice', 'alice@example.com']]);
     const signIns = await t.services.store.audit.page({ all: true, kind: 'sign-in' }, { offset: 0, limit: 10 });
     expect(signIns.rows[0]).toMatchObject({ credential: 'oidc', actor_username: 'alice', detail: { method: 'oidc', issuer: idp.issuer } });
 
-    // Linked now: the identity signs in even after the user's address changes.
+    // Linked: the identity signs in whatever the user's address becomes.
     await t.services.users.setEmail(TEST_ADMIN, user.username, 'other@example.com');
     const again = await signInWithSso(t, 'alice');
     expect(await whoIs(t, again.session)).toBe('alice');
@@ -151,9 +180,57 @@ describe('single sign-on (OpenID Connect)', () => {
     expect(token.status).toBe(201);
   });
 
+  it('never links an identity to an existing account by its email, an administrator least of all', async () => {
+    t = await createTestApp(sso({ OIDC_AUTO_CREATE: 'true' }));
+    await makeUser(t, 'root', { email: 'alice@example.com', admin: true });
+    // The provider vouches for the address of an administrator: no session, no link, no second account.
+    const refused = await signInWithSso(t, 'alice');
+    expect([refused.location, refused.session]).toEqual(['/sign-in?error=sso_not_linked', undefined]);
+    expect(await t.services.store.identities.byIssuerSubject(idp.issuer, 'sub-alice')).toBeUndefined();
+    expect(await t.services.store.users.count()).toBe(1);
+    const failed = await t.services.store.audit.page({ all: true, kind: 'sign-in-failed' }, { offset: 0, limit: 5 });
+    expect(failed.rows.map((e) => e.detail.reason)).toEqual(['sso_not_linked']);
+  });
+
+  it('links an identity to the signed-in user who asks, from a recent sign-in and the same browser only; unlinking ends it', async () => {
+    t = await createTestApp(sso());
+    await makeUser(t, 'alice', { email: 'alice@example.com' });
+    await makeUser(t, 'bob');
+    const alice = await passwordSession(t, 'alice');
+
+    // Not signed in, or signed in too long ago: no link is started.
+    expect((await t.request('POST', '/bff/oidc/link', { token: null, headers: SAME_SITE })).status).toBe(401);
+    const [row] = await t.services.store.sessions.byUser((await t.services.store.users.byUsername('alice'))!.id);
+    await t.forge.sessions.authenticated(row!.id_hash, new Date(Date.now() - 11 * 60_000).toISOString());
+    expect(await link(t, alice, 'alice')).toMatchObject({ status: 403, error: 'reauthentication_required' });
+    expect((await t.request('POST', '/bff/reauthenticate', { token: null, headers: { ...SAME_SITE, cookie: alice.cookie, 'x-csrf-token': alice.csrf }, body: { password: 'password123' } })).status).toBe(204);
+
+    // The browser came back signed in as someone else: nothing is linked, to either.
+    const bob = await passwordSession(t, 'bob');
+    const swapped = await link(t, alice, 'alice', bob.cookie);
+    expect(swapped.location).toBe('/account?sso=sso_expired');
+    expect(await t.services.store.identities.byIssuerSubject(idp.issuer, 'sub-alice')).toBeUndefined();
+
+    const linked = await link(t, alice, 'alice');
+    expect([linked.status, linked.location, linked.session]).toEqual([302, '/account?sso=linked', undefined]);
+    const events = await t.services.store.audit.page({ all: true, kind: 'identity-linked' }, { offset: 0, limit: 5 });
+    expect(events.rows.map((e) => [e.actor_username, e.subject_username, e.detail.by])).toEqual([['alice', 'alice', 'account page']]);
+    // Linked to alice: bob cannot take it.
+    expect((await link(t, bob, 'alice')).location).toBe('/account?sso=sso_taken');
+    expect(await whoIs(t, (await signInWithSso(t, 'alice')).session)).toBe('alice');
+
+    // Unlinked from the Account page: it signs in nobody.
+    const [identity] = await (await t.request('GET', '/bff/api/account/identities', { token: null, headers: { cookie: alice.cookie } })).json();
+    expect((await t.request('DELETE', `/bff/api/account/identities/${identity.id}`, { token: null, headers: { ...SAME_SITE, cookie: alice.cookie, 'x-csrf-token': alice.csrf } })).status).toBe(204);
+    expect((await signInWithSso(t, 'alice')).location).toBe('/sign-in?error=sso_not_linked');
+    const unlinked = await t.services.store.audit.page({ all: true, kind: 'identity-unlinked' }, { offset: 0, limit: 5 });
+    expect(unlinked.rows.map((e) => [e.actor_username, e.detail.issuer])).toEqual([['alice', idp.issuer]]);
+  });
+
   it('refuses a tampered, replayed, foreign-browser or nonce-changed answer, with no session', async () => {
     t = await createTestApp(sso());
     await makeUser(t, 'alice', { email: 'alice@example.com' });
+    await linkAs(t, 'alice', 'alice');
 
     // Tampered state: the request is unknown.
     const a = await start(t);
@@ -205,7 +282,7 @@ describe('single sign-on (OpenID Connect)', () => {
     expect(failed.rows.map((e) => e.detail.reason).sort()).toEqual(['sso_denied', 'sso_expired', 'sso_expired', 'sso_expired', 'sso_expired', 'sso_failed', 'sso_failed']);
   });
 
-  it('does not link on an unverified email, and creates users only with OIDC_AUTO_CREATE', async () => {
+  it('creates users only with OIDC_AUTO_CREATE, and never for an unverified claim to an address', async () => {
     t = await createTestApp(sso());
     await makeUser(t, 'alice', { email: 'alice@example.com' });
     // mallory's provider account claims alice's address, unverified.
@@ -233,6 +310,7 @@ describe('single sign-on (OpenID Connect)', () => {
   it('refuses a disabled user', async () => {
     t = await createTestApp(sso());
     await makeUser(t, 'alice', { email: 'alice@example.com' });
+    await linkAs(t, 'alice', 'alice');
     expect(await whoIs(t, (await signInWithSso(t, 'alice')).session)).toBe('alice');
     await t.services.users.update(TEST_ADMIN, 'alice', { disabled: true });
     const refused = await signInWithSso(t, 'alice');
@@ -251,8 +329,7 @@ describe('single sign-on (OpenID Connect)', () => {
     await new Promise<void>((resolve) => spare.listen(0, '127.0.0.1', resolve));
     const port = (spare.address() as AddressInfo).port;
     await new Promise((resolve) => spare.close(resolve));
-    t = await createTestApp(sso({ OIDC_ISSUER: `http://127.0.0.1:${port}` }));
-    await makeUser(t, 'alice', { email: 'alice@example.com' });
+    t = await createTestApp(sso({ OIDC_ISSUER: `http://127.0.0.1:${port}`, OIDC_AUTO_CREATE: 'true' }));
     const res = await t.request('GET', '/bff/oidc/start', { token: null });
     expect(res.status).toBe(503);
     expect((await res.json()).error.code).toBe('sso_unavailable');
@@ -262,22 +339,76 @@ describe('single sign-on (OpenID Connect)', () => {
     // The provider comes up: the next click discovers it and signs in.
     const late = await startTestIdp(['http://localhost/bff/oidc/callback'], port);
     try {
-      late.accounts.set('alice', { sub: 'sub-alice', email: 'alice@example.com', email_verified: true });
+      late.accounts.set('alice', { sub: 'sub-alice', email: 'alice@example.com', email_verified: true, preferred_username: 'alice' });
       expect(await whoIs(t, (await signInWithSso(t, 'alice')).session)).toBe('alice');
     } finally {
       await late.close();
     }
   });
+});
 
-  it('REQUIRE_2FA does not hold a single sign-on session at enrolment', async () => {
+describe("zonedeck's second factor after the provider", () => {
+  /** The code an authenticator app shows `stepsAhead` periods from now (a code is accepted one step either side, and once). */
+  const codeOf = (secret: string, stepsAhead = 0) => new TOTP({ secret: Secret.fromBase32(secret) }).generate({ timestamp: Date.now() + stepsAhead * 30_000 });
+  const step = (app: TestApp, method: string, cookie: string, body?: unknown) =>
+    app.request(method, '/bff/oidc/second-factor', { token: null, headers: { ...SAME_SITE, cookie }, body });
+
+  /** Turns TOTP on for `username` as they would on their Account page; returns the secret. */
+  async function enrolTotp(app: TestApp, username: string): Promise<string> {
+    const s = await passwordSession(app, username);
+    const headers = { ...SAME_SITE, cookie: s.cookie, 'x-csrf-token': s.csrf };
+    const { secret } = await (await app.request('POST', '/bff/api/account/totp', { token: null, headers })).json();
+    expect((await app.request('POST', '/bff/api/account/totp/confirm', { token: null, headers, body: { code: codeOf(secret) } })).status).toBe(200);
+    return secret;
+  }
+
+  it('asks a user who has one for their code before the session starts; a wrong code or a replay starts none', async () => {
+    t = await createTestApp(sso());
+    await makeUser(t, 'alice', { email: 'alice@example.com' });
+    await linkAs(t, 'alice', 'alice');
+    const secret = await enrolTotp(t, 'alice');
+
+    const s = await start(t, '/domains');
+    const held = await back(t, await atProvider(s.authUrl, 'alice'), s.browser);
+    expect([held.status, held.location, held.session]).toEqual([302, '/sign-in?sso=second-factor&next=%2Fdomains', undefined]);
+    expect(held.step).toBeTruthy();
+    expect(await (await step(t, 'GET', held.step!)).json()).toEqual({ username: 'alice', totp: true, passkey: false });
+
+    const code = codeOf(secret, 1);
+    const wrong = await step(t, 'POST', held.step!, { code: code === '000000' ? '111111' : '000000' });
+    expect([wrong.status, (await wrong.json()).error.code]).toEqual([401, 'invalid_second_factor']);
+    // Another site's page cannot send it (no Origin of ours).
+    expect((await t.request('POST', '/bff/oidc/second-factor', { token: null, headers: { cookie: held.step! }, body: { code } })).status).toBe(403);
+    const right = await step(t, 'POST', held.step!, { code });
+    expect(right.status).toBe(200);
+    expect(await right.json()).toMatchObject({ username: 'alice', next: '/domains' });
+    const session = right.headers.getSetCookie().map((c) => c.split(';')[0]!).find((c) => c.startsWith('zd_session=') && c !== 'zd_session=');
+    expect(await whoIs(t, session)).toBe('alice');
+    // Used once.
+    const replay = await step(t, 'POST', held.step!, { code: codeOf(secret) });
+    expect([replay.status, (await replay.json()).error.code]).toEqual([401, 'sso_expired']);
+    const signIns = await t.services.store.audit.page({ all: true, kind: 'sign-in' }, { offset: 0, limit: 1 });
+    expect(signIns.rows[0]).toMatchObject({ credential: 'oidc', actor_username: 'alice', detail: { method: 'oidc', factor: 'totp' } });
+  });
+
+  it('with OIDC_SKIP_2FA the provider stands for it, and REQUIRE_2FA holds single sign-on sessions only without it', async () => {
+    t = await createTestApp(sso({ OIDC_SKIP_2FA: 'true', REQUIRE_2FA: 'true' }));
+    await makeUser(t, 'alice', { email: 'alice@example.com' });
+    await linkAs(t, 'alice', 'alice');
+    const skipped = await signInWithSso(t, 'alice');
+    expect(await (await t.request('GET', '/bff/session', { token: null, headers: { cookie: skipped.session! } })).json()).toMatchObject({ enrolment_required: false });
+    expect((await t.request('GET', '/bff/api/domains', { token: null, headers: { cookie: skipped.session!, ...SAME_SITE } })).status).toBe(200);
+    await enrolTotp(t, 'alice');
+    expect(await whoIs(t, (await signInWithSso(t, 'alice')).session)).toBe('alice');
+    await t.close();
+
     t = await createTestApp(sso({ REQUIRE_2FA: 'true' }));
     await makeUser(t, 'alice', { email: 'alice@example.com' });
+    await linkAs(t, 'alice', 'alice');
     const { session } = await signInWithSso(t, 'alice');
-    const info = await (await t.request('GET', '/bff/session', { token: null, headers: { cookie: session! } })).json();
-    expect(info.enrolment_required).toBe(false);
-    expect((await t.request('GET', '/bff/api/domains', { token: null, headers: { cookie: session!, origin: 'http://localhost' } })).status).toBe(200);
-    // A password session of the same user is led to enrolment.
-    expect((await (await dashboardSignIn(t, 'alice', 'password123')).send('GET', '/bff/api/domains')).status).toBe(403);
+    expect(await (await t.request('GET', '/bff/session', { token: null, headers: { cookie: session! } })).json()).toMatchObject({ enrolment_required: true });
+    const blocked = await t.request('GET', '/bff/api/domains', { token: null, headers: { cookie: session!, ...SAME_SITE } });
+    expect([blocked.status, (await blocked.json()).error.code]).toEqual([403, 'enrolment_required']);
   });
 });
 
@@ -333,12 +464,14 @@ describe('configuration and administration of single sign-on', () => {
     expect(() => loadConfig({ ...base, OIDC_ISSUER: 'http://sso.example.com', OIDC_CLIENT_ID: 'c', OIDC_CLIENT_SECRET: 's' })).toThrow(/OIDC_ISSUER: must be the issuer URL/);
     expect(() => loadConfig({ ...base, OIDC_ISSUER: 'https://sso.example.com', OIDC_CLIENT_ID: 'c', OIDC_CLIENT_SECRET: 's', OIDC_AUTO_CREATE: 'yes' })).toThrow(/OIDC_AUTO_CREATE/);
     const c = loadConfig({ ...base, OIDC_ISSUER: ' https://sso.example.com/realms/main ', OIDC_CLIENT_ID: 'zonedeck', OIDC_CLIENT_SECRET: 's3cret' });
-    expect(c.oidc).toEqual({ issuer: 'https://sso.example.com/realms/main', clientId: 'zonedeck', clientSecret: 's3cret', autoCreate: false, name: 'Single sign-on' });
+    expect(c.oidc).toEqual({ issuer: 'https://sso.example.com/realms/main', clientId: 'zonedeck', clientSecret: 's3cret', autoCreate: false, name: 'Single sign-on', skipSecondFactor: false });
+    expect(loadConfig({ ...base, OIDC_ISSUER: 'https://sso.example.com', OIDC_CLIENT_ID: 'c', OIDC_CLIENT_SECRET: 's', OIDC_SKIP_2FA: 'true' }).oidc?.skipSecondFactor).toBe(true);
+    expect(() => loadConfig({ ...base, OIDC_ISSUER: 'https://sso.example.com', OIDC_CLIENT_ID: 'c', OIDC_CLIENT_SECRET: 's', OIDC_SKIP_2FA: 'yes' })).toThrow(/OIDC_SKIP_2FA: must be true or false/);
     expect(loadConfig({ ...base, OIDC_ISSUER: 'http://127.0.0.1:9000', OIDC_CLIENT_ID: 'c', OIDC_CLIENT_SECRET: 's', OIDC_NAME: 'Keycloak' }).oidc?.name).toBe('Keycloak');
     expect(loadConfig(base).oidc).toBeUndefined();
   });
 
-  it("lets an administrator give a user the address single sign-on matches on, and each user list their identities", async () => {
+  it('lets an administrator give a user an email address, and each user list their identities', async () => {
     t = await createTestApp(sso());
     const admin = await t.user('root');
     await t.services.users.update(TEST_ADMIN, 'root', { is_admin: true });
@@ -355,9 +488,10 @@ describe('configuration and administration of single sign-on', () => {
     expect((await t.request('PUT', '/api/v1/users/nobody/email', { token: admin, body: { email: 'n@example.com' } })).status).toBe(404);
 
     expect(await (await t.request('GET', '/api/v1/account/identities', { token: aliceToken })).json()).toEqual([]);
+    await linkAs(t, 'alice', 'alice');
     await signInWithSso(t, 'alice');
     const ids = await (await t.request('GET', '/api/v1/account/identities', { token: aliceToken })).json();
-    expect(ids).toEqual([{ issuer: idp.issuer, email: 'alice@example.com', created_at: expect.any(String), last_used_at: expect.any(String) }]);
+    expect(ids).toEqual([{ id: expect.any(Number), issuer: idp.issuer, email: 'alice@example.com', created_at: expect.any(String), last_used_at: expect.any(String) }]);
 
     // The CLI does the same.
     const lines: string[] = [];

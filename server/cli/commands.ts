@@ -58,7 +58,7 @@ export const COMMANDS = [
   { name: 'users admin', args: '<username> <on|off>', about: 'grant (on) or revoke (off) admin rights' },
   { name: 'users disable', args: '<username>', about: 'stop the user: no sign-in, their sessions end, their tokens and TSIG keys stop working' },
   { name: 'users enable', args: '<username>', about: 'let a disabled user in again; their tokens and TSIG keys work again' },
-  { name: 'users email', args: '<username> <address|none>', about: "set the email address single sign-on links a provider's verified email to (none clears it)" },
+  { name: 'users email', args: '<username> <address|none>', about: "set a user's email address (none clears it); a first single sign-on with it is told to link from the Account page" },
   {
     name: 'settings password-sign-in',
     args: '<on|off>',

@@ -88,8 +88,8 @@ export function createUsers(store: ServiceStore, accounts: Accounts, audit: Audi
     },
 
     /**
-     * Sets (or, with null, clears) the email address a single sign-on identity's verified email is
-     * matched on (DESIGN.md §20): lower case; refused, naming `email`, when another user has it.
+     * Sets (or, with null, clears) a user's email address: lower case; refused, naming `email`, when
+     * another user has it. Single sign-on links by it never; a first sign-in with it is told to link.
      */
     async setEmail(actor: AuditActor, username: string, given: string | null): Promise<{ user: UserRow; email: string | null }> {
       const user = await accounts.userByName(username);

@@ -1,6 +1,7 @@
 /**
- * The repos of single sign-on and service settings (migration 0018): OpenID identities linked to
- * users, users' email addresses, authorization requests in flight, and the settings table.
+ * The repos of single sign-on and service settings (migrations 0018, 0023): OpenID identities
+ * linked to users, users' email addresses, authorization requests in flight, sign-ins waiting for
+ * a second factor, and the settings table.
  */
 import type { Kysely } from 'kysely';
 import type { Database } from './schema';
@@ -34,6 +35,19 @@ export function createOidcRepos(db: Kysely<Database>): Pick<Repos, 'identities' 
         if (!row) return undefined;
         // Only the request that deletes the row goes on: a replayed or raced callback finds nothing.
         const gone = Number((await db.deleteFrom('oidc_logins').where('state_hash', '=', stateHash).executeTakeFirst()).numDeletedRows);
+        return gone === 1 ? row : undefined;
+      },
+      unlink: async (userId, id) => Number((await db.deleteFrom('user_identities').where('id', '=', id).where('user_id', '=', userId).executeTakeFirst()).numDeletedRows) === 1,
+      addPending: async (row) => {
+        await db.deleteFrom('pending_sign_ins').where('expires_at', '<', new Date().toISOString()).execute();
+        await db.insertInto('pending_sign_ins').values(row).execute();
+      },
+      pending: (stepHash) => db.selectFrom('pending_sign_ins').selectAll().where('step_hash', '=', stepHash).executeTakeFirst(),
+      takePending: async (stepHash) => {
+        const row = await db.selectFrom('pending_sign_ins').selectAll().where('step_hash', '=', stepHash).executeTakeFirst();
+        if (!row) return undefined;
+        // Only the request that deletes the row signs in: two right codes sent at once make one session.
+        const gone = Number((await db.deleteFrom('pending_sign_ins').where('step_hash', '=', stepHash).executeTakeFirst()).numDeletedRows);
         return gone === 1 ? row : undefined;
       },
     },

@@ -17,7 +17,9 @@ export interface Database {
   /** Migration 0018: OpenID identities linked to users. */
   user_identities: { id: Generated<number>; issuer: string; subject: string; user_id: number; email: Generated<string>; created_at: string; last_used_at: string | null };
   /** Migration 0018: authorization requests in flight (single use, 10 minutes). */
-  oidc_logins: { state_hash: string; browser_hash: string; nonce: string; code_verifier: string; next_path: string; expires_at: string };
+  oidc_logins: { state_hash: string; browser_hash: string; nonce: string; code_verifier: string; next_path: string; expires_at: string; link_user_id: number | null };
+  /** Migration 0023: sign-ins through the provider waiting for zonedeck's second factor. */
+  pending_sign_ins: { step_hash: string; user_id: number; issuer: string; email: string; how: string; next_path: string; expires_at: string };
   /** Migration 0018: service-wide switches changed at run time. */
   settings: { key: string; value: string };
   /** Migration 0014. */

@@ -254,6 +254,21 @@ export interface OidcLoginRow {
   /** The dashboard page to land on after the sign-in (a path of this site). */
   next_path: string;
   expires_at: string;
+  /** Migration 0023: the signed-in user who asked to link the identity to their account; null for a sign-in. */
+  link_user_id?: number | null;
+}
+
+/** A sign-in through the provider that waits for the user's second factor (migration 0023). */
+export interface PendingSignInRow {
+  /** SHA-256 of the random value in the browser's cookie. */
+  step_hash: string;
+  user_id: number;
+  issuer: string;
+  email: string;
+  /** How the identity came to the user: `linked`, or `created` (the user was made at this sign-in). */
+  how: string;
+  next_path: string;
+  expires_at: string;
 }
 
 /** A passkey (WebAuthn credential) of a user. */
@@ -440,6 +455,12 @@ export interface Repos {
     addLogin(row: OidcLoginRow): Promise<void>;
     /** Takes (deletes) the request with this state hash; undefined when there is none (unknown, or used already). */
     takeLogin(stateHash: string): Promise<OidcLoginRow | undefined>;
+    /** Unlinks one of the user's identities; false when the user has none with this id. */
+    unlink(userId: number, id: number): Promise<boolean>;
+    addPending(row: PendingSignInRow): Promise<void>;
+    pending(stepHash: string): Promise<PendingSignInRow | undefined>;
+    /** Takes (deletes) a pending sign-in; undefined when another request took it first. */
+    takePending(stepHash: string): Promise<PendingSignInRow | undefined>;
   };
   /** Service-wide switches (migration 0018), by key. */
   settings: {

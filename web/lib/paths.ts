@@ -33,6 +33,10 @@ export const bff = {
   signInMethods: '/bff/sign-in-methods',
   /** Single sign-on: a plain link (the browser goes to the provider and back). */
   oidcStart: '/bff/oidc/start',
+  /** Links the provider's identity to the signed-in account (answers the provider's URL to go to). */
+  oidcLink: '/bff/oidc/link',
+  /** A sign-in through the provider that waits for the account's second factor. */
+  oidcSecondFactor: '/bff/oidc/second-factor',
   signInSettings: '/bff/api/settings/sign-in',
   identities: '/bff/api/account/identities',
   passkeys: '/bff/api/account/passkeys',

@@ -16,12 +16,14 @@ export const signInMethodsQuery = queryOptions({
 
 export const useSignInMethods = () => useQuery(signInMethodsQuery);
 
-/** What a refused single sign-on (`/sign-in?error=<code>`) means for the person at the screen. */
+/** What a refused single sign-on (`/sign-in?error=<code>`, or `/account?sso=<code>` for a link) means for the person at the screen. */
 export const SSO_ERRORS: Record<string, string> = {
   sso_expired: 'That single sign-on attempt expired or was already used. Start again.',
   sso_failed: "The identity provider's answer could not be verified. Start again.",
   sso_denied: 'The identity provider did not sign you in.',
-  sso_no_account: 'There is no account for this identity here. Ask an administrator to create one (or to give your account your email address).',
+  sso_no_account: 'There is no account for this identity here. Ask an administrator to create one.',
+  sso_not_linked: 'This identity is not linked to your account yet. Sign in with your password or a passkey, then link it on your Account page.',
+  sso_taken: 'This identity already signs in to another account. Unlink it there first.',
   sso_disabled: 'This account is disabled. Ask an administrator.',
   sso_unavailable: 'The identity provider cannot be reached right now. Try again in a minute.',
 };

@@ -1,13 +1,15 @@
 /**
  * Sign-in: username and password go to the BFF, which keeps the API token and sets an HttpOnly
  * cookie; or a passkey; or single sign-on (a plain link through the provider and back), when the
- * server has it. The password form is hidden when an administrator turned password sign-in off.
+ * server has it, followed by the account's second factor unless the server lets the provider
+ * stand for it. The password form is hidden when an administrator turned password sign-in off.
  */
 import { useState, type FormEvent } from 'react';
 import { Navigate, useNavigate, useSearchParams } from 'react-router-dom';
 import { useSession } from '../../lib/get-session';
 import { useSignIn } from '../../features/session/sign-in';
 import { usePasskeySignIn } from '../../features/session/passkey-sign-in';
+import { SsoSecondFactor } from '../../features/session/sso-second-factor';
 import { ssoErrorWords, useSignInMethods } from '../../lib/sign-in-methods';
 import { ApiError } from '../../lib/api-client';
 import { bff, routes, safeNext } from '../../lib/paths';
@@ -36,6 +38,21 @@ export function Component() {
   // Set once the server said the account has a second factor: the form then asks for its code too.
   const [needsCode, setNeedsCode] = useState(false);
 
+  // Back from the provider for an account with a second factor: that step first, whatever session this browser still holds.
+  if (params.get('sso') === 'second-factor') {
+    return (
+      <main className="sign-in" id="main">
+        <div className="sign-in-card">
+          <div className="brand brand-large">
+            <img src="/favicon.svg" alt="" width="36" height="36" />
+            <span>zonedeck</span>
+          </div>
+          <h1>Sign in</h1>
+          <SsoSecondFactor next={next} providerName={oidc?.name ?? 'single sign-on'} />
+        </div>
+      </main>
+    );
+  }
   if (session.isPending) return <LoadingState label="Checking your session…" />;
   if (session.data) return <Navigate to={next} replace />;
 

@@ -2,7 +2,7 @@
  * The Users page's switch for password sign-in: on, everyone may sign in with a password; off,
  * only single sign-on and passkeys work (the admin CLI turns it on again). Turning it off asks
  * first, and is offered only when single sign-on is configured. With single sign-on, the card
- * also sets the email address a user's provider account is linked by.
+ * also sets a user's email address (a first single sign-on with it is told to link, not given an account).
  */
 import { useState } from 'react';
 import { Alert } from '../../ui/alert';

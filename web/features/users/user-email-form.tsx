@@ -1,7 +1,7 @@
 /**
- * The email address single sign-on links a provider account to (administrators only): a user's
- * first sign-in through the provider lands in the account whose address equals the one the
- * provider vouches for. An empty address clears it.
+ * A user's email address (administrators only). Single sign-on never links by it: a first sign-in
+ * through the provider whose verified address is a user's makes no second account (even with
+ * OIDC_AUTO_CREATE) and is told to link from that user's Account page. An empty address clears it.
  */
 import { useMutation } from '@tanstack/react-query';
 import { useState, type FormEvent } from 'react';
@@ -29,7 +29,7 @@ export function UserEmailForm() {
       { username: username.trim(), email: email.trim() || null },
       {
         onSuccess: (r) => {
-          toast('success', r.email ? `${r.username} signs in with single sign-on as ${r.email}` : `${r.username} has no email address now`);
+          toast('success', r.email ? `${r.username} has the email address ${r.email}` : `${r.username} has no email address now`);
           setUsername('');
           setEmailText('');
         },
@@ -56,7 +56,7 @@ export function UserEmailForm() {
           maxLength={254}
           onChange={(e) => setEmailText(e.target.value)}
           error={emailError}
-          hint="Their first sign-in through the provider links to this account when the provider has verified this address. Empty clears it."
+          hint="A first single sign-on with this address (verified by the provider) makes no second account: it is told to link from the Account page. Empty clears it."
           className="grow"
         />
         <button type="submit" className="btn" disabled={save.isPending || !username.trim()}>
