@@ -63,6 +63,12 @@ describe('request bodies over HTTP', () => {
     expect(JSON.parse(res.body)).toEqual({ error: { status: 408, code: 'request_timeout', message: 'request body not received within 300 ms' } });
   });
 
+  it('answers a zone import sent as JSON with 415 naming the zone file types (it was a 500: the body was read twice)', async () => {
+    const res = await send(post('/domains/chunked.example/zone', 'Content-Length: 2\r\n'), ['{}']);
+    expect(res.status).toBe(415);
+    expect(JSON.parse(res.body)).toEqual({ error: { status: 415, code: 'unsupported_media_type', message: 'send the request body as text/dns or text/plain, with that Content-Type header' } });
+  });
+
   it('answers 400 for a body that is not JSON', async () => {
     const res = await send(post('/domains', 'Content-Length: 8\r\n'), ['{"name":']);
     expect(res.status).toBe(400);

@@ -22,10 +22,40 @@ describe('request bodies', () => {
     expect(await domains()).toEqual([]);
   });
 
-  it('asks for JSON when the content type is something else', async () => {
-    const res = await t.request('POST', '/api/v1/domains', { raw: 'name=example.com', headers: { 'content-type': 'application/x-www-form-urlencoded' } });
-    expect(res.status).toBe(400);
-    expect((await res.json()).error.message).toMatch(/content-type: application\/json/);
+  it.each([
+    ['application/x-www-form-urlencoded', 'name=example.com'],
+    ['text/plain', '{"name": "example.com"}'],
+    ['multipart/form-data; boundary=b', '--b--'],
+    ['garbage', '{"name": "example.com"}'],
+  ])('answers 415 naming application/json for a body sent as %s', async (type, raw) => {
+    const res = await t.request('POST', '/api/v1/domains', { raw, headers: { 'content-type': type } });
+    expect(res.status).toBe(415);
+    expect(await res.json()).toEqual({ error: { status: 415, code: 'unsupported_media_type', message: 'send the request body as application/json, with that Content-Type header' } });
+    expect(await domains()).toEqual([]);
+  });
+
+  it('answers 415 for a body with no content type, and takes a bare POST where the body is optional', async () => {
+    expect((await t.request('POST', '/api/v1/domains', { raw: '{"name": "example.com"}' })).status).toBe(415);
+    expect((await t.request('POST', '/api/v1/domains')).status).toBe(415);
+    expect(await domains()).toEqual([]);
+    expect((await t.request('POST', '/api/v1/domains', { body: { name: 'bare.example' } })).status).toBe(201);
+    expect((await t.request('POST', '/api/v1/domains/bare.example/records', { body: { name: 'www', record_type: 'A', content: '192.0.2.1' } })).status).toBe(200);
+    const [latest] = (await (await t.request('GET', '/api/v1/domains/bare.example/changes')).json()) as Array<{ id: number }>;
+    // A revert's comment is optional: no body and no content type is a revert without one.
+    expect((await t.request('POST', `/api/v1/domains/bare.example/changes/${latest!.id}/revert`)).status).toBe(200);
+    expect((await (await t.request('GET', '/api/v1/domains/bare.example/records?record_type=A')).json())).toEqual([]);
+  });
+
+  it('answers a zone import sent as JSON with 415 naming the zone file types, whatever the body, and changes nothing', async () => {
+    expect((await t.request('POST', '/api/v1/domains', { body: { name: 'file.example' } })).status).toBe(201);
+    const records = async () => (await (await t.request('GET', '/api/v1/domains/file.example/records')).json()) as unknown[];
+    const before = await records();
+    for (const raw of ['{}', '"$ORIGIN file.example.\\nwww 300 IN A 192.0.2.1"', 'not json', '']) {
+      const res = await t.request('POST', '/api/v1/domains/file.example/zone', { raw, headers: { 'content-type': 'application/json' } });
+      expect(res.status).toBe(415);
+      expect(await res.json()).toEqual({ error: { status: 415, code: 'unsupported_media_type', message: 'send the request body as text/dns or text/plain, with that Content-Type header' } });
+    }
+    expect(await records()).toEqual(before);
   });
 
   it('answers 413 for a body over the limit', async () => {

@@ -1,6 +1,10 @@
 /**
- * Reads a JSON request body once, at the edge: content type, size limit (413), time limit
- * (408), syntax and nesting depth (400). The parsed value is handed to the validators.
+ * Request bodies of the v1 API, read once. The edge (`bodyLimits`, a check before routing) refuses
+ * a body whose declared size is over its limit and notes the size and time the request's body may
+ * take; the route that takes a body reads it (route-validator.ts) as the media type its contract
+ * names: JSON (syntax, nesting depth and the text rule checked here) or a zone file's text. What
+ * was read is handed on through `bodyJson` / `bodyText`, which never read the request again. A
+ * route that takes no body never reads one: the HTTP layer drains it (http-server.ts).
  */
 import { IncomingMessage } from 'node:http';
 import type { Context } from 'hono';
@@ -15,23 +19,40 @@ export const MAX_DEPTH = 32;
 /** A request body as the edge read and checked it: parsed JSON, or a zone file's text. */
 export type ReadBody = { json: unknown } | { text: string };
 
+/** The size and time a request's body may take. */
+export interface BodyLimits {
+  limitBytes: number;
+  timeoutMs: number;
+}
+
 declare module 'hono' {
   interface ContextVariableMap {
     /** Set by the body readers (this file, pdns/body.ts) through Hono's public `c.set`; read with `bodyJson` / `bodyText`. */
     readBody: ReadBody;
+    /** Set at the edge (`bodyLimits`) for the route that reads the body. */
+    bodyLimits: BodyLimits;
   }
 }
 
-/** The JSON body the edge parsed (and checked for size, time, depth and text); Hono's own parse when none was read. */
-export function bodyJson(c: Context): Promise<unknown> {
-  const read = c.get('readBody');
-  return read && 'json' in read ? Promise.resolve(read.json) : c.req.json();
+/** The answer to a body sent as a media type the route does not take (or with none), naming those it takes. */
+export function unsupportedMediaType(types: readonly string[]): HttpError {
+  const list = types.length > 1 ? `${types.slice(0, -1).join(', ')} or ${types.at(-1)}` : types[0];
+  return new HttpError(415, 'unsupported_media_type', `send the request body as ${list}, with that Content-Type header`);
 }
 
-/** The zone file text the edge read (checked for size, time and UTF-8). */
+/**
+ * The JSON body its route read (checked for size, time, depth and text). Never a second read of
+ * the request: a body read as something else, or not read, is a 415 naming JSON.
+ */
+export function bodyJson(c: Context): Promise<unknown> {
+  const read = c.get('readBody');
+  return read && 'json' in read ? Promise.resolve(read.json) : Promise.reject(unsupportedMediaType(['application/json']));
+}
+
+/** The zone file text its route read (checked for size, time and UTF-8); as `bodyJson`, never a second read. */
 export function bodyText(c: Context): Promise<string> {
   const read = c.get('readBody');
-  return read && 'text' in read ? Promise.resolve(read.text) : c.req.text();
+  return read && 'text' in read ? Promise.resolve(read.text) : Promise.reject(unsupportedMediaType(['text/dns', 'text/plain']));
 }
 
 /**
@@ -55,7 +76,10 @@ export function nestsDeeper(text: string, limit = MAX_DEPTH): boolean {
   return false;
 }
 
-const tooLarge = (limit: number) => new HttpError(413, 'payload_too_large', `request body is larger than ${limit} bytes`, undefined, { Connection: 'close' });
+// No `Connection: close` on a 413: the rest of the body is drained (http-server.ts), so a client still
+// sending it reads the answer, and the connection may serve its next request. A 408's client is too
+// slow to wait for: its connection is closed (RFC 9110 §15.5.9).
+const tooLarge = (limit: number) => new HttpError(413, 'payload_too_large', `request body is larger than ${limit} bytes`);
 const tooSlow = (ms: number) => new HttpError(408, 'request_timeout', `request body not received within ${ms} ms`, undefined, { Connection: 'close' });
 
 /** How a body that is too large or too slow is refused (each API answers in its own error shape). */
@@ -82,7 +106,14 @@ async function readLimited(stream: ReadableStream<Uint8Array>, limit: number, ti
       chunks.push(value);
     }
   } catch (err) {
-    reader.cancel().catch(() => {});
+    // Not cancelled: the rest of a refused body is the HTTP layer's to drain (http-server.ts), and
+    // cancelling the stream of a request the BFF forwards in process would reset the client's
+    // connection before it read the answer.
+    try {
+      reader.releaseLock();
+    } catch {
+      // A read still pending (the time ran out) keeps the lock on older runtimes; the stream is dropped with the request.
+    }
     throw err;
   } finally {
     clearTimeout(timer);
@@ -104,7 +135,7 @@ function readIncoming(incoming: IncomingMessage, limit: number, timeoutMs: numbe
     const finish = (err: unknown) => {
       clearTimeout(timer);
       incoming.off('data', onData).off('end', onEnd).off('error', onError).off('close', onClose);
-      // What is left of a refused body is drained (and the connection closed) by @hono/node-server after the answer.
+      // What is left of a refused body is drained after the answer (http-server.ts).
       if (err === undefined) resolve(chunks.length === 1 ? chunks[0]! : Buffer.concat(chunks, size));
       else reject(err);
     };
@@ -133,58 +164,67 @@ export function readBody(c: Context, limit: number, timeoutMs: number, errors: B
 /** Bulk writes (many RRsets at once, whole zones) may be larger than ordinary bodies. */
 const isBulk = (method: string, path: string) =>
   (method === 'PATCH' && path.endsWith('/rrsets')) || (method === 'POST' && (path.endsWith('/zone') || path.endsWith('/domains'))) || ((method === 'POST' || method === 'PUT') && /\/templates(\/[0-9]+)?$/.test(path));
-/** A zone import takes the master file itself (DESIGN.md §11). */
-const isZoneFile = (method: string, path: string, type: string) => method === 'POST' && path.endsWith('/zone') && /^text\/(dns|plain)\s*(;|$)/i.test(type);
 
-export function jsonBody(opts: { limitBytes: number; timeoutMs: number; bulkLimitBytes?: number }): Check {
-  const decoder = new TextDecoder('utf-8', { fatal: true });
+/** The limits of a route reached without the edge (a test's own app): the defaults of BODY_LIMIT_BYTES and BODY_TIMEOUT_MS. */
+const DEFAULT_LIMITS: BodyLimits = { limitBytes: 65_536, timeoutMs: 10_000 };
+
+/**
+ * The edge's part: a write whose declared size is over its limit is refused before any of it is
+ * read, and the limits are noted for the route that reads the body.
+ */
+export function bodyLimits(opts: { limitBytes: number; timeoutMs: number; bulkLimitBytes?: number }): Check {
   return (c) => {
     const method = c.req.method;
     if (method !== 'POST' && method !== 'PUT' && method !== 'PATCH') return;
-    // A revert's body (a comment) is optional; a password reset (POST /users/:name/password), a TOTP enrolment
-    // (POST /account/totp), new recovery codes, a deleted zone's restore and accepting an invitation have none: a bare POST is fine there.
-    if (method === 'POST' && /\/(revert|password|account\/totp|account\/recovery-codes|restore|accept)$/.test(c.req.path) && !c.req.header('content-type') && !Number(c.req.header('content-length') ?? '0')) return;
-    return read(c, method);
+    const limitBytes = isBulk(method, c.req.path) ? (opts.bulkLimitBytes ?? opts.limitBytes) : opts.limitBytes;
+    if (Number(c.req.header('content-length') ?? '0') > limitBytes) throw tooLarge(limitBytes);
+    c.set('bodyLimits', { limitBytes, timeoutMs: opts.timeoutMs });
   };
+}
 
-  async function read(c: Context, method: string): Promise<void> {
-    const limit = isBulk(method, c.req.path) ? (opts.bulkLimitBytes ?? opts.limitBytes) : opts.limitBytes;
-    const declared = Number(c.req.header('content-length') ?? '0');
-    if (declared > limit) throw tooLarge(limit);
-    const type = c.req.header('content-type') ?? '';
-    if (isZoneFile(method, c.req.path, type)) {
-      const bytes = await readBody(c, limit, opts.timeoutMs);
-      let text: string;
-      try {
-        text = decoder.decode(bytes);
-      } catch {
-        throw new Invalid({ body: 'the zone file must be UTF-8 text; write other octets as \\DDD (RFC 1035 §5.1)' });
-      }
-      c.set('readBody', { text });
-      return;
-    }
-    if (!/^application\/([a-z0-9.+-]*\+)?json\s*(;|$)/i.test(type)) {
-      throw new HttpError(400, 'invalid_json', 'send the request body as JSON with content-type: application/json');
-    }
-    const bytes = await readBody(c, limit, opts.timeoutMs);
-    let text: string;
-    let value: unknown;
-    try {
-      text = decoder.decode(bytes);
-    } catch {
-      throw new HttpError(400, 'invalid_json', 'request body is not valid JSON (UTF-8)');
-    }
-    if (nestsDeeper(text)) throw new HttpError(400, 'invalid_json', `request body is nested deeper than ${MAX_DEPTH} levels`);
-    try {
-      value = JSON.parse(text);
-    } catch {
-      throw new HttpError(400, 'invalid_json', 'request body is not valid JSON (UTF-8)');
-    }
-    // The one text rule (core/text-rules.ts), here at the edge for every field of every body.
-    const bad = textProblems(value);
-    if (Object.keys(bad).length > 0) throw new Invalid(bad);
-    c.set('readBody', { json: value });
+/** The request's whole body, within the limits the edge set. */
+export function readRouteBody(c: Context): Promise<Uint8Array> {
+  const { limitBytes, timeoutMs } = c.get('bodyLimits') ?? DEFAULT_LIMITS;
+  return readBody(c, limitBytes, timeoutMs);
+}
+
+const decoder = new TextDecoder('utf-8', { fatal: true });
+const notJson = () => new HttpError(400, 'invalid_json', 'request body is not valid JSON (UTF-8)');
+
+/** Reads the body as JSON: 400 for bytes that are not UTF-8 JSON or nest too deep, the text rule on every string. */
+export async function readJson(c: Context): Promise<unknown> {
+  const bytes = await readRouteBody(c);
+  let text: string;
+  try {
+    text = decoder.decode(bytes);
+  } catch {
+    throw notJson();
   }
+  if (nestsDeeper(text)) throw new HttpError(400, 'invalid_json', `request body is nested deeper than ${MAX_DEPTH} levels`);
+  let value: unknown;
+  try {
+    value = JSON.parse(text);
+  } catch {
+    throw notJson();
+  }
+  // The one text rule (core/text-rules.ts), here at the edge for every field of every body.
+  const bad = textProblems(value);
+  if (Object.keys(bad).length > 0) throw new Invalid(bad);
+  c.set('readBody', { json: value });
+  return value;
+}
+
+/** Reads the body as a zone file's text (UTF-8; the zone file parser applies its own rules to the lines). */
+export async function readText(c: Context): Promise<string> {
+  const bytes = await readRouteBody(c);
+  let text: string;
+  try {
+    text = decoder.decode(bytes);
+  } catch {
+    throw new Invalid({ body: 'the zone file must be UTF-8 text; write other octets as \\DDD (RFC 1035 §5.1)' });
+  }
+  c.set('readBody', { text });
+  return text;
 }
 
 /** The text rule for query strings: a control character in any parameter is a 400 naming it. */

@@ -2,7 +2,7 @@
 import type { Config } from '../config';
 import type { Services } from '../services';
 import { requireToken } from './auth';
-import { cleanQuery, jsonBody } from './body';
+import { bodyLimits, cleanQuery } from './body';
 import { addressLimit, tokenLimit } from './rate-limit';
 import { runChecks } from './checks';
 import { createApi } from './create-api';
@@ -50,7 +50,7 @@ export function publicApi(services: Services, config: Pick<Config, 'bodyLimitByt
       enforceScope(services),
       tokenLimit(config.rateLimitToken, services.store.sharedBuckets),
       cleanQuery,
-      jsonBody({ limitBytes: config.bodyLimitBytes, timeoutMs: config.bodyTimeoutMs, bulkLimitBytes: config.bulkBodyLimitBytes }),
+      bodyLimits({ limitBytes: config.bodyLimitBytes, timeoutMs: config.bodyTimeoutMs, bulkLimitBytes: config.bulkBodyLimitBytes }),
     ]),
   );
   api.route('/', ipsApi(services));

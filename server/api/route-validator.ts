@@ -2,26 +2,46 @@
  * One validating layer per API route, where @hono/zod-openapi adds one per part (query, path,
  * headers, media type, JSON body), each a Hono layer with asynchronous parsing. The same
  * schemas, in the same order, with the same answers: a failed schema goes to `fail` (the
- * API's defaultHook), a wrong content type is 415, and the JSON body is the value api/body.ts
- * parsed. A route using anything else (cookies, forms, several body types) gets `undefined`
- * and keeps @hono/zod-openapi's own validators.
+ * API's defaultHook). The body is read here, once, as the media type the request names among
+ * those its route takes (api/body.ts): JSON, validated by the route's schema, or text (a zone
+ * file). Any other media type is a 415 naming those the route takes, and so is a body sent with
+ * no content type; a route that takes no body never reads one. A route using anything else
+ * (cookies, forms) gets `undefined` and keeps @hono/zod-openapi's own validators.
  */
 import { z, type RouteConfig } from '@hono/zod-openapi';
 import type { Context, MiddlewareHandler } from 'hono';
-import { HTTPException } from 'hono/http-exception';
-import { bodyJson } from './body';
+import { readJson, readRouteBody, readText, unsupportedMediaType } from './body';
 
 type Result = { success: true; data: unknown } | { success: false; error: z.ZodError };
 
 /** How @hono/zod-openapi tells a JSON media type, and matches a request's content type to it. */
 const JSON_TYPE = /^application\/([a-z-.]+\+)?json/i;
 const JSON_CONTENT_TYPE = /^application\/([a-z-.]+\+)?json(;\s*[a-zA-Z0-9-]+=([^;]+))*$/i;
-const FORM_TYPE = /^(multipart\/form-data|application\/x-www-form-urlencoded)/i;
-/** When Hono's json validator reads the body at all (else it validates `{}`). */
-const JSON_MEDIA = /^application\/([\w.-]+\+)?json$/i;
+/** Text a route takes as it is (a zone file). */
+const TEXT_TYPE = /^text\/[a-z0-9.+-]+$/i;
 
 const isZod = (x: unknown): x is z.ZodType => typeof x === 'object' && x !== null && typeof (x as z.ZodType).safeParse === 'function' && typeof (x as z.ZodType).safeParseAsync === 'function';
-const unsupported = () => new HTTPException(415, { message: 'Unsupported Media Type' });
+
+/** The body a route takes: its JSON schema (if it takes JSON), the text media types it takes, and all of them by name. */
+interface BodyContract {
+  json: z.ZodType | undefined;
+  text: readonly string[];
+  types: readonly string[];
+  required: boolean;
+}
+
+/** The route's body contract, or undefined when it takes a media type this layer does not read (forms). */
+function contractOf(body: NonNullable<RouteConfig['request']>['body']): BodyContract | null | undefined {
+  if (!body) return null;
+  const types = Object.keys(body.content);
+  const schemaOf = (type: string): unknown => (body.content[type] as { schema?: unknown } | undefined)?.schema;
+  const json = types.filter((t) => JSON_TYPE.test(t));
+  const text = types.filter((t) => TEXT_TYPE.test(t)).map((t) => t.toLowerCase());
+  if (json.length + text.length !== types.length || json.length > 1) return undefined;
+  const schema = json.length === 1 ? schemaOf(json[0]!) : undefined;
+  if (json.length === 1 && !isZod(schema)) return undefined;
+  return { json: schema as z.ZodType | undefined, text, types, required: body.required === true };
+}
 
 export function routeValidator(request: RouteConfig['request'], fail: (error: z.ZodError) => never): MiddlewareHandler | null | undefined {
   if (!request) return null;
@@ -30,17 +50,9 @@ export function routeValidator(request: RouteConfig['request'], fail: (error: z.
   // Only the declared headers are read: a stripping object schema drops the others anyway.
   if (headers && !(headers instanceof z.ZodObject && headers.def.catchall === undefined)) return undefined;
   const headerNames = headers instanceof z.ZodObject ? Object.keys(headers.shape) : [];
-  let json: { schema: z.ZodType; required: boolean } | undefined;
-  if (body) {
-    const schemaOf = (type: string): unknown => (body.content[type] as { schema?: unknown } | undefined)?.schema;
-    const types = Object.keys(body.content);
-    const validated = types.filter((t) => isZod(schemaOf(t)) && (JSON_TYPE.test(t) || FORM_TYPE.test(t)));
-    if (validated.length > 0) {
-      if (types.length !== 1 || validated.length !== 1 || !JSON_TYPE.test(types[0]!)) return undefined;
-      json = { schema: schemaOf(types[0]!) as z.ZodType, required: body.required === true };
-    }
-  }
-  if (!query && !params && !headers && !json) return null;
+  const contract = contractOf(body);
+  if (contract === undefined) return undefined;
+  if (!query && !params && !headers && !contract) return null;
 
   /** The parsed value, or `fail`; a schema with asynchronous parts is parsed asynchronously. */
   const check = (schema: z.ZodType, value: unknown): {} => {
@@ -65,18 +77,29 @@ export function routeValidator(request: RouteConfig['request'], fail: (error: z.
       }
       c.req.addValidatedData('header', await check(headers, given));
     }
-    if (json) {
-      const type = c.req.header('content-type');
-      if (type ? !JSON_CONTENT_TYPE.test(type) : await hasRequestBody(c)) throw unsupported();
-      if (json.required || (type && JSON_TYPE.test(type))) {
-        const media = type ? type.split(';')[0]!.trim().toLowerCase() : '';
-        c.req.addValidatedData('json', await check(json.schema, JSON_MEDIA.test(media) ? await jsonOf(c) : {}));
-      } else {
-        c.req.addValidatedData('json', {});
-      }
-    }
+    if (contract) await readContractBody(c, contract, check);
     return next();
   };
+}
+
+/** Reads the body as the media type the request names, if the route takes it; else 415 naming those it takes. */
+async function readContractBody(c: Context, contract: BodyContract, check: (schema: z.ZodType, value: unknown) => {}): Promise<void> {
+  const type = c.req.header('content-type');
+  if (type === undefined) {
+    // No content type: nothing may be sent, and only where the body is optional (a bare POST).
+    if (contract.required || (await readRouteBody(c)).byteLength > 0) throw unsupportedMediaType(contract.types);
+    if (contract.json) c.req.addValidatedData('json', {});
+    return;
+  }
+  if (contract.json && JSON_CONTENT_TYPE.test(type)) {
+    c.req.addValidatedData('json', await check(contract.json, await readJson(c)));
+    return;
+  }
+  if (contract.text.includes(type.split(';')[0]!.trim().toLowerCase())) {
+    await readText(c);
+    return;
+  }
+  throw unsupportedMediaType(contract.types);
 }
 
 /** The query as Hono's validator hands it on: a repeated parameter as an array. */
@@ -102,31 +125,4 @@ function queryOf(c: Context): Record<string, string | string[]> {
     return Object.fromEntries(params);
   }
   return Object.fromEntries(Object.entries(c.req.queries()).map(([k, v]) => (v.length === 1 ? [k, v[0]!] : [k, v])));
-}
-
-/** The body api/body.ts parsed (and checked for depth and text), else Hono's parse. */
-async function jsonOf(c: Context): Promise<unknown> {
-  try {
-    return await bodyJson(c);
-  } catch {
-    throw new HTTPException(400, { message: 'Malformed JSON in request body' });
-  }
-}
-
-/** Whether a request without a content type still has a body, as @hono/zod-openapi asks it (then 415). */
-async function hasRequestBody(c: Context): Promise<boolean> {
-  const raw = c.req.raw;
-  if (raw.body === null) return false;
-  if (raw.bodyUsed) return (await c.req.arrayBuffer()).byteLength > 0;
-  const reader = raw.clone().body?.getReader();
-  if (!reader) return false;
-  try {
-    for (;;) {
-      const { done, value } = await reader.read();
-      if (done) return false;
-      if (value.byteLength > 0) return true;
-    }
-  } finally {
-    reader.cancel().catch(() => {});
-  }
 }

@@ -19,7 +19,8 @@ export interface BodyLimits {
 }
 
 const errors = {
-  tooLarge: (limit: number) => new PdnsError(413, `request body is larger than ${limit} bytes`, { Connection: 'close' }),
+  // As the v1 API's (api/body.ts): a 413's rest is drained, a 408's connection closed.
+  tooLarge: (limit: number) => new PdnsError(413, `request body is larger than ${limit} bytes`),
   tooSlow: (ms: number) => new PdnsError(408, `request body not received within ${ms} ms`, { Connection: 'close' }),
 };
 
