@@ -4,7 +4,8 @@
  */
 import AxeBuilder from '@axe-core/playwright';
 import type { Page } from '@playwright/test';
-import { expect, test } from './support/fixtures';
+import { ApiClient } from './support/api-client';
+import { cli, expect, test } from './support/fixtures';
 
 async function serious(page: Page): Promise<string[]> {
   const { violations } = await new AxeBuilder({ page }).analyze();
@@ -15,7 +16,7 @@ for (const size of [
   { width: 1280, height: 800 },
   { width: 390, height: 844 },
 ]) {
-  test(`no serious axe violation on any page at ${size.width}×${size.height}`, async ({ page, signedIn, user }) => {
+  test(`no serious axe violation on any page at ${size.width}×${size.height}`, async ({ page, signedIn, user, server }) => {
     // Every page and dialog in one test: ~35 s on a 2-core machine, so more room than the 60 s default.
     test.setTimeout(240_000);
     void signedIn;
@@ -26,6 +27,13 @@ for (const size of [
     await user.api.call('POST', `/domains/${zone}/records`, { name: 'www', record_type: 'A', content: '192.0.2.2', disabled: true });
     const team = `${user.username}-a11y`;
     expect((await user.api.call('POST', '/teams', { name: team })).status).toBe(201);
+    // A pending invitation on the team's page, and one waiting for the user (the Teams page and the navigation's count).
+    expect((await user.api.call('POST', `/teams/${team}/members`, { username: `${user.username}-guest`, role: 'viewer' })).status).toBe(201);
+    const host = `${user.username}-host`;
+    cli(server, 'users', 'add', host);
+    const hostApi = new ApiClient(server.url, cli(server, 'tokens', 'create', host).at(-1)!);
+    expect((await hostApi.call('POST', '/teams', { name: host })).status).toBe(201);
+    expect((await hostApi.call('POST', `/teams/${host}/members`, { username: user.username, role: 'editor' })).status).toBe(201);
     const template = await user.api.call('POST', '/templates', { name: `${user.username}-mail`, rrsets: [{ name: '@', record_type: 'MX', records: ['10 mx.{zone}'] }] });
     expect(template.status).toBe(201);
     const found: Record<string, string[]> = {};
@@ -52,6 +60,12 @@ for (const size of [
       await expect(page.locator('h1').first()).toBeVisible();
       found[name] = await serious(page);
     }
+    await page.goto('/teams');
+    await expect(page.getByRole('region', { name: 'Your invitations' })).toBeVisible();
+    found['teams with an invitation'] = await serious(page);
+    await page.goto(`/teams/${team}`);
+    await expect(page.getByRole('region', { name: `Pending invitations to ${team}` })).toBeVisible();
+    found['team with a pending invitation'] = await serious(page);
     await page.goto(`/domains/${zone}`);
     await page.getByRole('button', { name: '+ Add record' }).click();
     found['add record form'] = await serious(page);

@@ -1,8 +1,9 @@
 /**
  * Issue 27 in the dashboard, as a small company would use it: an administrator creates a user
  * (reading their one-time password) and a team, invites the user as an editor and creates a zone
- * owned by the team; the editor signs in, changes a record (dig shows it) and sees no SOA or
- * DNSSEC controls; the administrator's audit log shows the invitation and the editor's sign-in;
+ * owned by the team; the editor signs in, accepts the invitation, changes a record (dig shows it)
+ * and sees no SOA or DNSSEC controls; the administrator's audit log shows the invitation, its
+ * acceptance and the editor's sign-in;
  * as a viewer the editor can only read; the editor changes their own password and signs in with it.
  */
 import { randomBytes } from 'node:crypto';
@@ -50,8 +51,8 @@ test('an admin shares a zone with a new user as editor; roles, audit log and sel
   await page.getByLabel('Username').fill(editorName);
   await page.getByLabel('Role', { exact: true }).selectOption('editor');
   await page.getByRole('button', { name: 'Invite' }).click();
-  await expect(page.getByText(`Added ${editorName} to ${team} as editor`)).toBeVisible();
-  await expect(page.getByLabel(`Role of ${editorName}`)).toHaveValue('editor');
+  await expect(page.getByText(`Invited ${editorName} to ${team} as editor: they join once they accept`)).toBeVisible();
+  await expect(page.getByRole('region', { name: `Pending invitations to ${team}` })).toContainText(editorName);
   await screenshot(page, 'team');
 
   // A zone owned by the team, from the new-domain form's Owner choice.
@@ -72,6 +73,12 @@ test('an admin shares a zone with a new user as editor; roles, audit log and sel
   await signIn(ed, { username: editorName, password: oneTime });
   await expect(ed.getByRole('heading', { name: 'Domains', level: 1 })).toBeVisible();
   await expect(ed.getByRole('navigation', { name: 'Main' }).getByRole('link', { name: 'Users' })).toHaveCount(0);
+  // The team's zone is theirs once they accept the invitation.
+  await expect(ed.getByRole('link', { name: zone })).toHaveCount(0);
+  await ed.getByRole('navigation', { name: 'Main' }).getByRole('link', { name: /^Teams/ }).click();
+  await ed.getByRole('button', { name: `Accept the invitation to ${team}` }).click();
+  await expect(ed.getByText(`You joined ${team} as editor: its zones are under Domains`)).toBeVisible();
+  await ed.getByRole('navigation', { name: 'Main' }).getByRole('link', { name: 'Domains' }).click();
   await ed.getByRole('link', { name: zone }).click();
   await expect(ed.getByText(`Team ${team} · editor`)).toBeVisible();
   await expect(ed.getByRole('link', { name: 'Records', exact: true })).toBeVisible();
@@ -88,16 +95,17 @@ test('an admin shares a zone with a new user as editor; roles, audit log and sel
   await expect(ed.getByRole('button', { name: 'Delete domain' })).toHaveCount(0);
   await screenshot(ed, 'editor-team-editor');
 
-  // The administrator's audit log: the invitation and the editor's sign-in.
+  // The administrator's audit log: the invitation, its acceptance and the editor's sign-in.
   await page.goto(`/audit?username=${editorName}`);
   await expect(page.getByRole('heading', { name: 'Audit log', level: 1 })).toBeVisible();
-  const added = page.locator('tr[data-kind="member-added"]');
-  await expect(added).toContainText(editorName);
-  await expect(added).toContainText(`team ${team}`);
-  await expect(added).toContainText(admin.username);
+  const invited = page.locator('tr[data-kind="member-invited"]');
+  await expect(invited).toContainText(editorName);
+  await expect(invited).toContainText(`team ${team}`);
+  await expect(invited).toContainText(admin.username);
+  await expect(page.locator('tr[data-kind="invitation-accepted"]')).toContainText(editorName);
   await expect(page.locator('tr[data-kind="sign-in"]').filter({ hasText: editorName })).toHaveCount(1);
-  await page.getByLabel('Event', { exact: true }).selectOption('member-added');
-  await expect(page).toHaveURL(/kind=member-added/);
+  await page.getByLabel('Event', { exact: true }).selectOption('member-invited');
+  await expect(page).toHaveURL(/kind=member-invited/);
   await expect(page.getByTestId('audit-count')).toHaveText('1 event match');
   await screenshot(page, 'audit');
 
@@ -115,7 +123,7 @@ test('an admin shares a zone with a new user as editor; roles, audit log and sel
   await ed.getByRole('link', { name: 'History', exact: true }).click();
   const roleChanges = ed.getByRole('region', { name: `Role changes in team ${team}` });
   await expect(roleChanges.locator('tr[data-kind="member-role-changed"]')).toContainText(editorName);
-  await expect(roleChanges.locator('tr[data-kind="member-added"]')).toContainText(editorName);
+  await expect(roleChanges.locator('tr[data-kind="invitation-accepted"]')).toContainText(editorName);
 
   // The editor changes their own password on the Account page and signs in with the new one.
   const newPassword = `new-${randomBytes(6).toString('hex')}`;

@@ -1,10 +1,11 @@
 /**
  * The frame of every signed-in page: skip link, brand, navigation (Users only for an
- * administrator), the user's Account and sign-out.
+ * administrator; Teams counts the user's pending invitations), the user's Account and sign-out.
  */
 import { Suspense } from 'react';
 import { NavLink, Outlet, useNavigate, useNavigation } from 'react-router-dom';
 import { useAccount } from '../features/account/get-account';
+import { useMyInvitations } from '../features/teams/list-my-invitations';
 import { useSession } from '../lib/get-session';
 import { useSignOut } from '../features/session/sign-out';
 import { GlobalSearch } from '../features/search/global-search';
@@ -17,6 +18,7 @@ export function Shell() {
   const signOut = useSignOut();
   const navigate = useNavigate();
   const navigation = useNavigation();
+  const invited = useMyInvitations().data?.length ?? 0;
   return (
     <>
       <a href="#main" className="skip-link">
@@ -30,7 +32,16 @@ export function Shell() {
           </NavLink>
           <nav aria-label="Main" className="mainnav">
             <NavLink to={routes.domains}>Domains</NavLink>
-            <NavLink to={routes.teams}>Teams</NavLink>
+            <NavLink to={routes.teams}>
+              Teams
+              {invited > 0 ? ' ' : null}
+              {invited > 0 ? (
+                <span className="nav-count" title={`${invited} pending invitation${invited === 1 ? '' : 's'}`}>
+                  {invited}
+                  <span className="visually-hidden"> pending invitation{invited === 1 ? '' : 's'}</span>
+                </span>
+              ) : null}
+            </NavLink>
             <NavLink to={routes.templates}>Templates</NavLink>
             <NavLink to={routes.ips}>IPs</NavLink>
             <NavLink to={routes.tokens}>API tokens</NavLink>

@@ -98,6 +98,10 @@ export interface Member {
   created_at: string;
 }
 
+/** A pending invitation as the team's owners see it, and as the invited user sees theirs. */
+export type TeamInvitation = z.output<typeof import('../../server/api/teams').TeamInvitationSchema>;
+export type Invitation = z.output<typeof import('../../server/api/invitations').InvitationSchema>;
+
 /** A zone's query statistics (issue 29): counts per step, and its most asked names. */
 export type QuerySeries = z.output<typeof import('../../server/api/query-stats').QuerySeriesSchema>;
 export type TopNames = z.output<typeof import('../../server/api/query-stats').TopNamesSchema>;

@@ -73,6 +73,12 @@ export const bff = {
   team: (name: string) => `/bff/api/teams/${enc(name)}`,
   members: (team: string) => `/bff/api/teams/${enc(team)}/members`,
   member: (team: string, username: string) => `/bff/api/teams/${enc(team)}/members/${enc(username)}`,
+  teamInvitations: (team: string) => `/bff/api/teams/${enc(team)}/invitations`,
+  teamInvitation: (team: string, username: string) => `/bff/api/teams/${enc(team)}/invitations/${enc(username)}`,
+  /** The user's own invitations: list, accept (`…/accept`), decline (DELETE). */
+  invitations: '/bff/api/invitations',
+  invitation: (team: string) => `/bff/api/invitations/${enc(team)}`,
+  acceptInvitation: (team: string) => `/bff/api/invitations/${enc(team)}/accept`,
   users: '/bff/api/users',
   user: (username: string) => `/bff/api/users/${enc(username)}`,
   userPassword: (username: string) => `/bff/api/users/${enc(username)}/password`,

@@ -1,15 +1,18 @@
 /**
- * One team: its members and their roles, what each role may do, and (for its owners) inviting,
- * changing roles, removing members and deleting the team. The API enforces each of these;
- * the page offers them only to those who may.
+ * One team: its members and their roles, what each role may do, its pending invitations (for its
+ * owners and admins), and (for its owners) inviting, cancelling invitations, changing roles,
+ * removing members and deleting the team. The API enforces each of these; the page offers them
+ * only to those who may.
  */
 import { useState } from 'react';
 import { Link, useNavigate, useParams } from 'react-router-dom';
 import { useAccount } from '../../features/account/get-account';
 import { useSession } from '../../lib/get-session';
-import { AddMemberForm } from '../../features/teams/add-member-form';
+import { InviteMemberForm } from '../../features/teams/invite-member-form';
 import { DeleteTeamDialog } from '../../features/teams/delete-team-dialog';
 import { useMembers } from '../../features/teams/list-members';
+import { useTeamInvitations } from '../../features/teams/list-team-invitations';
+import { TeamInvitationsTable } from '../../features/teams/team-invitations-table';
 import { MembersTable } from '../../features/teams/members-table';
 import { RemoveMemberDialog } from '../../features/teams/remove-member-dialog';
 import { RoleList } from '../../features/teams/role-list';
@@ -30,6 +33,11 @@ export function Component() {
   const navigate = useNavigate();
   const [removing, setRemoving] = useState<Member | null>(null);
   const [deleting, setDeleting] = useState(false);
+  const myRole = members.data?.find((m) => m.username === me)?.role;
+  const manage = canManageMembers(myRole, account.data?.is_admin ?? false);
+  // Owners and admins of the team (and administrators) see who is invited; editors and viewers do not.
+  const seesInvitations = members.isSuccess && (manage || myRole === 'admin');
+  const invitations = useTeamInvitations(name, seesInvitations);
 
   if (members.isError && members.error instanceof ApiError && members.error.status === 404) {
     return (
@@ -40,8 +48,6 @@ export function Component() {
       </div>
     );
   }
-  const myRole = members.data?.find((m) => m.username === me)?.role;
-  const manage = canManageMembers(myRole, account.data?.is_admin ?? false);
 
   return (
     <div className="page">
@@ -71,7 +77,7 @@ export function Component() {
 
       {manage ? (
         <section className="card">
-          <AddMemberForm team={name} />
+          <InviteMemberForm team={name} />
         </section>
       ) : null}
 
@@ -86,6 +92,14 @@ export function Component() {
         )}
         <p className="muted small">The team’s zones are listed with yours under Domains; to create one for it, choose the team as its owner there.</p>
       </section>
+
+      {seesInvitations && invitations.data && invitations.data.length > 0 ? (
+        <section className="card" aria-labelledby="invitations-title">
+          <h2 id="invitations-title">Pending invitations</h2>
+          <TeamInvitationsTable team={name} invitations={invitations.data} manage={manage} />
+          <p className="muted small">An invited user becomes a member, with the role shown, when they accept on their Teams page.</p>
+        </section>
+      ) : null}
       <RemoveMemberDialog team={name} member={removing} me={me} onClose={() => setRemoving(null)} onLeft={() => navigate(routes.teams)} />
       <DeleteTeamDialog team={name} open={deleting} onClose={() => setDeleting(false)} onDeleted={() => navigate(routes.teams)} />
     </div>

@@ -1,9 +1,11 @@
 /**
- * Teams: the user's teams, and a new one; an administrator can list every team (`?all=true`).
- * The page and that choice live in the URL.
+ * Teams: the user's pending invitations (accept or decline), the user's teams, and a new one; an
+ * administrator can list every team (`?all=true`). The page and that choice live in the URL.
  */
 import { useAccount } from '../../features/account/get-account';
 import { CreateTeamForm } from '../../features/teams/create-team-form';
+import { useMyInvitations } from '../../features/teams/list-my-invitations';
+import { MyInvitations } from '../../features/teams/my-invitations';
 import { useTeams } from '../../lib/list-teams';
 import { RoleList } from '../../features/teams/role-list';
 import { TeamsTable } from '../../features/teams/teams-table';
@@ -19,6 +21,7 @@ export function Component() {
   const isAdmin = useAccount().data?.is_admin ?? false;
   const all = isAdmin && params.get('all') === 'true';
   const q = useTeams(page, all);
+  const invitations = useMyInvitations();
 
   return (
     <div className="page">
@@ -29,6 +32,14 @@ export function Component() {
           <RoleList />
         </div>
       </header>
+
+      {invitations.data && invitations.data.length > 0 ? (
+        <section className="card" aria-labelledby="my-invitations-title">
+          <h2 id="my-invitations-title">Invitations</h2>
+          <p className="muted">You join a team, and reach its zones with the role offered, when you accept.</p>
+          <MyInvitations invitations={invitations.data} />
+        </section>
+      ) : null}
 
       <section className="card">
         <CreateTeamForm />

@@ -1,18 +1,22 @@
-/** Invite a user into the team by username, with a role (editor by default: records only). */
+/**
+ * Invite a user into the team by username, with a role (editor by default: records only). The
+ * invitation waits under Pending invitations until the user accepts it; the answer is the same
+ * whether or not the name is a user's, so the form cannot say which.
+ */
 import { useState, type FormEvent } from 'react';
 import { ApiError } from '../../lib/api-client';
 import type { TeamRole } from '../../lib/api-types';
 import { Alert } from '../../ui/alert';
 import { SelectField, TextField } from '../../ui/field';
 import { useToast } from '../../ui/toast';
-import { useAddMember } from './add-member';
+import { useInviteMember } from './invite-member';
 import { ROLES, roleLabel } from '../../lib/role-words';
 
-export function AddMemberForm({ team }: { team: string }) {
+export function InviteMemberForm({ team }: { team: string }) {
   const [username, setUsername] = useState('');
   const [role, setRole] = useState<TeamRole>('editor');
   const [submitted, setSubmitted] = useState(false);
-  const add = useAddMember(team);
+  const add = useInviteMember(team);
   const toast = useToast();
   const server = add.error instanceof ApiError ? add.error : null;
   const usernameError = (submitted && username.trim() === '' ? 'is required' : undefined) ?? server?.field('username');
@@ -27,7 +31,7 @@ export function AddMemberForm({ team }: { team: string }) {
       { username: username.trim(), role },
       {
         onSuccess: (m) => {
-          toast('success', `Added ${m.username} to ${team} as ${m.role}`);
+          toast('success', `Invited ${m.username} to ${team} as ${m.role}: they join once they accept`);
           setUsername('');
           setSubmitted(false);
         },
@@ -49,7 +53,7 @@ export function AddMemberForm({ team }: { team: string }) {
           add.reset();
         }}
         error={usernameError}
-        hint="An existing zonedeck user."
+        hint="Their zonedeck username. They join when they accept the invitation."
         className="grow"
       />
       <SelectField label="Role" name="role" value={role} onChange={(e) => setRole(e.target.value as TeamRole)} error={roleError}>
@@ -62,7 +66,7 @@ export function AddMemberForm({ team }: { team: string }) {
       <button type="submit" className="btn btn-primary" disabled={add.isPending}>
         {add.isPending ? 'Inviting…' : 'Invite'}
       </button>
-      {otherError ? <Alert title="Could not add the member">{otherError}</Alert> : null}
+      {otherError ? <Alert title="Could not invite">{otherError}</Alert> : null}
     </form>
   );
 }
