@@ -1,8 +1,8 @@
 /**
- * Asked again (DESIGN.md §20): creating a token or a TSIG key, or removing a second factor, more
- * than 10 minutes after sign-in answers `reauthentication_required`; this dialog takes the
- * password (and the second factor's code, when the account has one), tells the BFF, and then
- * lets the form send its request again. With single sign-on, signing in again through the
+ * Asked again: an act that adds or removes a way in (a token, a TSIG key, a second factor, a
+ * passkey, single sign-on) or acts on another user, more than 10 minutes after sign-in, answers
+ * `reauthentication_required`; this dialog takes the password (and the second factor's code, when
+ * the account has one), tells the BFF, and then lets the form send its request again. With single sign-on, signing in again through the
  * provider does as well (and comes back to this page); with password sign-in off, it is the only way.
  */
 import { useMutation } from '@tanstack/react-query';
@@ -32,7 +32,9 @@ export function ReauthenticateDialog({ error, onConfirmed, onCancel }: { error: 
     setPassword('');
     setCode('');
     confirm.reset();
-    onCancel();
+    // The dialog also closes by itself once the retried request has cleared the error: that is no
+    // cancel, and resetting the request then would drop its answer (a new token, a one-time password).
+    if (open) onCancel();
   };
 
   const onSubmit = (e: FormEvent) => {
