@@ -116,3 +116,19 @@ describe('a body that never ends', () => {
     expect(data).toContain('"code":"payload_too_large"');
   });
 });
+
+describe('a client that goes away mid-body', () => {
+  it('is no server error: nothing is logged as one', async () => {
+    const { port } = new URL(server.url);
+    const socket = net.connect(Number(port), '127.0.0.1');
+    await new Promise((r) => socket.once('connect', r));
+    socket.write(`POST /api/v1/domains/${ZONE}/records HTTP/1.1\r\nHost: x\r\nAuthorization: Bearer ${token}\r\nContent-Type: application/json\r\nContent-Length: 1000\r\n\r\n{"name": "gone`);
+    // Long enough for the route to be reading the body when the connection ends.
+    await new Promise((r) => setTimeout(r, 200));
+    socket.destroy();
+    const logged = () => server.lines.map((l) => JSON.parse(l) as { msg?: string; path?: string; status?: number });
+    await expect.poll(() => logged().some((l) => l.msg === 'request' && l.path === `/api/v1/domains/${ZONE}/records` && l.status === 400)).toBe(true);
+    expect(logged().filter((l) => l.msg === 'unhandled error')).toEqual([]);
+  });
+});
+

@@ -82,6 +82,9 @@ export function nestsDeeper(text: string, limit = MAX_DEPTH): boolean {
 const tooLarge = (limit: number) => new HttpError(413, 'payload_too_large', `request body is larger than ${limit} bytes`);
 const tooSlow = (ms: number) => new HttpError(408, 'request_timeout', `request body not received within ${ms} ms`, undefined, { Connection: 'close' });
 
+/** A body its client stopped sending (the connection closed or failed): nobody reads the answer, but it is no server error. */
+const incomplete = () => new HttpError(400, 'incomplete_body', 'the connection ended before the whole request body arrived');
+
 /** How a body that is too large or too slow is refused (each API answers in its own error shape). */
 export interface BodyErrors {
   tooLarge(limit: number): Error;
@@ -99,7 +102,7 @@ async function readLimited(stream: ReadableStream<Uint8Array>, limit: number, ti
   });
   try {
     for (;;) {
-      const { done, value } = await Promise.race([reader.read(), timeout]);
+      const { done, value } = await Promise.race([reader.read().catch(() => Promise.reject(incomplete())), timeout]);
       if (done) break;
       size += value.byteLength;
       if (size > limit) throw errors.tooLarge(limit);
@@ -145,8 +148,8 @@ function readIncoming(incoming: IncomingMessage, limit: number, timeoutMs: numbe
       else chunks.push(chunk);
     };
     const onEnd = () => finish(undefined);
-    const onError = (err: Error) => finish(err);
-    const onClose = () => finish(new Error('the client closed the connection before sending the whole request body'));
+    const onError = () => finish(incomplete());
+    const onClose = () => finish(incomplete());
     const timer = setTimeout(() => finish(errors.tooSlow(timeoutMs)), timeoutMs);
     incoming.on('data', onData).on('end', onEnd).on('error', onError).on('close', onClose);
   });

@@ -45,7 +45,9 @@ export class Api extends OpenAPIHono<ApiEnv> {
     });
   }
 
-  endpoint<R extends RouteConfig>(config: R, handler: RouteHandler<R, ApiEnv>): this {
+  endpoint<R extends RouteConfig>(given: R, handler: RouteHandler<R, ApiEnv>): this {
+    // A route that takes a body answers a body of another media type with 415 (route-validator.ts).
+    const config: R = given.request?.body ? { ...given, responses: { ...given.responses, 415: { description: ERROR_TEXT[415]!, content: errorContent } } } : given;
     const validate = config.middleware === undefined ? routeValidator(config.request, invalid) : undefined;
     if (validate === undefined) {
       this.openapi(config, handler as never);
@@ -74,6 +76,7 @@ const ERROR_TEXT: Record<number, string> = {
   409: 'Conflicts with existing data (duplicate, CNAME exclusivity, name taken, a revert whose records changed since)',
   412: 'If-Match names a serial the zone is no longer at; nothing was changed',
   413: 'Request body too large',
+  415: 'Request body not of a media type the operation takes (the message names them), or sent with no Content-Type',
   500: 'Internal error; carries a request id',
 };
 

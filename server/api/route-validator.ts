@@ -88,6 +88,7 @@ async function readContractBody(c: Context, contract: BodyContract, check: (sche
   if (type === undefined) {
     // No content type: nothing may be sent, and only where the body is optional (a bare POST).
     if (contract.required || (await readRouteBody(c)).byteLength > 0) throw unsupportedMediaType(contract.types);
+    // As @hono/zod-openapi hands on an optional body that was not sent.
     if (contract.json) c.req.addValidatedData('json', {});
     return;
   }
