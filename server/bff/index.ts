@@ -3,13 +3,13 @@
  * runs in, and the SPA's data calls forwarded to the public API with a token that stays here.
  */
 import { Hono } from 'hono';
-import { bodyLimit } from 'hono/body-limit';
 import { clientAddress, requestOrigin } from '../client-address';
 import { z } from 'zod';
 import { textProblem } from '../core/text-rules';
 import type { Services } from '../services';
 import { clearSessionCookie, readSessionCookie, writeSessionCookie } from './cookie';
 import { BffError } from './errors';
+import { jsonBody } from './json-body';
 import { forwarder, type ApiFetch } from './forward';
 import { checkOrigin, CSRF_HEADER, hostAllowed, originCheck, requireSession, type BffEnv } from './guard';
 import { ipUsage } from './ip-usage';
@@ -71,7 +71,7 @@ export function bffApp(services: Services, apiFetch: ApiFetch, opts: BffOptions 
     }
   };
   const rp = (c: { get(key: 'siteOrigin'): string }) => rpOf(c.get('siteOrigin'));
-  const passkeyBody = bodyLimit({ maxSize: 16_384, onError: () => { throw new BffError(413, 'payload_too_large', 'request body is too large'); } });
+  const passkeyBody = jsonBody(16_384);
   const json = async <T>(c: { req: { json(): Promise<unknown> } }, schema: z.ZodType<T>, what: string): Promise<T> => {
     try {
       return schema.parse(await c.req.json());
@@ -98,7 +98,7 @@ export function bffApp(services: Services, apiFetch: ApiFetch, opts: BffOptions 
   // Sign-in, sessions, ip-usage and the forwarded calls: per client address, as the API limits them.
   app.use('*', limitByAddress(opts.rateLimitAddress ?? null, services.store.sharedBuckets));
 
-  app.post('/sign-in', originCheck, bodyLimit({ maxSize: 4096, onError: () => { throw new BffError(413, 'payload_too_large', 'request body is too large'); } }), async (c) => {
+  app.post('/sign-in', originCheck, jsonBody(4096), async (c) => {
     let body: z.infer<typeof SignIn>;
     try {
       body = SignIn.parse(await c.req.json());
@@ -163,7 +163,7 @@ export function bffApp(services: Services, apiFetch: ApiFetch, opts: BffOptions 
    * Asked again (DESIGN.md §20): a sensitive act more than 10 minutes after sign-in needs the
    * password (and second factor) once more. Throttled like a sign-in.
    */
-  app.post('/reauthenticate', originCheck, session, bodyLimit({ maxSize: 4096, onError: () => { throw new BffError(413, 'payload_too_large', 'request body is too large'); } }), async (c) => {
+  app.post('/reauthenticate', originCheck, session, jsonBody(4096), async (c) => {
     const s = c.get('session');
     if (!sessions.csrfMatches(s.row, c.req.header(CSRF_HEADER))) throw new BffError(403, 'csrf', `missing or wrong ${CSRF_HEADER} header; reload the page`);
     let body: z.infer<typeof Reauthenticate>;

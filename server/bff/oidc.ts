@@ -18,7 +18,6 @@
  * would miss); only its hash is stored, beside the state, nonce and PKCE verifier.
  */
 import { Hono, type Context } from 'hono';
-import { bodyLimit } from 'hono/body-limit';
 import { deleteCookie, getCookie, setCookie } from 'hono/cookie';
 import { z } from 'zod';
 import { clientAddress } from '../client-address';
@@ -29,6 +28,7 @@ import type { ActiveSession, Sessions } from '../services/sessions';
 import type { SignInThrottle } from '../services/sign-in-throttle';
 import { readSessionCookie, writeSessionCookie } from './cookie';
 import { BffError } from './errors';
+import { jsonBody } from './json-body';
 import { originCheck, requireSession, type BffEnv } from './guard';
 
 const COOKIE = 'zd_oidc';
@@ -150,7 +150,7 @@ export function oidcApp(services: Services, { sessions, throttle, now, info }: O
   });
 
   /** The held sign-in's TOTP code (or a recovery code): right, and the session starts as after any sign-in. */
-  app.post('/second-factor', originCheck, bodyLimit({ maxSize: 4096, onError: () => { throw new BffError(413, 'payload_too_large', 'request body is too large'); } }), async (c) => {
+  app.post('/second-factor', originCheck, jsonBody(4096), async (c) => {
     let body: z.infer<typeof CodeBody>;
     try {
       body = CodeBody.parse(await c.req.json());
