@@ -1,7 +1,7 @@
 /**
- * Every route of the running server, with random bodies and content types: the v1 API's routes as
- * its OpenAPI document lists them, the PowerDNS-compatible API's and the dashboard backend's as the
- * app routes them. Whatever arrives (JSON of any shape, text, form data, bytes that are not UTF-8,
+ * Every route of the running server that a body may be sent to (all but GET and HEAD), with random
+ * bodies and content types: the v1 API's routes as its OpenAPI document lists them, the
+ * PowerDNS-compatible API's and the dashboard backend's as the app routes them. Whatever arrives (JSON of any shape, text, form data, bytes that are not UTF-8,
  * under any content type or none), the answer is never a 5xx, and every 4xx carries the error body
  * of its API, so a client can always tell what was expected.
  */
@@ -92,24 +92,27 @@ const REAL: Record<string, string[]> = {
   key_id: ['1'],
   kind: ['ALLOW-AXFR-FROM', 'SOA-EDIT-API'],
 };
-const param = (name: string) =>
-  fc.oneof({ weight: 3, arbitrary: fc.constantFrom(...(REAL[name] ?? ['1'])) }, fc.string({ minLength: 1 }).map((s) => encodeURIComponent(s)), fc.constantFrom('0', '-1', '99999999999999999999', 'x'.repeat(300), '%00', '%2e%2e'));
+const anyParam = fc.oneof(fc.string({ minLength: 1 }).map((s) => encodeURIComponent(s)), fc.constantFrom('0', '-1', '99999999999999999999', 'x'.repeat(300), '%00', '%2e%2e'));
+const param = (name: string) => fc.oneof({ weight: 3, arbitrary: fc.constantFrom(...(REAL[name] ?? ['1'])) }, anyParam);
 
-/** A route's path with every `{param}` or `:param` filled from `param`. */
-function pathOf(template: string): fc.Arbitrary<string> {
+/**
+ * A route's path with every `{param}` or `:param` filled from `param`; a DELETE's from random
+ * values only, so that it cannot remove the zone, team, user or token the rest of the test uses.
+ */
+function pathOf(method: string, template: string): fc.Arbitrary<string> {
   const names = [...template.matchAll(/\{(\w+)\}|:(\w+)/g)].map((m) => m[1] ?? m[2]!);
-  return fc.tuple(...names.map(param)).map((values) => {
+  return fc.tuple(...names.map((name) => (method === 'DELETE' ? anyParam : param(name)))).map((values) => {
     let i = 0;
     return template.replace(/\{(\w+)\}|:(\w+)/g, () => values[i++]!);
   });
 }
 
-/** The methods that carry a body, and the path templates that take them. */
-function writes(routes: Array<{ method: string; path: string }>): Array<{ method: string; path: string }> {
+/** Every route a request with a body may be sent to (fetch sends none with GET or HEAD), once each. */
+function bodyRoutes(routes: Array<{ method: string; path: string }>): Array<{ method: string; path: string }> {
   const seen = new Set<string>();
   return routes.filter((r) => {
     const key = `${r.method} ${r.path}`;
-    if (!['POST', 'PUT', 'PATCH'].includes(r.method) || r.path.includes('*') || seen.has(key)) return false;
+    if (!['POST', 'PUT', 'PATCH', 'DELETE'].includes(r.method) || r.path.includes('*') || seen.has(key)) return false;
     seen.add(key);
     return true;
   });
@@ -133,7 +136,7 @@ async function expectClean(res: Response, shape: 'v1' | 'pdns', what: string): P
 async function throwAt(route: { method: string; path: string }, send: (path: string, b: BodyInit | undefined, type: string | undefined) => Promise<Response>, shape: 'v1' | 'pdns'): Promise<void> {
   for (const [type, runs] of CONTENT_TYPES) {
     await fc.assert(
-      fc.asyncProperty(pathOf(route.path), body, async (path, b) => {
+      fc.asyncProperty(pathOf(route.method, route.path), body, async (path, b) => {
         // Bytes, so that fetch adds no content type of its own to a string.
         const bytes = typeof b === 'string' ? Buffer.from(b) : b;
         await expectClean(await send(path, bytes, type), shape, `${route.method} ${path} (${type ?? 'no content type'})`);
@@ -143,11 +146,11 @@ async function throwAt(route: { method: string; path: string }, send: (path: str
   }
 }
 
-/** The writes of the v1 API as its OpenAPI document lists them, under `prefix`. */
-async function documentedWrites(prefix: string): Promise<Array<{ method: string; path: string }>> {
+/** The routes of the v1 API (but GET) as its OpenAPI document lists them, under `prefix`. */
+async function documentedRoutes(prefix: string): Promise<Array<{ method: string; path: string }>> {
   const doc = (await (await fetch(`${server.url}/api/v1/openapi.json`)).json()) as { paths: Record<string, Record<string, unknown>> };
   // Not the admin's own password or the sign-in settings: a random body that happened to be valid would lock the test out.
-  return writes(Object.entries(doc.paths).flatMap(([path, ops]) => Object.keys(ops).map((m) => ({ method: m.toUpperCase(), path: `${prefix}${path}` })))).filter(
+  return bodyRoutes(Object.entries(doc.paths).flatMap(([path, ops]) => Object.keys(ops).map((m) => ({ method: m.toUpperCase(), path: `${prefix}${path}` })))).filter(
     (r) => !/\/account\/password$|\/settings\/sign-in$/.test(r.path),
   );
 }
@@ -156,24 +159,24 @@ async function documentedWrites(prefix: string): Promise<Array<{ method: string;
 const appRoutes = () => buildApp({ services: local.services, config: local.config, log: createLogger('silent') }).routes;
 
 describe('every route, random bodies and content types', () => {
-  it('the v1 API: every write in its OpenAPI document', async () => {
-    const routes = await documentedWrites('/api/v1');
+  it('the v1 API: every route in its OpenAPI document', async () => {
+    const routes = await documentedRoutes('/api/v1');
     expect(routes.length).toBeGreaterThan(25);
     for (const route of routes) await throwAt(route, (path, b, type) => api(route.method, path, b, type), 'v1');
   });
 
-  it('the PowerDNS API: every write it routes', async () => {
-    const routes = writes(appRoutes().filter((r) => r.path.startsWith('/api/v1/servers')));
+  it('the PowerDNS API: every route it serves', async () => {
+    const routes = bodyRoutes(appRoutes().filter((r) => r.path.startsWith('/api/v1/servers')));
     expect(routes.length).toBeGreaterThan(10);
     for (const route of routes) await throwAt(route, (path, b, type) => api(route.method, path, b, type), 'pdns');
   });
 
-  it("the dashboard's backend: its own writes and the API calls it forwards, with a session and its CSRF token", async () => {
+  it("the dashboard's backend: its own routes and the API calls it forwards, with a session and its CSRF token", async () => {
     // Not sign-out: it would end the session the rest of the test runs in.
-    const own = writes(appRoutes().filter((r) => r.path.startsWith('/bff/') && !r.path.endsWith('/sign-out')));
+    const own = bodyRoutes(appRoutes().filter((r) => r.path.startsWith('/bff/') && !r.path.endsWith('/sign-out')));
     expect(own.length).toBeGreaterThan(4);
     const headers = { cookie: session.cookie, origin: server.url, 'sec-fetch-site': 'same-origin', 'x-csrf-token': session.csrf };
-    for (const route of [...own, ...(await documentedWrites('/bff/api'))]) {
+    for (const route of [...own, ...(await documentedRoutes('/bff/api'))]) {
       await throwAt(route, (path, b, type) => fetch(`${server.url}${path}`, { method: route.method, headers: { ...headers, ...(type === undefined ? {} : { 'content-type': type }) }, body: b }), 'v1');
     }
   });
