@@ -16,7 +16,7 @@ import { HttpError } from './errors';
 
 export const MAX_DEPTH = 32;
 
-/** A request body as the edge read and checked it: parsed JSON, or a zone file's text. */
+/** A request body as its route read and checked it: parsed JSON, or a zone file's text. */
 export type ReadBody = { json: unknown } | { text: string };
 
 /** The size and time a request's body may take. */
