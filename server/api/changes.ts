@@ -97,7 +97,8 @@ export function changesApi(services: Services) {
     })
     .endpoint(patch, async (c) => {
       const body = c.req.valid('json');
-      const opts = writeOptions(c, body.comment);
+      // With the request's signal: a bulk PATCH stops, writing nothing, when its client goes away.
+      const opts = { ...writeOptions(c, body.comment), signal: c.req.raw.signal };
       const applied = await rrsets.patch(user(c), pathZone(c), body.rrsets, opts);
       return writeAnswer(c, opts, applied, (a) => changeView(a.change));
     });

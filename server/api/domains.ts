@@ -116,7 +116,8 @@ export function domainsApi(services: Services) {
       const file = zone_file === undefined || origin === null ? undefined : fileBuilder(await zoneFiles.read(zone_file, origin, input.minimum_ttl ?? SOA_DEFAULTS.minimum_ttl), 'merge');
       // A template's RRsets go into the same first change set (DESIGN.md §22).
       const fromTemplate = template === undefined ? undefined : await services.templates.forNewZone(c.get('principal').user.id, template, variables);
-      const zone = await asFileErrors(() => zones.create(c.get('principal').user.id, input, writeOptions(c), file?.build ?? fromTemplate));
+      // With the request's signal: a zone built from a big file or template is not made for a client that went away.
+      const zone = await asFileErrors(() => zones.create(c.get('principal').user.id, input, { ...writeOptions(c), signal: c.req.raw.signal }, file?.build ?? fromTemplate));
       return c.json(await view(c.get('principal').user.id, zone), 201);
     })
     .endpoint(get, async (c) => {

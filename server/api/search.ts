@@ -84,7 +84,7 @@ export function searchApi(services: Services) {
     })
     .endpoint(bulk, async (c) => {
       const body = c.req.valid('json');
-      const result = await recordSearch.bulk(asker(c), body, writeOptions(c, body.comment));
+      const result = await recordSearch.bulk(asker(c), body, { ...writeOptions(c, body.comment), signal: c.req.raw.signal });
       return c.json(batchView(result), 200);
     })
     .endpoint(getBatch, async (c) => {
@@ -97,7 +97,7 @@ export function searchApi(services: Services) {
       const id = batchId(c.req.valid('param').id);
       const body = c.req.header('content-type') ? c.req.valid('json') : {};
       const { userId, scope } = asker(c);
-      const result = await batches.revert(userId, scope, id, writeOptions(c, body.comment));
+      const result = await batches.revert(userId, scope, id, { ...writeOptions(c, body.comment), signal: c.req.raw.signal });
       return c.json(batchView(result), 200);
     });
 }

@@ -116,7 +116,8 @@ export function templatesApi(services: Services) {
     .endpoint(remove, async (c) => c.json(await view(await templates.remove(asker(c), templateId(c.req.valid('param').id))), 200))
     .endpoint(apply, async (c) => {
       const body = c.req.valid('json');
-      const result = await templates.apply(asker(c), templateId(c.req.valid('param').id), body, writeOptions(c, body.comment));
+      // The request's signal: a client that goes away stops the apply, and nothing is written.
+      const result = await templates.apply(asker(c), templateId(c.req.valid('param').id), body, { ...writeOptions(c, body.comment), signal: c.req.raw.signal });
       return c.json(batchView(result), 200);
     })
     .endpoint(zonesOf, async (c) => c.json(await templates.zones(asker(c), templateId(c.req.valid('param').id)), 200))

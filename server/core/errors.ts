@@ -49,6 +49,18 @@ export class PreconditionFailed extends ZonedeckError {
   readonly code = 'precondition_failed';
 }
 
+/**
+ * The client went away before a long piece of work was done: it stops, and nothing of it is
+ * written. Nobody reads the answer; its status (nginx's 499) is for the log.
+ */
+export class ClientGone extends ZonedeckError {
+  readonly status = 499;
+  readonly code = 'client_closed_request';
+  constructor() {
+    super('the client closed the request before it was done; nothing was changed');
+  }
+}
+
 /** A value that fails a rule of `core/`; callers attach the field name. */
 export class RuleError extends Error {}
 

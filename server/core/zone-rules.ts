@@ -37,6 +37,21 @@ const ancestorsOf = (name: string): string[] => {
 
 /** Every violation among `records`, the zone's records as they will be. */
 export function zoneRuleViolations<R extends RuleRecord>(zone: string, records: readonly R[]): ZoneRuleViolation<R>[] {
+  const out: ZoneRuleViolation<R>[] = [];
+  const steps = violations(zone, records, out);
+  while (!steps.next().done);
+  return out;
+}
+
+/** The same, letting the event loop turn (`step`) between names: a change may touch hundreds of thousands. */
+export async function zoneRuleViolationsSliced<R extends RuleRecord>(zone: string, records: readonly R[], step: () => Promise<void>): Promise<ZoneRuleViolation<R>[]> {
+  const out: ZoneRuleViolation<R>[] = [];
+  for (const steps = violations(zone, records, out); !steps.next().done; ) await step();
+  return out;
+}
+
+/** Adds the violations among `records` to `out`, yielding after each name. */
+function* violations<R extends RuleRecord>(zone: string, records: readonly R[], out: ZoneRuleViolation<R>[]): Generator<void> {
   const byName = new Map<string, R[]>();
   for (const r of records) {
     const list = byName.get(r.name);
@@ -49,7 +64,6 @@ export function zoneRuleViolations<R extends RuleRecord>(zone: string, records: 
   const cuts = new Set<string>();
   for (const [name, rs] of byName) if (name !== APEX && rs.some((r) => r.record_type === 'NS')) cuts.add(name);
 
-  const out: ZoneRuleViolation<R>[] = [];
   const fail = (record: R, field: ZoneRuleViolation['field'], message: string) => out.push({ record, field, message });
 
   for (const [name, rs] of byName) {
@@ -100,8 +114,8 @@ export function zoneRuleViolations<R extends RuleRecord>(zone: string, records: 
         }
       }
     }
+    yield;
   }
-  return out;
 }
 
 /**

@@ -14,7 +14,8 @@
 import { APEX } from '../core/domain-name';
 import type { Role } from '../core/roles';
 import { isRestricted, recordRefusal, zoneRefusal, type Scope } from '../core/scope';
-import { Conflict, Forbidden, NotFound, PreconditionFailed } from '../core/errors';
+import { ClientGone, Conflict, Forbidden, NotFound, PreconditionFailed } from '../core/errors';
+import { slicer, type Slicer } from '../core/pause';
 import { nextSerial, SOA_FIELDS } from '../core/soa';
 import type { ChangeEntryRow, ChangeFilter, ChangeSetRow, DomainRow, NewRow, Page, RecordRow, Repos, ServiceRepos, Store, Window } from '../store/types';
 import type { DeletedZoneRow } from '../store/deleted-zone-types';
@@ -56,6 +57,11 @@ export interface WriteOptions {
   dryRun?: boolean;
   /** The batch (one apply across zones, DESIGN.md §22) this change set belongs to. */
   batch?: string;
+  /**
+   * The request's signal: once its client has gone, the change stops at its next yield point,
+   * and before its commit, writing nothing (ClientGone). Absent: it runs to the end.
+   */
+  signal?: AbortSignal;
 }
 
 /** The zone settings a change set can change besides records. */
@@ -101,6 +107,8 @@ export interface Edit {
   touch?: boolean;
   /** Maps a broken rule at a name and type to the field the caller sent (record CRUD's fields by default). */
   blame?: Blame;
+  /** A builder's yield point between items of a long loop (the same as the draft's: it lets the event loop turn, and stops when the client is gone). */
+  slice: Slicer;
 }
 
 export interface Applied<T> {
@@ -152,6 +160,9 @@ export interface ChangeSetOptions {
   aliasDeny?: readonly string[];
 }
 
+/** Rows written per statement batch between two yield points: a few tens of milliseconds of SQLite. */
+const WRITE_SLICE = 256;
+
 export function createChangeSets(store: Store, events: ZoneEvents, options: ChangeSetOptions) {
   /**
    * Applies one change set to the zone `locate` finds (inside the transaction). `build` edits
@@ -164,7 +175,7 @@ export function createChangeSets(store: Store, events: ZoneEvents, options: Chan
   }
 
   /** One zone's change set inside the caller's transaction: lock, If-Match, build, validate, write, `after`. */
-  async function applyIn<T>(tx: Repos, job: ZoneChangeJob<T>, given: WriteOptions): Promise<Applied<T> & { names: string[]; keys: boolean }> {
+  async function applyIn<T>(tx: Repos, job: ZoneChangeJob<T>, given: WriteOptions, slice: Slicer): Promise<Applied<T> & { names: string[]; keys: boolean }> {
     let opts = given;
     const now = new Date();
     const zone = await tx.domains.lock(await bring(tx, await job.locate(tx, now), now));
@@ -177,7 +188,8 @@ export function createChangeSets(store: Store, events: ZoneEvents, options: Chan
         'If-Match': `the zone is at serial ${zone.serial_number}`,
       });
     }
-    const edit: Edit = { draft: new ZoneDraft(tx, zone, { aliasResolver: options.aliasResolver ?? false, aliasDeny: options.aliasDeny }), zone, tx, settings: {}, now };
+    const draft = new ZoneDraft(tx, zone, { aliasResolver: options.aliasResolver ?? false, aliasDeny: options.aliasDeny, slice });
+    const edit: Edit = { draft, zone, tx, settings: {}, now, slice };
     await job.build(edit);
     const out = await write(tx, zone, edit, opts, role);
     const result = job.after ? await job.after(tx, out.zone, out.change, out.inserted) : (undefined as T);
@@ -192,7 +204,11 @@ export function createChangeSets(store: Store, events: ZoneEvents, options: Chan
    */
   async function applyMany<T = void>(jobs: readonly ZoneChangeJob<T>[], opts: WriteOptions): Promise<Applied<T>[]> {
     let applied: Array<Applied<T> & { names: string[]; keys: boolean }>;
+    // One clock for all the change's long loops: the event loop turns every SLICE_MS, whichever loop runs.
+    const slice = slicer(opts.signal);
     try {
+      // A client gone already is not worth taking the write lock for.
+      await slice();
       applied = await store.transaction(async (tx) => {
         const done = [];
         // Several zones: lock them all first, in id order, so that two batches over the same zones
@@ -206,11 +222,13 @@ export function createChangeSets(store: Store, events: ZoneEvents, options: Chan
         }
         for (const job of jobs) {
           try {
-            done.push(await applyIn(tx, job, opts));
+            done.push(await applyIn(tx, job, opts, slice));
           } catch (e) {
-            throw job.fail && !(e instanceof DryRun) ? job.fail(e) : e;
+            throw job.fail && !(e instanceof DryRun) && !(e instanceof ClientGone) ? job.fail(e) : e;
           }
         }
+        // The last moment to stop: a client gone during the writes has them rolled back.
+        if (opts.signal?.aborted) throw new ClientGone();
         if (opts.dryRun) throw new DryRun(done);
         // Every other node's DNS hears of it when, and only if, this commits (DESIGN.md §15).
         for (const out of done) if (out.change.id !== null) await publishZoneChange(tx, events, { kind: 'zone-changed', domain: out.zone, names: out.names, keys: out.keys });
@@ -262,7 +280,7 @@ export function createChangeSets(store: Store, events: ZoneEvents, options: Chan
     const { draft } = edit;
     const now = edit.now;
     const at = now.toISOString();
-    const w = draft.writes(at);
+    const w = await draft.writes(at);
     const settings: Record<string, [unknown, unknown]> = {};
     for (const f of SETTING_FIELDS) {
       const v = edit.settings[f];
@@ -296,9 +314,22 @@ export function createChangeSets(store: Store, events: ZoneEvents, options: Chan
     }
 
     // Deletes first, so that a CNAME may replace other data (and content move) within one change.
-    await tx.records.deleteMany(w.deletes);
-    for (const u of w.updates) await tx.records.update(u.id, u.patch);
-    const inserted = await tx.records.insertMany(w.inserts);
+    // In slices, each short enough that the event loop turns between them (SQLite runs each
+    // statement on this thread); a client gone meanwhile stops it, and the transaction rolls back.
+    for (let i = 0; i < w.deletes.length; i += WRITE_SLICE) {
+      await edit.slice();
+      await tx.records.deleteMany(w.deletes.slice(i, i + WRITE_SLICE));
+    }
+    for (const u of w.updates) {
+      await edit.slice();
+      await tx.records.update(u.id, u.patch);
+    }
+    const inserted: RecordRow[] = [];
+    for (let i = 0; i < w.inserts.length; i += WRITE_SLICE) {
+      await edit.slice();
+      inserted.push(...(await tx.records.insertMany(w.inserts.slice(i, i + WRITE_SLICE))));
+    }
+    await edit.slice();
 
     const serial = nextSerial(zone.serial_number, now);
     const patch: Partial<Settings> = {};
@@ -435,7 +466,7 @@ export function createChangeSets(store: Store, events: ZoneEvents, options: Chan
   };
 
   function revertBuild(id: number, opts: Omit<WriteOptions, 'source'>) {
-    return async ({ draft, zone, tx, settings }: Edit) => {
+    return async ({ draft, zone, tx, settings, slice }: Edit) => {
       const row = await tx.changes.byId(zone.id, id);
       if (!row) throw new NotFound(`no change ${id} in ${zone.name}`);
       const cs = view(row, await tx.changes.entries(row.id));
@@ -460,10 +491,12 @@ export function createChangeSets(store: Store, events: ZoneEvents, options: Chan
         return set.get(r.content);
       };
       for (const r of cs.added) {
+        await slice();
         const e = entry(r);
         if (!e || e.ttl !== r.ttl || !e.disabled !== !r.disabled) note(key(r), `${r.content} (TTL ${r.ttl})${state(r.disabled)} is no longer there as change ${id} left it`);
       }
       for (const r of cs.removed) {
+        await slice();
         if (addedContent.has(`${key(r)} ${r.content}`)) continue;
         if (entry(r)) note(key(r), `${r.content} has been added again since change ${id}`);
       }
@@ -484,6 +517,7 @@ export function createChangeSets(store: Store, events: ZoneEvents, options: Chan
       for (const r of cs.added) setOf(r).added.add(r.content);
       for (const r of cs.removed) setOf(r).restored.push(r);
       for (const { name, type, added, restored } of sets.values()) {
+        await slice();
         const kept = draft.rrset(name, type).filter((e) => !added.has(e.content));
         const ttl = restored[0]?.ttl ?? kept[0]?.ttl ?? 0;
         draft.put(name, type, [...kept, ...restored.map((r) => ({ content: r.content, ttl: r.ttl, disabled: r.disabled }))], ttl);

@@ -54,7 +54,7 @@ export function createServices(store: Store, defaults: ZoneDefaults & { delegati
     zones,
     deletedZones: createDeletedZones(store, zones, changes, audit, defaults.historyDays),
     records: createRecords(store, changes, zones),
-    rrsets: createRrsets(changes, zones),
+    rrsets: createRrsets(changes, zones, defaults.maxRecords ?? DEFAULT_MAX_RECORDS),
     tsigKeys: createTsigKeys(store, defaults.maxTsigKeysPerUser),
     updates: createDynamicUpdates(store, changes, defaults.rateLimitUpdate ?? null),
     batches,

@@ -6,6 +6,8 @@
  * order to one draft of the zone, which must be valid as a whole, as one change set.
  */
 import { APEX, normalizeRecordName } from '../core/domain-name';
+import { Invalid } from '../core/errors';
+import { slicer } from '../core/pause';
 import { recordType } from '../core/record-types';
 import { parseTtl } from '../core/ttl';
 import type { Applied, ChangeSets, Settings, WriteOptions } from './change-sets';
@@ -45,11 +47,20 @@ function lastIndexes(entries: readonly Resolved[]) {
   return { byType, byName };
 }
 
-export function createRrsets(changes: ChangeSets, zones: Zones) {
-  /** Every entry validated and canonicalized, or one Invalid naming every bad position. */
-  function resolveAll(zoneName: string, list: readonly RRsetChange[]): Resolved[] {
+export function createRrsets(changes: ChangeSets, zones: Zones, maxRecords: number) {
+  /**
+   * Every entry validated and canonicalized, or one Invalid naming every bad position. The records
+   * are counted first (one change never lists more than a zone may hold), and the event loop turns
+   * between entries; a client gone meanwhile stops it (`signal`).
+   */
+  async function resolveAll(zoneName: string, list: readonly RRsetChange[], signal?: AbortSignal): Promise<Resolved[]> {
+    const count = list.reduce((n, rs) => n + (rs.records?.length ?? 0), 0);
+    if (count > maxRecords) throw Invalid.field('rrsets', `lists ${count} records; one change lists at most ${maxRecords}, as many as a zone may hold (MAX_RECORDS_PER_ZONE)`);
     const check = new FieldCheck();
-    const out = list.map((rs, i) => {
+    const slice = slicer(signal);
+    const out: Resolved[] = [];
+    for (const [i, rs] of list.entries()) {
+      await slice();
       const at = `rrsets.${i}`;
       const type = check.run(`${at}.record_type`, () => recordType(rs.record_type));
       const name = check.run(`${at}.name`, () => normalizeRecordName(rs.name ?? '', zoneName));
@@ -59,8 +70,8 @@ export function createRrsets(changes: ChangeSets, zones: Zones) {
       }
       const records = (rs.changetype === 'DELETE' ? [] : (rs.records ?? [])).map((c, j) => (type ? check.run(`${at}.records.${j}`, () => type.normalize(c)) : undefined));
       if (rs.changetype === 'DELETE' && (rs.records?.length ?? 0) > 0) check.fail(`${at}.records`, 'must be empty for DELETE, which removes the whole RRset');
-      return { name: name!, type: type?.type ?? '', ttl, changetype: rs.changetype, records: records as string[], disabled: records.map((_, j) => rs.disabled?.[j] === true) };
-    });
+      out.push({ name: name!, type: type?.type ?? '', ttl, changetype: rs.changetype, records: records as string[], disabled: records.map((_, j) => rs.disabled?.[j] === true) });
+    }
     check.done();
     return out;
   }
@@ -72,7 +83,7 @@ export function createRrsets(changes: ChangeSets, zones: Zones) {
      */
     async replaceAll(userId: number, zoneName: ZoneRef, list: readonly RRsetChange[], settings: Partial<Settings>, opts: WriteOptions): Promise<Applied<void>> {
       // Prepared before the write lock (issue 34): every entry validated and canonicalized; inside it only the draft is edited.
-      const entries = resolveAll((await zones.owned(userId, zoneName)).name, list.map((rs) => ({ ...rs, changetype: 'REPLACE' as const })));
+      const entries = await resolveAll((await zones.owned(userId, zoneName)).name, list.map((rs) => ({ ...rs, changetype: 'REPLACE' as const })), opts.signal);
       return changes.apply(
         (tx) => zones.owned(userId, zoneName, tx),
         opts,
@@ -101,7 +112,7 @@ export function createRrsets(changes: ChangeSets, zones: Zones) {
 
     async patch(userId: number, zoneName: ZoneRef, list: readonly RRsetChange[], opts: WriteOptions): Promise<Applied<void>> {
       // Prepared before the write lock (issue 34), as for replaceAll.
-      const entries = resolveAll((await zones.owned(userId, zoneName)).name, list);
+      const entries = await resolveAll((await zones.owned(userId, zoneName)).name, list, opts.signal);
       return changes.apply(
         (tx) => zones.owned(userId, zoneName, tx),
         opts,

@@ -10,6 +10,7 @@ import { Conflict, Forbidden, Invalid, NotFound, RuleError } from '../core/error
 import { recordType } from '../core/record-types';
 import { roleAtLeast } from '../core/roles';
 import { allowsZone, isRestricted, type Scope } from '../core/scope';
+import { slicer, type Slicer } from '../core/pause';
 import { fill, MAX_VARIABLES, placeholders, unfill, variableRefusal } from '../core/template-render';
 import { parseTtl } from '../core/ttl';
 import type { DomainRow, RecordRow, ServiceRepos, ServiceStore, Window } from '../store/types';
@@ -55,18 +56,26 @@ export function parseVariables(raw: Record<string, unknown> | undefined): Variab
   return out;
 }
 
-/** A template's RRsets as a zone gets them: placeholders filled, names and contents canonical; Invalid naming `rrsets.<i>…` or `variables`. */
-export function render(template: Pick<TemplateRow, 'rrsets'>, zone: string, variables: Variables) {
+/** How many records a template holds: what an apply builds in each zone, counted before anything is built. */
+export const recordCount = (template: { rrsets: ReadonlyArray<{ records: readonly unknown[] }> }): number => template.rrsets.reduce((n, s) => n + s.records.length, 0);
+
+/**
+ * A template's RRsets as a zone gets them: placeholders filled, names and contents canonical;
+ * Invalid naming `rrsets.<i>…` or `variables`. `slice` lets the event loop turn between RRsets.
+ */
+export async function render(template: Pick<TemplateRow, 'rrsets'>, zone: string, variables: Variables, slice: Slicer) {
   const check = new FieldCheck();
-  const out = template.rrsets.map((rs, i) => {
+  const out = [];
+  for (const [i, rs] of template.rrsets.entries()) {
+    await slice();
     const at = `rrsets.${i}`;
     const type = check.run(`${at}.record_type`, () => recordType(rs.record_type));
     const name = check.run(`${at}.name`, () => normalizeRecordName(fill(rs.name, zone, variables), zone));
     // A variable may bring a name to the apex, whose NS set is the service's.
     if (name === APEX && type?.type === 'NS') check.fail(`${at}.name`, 'is the apex here, whose NS set is managed by zonedeck');
     const records = rs.records.map((c, j) => (type ? check.run(`${at}.records.${j}`, () => type.normalize(fill(c, zone, variables))) : undefined));
-    return { name: name!, type: type?.type ?? '', ttl: rs.ttl, records: [...new Set(records as string[])] };
-  });
+    out.push({ name: name!, type: type?.type ?? '', ttl: rs.ttl, records: [...new Set(records as string[])] });
+  }
   check.done();
   return out;
 }
@@ -89,16 +98,20 @@ function unscoped(asker: Asker, what: string): void {
 /** A change-set builder that puts the template's RRsets into the zone. */
 export function templateBuild(template: Pick<TemplateRow, 'rrsets'>, variables: Variables, mode: ApplyMode) {
   return async (edit: Edit): Promise<void> => {
-    const { draft, zone } = edit;
-    const sets = render(template, zone.name, variables);
+    const { draft, zone, slice } = edit;
+    const sets = await render(template, zone.name, variables, slice);
     const given = new Set(sets.map((s) => `${s.name} ${s.type}`));
     if (mode === 'replace') {
       await draft.loadAll();
       for (const name of draft.names()) {
+        await slice();
         for (const type of draft.types(name)) if ((name !== APEX || type !== 'NS') && !given.has(`${name} ${type}`)) draft.put(name, type, [], 0);
       }
     } else await draft.load(new Set(sets.map((s) => s.name)));
-    for (const s of sets) draft.put(s.name, s.type, s.records.map((content) => ({ content, ttl: s.ttl })), s.ttl);
+    for (const s of sets) {
+      await slice();
+      draft.put(s.name, s.type, s.records.map((content) => ({ content, ttl: s.ttl })), s.ttl);
+    }
     // One lookup per broken rule, not a scan of the template: a template may break thousands.
     const last = new Map(sets.map((s, i) => [`${s.name} ${s.type}`, i]));
     edit.blame = (name, type) => {
@@ -136,11 +149,16 @@ export function createTemplates(store: ServiceStore, zones: Zones, batches: Batc
   }
 
   /** The RRsets of a body, checked and bounded; contents without placeholders canonical already. */
-  function parseRRsets(list: NonNullable<TemplateInput['rrsets']>): TemplateRRset[] {
+  async function parseRRsets(list: NonNullable<TemplateInput['rrsets']>): Promise<TemplateRRset[]> {
+    // Counted before any is checked: a template never holds more than one zone may.
+    const total = recordCount({ rrsets: list });
+    if (total > maxRecords) throw Invalid.field('rrsets', `holds ${total} records; a template holds at most ${maxRecords} (MAX_RECORDS_PER_ZONE)`);
     const check = new FieldCheck();
-    let total = 0;
     const seen = new Set<string>();
-    const out = list.map((rs, i) => {
+    const slice = slicer();
+    const out: TemplateRRset[] = [];
+    for (const [i, rs] of list.entries()) {
+      await slice();
       const at = `rrsets.${i}`;
       const type = check.run(`${at}.record_type`, () => recordType(rs.record_type));
       const raw = rs.name ?? APEX;
@@ -150,7 +168,6 @@ export function createTemplates(store: ServiceStore, zones: Zones, batches: Batc
       if (type?.type === 'NS' && rendersToApex(raw)) check.fail(`${at}.record_type`, 'the NS set at the apex is managed by zonedeck');
       const ttl = check.run(`${at}.ttl`, () => parseTtl(rs.ttl ?? '3600')) ?? 3600;
       if (rs.records.length === 0) check.fail(`${at}.records`, 'must hold at least one record');
-      total += rs.records.length;
       const records = rs.records.map((c, j) => {
         if (c.length > MAX_CONTENT) {
           check.fail(`${at}.records.${j}`, `must be at most ${MAX_CONTENT} characters`);
@@ -162,9 +179,8 @@ export function createTemplates(store: ServiceStore, zones: Zones, batches: Batc
       const k = `${name.toLowerCase()} ${type?.type}`;
       if (seen.has(k)) check.fail(`${at}.name`, `${name} ${type?.type} is in the template already; put all its records in one RRset`);
       seen.add(k);
-      return { name, record_type: type?.type ?? rs.record_type, ttl, records };
-    });
-    if (total > maxRecords) check.fail('rrsets', `a template holds at most ${maxRecords} records (MAX_RECORDS_PER_ZONE)`);
+      out.push({ name, record_type: type?.type ?? rs.record_type, ttl, records });
+    }
     check.done();
     return out;
   }
@@ -172,7 +188,9 @@ export function createTemplates(store: ServiceStore, zones: Zones, batches: Batc
   /** A zone's records as template RRsets: disabled records and the apex NS set left out; its name becomes `{zone}`. */
   async function rrsetsOfZone(zone: DomainRow): Promise<TemplateRRset[]> {
     const sets = new Map<string, TemplateRRset>();
+    const slice = slicer();
     for (const r of await store.records.byDomain(zone.id)) {
+      await slice();
       if (r.disabled || (r.name === APEX && r.record_type === 'NS')) continue;
       const name = unfill(r.name, zone.name);
       const k = `${name} ${r.record_type}`;
@@ -182,6 +200,24 @@ export function createTemplates(store: ServiceStore, zones: Zones, batches: Batc
       else sets.set(k, { name, record_type: r.record_type, ttl: r.ttl, records: [content] });
     }
     return [...sets.values()].sort((a, b) => a.name.localeCompare(b.name) || a.record_type.localeCompare(b.record_type));
+  }
+
+  /**
+   * The work of an apply, counted before anything is built: the template's records in each zone
+   * (at most MAX_RECORDS_PER_ZONE), and what the whole request builds, and in replace mode
+   * removes, across its zones (at most MAX_RECORDS_PER_ZONE too: one request costs no more than
+   * the largest write of one zone, however many zones it spreads over). The zone's records plus
+   * what the apply adds are held to MAX_RECORDS_PER_ZONE by the change set, before it writes.
+   */
+  async function bound(t: TemplateRow, list: readonly DomainRow[], mode: ApplyMode): Promise<void> {
+    const count = recordCount(t);
+    if (count > maxRecords) throw Invalid.field('zones', `the template holds ${count} records, more than one zone may hold (${maxRecords}, MAX_RECORDS_PER_ZONE)`);
+    let total = 0;
+    for (const zone of list) total += count + (mode === 'replace' ? await store.records.zoneCount(zone.id) : 0);
+    if (total > maxRecords) {
+      const what = mode === 'replace' ? `${total} records (the template's ${count} in each of ${list.length} zones, and the zones' records it replaces)` : `${total} records (${count} in each of ${list.length} zones)`;
+      throw Invalid.field('zones', `this apply would build ${what}; one request builds at most ${maxRecords} (MAX_RECORDS_PER_ZONE): apply it to fewer zones at a time`);
+    }
   }
 
   const parseName = (raw: string | undefined): string => {
@@ -199,8 +235,8 @@ export function createTemplates(store: ServiceStore, zones: Zones, batches: Batc
       unscoped(asker, 'create');
       const name = parseName(input.name);
       if ((input.rrsets === undefined) === (input.from_zone === undefined)) throw Invalid.field('rrsets', 'give either rrsets or from_zone');
-      const rrsets = input.from_zone !== undefined ? await rrsetsOfZone(await zoneOf(asker, input.from_zone, 'from_zone')) : parseRRsets(input.rrsets!);
-      if (rrsets.reduce((n, s) => n + s.records.length, 0) > maxRecords) throw Invalid.field('from_zone', `a template holds at most ${maxRecords} records (MAX_RECORDS_PER_ZONE)`);
+      const rrsets = input.from_zone !== undefined ? await rrsetsOfZone(await zoneOf(asker, input.from_zone, 'from_zone')) : await parseRRsets(input.rrsets!);
+      if (recordCount({ rrsets }) > maxRecords) throw Invalid.field('from_zone', `a template holds at most ${maxRecords} records (MAX_RECORDS_PER_ZONE)`);
       return store.transaction(async (tx) => {
         let teamId: number | null = null;
         if (input.team !== undefined) {
@@ -218,7 +254,7 @@ export function createTemplates(store: ServiceStore, zones: Zones, batches: Batc
 
     async update(asker: Asker, id: number, input: Omit<TemplateInput, 'team' | 'from_zone'>): Promise<TemplateRow> {
       unscoped(asker, 'change');
-      const rrsets = input.rrsets === undefined ? undefined : parseRRsets(input.rrsets);
+      const rrsets = input.rrsets === undefined ? undefined : await parseRRsets(input.rrsets);
       const name = input.name === undefined ? undefined : parseName(input.name);
       return store.transaction(async (tx) => {
         const t = await changeable(tx, asker.userId, id);
@@ -242,6 +278,9 @@ export function createTemplates(store: ServiceStore, zones: Zones, batches: Batc
       const t = await visible(store, userId, id).catch((e) => {
         throw e instanceof NotFound ? Invalid.field('template', 'is not a template you may use') : e;
       });
+      // A template saved under a larger MAX_RECORDS_PER_ZONE than today's: refused before anything is built.
+      const count = recordCount(t);
+      if (count > maxRecords) throw Invalid.field('template', `holds ${count} records, more than one zone may hold (${maxRecords}, MAX_RECORDS_PER_ZONE)`);
       const build = templateBuild(t, variables, 'merge');
       return async (edit: Edit) => {
         await build(edit);
@@ -257,6 +296,7 @@ export function createTemplates(store: ServiceStore, zones: Zones, batches: Batc
       const names = [...new Set(body.zones)];
       const list: DomainRow[] = [];
       for (const [i, name] of names.entries()) list.push(await zoneOf(asker, name, `zones.${i}`));
+      await bound(t, list, mode);
       const jobs = list.map((zone) => ({
         zone,
         build: templateBuild(t, variables, mode),
@@ -292,7 +332,7 @@ export function createTemplates(store: ServiceStore, zones: Zones, batches: Batc
     const differences: Array<{ name: string; record_type: string; expected: string[]; actual: string[]; ttl?: [number, number] }> = [];
     let problem: string | undefined;
     try {
-      const sets = render(t, zone.name, variables);
+      const sets = await render(t, zone.name, variables, slicer());
       const rows = new Map<string, RecordRow[]>();
       for (const r of await store.records.atNames(zone.id, [...new Set(sets.map((s) => s.name))])) {
         if (r.disabled) continue;

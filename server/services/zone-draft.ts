@@ -8,9 +8,9 @@
 import { APEX, toFqdn } from '../core/domain-name';
 import { Conflict, Invalid } from '../core/errors';
 import { RECORD_TYPE_BY_NAME } from '../core/record-types';
-import { zoneRuleViolations } from '../core/zone-rules';
+import { zoneRuleViolationsSliced } from '../core/zone-rules';
 import type { ChangeEntryRow, DomainRow, ListedRecord, NewRow, RecordRow, ReadRepos } from '../store/types';
-import { pauseEvery } from '../core/pause';
+import { slicer, type Slicer } from '../core/pause';
 import { aliasTargetRefusal } from '../core/zone-rules';
 
 /** One record as a change set sees it: relative name, type, TTL and canonical content. */
@@ -66,6 +66,9 @@ function ancestorsOf(name: string): string[] {
 /** Whether a name lies below any of `cuts` (names of the zone, not the apex). */
 const belowAny = (name: string, cuts: ReadonlySet<string>): boolean => cuts.size > 0 && ancestorsOf(name).some((n) => cuts.has(n));
 
+/** Names the draft loads per query batch, between two yield points. */
+const LOAD_NAMES = 2000;
+
 /** New DNAMEs up to which the names below each are read by a query of its own; more, and the zone is read once. */
 const DNAME_QUERIES = 16;
 
@@ -88,8 +91,13 @@ export class ZoneDraft {
   constructor(
     private readonly tx: ReadRepos,
     readonly zone: DomainRow,
-    private readonly options: { aliasResolver?: boolean; aliasDeny?: readonly string[] } = {},
-  ) {}
+    private readonly options: { aliasResolver?: boolean; aliasDeny?: readonly string[]; slice?: Slicer } = {},
+  ) {
+    this.slice = options.slice ?? slicer();
+  }
+
+  /** The yield point of the change's long loops (and where it stops when its client goes away). */
+  private readonly slice: Slicer;
 
   /**
    * Loads the records at these names, and whether the names above them in the zone hold a
@@ -97,8 +105,17 @@ export class ZoneDraft {
    */
   async load(names: Iterable<string>): Promise<void> {
     if (this.all) return;
-    const missing = new Set<string>();
-    for (const name of names) if (!this.stored.has(name)) missing.add(name);
+    const wanted = new Set<string>();
+    for (const name of names) if (!this.stored.has(name)) wanted.add(name);
+    // A few thousand names at a time, the event loop turning between: a template may name 200,000.
+    const list = [...wanted];
+    for (let i = 0; i < list.length; i += LOAD_NAMES) {
+      if (i > 0) await this.slice();
+      await this.loadSome(new Set(list.slice(i, i + LOAD_NAMES)));
+    }
+  }
+
+  private async loadSome(missing: Set<string>): Promise<void> {
     const above = new Set<string>();
     for (const name of missing) for (const n of ancestorsOf(name)) if (!this.stored.has(n) && !missing.has(n) && !this.probed.has(n)) above.add(n);
     if (missing.size === 0 && above.size === 0) return;
@@ -120,7 +137,10 @@ export class ZoneDraft {
       if (list) list.push(row);
       else byName.set(row.name, [row]);
     }
-    for (const [name, rows] of byName) if (!this.stored.has(name)) this.adopt(name, rows);
+    for (const [name, rows] of byName) {
+      await this.slice();
+      if (!this.stored.has(name)) this.adopt(name, rows);
+    }
     this.all = true;
   }
 
@@ -199,9 +219,8 @@ export class ZoneDraft {
    */
   async validate(blame: Blame = crudBlame): Promise<void> {
     const invalid: Record<string, string> = {};
-    let n = 0;
     for (const name of this.touched) {
-      await pauseEvery(++n);
+      await this.slice();
       const label = toFqdn(name, this.zone.name);
       const types = this.types(name);
       const cname = this.node(name).get('CNAME') ?? [];
@@ -265,7 +284,10 @@ export class ZoneDraft {
     const above = new Set<string>();
     for (const name of names) for (const n of ancestorsOf(name)) if (!names.has(n)) above.add(n);
     const records: { name: string; record_type: string }[] = [];
-    for (const name of names) for (const [record_type, entries] of this.node(name)) for (let i = 0; i < entries.length; i++) records.push({ name, record_type });
+    for (const name of names) {
+      await this.slice();
+      for (const [record_type, entries] of this.node(name)) for (let i = 0; i < entries.length; i++) records.push({ name, record_type });
+    }
     for (const name of context) if (!names.has(name)) for (const type of ['NS', 'ALIAS']) if (this.node(name).get(type)?.length) records.push({ name, record_type: type });
     for (const name of above) {
       if (this.stored.has(name) || this.all) {
@@ -276,7 +298,7 @@ export class ZoneDraft {
         records.push({ name, record_type: 'DNAME' });
       }
     }
-    return zoneRuleViolations(this.zone.name, records).filter(
+    return (await zoneRuleViolationsSliced(this.zone.name, records, this.slice)).filter(
       (v) => names.has(v.record.name) && v.record.record_type !== 'CNAME' && !(v.field === 'name' && this.types(v.record.name).includes('CNAME')),
     );
   }
@@ -330,16 +352,18 @@ export class ZoneDraft {
    * of them: every record removed or added (a TTL change is the old record removed and the
    * new one added, as IXFR sees it).
    */
-  writes(at: string): Writes {
+  async writes(at: string): Promise<Writes> {
     const w: Writes = { deletes: [], inserts: [], updates: [], added: [], removed: [], names: [] };
     const domainId = this.zone.id;
     // Rows kept in place by id, wherever they moved to.
     const kept = new Map<number, { name: string; type: string; entry: Entry }>();
     for (const name of this.touched) {
+      await this.slice();
       for (const [type, entries] of this.sets.get(name)!) for (const e of entries) if (e.id !== undefined) kept.set(e.id, { name, type, entry: e });
     }
     const changedNames = new Set<string>();
     for (const name of this.touched) {
+      await this.slice();
       const rows = this.stored.get(name) ?? [];
       const node = this.sets.get(name)!;
       for (const row of rows) {

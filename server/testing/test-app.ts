@@ -5,6 +5,7 @@ import path from 'node:path';
 import { buildApp } from '../app';
 import type { BffOptions } from '../bff';
 import { loadConfig, type Config } from '../config';
+import type { NodeBindings } from '../http-server';
 import { createLogger } from '../log';
 import { servicesFor, type Services } from '../services';
 import { hashPassword } from '../services/secrets';
@@ -26,6 +27,8 @@ export interface TestApp {
   request(method: string, url: string, opts?: { token?: string | null; body?: unknown; raw?: BodyInit; headers?: Record<string, string>; address?: string }): Promise<Response>;
   /** Creates a user with a token; returns the token. */
   user(name: string): Promise<string>;
+  /** The app's own handler, for a test that serves it on a real socket (server/http-server.ts). */
+  fetch(req: Request, env?: NodeBindings): Promise<Response>;
   close(): Promise<void>;
 }
 
@@ -60,6 +63,7 @@ export async function createTestApp(env: Record<string, string> = {}, bff?: BffO
       const env = opts.address === undefined ? undefined : { incoming: { socket: { remoteAddress: opts.address } } };
       return app.request(`http://localhost${url}`, init, env);
     },
+    fetch: async (req, env) => app.fetch(req, env),
     async user(name) {
       // The users' password is password123; its hash is made once per test file, not per user.
       passwordHash ??= hashPassword('password123');
