@@ -12,7 +12,7 @@ import { createApi, errors, json, security } from './create-api';
 import { pageHeaders, pageParams, pageQuery, setPageHeaders } from './pagination';
 import { BatchResultSchema, BatchSchema, BulkChangeSchema, FoundRecordSchema, SearchQuerySchema } from './template-schemas';
 import { RevertSchema } from './schemas';
-import { batchView } from './templates';
+import { batchAnswer } from './templates';
 import { changeView, writeOptions, writeQuery } from './write-options';
 
 const tags = ['Across zones'];
@@ -85,7 +85,7 @@ export function searchApi(services: Services) {
     .endpoint(bulk, async (c) => {
       const body = c.req.valid('json');
       const result = await recordSearch.bulk(asker(c), body, { ...writeOptions(c, body.comment), signal: c.req.raw.signal });
-      return c.json(batchView(result), 200);
+      return batchAnswer(c, result);
     })
     .endpoint(getBatch, async (c) => {
       const id = batchId(c.req.valid('param').id);
@@ -98,6 +98,6 @@ export function searchApi(services: Services) {
       const body = c.req.header('content-type') ? c.req.valid('json') : {};
       const { userId, scope } = asker(c);
       const result = await batches.revert(userId, scope, id, { ...writeOptions(c, body.comment), signal: c.req.raw.signal });
-      return c.json(batchView(result), 200);
+      return batchAnswer(c, result);
     });
 }

@@ -10,6 +10,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { startHttp, stopHttp } from '../http-server';
 import type { Repos } from '../store/types';
 import { createTestApp, type TestApp } from '../testing/test-app';
+import { batchJson, batchView } from './templates';
 
 const MAX = 6_000;
 let t: TestApp;
@@ -104,6 +105,14 @@ describe('the work of a request is counted before it is built', () => {
     const replace = await t.request('POST', `/api/v1/templates/${small}/apply?dry_run=true`, { token: alice, body: { zones: ['a.example', 'b.example'], mode: 'replace' } });
     expect(replace.status).toBe(400);
     expect((await fieldsOf(replace)).zones).toContain('replaces');
+  });
+
+  it('writes a big answer in pieces that make the same JSON as in one go', async () => {
+    const id = (await (await t.request('GET', '/api/v1/templates?per_page=100', { token: alice })).json()).find((x: { name: string }) => x.name === 'three-thousand').id;
+    const user = (await t.services.accounts.authenticate(alice))!.user;
+    const result = await t.services.templates.apply({ userId: user.id }, id, { zones: ['a.example', 'live.example'] }, { source: 'api', actor: { username: 'alice', userId: user.id, credential: 'test' }, dryRun: true });
+    expect(result.zones.map((z) => z.change.added.length)).toEqual([3000, 3000]);
+    expect(JSON.parse(await batchJson(result))).toEqual(JSON.parse(JSON.stringify(batchView(result))));
   });
 
   it('refuses a template larger than a zone may hold at apply and at zone creation, saved when the limit was higher', async () => {

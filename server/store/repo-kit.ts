@@ -9,7 +9,7 @@ import type { Database } from './schema';
 import type { Dialect } from './migrate';
 import { scopeFromJson } from '../core/scope';
 import type { ChangeSetRow, DnssecKeyRow, DomainRow, IpRow, ListedRecord, RecordFilter, RecordRow, ServedRecord, TokenRow, TsigKeyRow, UserRow } from './types';
-import { pause, PAUSE_EVERY } from '../core/pause';
+import { pause, SLICE_MS } from '../core/pause';
 import type { SecretBox } from './secret-box';
 
 export type Db = Kysely<Database>;
@@ -56,10 +56,15 @@ export const BATCH = 500;
 export const QUOTA_LOCKS = { zones: 7_413_001, tokens: 7_413_002, 'tsig-keys': 7_413_003 } as const;
 
 export async function inBatches<T>(rows: readonly T[], write: (batch: T[]) => Promise<unknown>): Promise<void> {
+  let since = performance.now();
   for (let i = 0; i < rows.length; i += BATCH) {
     await write(rows.slice(i, i + BATCH));
-    // A big change lets the event loop run every few thousand rows (the transaction holds the connection).
-    if (Math.floor((i + BATCH) / PAUSE_EVERY) > Math.floor(i / PAUSE_EVERY)) await pause();
+    // A big change lets the event loop run between batches once SLICE_MS has gone by (by time, not
+    // rows: a batch of SQLite statements runs on this thread, and its cost varies tenfold).
+    if (i + BATCH < rows.length && performance.now() - since >= SLICE_MS) {
+      await pause();
+      since = performance.now();
+    }
   }
 }
 
