@@ -10,6 +10,7 @@ const BENCHES: Bench[] = [
   { name: 'Search', file: './search.ts', fn: 'benchSearch' },
   { name: 'Zonefiles', file: './zone-files.ts', fn: 'benchZoneFiles' },
   { name: 'Trust', file: './bombs.ts', fn: 'benchBombs' },
+  { name: 'Templates', file: './templates.ts', fn: 'benchTemplates' },
   { name: 'DNS', file: './dns.ts', fn: 'benchDns' },
   { name: 'Dashboard', file: './web.ts', fn: 'benchWeb' },
   { name: 'Load', file: './load.ts', fn: 'benchLoad' },

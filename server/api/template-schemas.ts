@@ -78,7 +78,7 @@ export const TemplateZoneSchema = z
     zone: z.string(),
     applied_at: z.string(),
     variables: z.record(z.string(), z.string()),
-    drifted: z.boolean(),
+    drifted: z.boolean().nullable().openapi({ description: 'null: not compared in this answer, which compares at most MAX_RECORDS_PER_ZONE records across its zones (`problem` says so); GET /domains/{name}/template compares one zone' }),
     differences: z.array(z.object({ name: z.string(), record_type: z.string(), expected: z.array(z.string()), actual: z.array(z.string()), ttl: z.tuple([z.number(), z.number()]).optional() })),
     problem: z.string().optional(),
   })

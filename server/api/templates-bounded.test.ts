@@ -115,6 +115,24 @@ describe('the work of a request is counted before it is built', () => {
     expect(JSON.parse(await batchJson(result))).toEqual(JSON.parse(JSON.stringify(batchView(result))));
   });
 
+  it('compares at most MAX_RECORDS_PER_ZONE records when listing a template’s zones, and says which it did not', async () => {
+    const id = await template('listed', 250, 10);
+    for (const name of ['c1.example', 'c2.example', 'c3.example']) {
+      expect((await t.request('POST', '/api/v1/domains', { token: alice, body: { name } })).status).toBe(201);
+      // One request per zone: together they would build more than one request may.
+      expect((await t.request('POST', `/api/v1/templates/${id}/apply`, { token: alice, body: { zones: [name] } })).status).toBe(200);
+    }
+    const listed = (await (await t.request('GET', `/api/v1/templates/${id}/zones`, { token: alice })).json()) as Array<{ zone: string; drifted: boolean | null; problem?: string }>;
+    expect(listed.map((z) => [z.zone, z.drifted])).toEqual([
+      ['c1.example', false],
+      ['c2.example', false],
+      ['c3.example', null],
+    ]);
+    expect(listed[2]!.problem).toContain('GET /domains/c3.example/template');
+    const one = await (await t.request('GET', '/api/v1/domains/c3.example/template', { token: alice })).json();
+    expect(one.drifted).toBe(false);
+  });
+
   it('refuses a template larger than a zone may hold at apply and at zone creation, saved when the limit was higher', async () => {
     const at = new Date().toISOString();
     const user = (await t.services.accounts.authenticate(alice))!.user;

@@ -41,6 +41,9 @@ export interface Asker {
 
 export type Variables = Record<string, string>;
 
+/** An RRset where a zone differs from its template: records, or TTL (template's, zone's). */
+type Difference = { name: string; record_type: string; expected: string[]; actual: string[]; ttl?: [number, number] };
+
 /** The variables checked: bounded names and values (400 naming `variables.<name>`). */
 export function parseVariables(raw: Record<string, unknown> | undefined): Variables {
   const out: Variables = {};
@@ -305,13 +308,26 @@ export function createTemplates(store: ServiceStore, zones: Zones, batches: Batc
       return batches.run(asker.userId, jobs, { ...opts, comment: opts.comment || `template ${t.name} (${mode})` });
     },
 
-    /** The zones that came from the template (those the asker may read), each with how it differs from it now. */
+    /**
+     * The zones that came from the template (those the asker may read), each with how it differs
+     * from it now. One answer compares at most MAX_RECORDS_PER_ZONE records in all (a big template
+     * applied to many zones, one request at a time, would otherwise make this read unbounded): the
+     * zones past that are listed with `drifted: null`, to be asked one by one.
+     */
     async zones(asker: Asker, id: number) {
       const t = await visible(store, asker.userId, id);
+      const count = recordCount(t);
+      let budget = maxRecords;
       const out = [];
       for (const { zone, variables, applied_at } of await store.zoneTemplates.zonesOf(t.id)) {
         if (!(await zones.owned(asker.userId, zone.name).catch(() => null))) continue;
         if (asker.scope && !allowsZone(asker.scope, zone.name)) continue;
+        if (count > budget) {
+          const problem = `not compared: one answer compares at most ${maxRecords} records (MAX_RECORDS_PER_ZONE); GET /domains/${zone.name}/template compares this zone`;
+          out.push({ zone: zone.name, applied_at, variables, drifted: null, differences: [] as Difference[], problem });
+          continue;
+        }
+        budget -= count;
         out.push({ zone: zone.name, applied_at, variables, ...(await drift(t, zone, variables)) });
       }
       return out;
@@ -329,7 +345,7 @@ export function createTemplates(store: ServiceStore, zones: Zones, batches: Batc
 
   /** How a zone differs from its template rendered with its variables: the RRsets whose records or TTL differ. */
   async function drift(t: TemplateRow, zone: DomainRow, variables: Record<string, string>) {
-    const differences: Array<{ name: string; record_type: string; expected: string[]; actual: string[]; ttl?: [number, number] }> = [];
+    const differences: Difference[] = [];
     let problem: string | undefined;
     try {
       const sets = await render(t, zone.name, variables, slicer());

@@ -144,7 +144,7 @@ export function Component() {
             {zones.data.map((z) => (
               <li key={z.zone}>
                 <Link to={routes.domain(z.zone)}>{z.zone}</Link>{' '}
-                {z.drifted ? <Badge tone="warning" title={z.problem ?? z.differences.map((d) => `${d.name} ${d.record_type}: ${d.actual.join(', ') || 'missing'} instead of ${d.expected.join(', ')}`).join('; ')}>drifted</Badge> : <Badge tone="success">as the template</Badge>}
+                {z.drifted === null ? <Badge title={z.problem}>not compared</Badge> : z.drifted ? <Badge tone="warning" title={z.problem ?? z.differences.map((d) => `${d.name} ${d.record_type}: ${d.actual.join(', ') || 'missing'} instead of ${d.expected.join(', ')}`).join('; ')}>drifted</Badge> : <Badge tone="success">as the template</Badge>}
               </li>
             ))}
           </ul>
