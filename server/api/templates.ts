@@ -74,15 +74,46 @@ const zoneTemplate = createRoute({
   responses: { 200: { description: 'The template and the zone’s drift', content: json(ZoneTemplateSchema) }, ...errors(404) },
 });
 
+type RRsetAction = { name: string; record_type: string; action: 'add' | 'replace' | 'remove' };
+
 /** Per RRset of a change set: added, replaced or removed. */
-export function rrsetActions(change: ChangeSet) {
-  const key = (r: { name: string; record_type: string }) => `${r.name} ${r.record_type}`;
-  const added = new Map(change.added.map((r) => [key(r), r]));
-  const removed = new Map(change.removed.map((r) => [key(r), r]));
-  const out: Array<{ name: string; record_type: string; action: 'add' | 'replace' | 'remove' }> = [];
-  for (const [k, r] of added) out.push({ name: r.name, record_type: r.record_type, action: removed.has(k) ? 'replace' : 'add' });
-  for (const [k, r] of removed) if (!added.has(k)) out.push({ name: r.name, record_type: r.record_type, action: 'remove' });
+export function rrsetActions(change: ChangeSet): RRsetAction[] {
+  const out: RRsetAction[] = [];
+  const steps = actions(change, out);
+  while (!steps.next().done);
   return out;
+}
+
+/** The same, letting the event loop turn (`step`) every thousand records. */
+async function rrsetActionsSliced(change: ChangeSet, step: () => Promise<void>): Promise<RRsetAction[]> {
+  const out: RRsetAction[] = [];
+  for (const steps = actions(change, out); !steps.next().done; ) await step();
+  return out;
+}
+
+function* actions(change: ChangeSet, out: RRsetAction[]): Generator<void> {
+  type Rec = ChangeSet['added'][number];
+  const key = (r: Rec) => `${r.name} ${r.record_type}`;
+  const added = new Map<string, Rec>();
+  const removed = new Map<string, Rec>();
+  let n = 0;
+  const tick = () => ++n % 1000 === 0;
+  for (const r of change.added) {
+    added.set(key(r), r);
+    if (tick()) yield;
+  }
+  for (const r of change.removed) {
+    removed.set(key(r), r);
+    if (tick()) yield;
+  }
+  for (const [k, r] of added) {
+    out.push({ name: r.name, record_type: r.record_type, action: removed.has(k) ? 'replace' : 'add' });
+    if (tick()) yield;
+  }
+  for (const [k, r] of removed) {
+    if (!added.has(k)) out.push({ name: r.name, record_type: r.record_type, action: 'remove' });
+    if (tick()) yield;
+  }
 }
 
 export const batchView = (b: BatchResult) => ({ batch: b.batch, zones: b.zones.map(({ zone, change }) => ({ zone, rrsets: rrsetActions(change), change: changeView(change) })) });
@@ -102,7 +133,9 @@ export async function batchJson(b: BatchResult): Promise<string> {
     await slice();
     const { added, removed, ...rest } = changeView({ ...change, added: [], removed: [], added_count: change.added.length, removed_count: change.removed.length });
     void added, void removed;
-    parts.push(`${i > 0 ? ',' : ''}{"zone":${JSON.stringify(zone)},"rrsets":${JSON.stringify(rrsetActions(change))},"change":${JSON.stringify(rest).slice(0, -1)}`);
+    const rrsets = await rrsetActionsSliced(change, slice);
+    await slice();
+    parts.push(`${i > 0 ? ',' : ''}{"zone":${JSON.stringify(zone)},"rrsets":${JSON.stringify(rrsets)},"change":${JSON.stringify(rest).slice(0, -1)}`);
     for (const side of ['added', 'removed'] as const) {
       parts.push(`,"${side}":[`);
       for (let k = 0; k < change[side].length; k += JSON_PIECE) {
