@@ -140,7 +140,7 @@ function inProcess(): Row[] {
   const hitNs = (() => {
     const entries = Array.from({ length: 1000 }, (_, i) => {
       const q = query(`host${i}.${ZONE}`);
-      return { q, e: { key: questionKey(q, false)!.key, bytes: ok, zone, zoneGen: 0, setGen: 0, until: 0, hits: 0, period: -1 } };
+      return { q, e: { key: questionKey(q, false)!.key, bytes: ok, zone, zoneGen: 0, setGen: 0, until: 0, hits: 0, period: -1, rrlClass: 0, rrlName: 0 } };
     });
     for (let i = 0; i < 200_000; i++) stats.countHit(entries[i % 1000]!.e, entries[i % 1000]!.q, ok, false);
     stats.take();

@@ -22,6 +22,9 @@ export interface Entry {
   /** Query statistics (query-stats.ts): answers from this entry in the counting period `period`. */
   hits: number;
   period: number;
+  /** Response rate limiting (rrl.ts): the answer's class and the hash of the name it counts under, worked out once. */
+  rrlClass: number;
+  rrlName: number;
 }
 
 /** Octets of responses kept at most; the oldest go first, which bounds memory under random names. */
@@ -103,9 +106,7 @@ export class AnswerCache {
     return this.young.size + this.old.size;
   }
 
-  /** The zone of the last entry `answer` returned (for response rate limiting). */
-  lastZone: Zone | null = null;
-  /** The last entry `answer` returned (for query statistics, counted on the entry). */
+  /** The last entry `answer` returned (for query statistics, counted on the entry, and response rate limiting). */
   lastEntry: Entry | null = null;
 
   /** The response to `query` from the cache, with its ID, RD/CD and question case, or null. */
@@ -128,14 +129,13 @@ export class AnswerCache {
     out[2] = (out[2]! & 0xfe) | (query[2]! & 0x01);
     out[3] = (out[3]! & 0xef) | (query[3]! & 0x10);
     query.copy(out, 12, 12, nameEnd);
-    this.lastZone = e.zone;
     this.lastEntry = e;
     return out;
   }
 
-  put(key: string, bytes: Buffer, zone: Zone | null, until = 0): void {
+  put(key: string, bytes: Buffer, zone: Zone | null, until = 0, rrlClass = 0, rrlName = 0): void {
     if (bytes.length > MAX_ENTRY) return;
-    this.keep(key, { key, bytes, zone, zoneGen: zone ? zone.gen : 0, setGen: this.index.setGen, until, hits: 0, period: -1 });
+    this.keep(key, { key, bytes, zone, zoneGen: zone ? zone.gen : 0, setGen: this.index.setGen, until, hits: 0, period: -1, rrlClass, rrlName });
   }
 
   /** Whether the entry was made from the zone data that is current now (and its signatures still are). */

@@ -16,7 +16,7 @@ import { signResolution } from './dnssec/online';
 import { SERVICE_KEY_USER, type DnsKey, type KeyLookup } from './keyring';
 import { COOKIE_OPTION_LENGTH, CookieJar, withOption, type QueryCookie } from './cookies';
 import { carriesOpt, HEADER_LENGTH, parseQuery, type Query } from './query';
-import { fnv, fnvName, RRL_CLASS, slipResponse, type ResponseRateLimiter } from './rrl';
+import { fnv, fnvName, RRL_CLASS, RRL_CLASS_OF, slipResponse, type ResponseRateLimiter } from './rrl';
 import { resolve } from './resolve';
 import { encodeResponse, errorResponse, responseLimit } from './response';
 import { CLASS_IN, RCODE, T } from './rrset';
@@ -163,8 +163,13 @@ export function createHandler(index: ZoneIndex, options: HandlerOptions): Handle
     // truncated (TC) before either is cut off.
     const cookie = q.edns?.cookie;
     const out = encodeResponse(msg, q, res, responseLimit(q, tcp) - (signed?.reserve ?? 0) - (cookie ? COOKIE_OPTION_LENGTH : 0));
+    // What rate limiting counts the answer as, as the resolver tells it (the wire cannot: a signed
+    // NXDOMAIN goes out as NOERROR); the name's hash is taken once and kept with the cached copy.
+    lastClass = RRL_CLASS_OF[res.kind];
+    lastName = rrl ? (res.rrlName === undefined ? fnvName(out, HEADER_LENGTH, q.questionEnd - 4) : fnv(res.rrlName)) : 0;
+    lastQuestionEnd = q.questionEnd;
     // A signed answer is cached until its signatures are due for renewal; the cookie is added to each copy.
-    if (fast) cache.put(fast.key, out, res.zone, signer ? signer.window().renewAt : 0);
+    if (fast) cache.put(fast.key, out, res.zone, signer ? signer.window().renewAt : 0, lastClass, lastName);
     lastZone = res.zone;
     return [withCookie(out, cookie, address)];
   }
@@ -202,7 +207,7 @@ export function createHandler(index: ZoneIndex, options: HandlerOptions): Handle
     if (!allowed) return [errorResponse(msg, RCODE.REFUSED, q.questionEnd, q.edns !== null)];
     // RFC 1995 §2: an IXFR over UDP gets the SOA alone, telling the client to use TCP.
     if (!tcp) {
-      const res = { rcode: RCODE.NOERROR, aa: true, zone, answer: [zone.soa], authority: [], additional: [] };
+      const res = { rcode: RCODE.NOERROR, aa: true, zone, answer: [zone.soa], authority: [], additional: [], kind: 'answer' as const };
       return [encodeResponse(msg, q, res, responseLimit(q, false) - (signed?.reserve ?? 0))];
     }
     const to = zone.domain.serial_number;
@@ -223,8 +228,15 @@ export function createHandler(index: ZoneIndex, options: HandlerOptions): Handle
     return axfrMessages(msg, q, zone, capacity);
   }
 
-  /** The zone of the answer `answer` made last (for response rate limiting). */
+  /** The zone of the answer `answer` made last (for query statistics). */
   let lastZone: Zone | null = null;
+  /**
+   * For response rate limiting, what `answer` made last: its class (0: it made none, judge the
+   * response by its RCODE), the hash of the name it counts under, and where its question ends.
+   */
+  let lastClass = 0;
+  let lastName = 0;
+  let lastQuestionEnd = 0;
 
   /** The cookie of a query the cache took (questionKey found it). */
   const fastCookie = (msg: Buffer, fast: NonNullable<Fast>): QueryCookie => ({
@@ -233,28 +245,32 @@ export function createHandler(index: ZoneIndex, options: HandlerOptions): Handle
   });
 
   /**
-   * DNS_RATE_LIMIT: the response as it goes out (whole, truncated, or not at all). Judged by what it
-   * says (rrl.ts); a client that returned a good cookie is not limited.
+   * DNS_RATE_LIMIT: the response as it goes out (whole, truncated, or not at all), judged by its
+   * class and the hash of the name it counts under (rrl.ts); a client that returned a good cookie is
+   * not limited. `questionEnd` is where the response's question ends.
    */
-  function limit(msg: Buffer, out: Buffer, address: string, zone: Zone | null): Buffer | null {
+  function limit(out: Buffer, address: string, cls: number, name: number, questionEnd: number): Buffer | null {
+    if (goodCookie) return out;
+    const verdict = rrl!.judge(address, cls, name, questionEnd > HEADER_LENGTH ? out.readUInt16BE(questionEnd - 4) : 0);
+    if (verdict === 'pass') return out;
+    if (verdict === 'drop') return null;
+    return slipResponse(out, questionEnd, (out[10]! | out[11]!) > 0);
+  }
+
+  /** A response the resolver did not make (an error, an IXFR's SOA over UDP): judged by its RCODE and question. */
+  function limitByWire(out: Buffer, address: string): Buffer | null {
     if (goodCookie || out.length < HEADER_LENGTH) return out;
     const rcode = out[3]! & 0x0f;
     let end = HEADER_LENGTH;
-    let qtype = 0;
     if (out[4] === 0 && out[5] === 1) {
       while (end < out.length && out[end]! !== 0) end += out[end]! + 1;
-      end += 1;
-      if (end + 4 > out.length) return out;
-      qtype = out.readUInt16BE(end);
-      end += 4;
+      end += 5;
+      if (end > out.length) return out;
     }
     const cls =
       rcode === RCODE.NOERROR ? (out[6]! | out[7]! ? RRL_CLASS.ANSWER : RRL_CLASS.NODATA) : rcode === RCODE.NXDOMAIN ? RRL_CLASS.NXDOMAIN : rcode === RCODE.REFUSED ? RRL_CLASS.REFUSED : RRL_CLASS.ERROR;
-    const name = cls === RRL_CLASS.NXDOMAIN && zone ? fnv(zone.name) : cls === RRL_CLASS.ANSWER || cls === RRL_CLASS.NODATA || cls === RRL_CLASS.NXDOMAIN ? fnvName(out, HEADER_LENGTH, end - 4) : 0;
-    const verdict = rrl!.judge(address, cls, name, qtype);
-    if (verdict === 'pass') return out;
-    if (verdict === 'drop') return null;
-    return slipResponse(out, end, (out[10]! | out[11]!) > 0);
+    const name = cls === RRL_CLASS.REFUSED || cls === RRL_CLASS.ERROR || end === HEADER_LENGTH ? 0 : fnvName(out, HEADER_LENGTH, end - 4);
+    return limit(out, address, cls, name, end);
   }
 
   /** SERVFAIL for a query that broke something inside (and the error logged), never a crash. */
@@ -274,10 +290,11 @@ export function createHandler(index: ZoneIndex, options: HandlerOptions): Handle
         if (hit) {
           const out = fast.cookieAt ? withCookie(hit, fastCookie(msg, fast), address) : hit;
           if (stats) stats.countHit(cache.lastEntry!, msg, out, false);
-          return rrl ? limit(msg, out, address, cache.lastZone) : out;
+          return rrl ? limit(out, address, cache.lastEntry!.rrlClass, cache.lastEntry!.rrlName, fast.nameEnd + 4) : out;
         }
         // Only an UPDATE waits (for its write); an IXFR over UDP is answered with the SOA alone.
         lastZone = null;
+        lastClass = 0;
         const out = uncached(msg, false, address, fast);
         if (out instanceof Promise) {
           out.then(
@@ -288,7 +305,8 @@ export function createHandler(index: ZoneIndex, options: HandlerOptions): Handle
         }
         const first = out[0] ?? null;
         if (stats && first) stats.count(lastZone, msg, first, false);
-        return rrl && first ? limit(msg, first, address, lastZone) : first;
+        if (!rrl || !first) return first;
+        return lastClass ? limit(first, address, lastClass, lastName, lastQuestionEnd) : limitByWire(first, address);
       } catch (err) {
         return failed(msg, err);
       }

@@ -127,7 +127,7 @@ describe('query counters', () => {
     for (const [q, r, tcp, n] of mix) {
       // The cache's entry for this question: its key as questionKey makes it, the response, the zone.
       const fast = questionKey(q, tcp)!;
-      const entry = { key: fast.key, bytes: r, zone: z, zoneGen: 0, setGen: 0, until: 0, hits: 0, period: -1 };
+      const entry = { key: fast.key, bytes: r, zone: z, zoneGen: 0, setGen: 0, until: 0, hits: 0, period: -1, rrlClass: 0, rrlName: 0 };
       for (let i = 0; i < n; i++) {
         direct.count(z, q, r, tcp);
         cached.countHit(entry, q, r, tcp);
@@ -158,7 +158,7 @@ describe('query counters', () => {
         // Cache entries: 3,000 over the zones.
         for (let k = 0; k < Math.ceil(3000 / ZONES); k++) {
           const cq = query(`c${k}.z${id}.test`, 'AAAA');
-          const entry = { key: questionKey(cq, false)!.key, bytes: r, zone: z, zoneGen: 0, setGen: 0, until: 0, hits: 0, period: -1 };
+          const entry = { key: questionKey(cq, false)!.key, bytes: r, zone: z, zoneGen: 0, setGen: 0, until: 0, hits: 0, period: -1, rrlClass: 0, rrlName: 0 };
           for (let n = 0; n <= k % 3; n++) stats.countHit(entry, cq, r, false);
         }
       }
@@ -295,7 +295,7 @@ describe('busy periods', () => {
           let x = entries.get(name);
           if (!x) {
             const q = query(name, 'A');
-            entries.set(name, (x = { q, e: { key: questionKey(q, false)!.key, bytes: r, zone: zone(id), zoneGen: 0, setGen: 0, until: 0, hits: 0, period: -1 } }));
+            entries.set(name, (x = { q, e: { key: questionKey(q, false)!.key, bytes: r, zone: zone(id), zoneGen: 0, setGen: 0, until: 0, hits: 0, period: -1, rrlClass: 0, rrlName: 0 } }));
           }
           stats.countHit(x.e, x.q, r, false);
         }

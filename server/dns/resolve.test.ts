@@ -107,3 +107,37 @@ describe('resolve', () => {
     expect(resolve(local, { qname: 'b.c.example.com', qtype: T.A }).rcode).toBe(RCODE.NXDOMAIN);
   });
 });
+
+describe('what response rate limiting counts an answer as (rrl.ts)', () => {
+  // Names an asker makes up (below a wildcard, a DNAME or a cut, or that do not exist) share one
+  // name, so that a flood of random names is limited like a flood of one name.
+  const rows: Array<[string, number, Resolution['kind'], string | undefined]> = [
+    ['www.example.com', T.A, 'answer', undefined],
+    ['www.example.com', T.MX, 'nodata', undefined],
+    ['alias.example.com', T.A, 'answer', undefined],
+    ['r4nd0m.wild.example.com', T.TXT, 'answer', '*.wild.example.com'],
+    ['x.y.wild.example.com', T.A, 'answer', '*.wild.example.com'],
+    ['r4nd0m.wild.example.com', T.MX, 'nodata', '*.wild.example.com'],
+    ['r4nd0m.cn.example.com', T.A, 'answer', '*.cn.example.com'],
+    ['r4nd0m.example.com', T.A, 'nxdomain', 'example.com'],
+    ['dangling.example.com', T.A, 'nxdomain', 'example.com'],
+    ['r4nd0m.below.sub.example.com', T.A, 'referral', 'sub.example.com'],
+    ['sub.example.com', T.DS, 'nodata', undefined],
+    ['host.child.example.com', T.A, 'answer', undefined],
+    ['r4nd0m.child.example.com', T.A, 'nxdomain', 'child.example.com'],
+    ['example.org', T.A, 'refused', undefined],
+  ];
+  it.each(rows)('%s type %i → %s, counted under %s', (qname, qtype, kind, name) => {
+    const res = resolve(index, { qname, qtype });
+    expect(res.kind).toBe(kind);
+    expect(res.rrlName).toBe(name);
+  });
+
+  it('a name below a DNAME counts under the DNAME', () => {
+    const local = exampleIndex();
+    local.get('example.com')!.replaceName('old', [{ id: 998, name: 'old', record_type: 'DNAME', content: 'example.net.', ttl: 60 }]);
+    const res = resolve(local, { qname: 'r4nd0m.old.example.com', qtype: T.TXT });
+    expect(res.answer.map((s) => s.type)).toEqual([T.DNAME, T.CNAME]);
+    expect([res.kind, res.rrlName]).toEqual(['answer', 'old.example.com']);
+  });
+});

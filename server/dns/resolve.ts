@@ -22,6 +22,9 @@ export interface Question {
   tcp?: boolean;
 }
 
+/** A response as response rate limiting tells responses apart. */
+export type ResponseKind = 'answer' | 'nodata' | 'nxdomain' | 'referral' | 'refused' | 'error';
+
 export interface Resolution {
   rcode: number;
   /** Authoritative Answer: false for REFUSED and for plain referrals. */
@@ -36,6 +39,17 @@ export interface Resolution {
    * CNAME chain) and the types present there, or null when the name does not exist.
    */
   denial?: { name: string; types: number[] | null };
+  /**
+   * What kind of response this is, for response rate limiting (rrl.ts); decided here because the
+   * wire cannot always tell: compact denial (dnssec/online.ts) sends an NXDOMAIN as NOERROR.
+   */
+  kind: ResponseKind;
+  /**
+   * The name the response is counted under when it is not the question's own, so that names an
+   * asker makes up share one bucket: the wildcard an answer was synthesized from (`*.example.com`),
+   * the DNAME that rewrote the name, the zone cut of a referral, the zone of an NXDOMAIN.
+   */
+  rrlName?: string;
 }
 
 /** How many CNAMEs are followed before stopping (loops are also cut). */
@@ -43,9 +57,9 @@ const MAX_CHAIN = 8;
 
 const ADDRESS_TYPES = [T.A, T.AAAA];
 
-const refused = (): Resolution => ({ rcode: RCODE.REFUSED, aa: false, zone: null, answer: [], authority: [], additional: [] });
+const refused = (): Resolution => ({ rcode: RCODE.REFUSED, aa: false, zone: null, answer: [], authority: [], additional: [], kind: 'refused' });
 /** A hosted zone still loading at start-up: try again (another server, or in a moment). */
-const loading = (): Resolution => ({ rcode: RCODE.SERVFAIL, aa: false, zone: null, answer: [], authority: [], additional: [] });
+const loading = (): Resolution => ({ rcode: RCODE.SERVFAIL, aa: false, zone: null, answer: [], authority: [], additional: [], kind: 'error' });
 
 /** The host names an RRset points at, whose addresses go in the additional section (RFC 1035 §3.3). */
 function targets(set: RRset): string[] {
@@ -94,11 +108,16 @@ function zoneFor(index: ZoneLookup, q: Question): Zone | undefined {
 export function resolve(index: ZoneLookup, q: Question): Resolution {
   const zone = zoneFor(index, q);
   if (!zone) return index.loading?.(q.qname) ? loading() : refused();
-  const res: Resolution = { rcode: RCODE.NOERROR, aa: true, zone, answer: [], authority: [], additional: [] };
+  const res: Resolution = { rcode: RCODE.NOERROR, aa: true, zone, answer: [], authority: [], additional: [], kind: 'answer' };
   const negative = (rcode: number, name: string, types: number[] | null) => {
     res.rcode = rcode;
     res.authority.push(zone.soa);
     res.denial = { name, types };
+    // Every name that does not exist in a zone shares the zone's bucket, as in BIND and Knot.
+    if (rcode === RCODE.NXDOMAIN) {
+      res.kind = 'nxdomain';
+      res.rrlName = zone.name;
+    } else if (res.answer.length === 0) res.kind = 'nodata';
     return res;
   };
   const visited = new Set<string>();
@@ -117,6 +136,9 @@ export function resolve(index: ZoneLookup, q: Question): Resolution {
     if (cut) {
       const ns = zone.nodes.get(cut)!.get(T.NS)!;
       res.aa = res.answer.length > 0;
+      if (!res.aa) res.kind = 'referral';
+      // Every name below one cut gets the same referral: one bucket, the cut's.
+      if (step === 0) res.rrlName = cut;
       res.authority.push(ns);
       res.additional.push(...addresses(zone, [ns], true));
       return res;
@@ -130,9 +152,12 @@ export function resolve(index: ZoneLookup, q: Question): Resolution {
       const target = zone.dnames.get(dname)!;
       const synthesized = `${name.slice(0, name.length - dname.length - 1)}.${target}`;
       res.answer.push(set);
+      // Any name below a DNAME is answered: like a wildcard, counted under the DNAME's owner.
+      if (step === 0) res.rrlName = dname;
       // §2.2: a substitution that would exceed 255 octets is YXDOMAIN.
       if (wireLength(synthesized) > 255) {
         res.rcode = RCODE.YXDOMAIN;
+        res.kind = 'error';
         return res;
       }
       res.answer.push({ name, type: T.CNAME, ttl: set.ttl, data: [synthesized] });
@@ -150,6 +175,8 @@ export function resolve(index: ZoneLookup, q: Question): Resolution {
       owner = `*.${zone.closestEncloser(name)}`;
       node = zone.nodes.get(owner);
       if (!node) return negative(RCODE.NXDOMAIN, name, null);
+      // Names a wildcard answers are as many as an asker cares to make up: one bucket, the wildcard's.
+      if (step === 0) res.rrlName = owner;
     }
 
     if (q.qtype === T.ANY) {
@@ -175,7 +202,7 @@ export function resolve(index: ZoneLookup, q: Question): Resolution {
     const set = node.get(q.qtype);
     // An ALIAS whose target's addresses cannot be had now (dns/alias.ts): SERVFAIL, which resolvers
     // retry within minutes (RFC 2308 §7.1), not a NODATA they would keep for the SOA minimum.
-    if (!set && zone.aliases.size > 0 && zone.aliasUnavailable(owner, q.qtype)) return { ...res, rcode: RCODE.SERVFAIL, answer: [], authority: [], additional: [] };
+    if (!set && zone.aliases.size > 0 && zone.aliasUnavailable(owner, q.qtype)) return { ...res, rcode: RCODE.SERVFAIL, answer: [], authority: [], additional: [], kind: 'error' };
     if (!set) return negative(RCODE.NOERROR, name, [...node.keys()]);
     res.answer.push(withOwner(set, name));
     res.additional.push(...addresses(zone, [set], false));

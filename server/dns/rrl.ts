@@ -1,9 +1,12 @@
 /**
- * Response rate limiting, as Knot's and BIND's RRL do it (DNS_RATE_LIMIT, DESIGN.md §18): over
+ * Response rate limiting, as Knot's and BIND's RRL do it (DNS_RATE_LIMIT): over
  * UDP, identical responses to one client prefix (/24 for IPv4, /56 for IPv6) are limited to
- * `rate` a second. "Identical" is the response's class and what it names: a positive answer or a
- * NODATA by its name and type, an NXDOMAIN by its zone (so random names under one zone share a
- * bucket), a refusal or an error by class alone. Past the rate every `slip`-th response goes out
+ * `rate` a second. "Identical" is the response's class and the name it is counted under, which the
+ * resolver decides (resolve.ts `rrlName`): a positive answer by name and type; a NODATA or a
+ * referral by name alone (its answer section names no type, as BIND counts them); a name a wildcard
+ * or a DNAME answered under the wildcard's or the DNAME's owner, a referral under its zone cut, an
+ * NXDOMAIN under its zone, so that names an asker makes up share one bucket; a refusal or an error
+ * by class alone. Past the rate every `slip`-th response goes out
  * truncated (TC=1, no records: a real resolver asks again over TCP, which is never limited) and
  * the rest are dropped, so a spoofed victim receives a trickle of small packets instead of the
  * amplified answers. A client that returns a good DNS cookie is exempt (cookies.ts).
@@ -13,6 +16,7 @@
  */
 import ipaddr from 'ipaddr.js';
 import { DEFENCE, dnsDefences } from '../metrics';
+import type { ResponseKind } from './resolve';
 
 export type RrlVerdict = 'pass' | 'slip' | 'drop';
 
@@ -28,7 +32,17 @@ export interface RrlOptions {
 }
 
 /** What a response is about, for its bucket. */
-export const RRL_CLASS = { ANSWER: 1, NODATA: 2, NXDOMAIN: 3, REFUSED: 4, ERROR: 5 } as const;
+export const RRL_CLASS = { ANSWER: 1, NODATA: 2, NXDOMAIN: 3, REFUSED: 4, ERROR: 5, REFERRAL: 6 } as const;
+
+/** The class of each kind of response the resolver makes. */
+export const RRL_CLASS_OF: Readonly<Record<ResponseKind, number>> = {
+  answer: RRL_CLASS.ANSWER,
+  nodata: RRL_CLASS.NODATA,
+  nxdomain: RRL_CLASS.NXDOMAIN,
+  referral: RRL_CLASS.REFERRAL,
+  refused: RRL_CLASS.REFUSED,
+  error: RRL_CLASS.ERROR,
+};
 
 const prefixMemo = new Map<string, string>();
 
@@ -114,12 +128,12 @@ export class ResponseRateLimiter {
   }
 
   /**
-   * Whether a response of this class may go to `address`: `name` is the hash (fnv, fnvName) of what
-   * it is about — the name for answers and NODATA, the zone for NXDOMAIN, ignored for the rest.
+   * Whether a response of this class may go to `address`: `name` is the hash (fnv, fnvName) of the
+   * name it is counted under (ignored for refusals and errors), `qtype` counts for answers only.
    */
   judge(address: string, cls: number, name: number, qtype: number): RrlVerdict {
     let h = Math.imul(prefixHash(address) ^ cls, 0x01000193);
-    if (cls === RRL_CLASS.ANSWER || cls === RRL_CLASS.NODATA) h = Math.imul(h ^ qtype, 0x01000193);
+    if (cls === RRL_CLASS.ANSWER) h = Math.imul(h ^ qtype, 0x01000193);
     if (cls !== RRL_CLASS.REFUSED && cls !== RRL_CLASS.ERROR) h = Math.imul(h ^ name, 0x01000193);
     h = h >>> 0 || 1;
     const slot = (h ^ (h >>> 16)) & this.mask;
