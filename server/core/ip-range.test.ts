@@ -1,7 +1,7 @@
 import fc from 'fast-check';
 import ipaddr from 'ipaddr.js';
 import { describe, expect, it } from 'vitest';
-import { parseIpRange, rangeContains } from './ip-range';
+import { embeddedIpv4, isPublicAddress, parseIpRange, rangeContains } from './ip-range';
 
 describe('parseIpRange', () => {
   it('describes a single IPv4 address', () => {
@@ -58,5 +58,65 @@ describe('parseIpRange', () => {
     expect(rangeContains(r, '198.51.101.0')).toBe(false);
     expect(rangeContains(r, '198.51.99.255')).toBe(false);
     expect(rangeContains(r, '2001:db8::1')).toBe(false);
+  });
+});
+
+describe('isPublicAddress: IPv6 spellings of IPv4 are judged as the IPv4 they carry', () => {
+  it.each([
+    // IPv4 itself, and plain IPv6.
+    ['127.0.0.1', false],
+    ['10.1.2.3', false],
+    ['100.64.0.9', false],
+    ['169.254.1.1', false],
+    ['192.0.2.55', true],
+    ['::1', false],
+    ['::', false],
+    ['fe80::1', false],
+    ['fd00::1', false],
+    ['fec0::1', false],
+    ['2001:db8::55', true],
+    // IPv4-mapped ::ffff:0:0/96.
+    ['::ffff:127.0.0.1', false],
+    ['::ffff:7f00:1', false],
+    ['::ffff:192.0.2.55', true],
+    // IPv4-compatible ::/96 (deprecated, still parsed by stacks).
+    ['::7f00:1', false],
+    ['::10.0.0.1', false],
+    ['::c000:237', true],
+    // IPv4-translated ::ffff:0:0:0/96.
+    ['::ffff:0:a00:1', false],
+    ['::ffff:0:c000:237', true],
+    // NAT64, the well-known prefix 64:ff9b::/96, and the local-use 64:ff9b:1::/48 (a network's own).
+    ['64:ff9b::7f00:1', false],
+    ['64:ff9b::127.0.0.1', false],
+    ['64:ff9b::a9fe:a9fe', false],
+    ['64:ff9b::c000:237', true],
+    ['64:ff9b:1::c000:237', false],
+    ['64:ff9b:1:ffff::1', false],
+    // 6to4 2002::/16: the IPv4 in bits 16–48, whatever follows.
+    ['2002:7f00:1::', false],
+    ['2002:a00:1:1::1', false],
+    ['2002:c0a8:101::1', false],
+    ['2002:c000:237::1', true],
+    // Teredo 2001::/32: the server in bits 32–64, the client inverted in the last 32.
+    ['2001:0:c000:237:0:0:80ff:fffe', false], // client 127.0.0.1
+    ['2001:0:c000:237:0:0:3fff:c8a', true], // client 192.0.243.117
+    ['2001:0:a00:1:0:0:3fff:c8a', false], // server 10.0.0.1
+    // Not an address.
+    ['nonsense', false],
+  ])('%s → %s', (address, expected) => {
+    expect(isPublicAddress(address)).toBe(expected);
+  });
+
+  it('finds the IPv4 in each form, and none in other IPv6', () => {
+    const of = (a: string) => embeddedIpv4(ipaddr.IPv6.parse(a)).map(String);
+    expect(of('::ffff:192.0.2.1')).toEqual(['192.0.2.1']);
+    expect(of('::192.0.2.1')).toEqual(['192.0.2.1']);
+    expect(of('::ffff:0:192.0.2.1')).toEqual(['192.0.2.1']);
+    expect(of('64:ff9b::192.0.2.1')).toEqual(['192.0.2.1']);
+    expect(of('2002:c000:201:5::9')).toEqual(['192.0.2.1']);
+    expect(of('2001:0:4136:e378:8000:63bf:3fff:fdd2')).toEqual(['65.54.227.120', '192.0.2.45']);
+    expect(of('2001:db8::1')).toEqual([]);
+    expect(of('64:ff9b:0:0:1::1')).toEqual([]);
   });
 });

@@ -109,14 +109,43 @@ export function rangeContains(range: Pick<IpRange, 'address' | 'cidr'>, ip: stri
 }
 
 /** Ranges an ALIAS answer never carries unless ALIAS_ALLOW_PRIVATE: what only the inside of a network reaches. */
-const INTERNAL_RANGES = new Set(['private', 'loopback', 'linkLocal', 'uniqueLocal', 'unspecified', 'carrierGradeNat', 'broadcast', 'multicast', 'siteLocal']);
+const INTERNAL_RANGES = new Set(['private', 'loopback', 'linkLocal', 'uniqueLocal', 'unspecified', 'carrierGradeNat', 'broadcast', 'multicast', 'deprecatedSiteLocal']);
 
-/** Whether an address may be published as an ALIAS answer (IPv4-mapped IPv6 judged as IPv4). */
+const v4 = (hi: number, lo: number) => new ipaddr.IPv4([hi >> 8, hi & 0xff, lo >> 8, lo & 0xff]);
+
+/**
+ * The IPv4 addresses an IPv6 address stands for, where a translator, a relay or the host's own
+ * stack would carry a packet on to them: IPv4-mapped `::ffff:0:0/96` and IPv4-compatible `::/96`
+ * (RFC 4291 §2.5.5), IPv4-translated `::ffff:0:0:0/96` (RFC 6145), NAT64's well-known prefix
+ * `64:ff9b::/96` (RFC 6052), 6to4 `2002::/16` (RFC 3056: bits 16–48) and Teredo `2001::/32`
+ * (RFC 4380: the server at bits 32–64, the client's address inverted in the last 32). Empty for
+ * any other address.
+ */
+export function embeddedIpv4(ip: ipaddr.IPv6): ipaddr.IPv4[] {
+  const p = ip.parts;
+  const zero = (from: number, to: number) => p.slice(from, to).every((x) => x === 0);
+  if (zero(0, 5) && (p[5] === 0 || p[5] === 0xffff)) return [v4(p[6]!, p[7]!)];
+  if (zero(0, 4) && p[4] === 0xffff && p[5] === 0) return [v4(p[6]!, p[7]!)];
+  if (p[0] === 0x64 && p[1] === 0xff9b && zero(2, 6)) return [v4(p[6]!, p[7]!)];
+  if (p[0] === 0x2002) return [v4(p[1]!, p[2]!)];
+  if (p[0] === 0x2001 && p[1] === 0) return [v4(p[2]!, p[3]!), v4(p[6]! ^ 0xffff, p[7]! ^ 0xffff)];
+  return [];
+}
+
+/**
+ * Whether an address may be published as an ALIAS answer or asked by the check from outside: not
+ * in an internal range, and, for an IPv6 spelling of IPv4 (embeddedIpv4), neither is the IPv4 it
+ * stands for. NAT64's local-use prefix `64:ff9b:1::/48` (RFC 8215) is a network's own: internal.
+ */
 export function isPublicAddress(address: string): boolean {
   try {
-    let ip = ipaddr.parse(address);
-    if (ip.kind() === 'ipv6' && (ip as ipaddr.IPv6).isIPv4MappedAddress()) ip = (ip as ipaddr.IPv6).toIPv4Address();
-    return !INTERNAL_RANGES.has(ip.range());
+    const ip = ipaddr.parse(address);
+    if (ip.kind() === 'ipv4') return !INTERNAL_RANGES.has(ip.range());
+    const v6 = ip as ipaddr.IPv6;
+    if (v6.parts[0] === 0x64 && v6.parts[1] === 0xff9b && v6.parts[2] === 1) return false;
+    const inner = embeddedIpv4(v6);
+    if (inner.length > 0) return inner.every((a) => !INTERNAL_RANGES.has(a.range()));
+    return !INTERNAL_RANGES.has(v6.range());
   } catch {
     return false;
   }

@@ -1,8 +1,8 @@
 /**
  * Issue 25, finding 5, against the built server (DESIGN.md §18): an ALIAS target under a
  * special-use or ALIAS_DENY name is refused on every write path, and addresses only an internal
- * resolver knows (private, loopback, link-local, ULA) are dropped from ALIAS answers and transfers,
- * unless ALIAS_ALLOW_PRIVATE=true.
+ * resolver knows (private, loopback, link-local, ULA, and their IPv6 spellings: NAT64, 6to4,
+ * IPv4-mapped, Teredo) are dropped from ALIAS answers and transfers, unless ALIAS_ALLOW_PRIVATE=true.
  */
 import dgram from 'node:dgram';
 import packet from 'dns-packet';
@@ -12,7 +12,9 @@ import { eventually, freePort, startServer, type RunningServer } from '../testin
 /** A split-horizon resolver: the CDN name has internal addresses beside its public one. */
 const ANSWERS: Record<string, string[]> = {
   A: ['10.1.2.3', '192.168.1.1', '127.0.0.1', '100.64.0.9', '192.0.2.55'],
-  AAAA: ['fe80::1', 'fd00::1', '::1', '2001:db8::55'],
+  // IPv6 spellings of internal IPv4 (NAT64, 6to4, IPv4-mapped, Teredo) are as internal as the IPv4;
+  // NAT64 of a public IPv4 is public.
+  AAAA: ['fe80::1', 'fd00::1', '::1', '64:ff9b::7f00:1', '2002:7f00:1::', '::ffff:10.0.0.1', '2001:0:c000:237:0:0:80ff:fffe', '64:ff9b:1::1', '2001:db8::55', '64:ff9b::c000:237'],
 };
 let resolver: dgram.Socket;
 let port = 0;
@@ -67,10 +69,10 @@ describe('ALIAS and internal names', () => {
     expect((await s.api('POST', '/domains/alias.test/records', { name: '@', record_type: 'ALIAS', content: 'lb.cdn.example.' })).status).toBe(200);
     expect(await eventually(async () => (await short(s, 'A')).length > 0, 50, 100)).toBe(true);
     expect(await short(s, 'A')).toEqual(['192.0.2.55']);
-    expect(await short(s, 'AAAA')).toEqual(['2001:db8::55']);
+    expect(await short(s, 'AAAA')).toEqual(['2001:db8::55', '64:ff9b::c000:237']);
     const axfr = (await s.dig('+tcp', 'alias.test', 'AXFR')).split('\n').filter((l) => !l.startsWith(';')).join('\n');
     expect(axfr).toMatch(/alias\.test\.\s+\d+\s+IN\s+A\s+192\.0\.2\.55/);
-    expect(axfr).not.toMatch(/10\.1\.2\.3|192\.168\.1\.1|127\.0\.0\.1|fd00::1|fe80::1/);
+    expect(axfr).not.toMatch(/10\.1\.2\.3|192\.168\.1\.1|127\.0\.0\.1|fd00::1|fe80::1|64:ff9b::7f00:1|2002:7f00:1::|::ffff:|2001:0:|64:ff9b:1::/);
 
     const open = await server({ ALIAS_ALLOW_PRIVATE: 'true' });
     expect((await open.api('POST', '/domains/alias.test/records', { name: '@', record_type: 'ALIAS', content: 'lb.cdn.example.' })).status).toBe(200);
