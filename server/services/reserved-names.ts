@@ -1,10 +1,13 @@
 /**
- * Names no tenant may create (DESIGN.md §17): public suffixes, from the Public Suffix List as the
- * maintained `tldts` package carries it (ICANN and private sections: `co.uk`, `github.io`,
+ * Names no tenant may create: public suffixes, from the Public Suffix List as the maintained
+ * `tldts` package carries it (ICANN and private sections: `co.uk`, `github.io`,
  * `s3.amazonaws.com`, and every `*.ck`), and the service's own domains — the registrable domain of
  * each name server (NAMESERVERS), of HOSTMASTER, and the catalog zone — with anything inside or
  * around them. A tenant holding `co.uk` would lock every other tenant out of its children; one
- * holding `zonedeck.test` would answer for `ns1.zonedeck.test`.
+ * holding `zonedeck.test` would answer for `ns1.zonedeck.test`. An administrator may hold the
+ * service's own domains as zones of its own (not a team's), so that an operator can serve the zone
+ * of its name servers, with their glue, from the service itself; the catalog zone's own names stay
+ * the service's (zones.ts refuses them to everyone).
  */
 import { parse } from 'tldts';
 import { isInZone } from '../core/domain-name';
@@ -30,10 +33,14 @@ export function reservedDomains(config: { nameservers: readonly string[]; hostma
   return [...out];
 }
 
-/** Why a tenant may not create `name` (normalized), or null. */
-export function reservedRefusal(name: string, reserved: readonly string[]): string | null {
+/**
+ * Why `name` (normalized) may not be held by its would-be holder, or null: `adminAlone` when that is
+ * an administrator holding it alone (no team), who may hold the service's own domains.
+ */
+export function reservedRefusal(name: string, reserved: readonly string[], adminAlone = false): string | null {
   if (isPublicSuffix(name)) return `is a public suffix (Public Suffix List): its names belong to many owners, so no account may hold it; create a domain below it, like example.${name}`;
+  if (adminAlone) return null;
   const clash = reserved.find((r) => isInZone(name, r) || isInZone(r, name));
-  if (clash) return `${name === clash ? 'is' : isInZone(name, clash) ? 'lies inside' : 'contains'} ${clash}, which this service uses for its own name servers (NAMESERVERS, HOSTMASTER, CATALOG_ZONE)`;
+  if (clash) return `${name === clash ? 'is' : isInZone(name, clash) ? 'lies inside' : 'contains'} ${clash}, which this service uses for its own name servers (NAMESERVERS, HOSTMASTER, CATALOG_ZONE); only an administrator may hold it, as a zone of its own, not a team's`;
   return null;
 }

@@ -178,6 +178,11 @@ export function createZones(store: ServiceStore, events: ZoneEvents, changes: Ch
     return zone && { zone, how: isInZone(name, zone.name) ? 'lies inside' : 'contains' };
   }
 
+  /** Whether a zone of `userId` and team `teamId` is an administrator's alone: the one holder the service's own domains admit. */
+  async function adminAlone(tx: ReadRepos, userId: number, teamId: number | null): Promise<boolean> {
+    return teamId == null && (await tx.users.byId(userId))?.is_admin === true;
+  }
+
   /**
    * The rules a new zone must meet, in the transaction that makes it (after `quotas.lock`): a
    * creation, and the restore of a deleted zone (deleted-zones.ts). `userId` is whose zone it
@@ -193,7 +198,7 @@ export function createZones(store: ServiceStore, events: ZoneEvents, changes: Ch
     if (defaults.catalogZone && isInZone(name, defaults.catalogZone)) {
       throw new Conflict(`${name} is the catalog zone zonedeck publishes (CATALOG_ZONE)`, { name: name === defaults.catalogZone ? 'is the catalog zone of this service' : 'lies inside the catalog zone of this service' });
     }
-    const why = reservedRefusal(name, reserved);
+    const why = reservedRefusal(name, reserved, await adminAlone(tx, userId, teamId));
     if (why) throw new Conflict(`${name} ${why}`, { name: why });
     const foreign = await foreignNeighbour(tx, name, userId, teamId);
     if (foreign) throw new Conflict(`${name} ${foreign.how} ${foreign.zone.name}, which another account manages`, { name: `${foreign.how} a domain managed by another account` });
@@ -352,6 +357,9 @@ export function createZones(store: ServiceStore, events: ZoneEvents, changes: Ch
               team: `the domain ${foreign.how} a domain of another owner`,
             });
           }
+          // A zone of the service's own domains stays an administrator's alone, moved as it was created.
+          const reservedWhy = reservedRefusal(z.name, reserved, await adminAlone(tx, owner.user_id, owner.team_id));
+          if (reservedWhy) throw new Conflict(`${z.name} ${reservedWhy}`, { team: reservedWhy });
           return { owner, result: from };
         },
       );
