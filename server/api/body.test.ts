@@ -145,6 +145,7 @@ describe('OpenAPI document', () => {
       'PUT /settings/sign-in': ['200', '400', '401', '403', '408', '413', '415', '500'],
       'PUT /users/{username}/email': ['200', '400', '401', '403', '404', '408', '409', '413', '415', '500'],
       'GET /account/identities': ['200', '401', '403', '500'],
+      'DELETE /account/identities/{id}': ['204', '401', '403', '404', '500'],
       'GET /domains/{name}/stats/top': ['200', '400', '401', '403', '404', '500'],
       'PATCH /domains/{name}/rrsets': ['200', '400', '401', '403', '404', '408', '409', '412', '413', '415', '500'],
       'GET /domains/{name}/zone': ['200', '401', '403', '404', '500'],
