@@ -1,5 +1,5 @@
 // ESLint (flat config) with typescript-eslint's parser and one local rule, `zonedeck/layers`, that
-// makes the dependency directions of DESIGN.md §9 a lint error instead of a convention:
+// makes the dependency directions of the layering (docs/architecture.md) a lint error instead of a convention:
 //   - server/core imports nothing of ours outside core, and no node: module (web/ imports it too);
 //   - services use core, the Store interface (store/types and its type files) and each other,
 //     never a concrete store, the API, the BFF, the DNS server or the CLI;
@@ -46,7 +46,7 @@ const ALLOWED = {
 const isTest = (rel) => /\.test\.tsx?$/.test(rel) || /(^|\/)server\/testing\//.test(rel) || /(^|\/)(e2e|bench|scripts)\//.test(rel);
 
 const layers = {
-  meta: { type: 'problem', schema: [], messages: { crossed: '{{from}} may not import {{target}} ({{why}}); see DESIGN.md §9' } },
+  meta: { type: 'problem', schema: [], messages: { crossed: '{{from}} may not import {{target}} ({{why}}); see the layering (docs/architecture.md)' } },
   create(context) {
     const file = path.relative(ROOT, context.filename);
     const from = layerOf(file);
@@ -101,7 +101,7 @@ const layers = {
 };
 
 /**
- * The one writer (issue 34): the store's write interface (`Store`, `Repos`) and `openStore` are
+ * The one writer: the store's write interface (`Store`, `Repos`) and `openStore` are
  * for the store itself, the change sets (the only zone writer), the services' wiring and the two
  * entry points that open the store and hand it to the services. Every other file gets
  * `ServiceStore` (services) or `ReadStore` (the layers above), where a zone write is a type error.

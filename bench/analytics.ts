@@ -1,5 +1,5 @@
 /**
- * Per-zone query analytics (issue 29, DESIGN.md §16 and §21), each figure beside its reference in
+ * Per-zone query analytics, each figure beside its reference in
  * the same run:
  * - DNS q/s with analytics on (the default, STATS_DAYS=90) beside the same build with STATS_DAYS=off:
  *   dnsperf's mix on the 1k zone, alternating rounds, best of each (aim ≥ 95%);

@@ -1,5 +1,5 @@
 /**
- * API figures (DESIGN.md §8): requests/s and p50/p99 of GET /ips, POST …/records and
+ * API figures: requests/s and p50/p99 of GET /ips, POST …/records and
  * PUT /domains/:name beside a bare Hono JSON handler, and the cost of one record write and
  * one record-list page as a zone grows from 1k to 100k records.
  */
@@ -19,13 +19,13 @@ const DURATION = Number(process.env.BENCH_SECONDS ?? 5);
  */
 const WARM_UP = Number(process.env.BENCH_WARM_UP_SECONDS ?? 3);
 /**
- * Measurements of each figure of DESIGN.md §16, taken in turn with its reference's: this
+ * Measurements of each API figure, taken in turn with its reference's: this
  * machine's speed swings by a third from one minute to the next, so one run of each, minutes
  * apart, could show either side a third better than it is. The table gives the median run and
  * the range.
  */
 const ROUNDS = Math.max(1, Number(process.env.BENCH_ROUNDS ?? 3));
-/** DESIGN.md §16 measures at 32 connections. */
+/** Measured at 32 connections. */
 const CONNECTIONS = 32;
 
 type Result = { rps: number; p50: number; p99: number; errors: number };

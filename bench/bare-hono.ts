@@ -2,7 +2,7 @@
 import { serve } from '@hono/node-server';
 import { Hono } from 'hono';
 
-// 50 objects: what GET /api/v1/ips?per_page=50 answers in the benchmark (DESIGN.md §16).
+// 50 objects: what GET /api/v1/ips?per_page=50 answers in the benchmark.
 const body = Array.from({ length: 50 }, (_, i) => ({ id: i + 1, address: `192.0.2.${i + 1}`, active: true, cidr: 32, ipv4: true, ipv6: false, first: `192.0.2.${i + 1}`, last: `192.0.2.${i + 1}` }));
 const app = new Hono();
 app.get('/json', (c) => c.json(body));

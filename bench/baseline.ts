@@ -1,6 +1,6 @@
 /**
  * Figures measured before a change that aimed at them, printed beside today's (the `before`
- * column). Issue 16 (API speed, DESIGN.md §16): the first line of each is the issue's own
+ * column). The first line of each is the original
  * measurement (wrk, servers on one core), the second `npm run bench -- api` on the morning the
  * work began (2026-11-23), before any of it.
  */

@@ -1,5 +1,5 @@
 /**
- * Trust figures (DESIGN.md §16, §17; issue 24): the time to refuse each import bomb of the audit,
+ * Trust figures: the time to refuse each import bomb of the audit,
  * beside the time to import a small legitimate file, and /healthz's slowest answer while a
  * 150,000-record file is imported, beside its answer when idle. The built server, as npm start.
  */

@@ -1,5 +1,5 @@
 /**
- * The DNS port's defences (issue 25, DESIGN.md §16 and §18), each beside its reference in the
+ * The DNS port's defences, each beside its reference in the
  * same run on this machine:
  * - DNS q/s with response rate limiting on (DNS_RATE_LIMIT high enough that nothing is limited,
  *   so every answer pays for its bookkeeping) and cookies answered, beside the same build with

@@ -1,5 +1,5 @@
 /**
- * DNS figures (DESIGN.md §8, issue 4): queries/s and latency with dnsperf over a mix of
+ * DNS figures: queries/s and latency with dnsperf over a mix of
  * existing names, NXDOMAIN, AAAA, MX and TXT on a 1,000-record zone, each server pinned
  * to CPU 0 and dnsperf to CPU 1, beside a bare Node UDP responder that returns a fixed
  * answer, in the same run. Also Knot DNS on the same zone, zonedeck on 100,000 records, and
@@ -191,7 +191,7 @@ async function knotRate(dir: string, zonedeckPort: number, queries: string): Pro
 }
 
 /**
- * DNS_THREADS=2 against 1 on the same store (issue 31), alternating rounds, neither server pinned
+ * DNS_THREADS=2 against 1 on the same store, alternating rounds, neither server pinned
  * (dnsperf keeps its own core): what a second thread would add on this Node, as measured, with the
  * number of threads the server says answer.
  */

@@ -1,5 +1,5 @@
 /**
- * Change-set figures (DESIGN.md §10, §16): a PATCH of 1,000 RRsets as one change set beside
+ * Change-set figures: a PATCH of 1,000 RRsets as one change set beside
  * 1,000 single record writes; record writes/s with the history beside the same writes without
  * it; a page of the history with 100,000 change sets beside one with 100; and an IXFR of one
  * change beside an AXFR of the same 100k-record zone (bytes and time, with dig).

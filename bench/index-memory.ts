@@ -1,5 +1,5 @@
 /**
- * Issue 31: what the DNS thread's zone index costs in memory per record, how fast it is built, and
+ * What the DNS thread's zone index costs in memory per record, how fast it is built, and
  * what a one-record change costs as the index grows — for 1,000 zones × 500 A records (500,000)
  * and 10,000 × 500 (5,000,000), each record at its own name. Each size is measured in a child
  * process with --expose-gc: heap plus the arenas' buffers (off the heap) after a full collection,

@@ -1,5 +1,5 @@
 /**
- * Sustained load (issue 6): 200 connections of mixed API reads and writes for 30 s, with
+ * Sustained load: 200 connections of mixed API reads and writes for 30 s, with
  * their errors and p99 beside the p99 of the same mix unloaded; then the same load while
  * dnsperf hammers the DNS port, with the DNS rate beside the DNS rate alone.
  */

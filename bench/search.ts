@@ -1,5 +1,5 @@
 /**
- * The search across zones (DESIGN.md §22, issue 30): the first page of a search over 1,000 zones
+ * The search across zones: the first page of a search over 1,000 zones
  * × 500 records (500,000 records) on SQLite — by exact content, by content substring, by name
  * prefix and by an address network — each beside a page of one zone's record list, measured in the
  * same run; and what keeping the search index (migration 0020) adds to a record insert.

@@ -1,5 +1,5 @@
 /**
- * Dynamic updates (issue 11): TSIG-signed RFC 2136 UPDATEs per second, one record each, from
+ * Dynamic updates: TSIG-signed RFC 2136 UPDATEs per second, one record each, from
  * 32 concurrent clients over UDP, beside API record writes per second at 32 connections, in
  * the same run on the same server. Each update is one change set, durable before its answer.
  */

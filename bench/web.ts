@@ -1,5 +1,5 @@
 /**
- * Dashboard figures (issue 3): the SPA's initial JavaScript, gzipped, beside the 150 KB aim;
+ * Dashboard figures: the SPA's initial JavaScript, gzipped, beside the 150 KB aim;
  * and, in headless Chromium against a real server, the time for the domain editor to show a
  * 10,000-record zone (beside fetching the same records with bare fetch() in the same page),
  * to filter it (beside the 100 ms a user perceives as instant), and the frame time while

@@ -1,5 +1,5 @@
 /**
- * Zone-file figures (DESIGN.md §11, §16): the import of a 100k-record master file as one change
+ * Zone-file figures: the import of a 100k-record master file as one change
  * set (time, the server's peak memory) beside the same records written through 1,000-RRset
  * PATCHes, the export of that zone, and DNS answers during the import (the DNS thread must keep
  * answering) beside DNS answers when idle.

@@ -1,5 +1,5 @@
 /**
- * axe-core on every page and dialog of the dashboard, at a desktop and a phone size (issue 33):
+ * axe-core on every page and dialog of the dashboard, at a desktop and a phone size:
  * no serious or critical violation.
  */
 import AxeBuilder from '@axe-core/playwright';

@@ -1,5 +1,5 @@
 /**
- * Deleted zones (issue 33): a zone deleted in the dashboard goes off the air, is listed under
+ * Deleted zones: a zone deleted in the dashboard goes off the air, is listed under
  * "Deleted", and Restore brings it back whole: dig answers again, delv validates with the trust
  * anchor taken before the deletion (the same key signs), and its History shows the old lines.
  */

@@ -49,7 +49,7 @@ test('SOA settings: an out-of-range value is refused on its field, a valid one i
   await expect.poll(async () => (await user.api.get(`/domains/${ZONE}`)).dnssec_enabled).toBe(true);
 });
 
-// On a desktop and on a 390×844 phone alike (issue 33): record rows, forms and buttons are measured, not assumed.
+// On a desktop and on a 390×844 phone alike: record rows, forms and buttons are measured, not assumed.
 for (const [width, height] of [[1280, 800], [390, 844]] as const) {
 test(`records at ${width}×${height}: add, edit and delete in place, each checked through the API and with dig`, async ({ signedIn: page, user, server }) => {
   await page.setViewportSize({ width, height });

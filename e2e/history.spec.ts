@@ -1,5 +1,5 @@
 /**
- * Change sets in the dashboard (DESIGN.md §10): History shows who changed what; a revert after
+ * Change sets in the dashboard: History shows who changed what; a revert after
  * its preview brings records back; a stale editor is refused (412) and says who changed the
  * zone instead of overwriting; several records go in one change set. Each change is checked
  * through the API (CLI-minted token) and with dig against this run's DNS port.

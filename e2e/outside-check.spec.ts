@@ -1,5 +1,5 @@
 /**
- * Issue 33: the zone page's "Check from outside" card, and long history lines for keyboard users.
+ * The zone page's "Check from outside" card, and long history lines for keyboard users.
  *
  * The run's server has no RESOLVER: the card explains that. A second server started here asks a
  * fake resolver (this process) for the parent's view: pending while the parent lists other name

@@ -1,5 +1,5 @@
 /**
- * Issue 28: passkeys, with Chromium's virtual authenticator (DevTools WebAuthn domain) standing
+ * Passkeys, with Chromium's virtual authenticator (DevTools WebAuthn domain) standing
  * in for a phone or security key. A user registers a passkey on the Account page, signs out and
  * signs in with the passkey alone (no username, no password); a second browser without the
  * credential cannot. WebAuthn needs a domain as its relying party, so the site is opened as

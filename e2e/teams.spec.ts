@@ -1,5 +1,5 @@
 /**
- * Issue 27 in the dashboard, as a small company would use it: an administrator creates a user
+ * In the dashboard, as a small company would use it: an administrator creates a user
  * (reading their one-time password) and a team, invites the user as an editor and creates a zone
  * owned by the team; the editor signs in, accepts the invitation, changes a record (dig shows it)
  * and sees no SOA or DNSSEC controls; the administrator's audit log shows the invitation, its

@@ -1,5 +1,5 @@
 /**
- * Issue 30 in the dashboard: a template made from a zone, a new zone created from it (dig answers
+ * In the dashboard: a template made from a zone, a new zone created from it (dig answers
  * its MX; its page names the template), the global search (`/`) finding an address in three
  * zones, the address replaced in all of them after a preview as one batch (dig answers the new
  * one), and the batch reverted.

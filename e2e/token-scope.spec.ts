@@ -1,5 +1,5 @@
 /**
- * Issue 33: the tokens page's create form takes a scope, in the API's words. A token limited to one
+ * The tokens page's create form takes a scope, in the API's words. A token limited to one
  * zone and read-only is listed with its scope, and its secret, used against /api/v1 from outside the
  * browser, reads that zone, is refused a write (403) and another user's zone (404) and one of the
  * user's other zones (403, as for every zone outside a scope).

@@ -1,5 +1,5 @@
 /**
- * Issue 29 in the dashboard: dig traffic of a known shape to a new zone, then its Traffic tab
+ * In the dashboard: dig traffic of a known shape to a new zone, then its Traffic tab
  * shows exactly those numbers (totals by answer, the NXDOMAIN name on its list with a link to add
  * the record) and a rendered chart; the domain list shows the zone's sparkline with the same total.
  */

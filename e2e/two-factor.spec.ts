@@ -1,5 +1,5 @@
 /**
- * Issue 28 in the dashboard: a user turns on two-factor sign-in on the Account page (the code
+ * In the dashboard: a user turns on two-factor sign-in on the Account page (the code
  * computed here from the secret the page shows, as an authenticator app would), keeps the
  * recovery codes, and from then on signs in with a code: a reused code is refused, a recovery
  * code works once.

@@ -1,5 +1,5 @@
 /**
- * Zone files in the dashboard (DESIGN.md §11): Export downloads a master file that BIND's
+ * Zone files in the dashboard: Export downloads a master file that BIND's
  * named-checkzone accepts; Import shows a bad line's message by its line number and changes
  * nothing, previews the fixed file as +/- lines, and applies exactly that preview (If-Match
  * its serial; a zone changed in between is refused with who changed it). Every change is
@@ -111,7 +111,7 @@ test('Import: a bad line shows its message and changes nothing; fixed, the previ
     `+ @ 300 IN MX 10 mail.${zone}.`,
     '+ mail 3600 IN A 192.0.2.25',
     '- old 300 IN A 192.0.2.50',
-    // The file's two character-strings stay two (DESIGN.md §4).
+    // The file's two character-strings stay two.
     '+ txt 300 IN TXT "v=spf1 include:_spf.example.net" " -all"',
     '+ www 300 IN A 192.0.2.10',
     '+ www 300 IN A 192.0.2.11',

@@ -4,7 +4,7 @@
 //
 // Why not run the TypeScript through tsx, as the CLI does: tsx compiles with esbuild's keepNames,
 // which wraps every function that is created in a call that sets its name. A record write creates
-// dozens of closures, and these calls cost ~5% of the CPU of a write under load (profile, issue 16).
+// dozens of closures, and these calls cost ~5% of the CPU of a write under load (profile).
 // Built, a record write took ~10% less CPU (6 interleaved runs on one core: 249–287 µs against
 // 287–320 µs) and the server answered 2–15% more writes per second.
 import { join, resolve } from 'node:path';
@@ -36,7 +36,7 @@ export async function buildServer() {
   // cli` keeps running the sources through tsx): ~1.4 s of CPU on this 2-core machine, against
   // ~0.5 s bundled. The server's main thread took 1.7 s to load its modules before the DNS thread
   // could even start, and the DNS thread 0.75 s more, before a zone was read (profile of a
-  // start, issue 31). better-sqlite3 stays outside (a native addon), and pg's optional
+  // start). better-sqlite3 stays outside (a native addon), and pg's optional
   // pg-native, which pg asks for only when told to. The CommonJS packages inside an ES module
   // need a `require` for Node's built-in modules.
   await esbuild.build({

@@ -1,6 +1,6 @@
 /**
  * The dashboard screenshots in docs/images, made from the running product so they never drift
- * from it (issue 32): builds the SPA and the server, starts the server on a temp DATA_DIR, fills
+ * from it: builds the SPA and the server, starts the server on a temp DATA_DIR, fills
  * a demo account through the public API (zones, records, DNSSEC, a change to show in History),
  * signs in with Debian's Chromium and saves each page at 1280×800 (and the editor at 390×844).
  *

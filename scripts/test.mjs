@@ -15,7 +15,7 @@ const env = { ...process.env, TEST_DATABASE_URL: await testDatabaseUrl(root) };
 
 const steps = [
   ['npm', ['run', 'typecheck']],
-  // The layers of DESIGN.md §9 and a few real-mistake rules (eslint.config.js).
+  // The layers of the layering (docs/architecture.md) and a few real-mistake rules (eslint.config.js).
   ['npm', ['run', 'lint']],
   [bin('vitest'), ['run']],
   [process.execPath, [join(root, 'scripts', 'build-web-if-needed.mjs')]],

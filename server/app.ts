@@ -1,7 +1,7 @@
 /**
  * Builds the Hono app: request ids, metrics and access log, the public API at /api/v1, the
  * backend-for-frontend at /bff, the built dashboard for every other GET, and the one
- * onError/notFound that give every failure the error body of DESIGN.md §3.
+ * onError/notFound that give every failure the one error body (docs/api.md, "Errors").
  */
 import { randomUUID } from 'node:crypto';
 import { fileURLToPath } from 'node:url';
@@ -81,7 +81,7 @@ export function buildApp({ services, config, log, bff, dnsProgress, staticRoot =
     const outgoing = c.env?.outgoing;
     if (outgoing) {
       outgoing.setHeader('x-request-id', id);
-      // HTTPS only (DESIGN.md §2): browsers must never fall back to plain HTTP.
+      // HTTPS only: browsers must never fall back to plain HTTP.
       if (config.tls) outgoing.setHeader('strict-transport-security', HSTS);
     }
     await (c.req.path.startsWith('/api/') ? next() : dashboardHeaders(c, next));
@@ -97,7 +97,7 @@ export function buildApp({ services, config, log, bff, dnsProgress, staticRoot =
   // Only listed proxies may say who the client is and at which site (TRUST_PROXY).
   app.use('*', trustProxy(config.trustProxy));
   app.route('/', healthApp(services.store, { dnsProgress }));
-  // The PowerDNS-compatible API (DESIGN.md §14) first: its /api/v1/servers… must not reach zonedeck's API and its Bearer auth.
+  // The PowerDNS-compatible API first: its /api/v1/servers… must not reach zonedeck's API and its Bearer auth.
   app.route('/api', pdnsApi(services, config, log));
   app.route('/api/v1', publicApi(services, config));
   // The BFF calls the API through this same app, so auth, validation and errors are the API's own.

@@ -1,5 +1,5 @@
 /**
- * Background jobs that fail are not silent (issue 34, finding 3): each failure is logged with
+ * Background jobs that fail are not silent: each failure is logged with
  * the job and the zone, counted in /metrics, and retried with backoff; /readyz says "degraded"
  * while a signed zone's signatures at the secondaries are within 3 days of expiring.
  */

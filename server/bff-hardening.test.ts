@@ -1,5 +1,5 @@
 /**
- * Issue 24, finding 10, against the built server: deeply nested JSON is a 400 on every API with no
+ * Against the built server: deeply nested JSON is a 400 on every API with no
  * stack trace in the log; the BFF forwards only the dashboard's v1 resources, and only the v1 API's
  * `invalid_token` ends a session (a GET can no longer sign anyone out).
  */

@@ -49,7 +49,7 @@ describe('DNS_PORT', () => {
   });
 });
 
-describe('STATS_DAYS, STATS_FLUSH_MS, METRICS_PER_ZONE (issue 29)', () => {
+describe('STATS_DAYS, STATS_FLUSH_MS, METRICS_PER_ZONE', () => {
   it('count by default (90 days of hourly rows, a flush every 5 s, no per-zone metrics); off counts nothing', () => {
     expect(loadConfig({})).toMatchObject({ statsDays: 90, statsFlushMs: 5000, metricsPerZone: false });
     expect(loadConfig({ STATS_DAYS: 'off', METRICS_PER_ZONE: 'true', STATS_FLUSH_MS: '1000' })).toMatchObject({ statsDays: null, statsFlushMs: 1000, metricsPerZone: true });
@@ -62,7 +62,7 @@ describe('STATS_DAYS, STATS_FLUSH_MS, METRICS_PER_ZONE (issue 29)', () => {
   });
 });
 
-describe('DNS_THREADS (DESIGN.md §23)', () => {
+describe('DNS_THREADS', () => {
   it('asks for the cores by default, at most DNS_THREADS_CAP, or the number set', () => {
     expect(loadConfig({}).dnsThreads).toEqual({ asked: Math.min(os.availableParallelism(), DNS_THREADS_CAP), set: false });
     expect(loadConfig({ DNS_THREADS: '4' }).dnsThreads).toEqual({ asked: 4, set: true });

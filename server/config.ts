@@ -1,5 +1,5 @@
 /**
- * The environment, parsed once into a typed object (DESIGN.md §2). A bad value stops the
+ * The environment, parsed once into a typed object. A bad value stops the
  * start with a message that names the variable.
  */
 import { z } from 'zod';
@@ -68,7 +68,7 @@ const schema = z.object({
   PORT: port.default(8080),
   DNS_HOST: z.string().min(1).default('127.0.0.1'),
   DNS_PORT: z.union([z.literal('off'), port]).default(1053),
-  // DESIGN.md §23; on Node 20 one thread answers whatever is asked (see dnsThreads).
+  // DNS threads over one shared index; on Node 20 one thread answers whatever is asked (see dnsThreads).
   DNS_THREADS: z.string().regex(/^[1-9][0-9]?$/, 'must be a whole number of threads from 1 to 99').transform(Number).optional(),
   DATA_DIR: z.string().min(1).default('./data'),
   DATABASE_URL: z.string().regex(/^postgres(ql)?:\/\//, 'must be a postgres:// URL').optional(),
@@ -83,7 +83,7 @@ const schema = z.object({
   BULK_BODY_LIMIT_BYTES: z.string().regex(/^[0-9]+$/).transform(Number).default(32 * 1024 * 1024),
   HISTORY_DAYS: z.string().regex(/^[1-9][0-9]{0,4}$/, 'must be a whole number of days, 1 or more').transform(Number).default(365),
   MAX_RECORDS_PER_ZONE: z.string().regex(/^[1-9][0-9]*$/, 'must be a whole number of 1 or more').transform(Number).default(200_000),
-  // A Terraform or octoDNS refresh reads every record of a zone back to back: 1,000 GETs pass (issue 26).
+  // A Terraform or octoDNS refresh reads every record of a zone back to back: 1,000 GETs pass.
   RATE_LIMIT_TOKEN: rate.default({ perSecond: 100, burst: 1500 }),
   RATE_LIMIT_ADDRESS: rate.default({ perSecond: 100, burst: 1000 }),
   RATE_LIMIT_UPDATE: rate.default({ perSecond: 20, burst: 100 }),
@@ -92,7 +92,7 @@ const schema = z.object({
     .transform((s) => s.split(',').map((x) => x.trim().toLowerCase().replace(/^\./, '').replace(/\.$/, '')).filter(Boolean))
     .refine((l) => l.every((x) => /^[a-z0-9_]([a-z0-9_.-]*[a-z0-9_])?$/.test(x)), 'must be comma-separated domain suffixes, like corp.example.com,internal.example')
     .default([]),
-  // DESIGN.md §18: identical responses a second per client prefix over UDP; off by default, as in Knot and BIND.
+  //Identical responses a second per client prefix over UDP; off by default, as in Knot and BIND.
   DNS_RATE_LIMIT: z
     .string()
     .regex(/^(off|[1-9][0-9]{0,6})$/, 'must be "off" or a whole number of responses per second, like 20')
@@ -123,7 +123,7 @@ const schema = z.object({
     }, 'must be the origin users open the dashboard at, like https://dns.example.com (no path)')
     .transform((s) => new URL(s.trim()).origin)
     .optional(),
-  // Issue 34: proxies whose X-Forwarded-For/Proto/Host are believed (addresses or networks).
+  // Proxies whose X-Forwarded-For/Proto/Host are believed (addresses or networks).
   TRUST_PROXY: z.string().default('').transform((text, ctx) => {
     const out: { address: string; cidr: number }[] = [];
     for (const entry of text.split(',').map((x) => x.trim()).filter(Boolean)) {
@@ -143,7 +143,7 @@ const schema = z.object({
     .default('')
     .transform((s) => s.split(',').map((h) => h.trim().toLowerCase().replace(/\.$/, '')).filter(Boolean))
     .refine((l) => l.every((h) => /^(\*\.)?[a-z0-9]([a-z0-9.-]{0,251}[a-z0-9])?$/.test(h)), 'must be host names separated by commas, like dns.example.com,*.example.net'),
-  // DESIGN.md §21: hourly rows kept this many days (minute rows 48 h); off: no counting at all.
+  //Hourly rows kept this many days (minute rows 48 h); off: no counting at all.
   STATS_DAYS: z
     .string()
     .regex(/^(off|[1-9][0-9]{0,3})$/, 'must be "off" or a whole number of days from 1 to 9999')
@@ -155,7 +155,7 @@ const schema = z.object({
     .string()
     .refine((s) => /^[A-Za-z0-9+/]+={0,2}$/.test(s.trim()) && Buffer.from(s.trim(), 'base64').length === 32, 'must be the base64 of 32 octets (openssl rand -base64 32)')
     .optional(),
-  // DESIGN.md §20: single sign-on with OpenID Connect; the three go together.
+  //Single sign-on with OpenID Connect; the three go together.
   OIDC_ISSUER: z
     .string()
     .max(2048)
@@ -209,7 +209,7 @@ export type Config = {
   /** Days a zone's change sets are kept. */
   historyDays: number;
   maxRecordsPerZone: number;
-  /** Per-user limits (DESIGN.md §17): zones, API tokens (not the dashboard's session tokens), TSIG keys. */
+  /** Per-user limits: zones, API tokens (not the dashboard's session tokens), TSIG keys. */
   maxZonesPerUser: number;
   maxTokensPerUser: number;
   maxTsigKeysPerUser: number;
@@ -220,7 +220,7 @@ export type Config = {
   aliasDeny: string[];
   /** Whether ALIAS answers may carry private, loopback, link-local and ULA addresses (ALIAS_ALLOW_PRIVATE). */
   aliasAllowPrivate: boolean;
-  /** REQUIRE_2FA: a user without a second factor must enrol one before the dashboard does anything else (DESIGN.md §20). */
+  /** REQUIRE_2FA: a user without a second factor must enrol one before the dashboard does anything else. */
   requireTwoFactor: boolean;
   /** DNS_RATE_LIMIT: response rate limiting (responses a second per client prefix, and the slip), or null when off. */
   dnsRateLimit: { rate: number; slip: number } | null;

@@ -1,5 +1,5 @@
 /**
- * The documentation stays true to the code (issue 32): every relative link in README.md and
+ * The documentation stays true to the code: every relative link in README.md and
  * docs/ leads to a file that exists (and, with a #fragment, to a heading in it), and every
  * environment variable server/config.ts reads is documented in exactly one table row.
  */
@@ -79,5 +79,16 @@ describe('the documentation', () => {
     }
     const wrong = vars.filter((v) => rows.get(v)?.length !== 1).map((v) => `${v}: ${rows.get(v)?.join(', ') ?? 'not documented'}`);
     expect(wrong).toEqual([]);
+  });
+});
+
+describe('the repository stands alone', () => {
+  it('cites no document or issue tracker it does not hold: every reason is written here', async () => {
+    const { execFileSync } = await import('node:child_process');
+    const files = execFileSync('git', ['ls-files'], { cwd: ROOT, encoding: 'utf8' }).split('\n').filter((f) => f && f !== 'package-lock.json' && fs.existsSync(path.join(ROOT, f)));
+    // Built from parts, so that this file does not match itself.
+    const outside = new RegExp(['DESIGN', 'SPEC'].map((d) => `${d}\\.md`).join('|') + `|\\b[Ii]ssues? [0-9]+|\\b[Ff]indings? [0-9]+`);
+    const cited = files.filter((f) => !/\.(png|jpg|ico|woff2?)$/.test(f) && outside.test(fs.readFileSync(path.join(ROOT, f), 'utf8')));
+    expect(cited).toEqual([]);
   });
 });

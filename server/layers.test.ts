@@ -1,5 +1,5 @@
 /**
- * The layers of DESIGN.md §9 are a lint error, not a convention (issue 34, finding 8): the
+ * The layers of the layering (docs/architecture.md) are a lint error, not a convention: the
  * `zonedeck/layers` rule of eslint.config.js, which `npm test` runs over the whole tree, refuses
  * each crossing below — and lets the allowed directions through.
  */

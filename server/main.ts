@@ -60,7 +60,7 @@ async function main(): Promise<void> {
     void services.oidc.warmUp().then((ok) => (ok ? log.info({ issuer }, 'single sign-on: provider discovered') : log.warn({ issuer }, 'single sign-on: the provider cannot be reached; its button answers 503 until it can')));
   }
 
-  // The zone history and the audit log are kept HISTORY_DAYS days (DESIGN.md §10); a failure is
+  // The zone history and the audit log are kept HISTORY_DAYS days; a failure is
   // logged, counted and retried with backoff (server/background.ts).
   const pruning = [
     startJob('prune-history', async () => void (await services.changes.prune(config.historyDays)), log, { everyMs: 3_600_000 }),
@@ -69,7 +69,7 @@ async function main(): Promise<void> {
     startJob('purge-deleted-zones', async () => void (await services.deletedZones.purge()), log, { everyMs: 3_600_000 }),
   ];
 
-  // Per-zone query statistics (DESIGN.md §21): each node writes its own rows, named for this run.
+  // Per-zone query statistics: each node writes its own rows, named for this run.
   const stats = config.statsDays
     ? createStatsRecorder(store, { node: services.events.origin.slice(0, 8), days: config.statsDays, metricsPerZone: config.metricsPerZone, onError: (err) => log.error({ err }, 'storing query statistics failed') })
     : null;
@@ -108,7 +108,7 @@ async function main(): Promise<void> {
   const http = await startHttp(app.fetch, config);
   announce(log, { http: http.url, dns: dns?.port ?? null }, 'listening');
   if (dns && config.dnsThreads.asked > 1) {
-    // DESIGN.md §23 asks DNS_THREADS threads over one shared index; Node 20's dgram cannot share a
+    // The design asks DNS_THREADS threads over one shared index; Node 20's dgram cannot share a
     // port between threads (reusePort came with Node 22.12), and a process per core would copy the index.
     const said = { dns_threads: 1, asked: config.dnsThreads.asked, node: process.version };
     const [major, minor] = process.versions.node.split('.').map(Number) as [number, number];

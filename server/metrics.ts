@@ -81,7 +81,7 @@ new Counter({
 });
 
 /**
- * The DNS port's defences (DESIGN.md §18), bumped on the hot path like the responses above:
+ * The DNS port's defences, bumped on the hot path like the responses above:
  * responses rate limiting dropped or slipped (sent truncated), and DNS cookies by verdict.
  */
 export const dnsDefences = new Float64Array(5);

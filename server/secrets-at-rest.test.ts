@@ -1,5 +1,5 @@
 /**
- * Issue 24, finding 9, against the built server (DESIGN.md §17): DATA_DIR is 0700 and its files
+ * Against the built server: DATA_DIR is 0700 and its files
  * 0600; a copy of the database reveals no TSIG secret and no DNSSEC private key, while `dig -y`
  * still gets signed answers and the signed zone still carries RRSIGs; rows stored in clear by an
  * older version are sealed at start; a wrong SECRETS_KEY stops the start with a clear message.
@@ -55,7 +55,7 @@ describe('secrets at rest', () => {
 
     const dig = async (...args: string[]) => (await run('dig', ['@127.0.0.1', '-p', String(s.dnsPort), '+norec', '+time=2', '+tries=2', ...args])).stdout;
     let signed = '';
-    // The DNS thread takes a new key up within a second (issue 25 shortens that).
+    // The DNS thread takes a new key up within a second.
     for (let i = 0; i < 50 && !/status: NOERROR/.test(signed); i++) {
       signed = await dig('-y', key.nsupdate, 'sealed.test', 'SOA').catch(() => '');
       if (!/status: NOERROR/.test(signed)) await new Promise((r) => setTimeout(r, 100));

@@ -1,5 +1,5 @@
 /**
- * Issue 24, findings 3–5, over HTTP against the built server (`npm start`'s build): the exact
+ * Over HTTP against the built server (`npm start`'s build): the exact
  * requests of the audit, as a hostile tenant sends them with curl. The in-process suite
  * (server/api/trust-boundaries.test.ts) covers the same rules on both stores in depth.
  */
@@ -29,7 +29,7 @@ beforeAll(async () => {
 });
 afterAll(() => server?.stop());
 
-describe('finding 3: a token scoped to one zone reaches no other zone of its user', () => {
+describe('a token scoped to one zone reaches no other zone of its user', () => {
   it('through odd spellings on v1 and PowerDNS ids: 404, and alice2.test is untouched', async () => {
     const only1 = await scoped({ zones: ['alice1.test'] });
     const before = await zone('alice2.test');
@@ -51,7 +51,7 @@ describe('finding 3: a token scoped to one zone reaches no other zone of its use
   });
 });
 
-describe('finding 4: the documented ACME token (docs/powerdns-api.md) changes records only', () => {
+describe('the documented ACME token (docs/powerdns-api.md) changes records only', () => {
   it('cannot revert DNSSEC away, rewrite SOA timers by import, or delete the zone', async () => {
     const acme = await scoped({ names: ['_acme-challenge', '_acme-challenge.*'], types: ['TXT'] });
     const on = (await (await call(owner, 'GET', '/api/v1/domains/signed.test/changes')).json()) as Array<{ id: number; settings: object }>;
@@ -74,7 +74,7 @@ describe('finding 4: the documented ACME token (docs/powerdns-api.md) changes re
   });
 });
 
-describe('finding 5: a token limited to www cannot take over the names below it', () => {
+describe('a token limited to www cannot take over the names below it', () => {
   it('www NS and www DNAME are 403; www A is allowed', async () => {
     const www = await scoped({ names: ['www'] });
     expect((await call(www, 'POST', '/api/v1/domains/alice1.test/records', { name: 'www', record_type: 'NS', content: 'ns.attacker.example.' })).status).toBe(403);

@@ -22,7 +22,7 @@ interface Answer {
 
 const fqdn = (name: string, domain: string) => (name === '@' ? domain : `${name}.${domain}`);
 
-/** TXT rdata as dig prints it ("a" "b") back to the content the API holds: its strings kept (DESIGN.md §4). */
+/** TXT rdata as dig prints it ("a" "b") back to the content the API holds: its strings kept. */
 const unquote = (rdata: string): string => recordType('TXT').fromText(rdata);
 
 /** The answer records of one type from a real query to this run's DNS server. */

@@ -1,6 +1,6 @@
 /**
  * The request and response schemas of the account, user administration and audit endpoints
- * (issue 27): they validate requests at the edge and generate the OpenAPI document.
+ *: they validate requests at the edge and generate the OpenAPI document.
  */
 import { z } from '@hono/zod-openapi';
 import { AUDIT_KINDS } from '../services/audit';

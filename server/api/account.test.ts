@@ -1,5 +1,5 @@
 /**
- * The self-service account (issue 27): who am I, changing my password with the current one (my
+ * The self-service account: who am I, changing my password with the current one (my
  * other dashboard sessions end, this credential keeps working), seeing and ending my sessions,
  * and what a token with a scope may not do. Sessions are real ones, signed in through the BFF.
  */

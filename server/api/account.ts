@@ -1,5 +1,5 @@
 /**
- * The current user's own account (issue 27): who they are, their password (changed with the
+ * The current user's own account: who they are, their password (changed with the
  * current one), and their dashboard sessions, which they see and end. A token with a scope may
  * read but not change any of it: it could otherwise lock its owner out.
  */

@@ -1,5 +1,5 @@
 /**
- * What ACME clients of this API send (DESIGN.md §3): `ttl` as a JSON number, and the
+ * What ACME clients of this API send: `ttl` as a JSON number, and the
  * certificate's name in the path — a name inside one of the user's zones — with record
  * names relative to it. Runs on SQLite and on PostgreSQL.
  */

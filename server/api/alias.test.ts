@@ -1,5 +1,5 @@
 /**
- * ALIAS through the API (DESIGN.md §12): at any name, one per name, nothing of A or AAAA beside
+ * ALIAS through the API: at any name, one per name, nothing of A or AAAA beside
  * it, never at or below a delegation, refused without RESOLVER; in zone files as an RFC 3597 generic record that named-checkzone
  * accepts and that reads back (PowerDNS's `ALIAS` text too); CDS/CDNSKEY stay out of the registry.
  */

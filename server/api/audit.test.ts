@@ -1,5 +1,5 @@
 /**
- * The account audit log (issue 27, DESIGN.md §19): sign-ins (and failed ones) and sign-outs with
+ * The account audit log: sign-ins (and failed ones) and sign-outs with
  * the browser's address and user agent, also for calls the dashboard forwards; tokens and TSIG
  * keys from the API and the PowerDNS API; who reads which events; the filters; pruning.
  */

@@ -1,5 +1,5 @@
 /**
- * The account audit log (DESIGN.md §19), newest first: a user reads the events they did or that
+ * The account audit log, newest first: a user reads the events they did or that
  * concern them, an owner or admin of a team the team's events too, an administrator every event.
  * Filters narrow what the reader may see; they never widen it.
  */

@@ -1,6 +1,6 @@
 /**
  * Authentication on every API endpoint: `Authorization: Bearer <token>` or `?apikey=<token>`
- * (SPEC.md §5). Failure is 401 with `WWW-Authenticate: Bearer`.
+ *. Failure is 401 with `WWW-Authenticate: Bearer`.
  */
 import type { Role } from '../core/roles';
 import type { Principal } from '../services/accounts';

@@ -1,5 +1,5 @@
 /**
- * Issue 30: a batch across zones is all or nothing. Its zones' change sets are written in one
+ * A batch across zones is all or nothing. Its zones' change sets are written in one
  * transaction: when the third zone fails between the preview and the write (its change no longer
  * holds), the batch answers 409 naming that zone and saying nothing was changed — the first two
  * zones keep their records and serials, no change set is written, and no zone event goes out.

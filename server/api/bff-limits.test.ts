@@ -1,5 +1,5 @@
 /**
- * Issue 24, finding 11 (the BFF part): the BFF's own routes are rate-limited per client address,
+ * The BFF's own routes are rate-limited per client address,
  * and /bff/ip-usage pages through SQL and gives the same figures. Both stores.
  */
 import { afterEach, describe, expect, it } from 'vitest';

@@ -65,7 +65,7 @@ describe('request bodies', () => {
     expect(res.status).toBe(413);
     expect((await res.json()).error).toMatchObject({ status: 413, code: 'payload_too_large' });
     expect((await (await t.request('GET', '/api/v1/domains/x.example/records')).json()).map((r: { record_type: string }) => r.record_type)).toEqual(['NS', 'NS']);
-    // A path that names no zone is 404 before its body is read (DESIGN.md §17).
+    // A path that names no zone is 404 before its body is read.
     expect((await t.request('POST', '/api/v1/domains/nope.example/records', { body: { name: 'x'.repeat(4000) } })).status).toBe(404);
   });
 

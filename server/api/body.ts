@@ -58,7 +58,7 @@ export function bodyText(c: Context): Promise<string> {
 /**
  * Whether JSON text nests deeper than `limit`, found in one pass over the text without recursion
  * (and before JSON.parse): brackets and braces outside strings, escapes skipped. A recursive walk
- * of the parsed value overflowed the stack on `[`×30,000 (issue 24, finding 10).
+ * of the parsed value overflowed the stack on `[`×30,000.
  */
 export function nestsDeeper(text: string, limit = MAX_DEPTH): boolean {
   let level = 0;

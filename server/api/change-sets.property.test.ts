@@ -1,5 +1,5 @@
 /**
- * The undo property of change sets (DESIGN.md §10), on SQLite and PostgreSQL: any sequence of
+ * The undo property of change sets, on SQLite and PostgreSQL: any sequence of
  * writes — RRset PATCHes, record CRUD, SOA changes — followed by reverting each of its change
  * sets, newest first, leaves the records and SOA fields exactly as they started, and every
  * change set along the way (reverts too) moves the serial strictly up.

@@ -1,5 +1,5 @@
 /**
- * Change sets (DESIGN.md §10) through the API: the history of every write, atomic RRset
+ * Change sets through the API: the history of every write, atomic RRset
  * PATCH, dry runs, If-Match, and revert. Runs on SQLite and on PostgreSQL.
  */
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';

@@ -1,5 +1,5 @@
 /**
- * A zone's history and its bulk writes (DESIGN.md §10): the change sets, newest first; one
+ * A zone's history and its bulk writes: the change sets, newest first; one
  * change set; reverting one; and PATCH of many RRsets as one change set.
  */
 import { createRoute, z } from '@hono/zod-openapi';

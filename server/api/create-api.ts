@@ -1,6 +1,6 @@
 /**
  * One OpenAPIHono factory for every resource: request validation failures become the
- * error body of DESIGN.md §3 with one message per field.
+ * one error body with one message per field.
  */
 import { OpenAPIHono, z, type RouteConfig, type RouteHandler } from '@hono/zod-openapi';
 import { Invalid } from '../core/errors';

@@ -1,5 +1,5 @@
 /**
- * Issue 33, "check from outside": GET /domains/:name/delegation against a fake resolver (the
+ * "Check from outside": GET /domains/:name/delegation against a fake resolver (the
  * parent's view: NS, DS, and the name servers' addresses), with zonedeck's own DNS server as one
  * of the listed name servers (its SOA serial is the real one), one that serves an older serial
  * and one that never answers. Pending → delegated, DS missing / matching / mismatching, in sync /

@@ -1,5 +1,5 @@
 /**
- * "Check from outside" (issue 33): a zone's delegation as resolvers see it, and each listed name
+ * "Check from outside": a zone's delegation as resolvers see it, and each listed name
  * server's SOA serial (services/delegation-check.ts). The zone is resolved and access-checked
  * before the handler (`pathZone`), as on every /domains/:name path; every role of a team reads.
  */

@@ -1,5 +1,5 @@
 /**
- * Deleted domains (issue 33): a deleted zone is kept HISTORY_DAYS days with its records, keys
+ * Deleted domains: a deleted zone is kept HISTORY_DAYS days with its records, keys
  * and history. `GET /deleted-domains` lists those the credential may restore (newest deletion
  * first, paginated like every list); `POST /deleted-domains/:id/restore` brings one back in one
  * step and answers the zone, as `GET /domains/:name` does.

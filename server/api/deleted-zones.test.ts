@@ -1,5 +1,5 @@
 /**
- * Deleted zones (issue 33, finding 3): a deleted zone is kept, with its records, keys and
+ * Deleted zones: a deleted zone is kept, with its records, keys and
  * history, for HISTORY_DAYS; it is listed under /deleted-domains to whoever may restore it, and
  * restored in one step under the rules of a creation. A zone created under the same name in the
  * meantime starts anew. Runs on SQLite and (with TEST_DATABASE_URL) on PostgreSQL.

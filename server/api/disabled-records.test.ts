@@ -1,5 +1,5 @@
 /**
- * Disabled records (issue 26, finding 4), against the built server with dig: kept and listed
+ * Disabled records, against the built server with dig: kept and listed
  * with `disabled: true`, never served, signed or transferred; the SPEC API's shape for served
  * records unchanged; a toggle is a change set that IXFR sees as the record leaving (or coming
  * back) and that a revert undoes; the PowerDNS API's `disabled` (PowerDNS-Admin's toggle) reads

@@ -1,5 +1,5 @@
 /**
- * DNSSEC through the API (issue 5): turning it on shows the DS to give the registrar, turning
+ * DNSSEC through the API: turning it on shows the DS to give the registrar, turning
  * it off removes it, off→on is a new key, the details are read-only, and no private key is
  * ever in a response.
  */

@@ -1,5 +1,5 @@
 /**
- * Domains (SPEC.md §2.3, §4.3, §4.4): list, create (201), get, partial update, delete.
+ * Domains: list, create (201), get, partial update, delete.
  * `PUT /domains/:name.json` is the same operation as `PUT /domains/:name`.
  */
 import { createRoute, z } from '@hono/zod-openapi';
@@ -91,7 +91,7 @@ const remove = createRoute({
 
 export function domainsApi(services: Services) {
   const { zones, zoneFiles, teams } = services;
-  /** The domain view; a team's zone also names its team and the user's role in it (a user's own zone, as SPEC.md shows it). */
+  /** The domain view; a team's zone also names its team and the user's role in it (a user's own zone, as the interface specification shows it). */
   const withTeams = async (userId: number, rows: readonly DomainRow[]) => {
     const [keys, owners] = await Promise.all([zones.publicKeys(rows), teams.ofZones(userId, rows)]);
     return rows.map((d) => ({ ...domainView(d, keys.get(d.id)), ...owners.get(d.id) }));
@@ -102,7 +102,7 @@ export function domainsApi(services: Services) {
       const q = c.req.valid('query');
       const p = pageParams(q);
       const { user, scope } = c.get('principal');
-      // A token scoped to some zones lists only those (DESIGN.md §13).
+      // A token scoped to some zones lists only those.
       const { rows, total } = await zones.page(user.id, p.window, searchTerm(q.search), scope.zones?.length ? scope.zones : undefined);
       setPageHeaders(c, total, p);
       return c.json(await withTeams(user.id, rows), 200);
@@ -114,7 +114,7 @@ export function domainsApi(services: Services) {
       // The file is read (bounded, in chunks) before the zone is made; a bad name is the create's to refuse.
       const origin = validZoneName(input.name);
       const file = zone_file === undefined || origin === null ? undefined : fileBuilder(await zoneFiles.read(zone_file, origin, input.minimum_ttl ?? SOA_DEFAULTS.minimum_ttl), 'merge');
-      // A template's RRsets go into the same first change set (DESIGN.md §22).
+      // A template's RRsets go into the same first change set.
       const fromTemplate = template === undefined ? undefined : await services.templates.forNewZone(c.get('principal').user.id, template, variables);
       // With the request's signal: a zone built from a big file or template is not made for a client that went away.
       const zone = await asFileErrors(() => zones.create(c.get('principal').user.id, input, { ...writeOptions(c), signal: c.req.raw.signal }, file?.build ?? fromTemplate));

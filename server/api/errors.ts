@@ -1,5 +1,5 @@
 /**
- * The one error body of DESIGN.md §3 and the one mapper from thrown errors to it.
+ * The one error body (docs/api.md, "Errors") and the one mapper from thrown errors to it.
  * Nothing else builds an error response; no stack trace ever reaches a client.
  */
 import type { Context } from 'hono';

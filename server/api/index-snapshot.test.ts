@@ -1,5 +1,5 @@
 /**
- * The DNS index's start-up snapshot (index-snapshot.ts, issue 31), on SQLite and PostgreSQL: a
+ * The DNS index's start-up snapshot (index-snapshot.ts), on SQLite and PostgreSQL: a
  * start builds the zones unchanged since the last start from the file beside the database, and
  * every zone it builds is the zone its records make now — after a change through the API, a write
  * straight to the store that no service made (no new serial, no event), a zone deleted and made

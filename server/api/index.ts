@@ -1,4 +1,4 @@
-/** The public API at /api/v1 (SPEC.md): auth, body reading, resources and the OpenAPI document. */
+/** The public API at /api/v1: auth, body reading, resources and the OpenAPI document. */
 import type { Config } from '../config';
 import type { Services } from '../services';
 import { requireToken } from './auth';

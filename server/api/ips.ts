@@ -1,4 +1,4 @@
-/** `GET /ips` (SPEC.md §4.1): the current user's IP records, paginated. */
+/** `GET /ips`: the current user's IP records, paginated. */
 import { createRoute, z } from '@hono/zod-openapi';
 import type { Services } from '../services';
 import { createApi, errors, json, security } from './create-api';

@@ -1,5 +1,5 @@
 /**
- * Issue 34 (finding 4): a change is prepared — parsed, canonicalized, bounded, grouped — before
+ * A change is prepared — parsed, canonicalized, bounded, grouped — before
  * the write lock, and only applied to the draft inside it. What a user sees on PostgreSQL, where
  * other nodes' reads go on while a zone is locked: while another write holds the zone, a request
  * whose content is wrong is answered 400 at once (it never queues behind the lock), and a good one

@@ -1,5 +1,5 @@
 /**
- * Issue 29: a zone's query statistics through the API. Batches as the DNS thread hands them on are
+ * A zone's query statistics through the API. Batches as the DNS thread hands them on are
  * stored by the recorder (two nodes, as on PostgreSQL), then read back: exact counts per step, the
  * top lists, access as every zone path (a team's viewer reads, a stranger gets 404, a token scoped
  * to another zone 403), bad parameters 400 naming the field, and retention (minute rows 48 h, hourly

@@ -1,5 +1,5 @@
 /**
- * A zone's query statistics (DESIGN.md §21): counts per step, and the most asked names. The zone
+ * A zone's query statistics: counts per step, and the most asked names. The zone
  * is resolved and access-checked before these handlers (`pathZone`); every role of a team reads.
  */
 import { createRoute, z } from '@hono/zod-openapi';

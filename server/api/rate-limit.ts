@@ -4,7 +4,7 @@
  * Retry-After and the standard error body.
  *
  * Where the store is shared by several nodes (PostgreSQL), the buckets live in it, so a client
- * gets the limit once and not once per node behind the load balancer (DESIGN.md §15); that is
+ * gets the limit once and not once per node behind the load balancer; that is
  * one small write per bucket per request. On SQLite (one node) they stay in memory: the same
  * write there would cost an fsync per request, for nothing another node could read.
  */

@@ -1,5 +1,5 @@
 /**
- * Records of a domain (SPEC.md §2.2, §4.2): create (200, with id and fqdn), list with
+ * Records of a domain: create (200, with id and fqdn), list with
  * filters, get, partial update, delete.
  */
 import { createRoute, z } from '@hono/zod-openapi';

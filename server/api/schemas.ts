@@ -81,7 +81,7 @@ export const DomainSchema = z
       .array(z.string())
       .openapi({ description: 'Read-only. The zone\'s DNSKEY records (for registries that take a DNSKEY instead of a DS); empty when DNSSEC is off', example: ['example.com. IN DNSKEY 257 3 13 mdsswUyr3DPW132mOi8V9xESWE8jTo0dxCjjnopKl+GqJxpVXckHAeF+KkxLbxILfDLUT0rAK9iUzy1L53eKGQ=='] }),
     team: z.string().optional().openapi({ description: "Only for a team's zone: the team that owns it" }),
-    role: z.enum(['owner', 'admin', 'editor', 'viewer']).optional().openapi({ description: "Only for a team's zone: your role in its team (DESIGN.md §19)" }),
+    role: z.enum(['owner', 'admin', 'editor', 'viewer']).optional().openapi({ description: "Only for a team's zone: your role in its team" }),
   })
   .openapi('Domain');
 
@@ -118,8 +118,8 @@ export const DomainUpdateSchema = z.strictObject(soaFields).openapi('DomainUpdat
 export const READ_ONLY_FIELDS = new Set(['name', 'serial_number', 'created_at', 'updated_at', 'delegated', 'ds_records', 'dnskey_records', 'id', 'fqdn']);
 
 /**
- * TTL in seconds: a string of digits as SPEC.md says, or a JSON number as real clients send
- * (DESIGN.md §3); both reach the services as the string, which they range-check.
+ * TTL in seconds: a string of digits as the interface specification says, or a JSON number as real clients send
+ *; both reach the services as the string, which they range-check.
  */
 const ttl = z
   .union([z.string(), z.number()], required('a whole number of seconds, e.g. "3600" or 3600'))
@@ -171,7 +171,7 @@ const list = (what: string, example: string[], description: string) =>
     .optional()
     .openapi({ example, description });
 
-/** What a credential may do (DESIGN.md §13); every part is optional and an empty one restricts nothing. */
+/** What a credential may do; every part is optional and an empty one restricts nothing. */
 export const ScopeSchema = z
   .strictObject({
     zones: list('a zone name', ['example.com'], 'Zones it may touch'),
@@ -226,7 +226,7 @@ const ChangeRecordSchema = z.object({
   disabled: z.literal(true).optional().openapi({ description: 'Present on a disabled record (not served)' }),
 });
 
-/** One change set of a zone's history (DESIGN.md §10). */
+/** One change set of a zone's history. */
 export const ChangeSetSchema = z
   .object({
     id: z.number().int().nullable().openapi({ description: 'null for a dry run, or when the request changed nothing' }),

@@ -103,7 +103,7 @@ describe('names and types', () => {
     const token = await scoped({ zones: ['example.com'], names: ['_acme-challenge', '_acme-challenge.*'], types: ['TXT'] });
     const post = (domain: string, body: object) => t.request('POST', `/api/v1/domains/${domain}/records`, { token, body });
     expect((await post('example.com', { name: '_acme-challenge', record_type: 'TXT', content: 'apex-proof' })).status).toBe(200);
-    // The name given is relative to the domain in the path (DESIGN.md §3): _acme-challenge.www.
+    // The name given is relative to the domain in the path: _acme-challenge.www.
     expect((await post('www.example.com', { name: '_acme-challenge', record_type: 'TXT', content: 'www-proof' })).status).toBe(200);
     await expect403(await post('example.com', { name: 'www', record_type: 'TXT', content: 'x' }), /may not change www TXT/);
     await expect403(await post('example.com', { name: '_acme-challenge', record_type: 'A', content: '192.0.2.1' }), /may not change _acme-challenge A/);

@@ -1,5 +1,5 @@
 /**
- * The zone a request's path names, and the parts of a credential's scope (DESIGN.md §13, §17)
+ * The zone a request's path names, and the parts of a credential's scope
  * the edge can judge from the request alone.
  *
  * A `/domains/:name…` path becomes a zone row here, once, through the same service function the
@@ -24,7 +24,7 @@ const READS = new Set(['GET', 'HEAD', 'OPTIONS']);
 /** Paths of the credentials themselves: a token with a scope may not mint or revoke credentials (it could mint a wider one). */
 const CREDENTIALS = /^\/(tokens|tsig-keys)(\/|$)/;
 const DOMAIN_PATH = /^\/domains\/([^/]*)(\/.*)?$/;
-/** The record endpoints name a place: the zone, or a name inside it (DESIGN.md §3). Every other path names the zone exactly. */
+/** The record endpoints name a place: the zone, or a name inside it. Every other path names the zone exactly. */
 const PLACE_PATH = /^\/records(\/|$)/;
 
 const forbidden = (message: string) => new Forbidden(message);
@@ -68,7 +68,7 @@ export function enforceScope(services: Services, base = '/api/v1'): Check<ApiEnv
     if (rest === undefined && write && limitsRecords(scope)) {
       throw forbidden('this token may change only the records its scope names, not the zone itself');
     }
-    // A team's zone: the member's role too (DESIGN.md §19), on the same row.
+    // A team's zone: the member's role too, on the same row.
     const role = await roleOn(services.store, userId, place.zone);
     const why = role && (await edgeRoleRefusal(services.store, place.zone, role, write, write && rest === undefined));
     if (why) throw forbidden(why);

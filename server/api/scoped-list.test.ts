@@ -1,4 +1,4 @@
-/** A token scoped to zones sees only those zones in GET /domains (DESIGN.md §13), with totals to match. */
+/** A token scoped to zones sees only those zones in GET /domains, with totals to match. */
 import { afterEach, beforeEach, expect, it } from 'vitest';
 import { createTestApp, type TestApp } from '../testing/test-app';
 

@@ -1,5 +1,5 @@
 /**
- * Issue 30: substring and prefix searches read an index (migration 0020: FTS5 trigram on SQLite,
+ * Substring and prefix searches read an index (migration 0020: FTS5 trigram on SQLite,
  * pg_trgm on PostgreSQL), and answer exactly what a scan answers: the same records, in the same
  * order, paged alike. Random records and terms — LIKE's metacharacters (`%`, `_`, `\`), quotes,
  * non-ASCII letters in both cases, terms of one and two characters — against a brute-force filter

@@ -1,5 +1,5 @@
 /**
- * Issue 30: the search across zones (every filter, CIDR, scopes, other users' zones never found)
+ * The search across zones (every filter, CIDR, scopes, other users' zones never found)
  * and bulk changes as a batch: a preview, one change set per zone under one batch id shown in
  * the history, and the batch's revert (409 naming the zones changed since). SQLite and PostgreSQL.
  */

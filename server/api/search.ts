@@ -1,5 +1,5 @@
 /**
- * Work across zones (DESIGN.md §22): the search over every zone the credential may read, a bulk
+ * Work across zones: the search over every zone the credential may read, a bulk
  * change of what it finds as a batch, and batches (one, and its revert).
  */
 import { createRoute, z } from '@hono/zod-openapi';

@@ -1,5 +1,5 @@
 /**
- * Issue 28: two-factor sign-in with TOTP (RFC 6238) and recovery codes, through the dashboard's
+ * Two-factor sign-in with TOTP (RFC 6238) and recovery codes, through the dashboard's
  * BFF as a browser uses it: enrolment confirmed by a code, sign-in with a code, a code never
  * accepted twice, a recovery code once, a sensitive act asking for the password again after 10
  * minutes, an administrator's reset, and REQUIRE_2FA leading to enrolment first. Runs on SQLite
@@ -69,7 +69,7 @@ describe('TOTP', () => {
     expect(failed.rows.filter((e) => e.detail.factor === 'totp')).toHaveLength(3);
 
     if (t.services.store.kind === 'sqlite') {
-      // A copy of the database alone does not reveal the secret (DESIGN.md §17).
+      // A copy of the database alone does not reveal the secret.
       const raw = new Database(t.config.sqlitePath, { readonly: true });
       const stored = raw.prepare('select secret from totp_factors').get() as { secret: string };
       raw.close();

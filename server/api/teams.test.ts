@@ -1,5 +1,5 @@
 /**
- * Issue 27: teams. A zone owned by a team is reached by its members with their role, judged by
+ * Teams. A zone owned by a team is reached by its members with their role, judged by
  * the same machinery as scopes: the role matrix (owner, admin, editor, viewer, non-member) × every
  * write path of the API and the PowerDNS API, each verdict as the role says, each refusal 403 for a
  * member or 404 for a stranger, with nothing applied. Runs on SQLite and on PostgreSQL.
@@ -66,7 +66,7 @@ describe('teams and members', () => {
     expect(members).toHaveLength(4);
   });
 
-  it('a user without teams sees the SPEC.md domain view, with no team or role field', async () => {
+  it('a user without teams sees the the domain view of the interface specification, with no team or role field', async () => {
     expect((await t.request('POST', '/api/v1/domains', { token: tok.solo, body: { name: 'solo.test' } })).status).toBe(201);
     const d = await (await t.request('GET', '/api/v1/domains/solo.test', { token: tok.solo })).json();
     expect(d).not.toHaveProperty('team');

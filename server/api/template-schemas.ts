@@ -1,4 +1,4 @@
-/** Request and response schemas of templates, the search across zones and batches (DESIGN.md §22). */
+/** Request and response schemas of templates, the search across zones and batches. */
 import { z } from '@hono/zod-openapi';
 import { MAX_VARIABLES } from '../core/template-render';
 import { ChangeSetSchema } from './schemas';

@@ -1,5 +1,5 @@
 /**
- * Issue 30: templates. Created from RRsets or from a zone; a zone created from one gets its
+ * Templates. Created from RRsets or from a zone; a zone created from one gets its
  * records in its first change set; applied to zones with a preview, then one change set per zone
  * under one batch; the template's zones with their drift; others' templates are 404. Runs on
  * SQLite and on PostgreSQL.

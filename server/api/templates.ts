@@ -1,5 +1,5 @@
 /**
- * Templates (DESIGN.md §22): list, create (from RRsets or from a zone), get, update, delete;
+ * Templates: list, create (from RRsets or from a zone), get, update, delete;
  * apply to zones as a batch (`?dry_run=true` previews it per zone); the zones that came from a
  * template and how each has drifted from it; a zone's template (`GET /domains/{name}/template`).
  */

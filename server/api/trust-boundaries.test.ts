@@ -1,5 +1,5 @@
 /**
- * Issue 24, findings 3–5: every credential is a boundary, judged on the zone row the handler acts
+ * Every credential is a boundary, judged on the zone row the handler acts
  * on. A path's zone becomes a row through one function (server/api/scope.ts, server/pdns/scope.ts);
  * a scope limited to names or types changes records only, on every path; a delegation or DNAME
  * needs the subtree. Runs on SQLite and, in the "postgres" project, on PostgreSQL.
@@ -40,7 +40,7 @@ async function snapshot(zone: string) {
 const pdns = (token: string, method: string, path: string, body?: unknown) =>
   t.request(method, `/api/v1/servers/localhost/zones${path}`, { token: null, headers: { 'X-API-Key': token }, ...(body === undefined ? {} : { body }) });
 
-describe('finding 3: a path names a zone through one function, and the scope is judged on that row', () => {
+describe('a path names a zone through one function, and the scope is judged on that row', () => {
   const spellings = [
     'alice%EF%BC%92.test', // fullwidth digit two
     'alice2%E3%80%82test', // ideographic full stop
@@ -122,7 +122,7 @@ describe('finding 3: a path names a zone through one function, and the scope is 
   });
 });
 
-describe('finding 4: a credential limited to names or types changes records only', () => {
+describe('a credential limited to names or types changes records only', () => {
   it('cannot revert DNSSEC off or on, rewrite SOA timers by import, or delete the zone; its records it may change', async () => {
     expect((await t.request('POST', '/api/v1/domains', { body: { name: 'signed.test', dnssec_enabled: true } })).status).toBe(201);
     const acme = await scoped({ names: ['_acme-challenge', '_acme-challenge.*'], types: ['TXT'] });
@@ -163,7 +163,7 @@ describe('finding 4: a credential limited to names or types changes records only
   });
 });
 
-describe('finding 5: a delegation or DNAME takes the subtree, so it needs the subtree in the scope', () => {
+describe('a delegation or DNAME takes the subtree, so it needs the subtree in the scope', () => {
   it('a token limited to www cannot put NS or DNAME at www, on any path; with *.www it can', async () => {
     const www = await scoped({ names: ['www'] });
     const before = await snapshot('alice1.test');

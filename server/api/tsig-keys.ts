@@ -1,5 +1,5 @@
 /**
- * TSIG keys of the current user (DESIGN.md §13): list, create (the secret is in that one
+ * TSIG keys of the current user: list, create (the secret is in that one
  * response only), revoke by name. Another user's key answers 404, exactly as a missing one.
  */
 import { createRoute, z } from '@hono/zod-openapi';

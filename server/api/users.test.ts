@@ -1,5 +1,5 @@
 /**
- * User administration (issue 27): only administrators; a one-time password that works; disabling
+ * User administration: only administrators; a one-time password that works; disabling
  * stops sign-in, sessions, tokens and TSIG keys, enabling brings them back; an administrator cannot
  * lock themselves out; password resets; every refusal changes nothing.
  */

@@ -1,5 +1,5 @@
 /**
- * User administration (issue 27), for administrators only: list, create with a one-time password,
+ * User administration, for administrators only: list, create with a one-time password,
  * grant or revoke admin rights, disable or enable, reset a password or the second factors. Each
  * change is in the audit log. A token with a scope may list users but change none: a new
  * administrator's password would be a credential wider than its scope. From a dashboard session,

@@ -1,4 +1,4 @@
-/** Stored rows as the API shows them (SPEC.md §2): exact field names and JSON types. */
+/** Stored rows as the API shows them: exact field names and JSON types. */
 import { APEX, toFqdn } from '../core/domain-name';
 import { nameFromPlace } from '../services/zones';
 import { DIGEST_SHA256, dnskeyText, dsText } from '../services/dnssec-keys';
@@ -50,6 +50,6 @@ export function recordView(zone: Pick<DomainRow, 'name'>, r: ListedRecord, base 
     ttl: String(r.ttl),
     fqdn: toFqdn(r.name, zone.name),
   };
-  // SPEC.md's shape for every served record; a disabled one (kept, never served) says so.
+  // the shape of the interface specification for every served record; a disabled one (kept, never served) says so.
   return r.disabled ? { ...view, disabled: true as const } : view;
 }

@@ -1,5 +1,5 @@
 /**
- * What every zone write of the API carries into its change set (DESIGN.md §10): who made it
+ * What every zone write of the API carries into its change set: who made it
  * (the user and `token:<id>`, or `session` from the dashboard), the `If-Match` serial that
  * guards it, and `?dry_run=true`.
  */
@@ -41,7 +41,7 @@ export function writeOptions(c: Context<ApiEnv>, comment?: string): WriteOptions
   if (dry !== undefined && !['true', 'false', '1', '0'].includes(dry)) throw new Invalid({ dry_run: 'must be true or false' });
   return {
     source: dashboard ? 'dashboard' : 'api',
-    // The token's scope decides which RRsets it may change (DESIGN.md §13), checked in the change set.
+    // The token's scope decides which RRsets it may change, checked in the change set.
     actor: { username: user.username, userId: user.id, credential: dashboard ? 'session' : `token:${token.id}`, scope },
     ifMatch: parseIfMatch(c.req.header('if-match')),
     dryRun: dry === 'true' || dry === '1',
@@ -54,7 +54,7 @@ export function writeOptions(c: Context<ApiEnv>, comment?: string): WriteOptions
  * many records of each side (the counts say how many there are).
  */
 export function changeView(cs: ChangeSet & { added_count?: number; removed_count?: number }, limit = Infinity) {
-  // A disabled record (kept, not served) says so; a served one has no `disabled` field (SPEC.md's shape).
+  // A disabled record (kept, not served) says so; a served one has no `disabled` field (the shape of the interface specification).
   const rec = (r: { name: string; record_type: string; ttl: number; content: string; disabled?: boolean }) =>
     r.disabled ? { name: r.name, record_type: r.record_type, ttl: String(r.ttl), content: r.content, disabled: true as const } : { name: r.name, record_type: r.record_type, ttl: String(r.ttl), content: r.content };
   return {
@@ -70,12 +70,12 @@ export function changeView(cs: ChangeSet & { added_count?: number; removed_count
     added_count: cs.added_count ?? cs.added.length,
     removed_count: cs.removed_count ?? cs.removed.length,
     settings: cs.settings,
-    // Only a change of a batch says so (DESIGN.md §22): SPEC.md's shape stays as it was for the rest.
+    // Only a change of a batch says so: the shape of the interface specification stays as it was for the rest.
     ...(cs.batch ? { batch: cs.batch } : {}),
   };
 }
 
-/** The zone's serial as an entity tag (DESIGN.md §10). */
+/** The zone's serial as an entity tag. */
 export const etag = (serial: number) => `"${serial}"`;
 
 /**

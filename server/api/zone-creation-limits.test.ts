@@ -1,5 +1,5 @@
 /**
- * Issue 24, findings 6, 7 and the quotas of 11 (DESIGN.md §17): racing creations cannot nest zones
+ * Racing creations cannot nest zones
  * across accounts, public suffixes and the service's own domains cannot be created, and per-user
  * limits on zones, API tokens and TSIG keys hold, also when creations race. Both stores.
  */
@@ -18,7 +18,7 @@ afterAll(() => t.close());
 
 const create = (token: string, name: string) => t.request('POST', '/api/v1/domains', { token, body: { name } });
 
-describe('finding 6: zone creation is serialized', () => {
+describe('zone creation is serialized', () => {
   it('two accounts racing for raceN.test and sub.raceN.test never both get theirs', async () => {
     let nested = 0;
     for (let n = 0; n < 25; n++) {
@@ -30,7 +30,7 @@ describe('finding 6: zone creation is serialized', () => {
   });
 });
 
-describe('finding 7: public suffixes and the service’s own domains', () => {
+describe('public suffixes and the service’s own domains', () => {
   it.each([
     ['co.uk', /is a public suffix/],
     ['github.io', /is a public suffix/],
@@ -55,7 +55,7 @@ describe('finding 7: public suffixes and the service’s own domains', () => {
   });
 });
 
-describe('finding 11: per-user quotas', () => {
+describe('per-user quotas', () => {
   it('MAX_TOKENS_PER_USER: 403 naming the limit; dashboard session tokens do not count', async () => {
     const carol = await t.user('carol'); // one token
     const made = await Promise.all([1, 2, 3, 4, 5].map(() => t.request('POST', '/api/v1/tokens', { token: carol, body: { label: 'x' } })));

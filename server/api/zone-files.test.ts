@@ -1,5 +1,5 @@
 /**
- * Zones in and out as master files (DESIGN.md §11), on SQLite and PostgreSQL: the export
+ * Zones in and out as master files, on SQLite and PostgreSQL: the export
  * passes named-checkzone and re-imports as a no-op; imports replace or merge as one change
  * set; every error names its line and applies nothing.
  */

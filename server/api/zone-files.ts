@@ -1,5 +1,5 @@
 /**
- * Zones in and out as master files (DESIGN.md §11): `GET /domains/:name/zone` downloads the
+ * Zones in and out as master files: `GET /domains/:name/zone` downloads the
  * zone (`text/dns`); `POST /domains/:name/zone` with a master file replaces the zone's records
  * with the file's (`?mode=merge` adds to them), as one change set.
  */

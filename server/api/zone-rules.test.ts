@@ -1,4 +1,4 @@
-/** The rules across records (DESIGN.md §12) hold for every write: DS only at a delegation, DNAME alone and with nothing below. */
+/** The rules across records hold for every write: DS only at a delegation, DNAME alone and with nothing below. */
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import { createTestApp, type TestApp } from '../testing/test-app';
 

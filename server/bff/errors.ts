@@ -1,4 +1,4 @@
-/** BFF failures; the app's one onError maps them to the error body of DESIGN.md §3. */
+/** BFF failures; the app's one onError maps them to the one error body (docs/api.md, "Errors"). */
 import { ZonedeckError } from '../core/errors';
 
 export class BffError extends ZonedeckError {

@@ -28,7 +28,7 @@ const RESOURCES = new Set(['ips', 'domains', 'deleted-domains', 'tokens', 'tsig-
 /**
  * The API path a BFF path stands for, built again from its decoded segments (so no dot segment,
  * encoded slash or backslash can lead it elsewhere), or null when it names no v1 resource the
- * dashboard uses (DESIGN.md §17): `/bff/api/servers…` (the PowerDNS API), `…/%2e%2e/metrics`.
+ * dashboard uses: `/bff/api/servers…` (the PowerDNS API), `…/%2e%2e/metrics`.
  */
 export function apiPath(rawRest: string): string | null {
   const parts = rawRest.split('/').slice(1);

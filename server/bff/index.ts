@@ -1,5 +1,5 @@
 /**
- * The backend-for-frontend at /bff (DESIGN.md §6): sign-in, sign-out, the session the SPA
+ * The backend-for-frontend at /bff: sign-in, sign-out, the session the SPA
  * runs in, and the SPA's data calls forwarded to the public API with a token that stays here.
  */
 import { Hono } from 'hono';
@@ -22,7 +22,7 @@ import type { SessionRow } from '../store/types';
 import { rpOf } from '../services/passkeys';
 
 export interface BffOptions {
-  /** RATE_LIMIT_ADDRESS: the BFF's own routes share the API's per-address buckets (DESIGN.md §17). */
+  /** RATE_LIMIT_ADDRESS: the BFF's own routes share the API's per-address buckets. */
   rateLimitAddress?: BucketRate | null;
   sessionTimes?: SessionTimes;
   throttle?: ThrottleOptions;
@@ -160,7 +160,7 @@ export function bffApp(services: Services, apiFetch: ApiFetch, opts: BffOptions 
   }
 
   /**
-   * Asked again (DESIGN.md §20): a sensitive act more than 10 minutes after sign-in needs the
+   * Asked again: a sensitive act more than 10 minutes after sign-in needs the
    * password (and second factor) once more. Throttled like a sign-in.
    */
   app.post('/reauthenticate', originCheck, session, jsonBody(4096), async (c) => {
@@ -208,7 +208,7 @@ export function bffApp(services: Services, apiFetch: ApiFetch, opts: BffOptions 
   // Single sign-on (OpenID Connect): /bff/oidc/start, /callback, /link and /second-factor.
   app.route('/oidc', oidcApp(services, { sessions, throttle, now, info }));
 
-  // Passkeys (WebAuthn, DESIGN.md §20): registered from a signed-in session, then a sign-in on their own.
+  // Passkeys (WebAuthn): registered from a signed-in session, then a sign-in on their own.
   // Adding a passkey adds a way in that outlives a password change: a fresh sign-in only, as for a token.
   app.post('/passkeys/registration-options', originCheck, session, async (c) => {
     const s = c.get('session');

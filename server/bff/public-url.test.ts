@@ -1,5 +1,5 @@
 /**
- * Behind a TLS-terminating reverse proxy (issue 34, finding 7): Node sees http://internal-host,
+ * Behind a TLS-terminating reverse proxy: Node sees http://internal-host,
  * browsers see PUBLIC_URL. The Origin check and the session cookie follow PUBLIC_URL, so the
  * dashboard works there, and a page on the internal origin (or a rebinding host) is refused.
  */

@@ -1,5 +1,5 @@
 /**
- * TRUST_PROXY and the Host allow-list (issue 34, finding 7): a listed proxy's X-Forwarded-*
+ * TRUST_PROXY and the Host allow-list: a listed proxy's X-Forwarded-*
  * headers say who the client is and at which site the dashboard is open; anyone else's are
  * ignored, so a client cannot claim an address (a token's allowed_ips) or a site (the Origin
  * check). Without PUBLIC_URL, the dashboard answers only at an IP literal, localhost, or a

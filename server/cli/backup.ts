@@ -1,7 +1,7 @@
 /**
  * `backup <file>`: a consistent copy of the SQLite database, taken while the server runs, and
- * beside it `<file>.key`, the key its secrets are sealed under when that is the key file (DESIGN.md
- * §17: the database alone reveals no secret, so the key travels as a file of its own, to be stored
+ * beside it `<file>.key`, the key its secrets are sealed under when that is the key file (the
+ * database alone reveals no secret, so the key travels as a file of its own, to be stored
  * apart). With SECRETS_KEY the key is the operator's to keep; on PostgreSQL, pg_dump does the copy.
  */
 import fs from 'node:fs';

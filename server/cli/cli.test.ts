@@ -94,7 +94,7 @@ describe('admin CLI', () => {
   });
 });
 
-describe('admin CLI and its database (issue 33: no silent new database)', () => {
+describe('admin CLI and its database (no silent new database)', () => {
   it('refuses a DATA_DIR that holds no database, naming the file it looked for and the DATA_DIR, and creates nothing', async () => {
     const dir = path.join(tempDataDir(), 'elsewhere');
     const [add, token] = await Promise.all([runCli(dir, ['users', 'add', 'alice']), runCli(dir, ['tokens', 'create', 'admin'])]);

@@ -1,5 +1,5 @@
 /**
- * Which database a CLI command works on, said on stderr before it does (issue 33: a CLI run with
+ * Which database a CLI command works on, said on stderr before it does (a CLI run with
  * another DATA_DIR than the server's used to create a new, empty database without a word, whose
  * tokens the server then refused). A command opens only a database that is there, unless told
  * `--init`: then it creates it, as the server's first start does.

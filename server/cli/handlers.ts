@@ -1,5 +1,5 @@
 /**
- * What each command of the admin CLI does (DESIGN.md §5), one handler per name of the table in
+ * What each command of the admin CLI does, one handler per name of the table in
  * commands.ts. Same DATA_DIR / DATABASE_URL as the server; writes go through the same services,
  * so the running server sees every change at once.
  */

@@ -1,5 +1,5 @@
 /**
- * The admin CLI (DESIGN.md §5): reads the command line against the table of commands.ts, runs the
+ * The admin CLI: reads the command line against the table of commands.ts, runs the
  * command's handler (handlers.ts) and turns its errors into a message and an exit code.
  */
 import { parseArgs } from 'node:util';

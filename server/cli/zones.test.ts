@@ -1,5 +1,5 @@
 /**
- * Zones in and out through the admin CLI (DESIGN.md §11), with real programs: Knot serves a
+ * Zones in and out through the admin CLI, with real programs: Knot serves a
  * zone of a few thousand records as a primary, `zones transfer` pulls it by AXFR, and for
  * every name and type in it `dig` gets the same answer from zonedeck as from Knot. Then
  * `zones export` and `zones import` round-trip through a file.
@@ -61,7 +61,7 @@ async function answers(port: number): Promise<string[]> {
     .filter(Boolean)
     .map((l) => {
       const [owner, ttl, , type, ...data] = l.split(/\s+/);
-      // TXT is its text (DESIGN.md §4): the boundaries between a record's strings are not kept.
+      // TXT is its text: the boundaries between a record's strings are not kept.
       const rdata = type === 'TXT' ? JSON.stringify(data.join(' ').replace(/" "/g, '')) : data.join(' ');
       return `${owner} ${ttl} ${type} ${rdata}`;
     })

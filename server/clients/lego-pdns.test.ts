@@ -22,7 +22,7 @@ const run = promisify(execFile);
 let server: ServerProcess | undefined;
 let pebble: Pebble | undefined;
 let token = '';
-/** What lego is given: a token that may change only the challenge TXT records (DESIGN.md §13). */
+/** What lego is given: a token that may change only the challenge TXT records. */
 let acmeToken = '';
 const work = fs.mkdtempSync(path.join(os.tmpdir(), 'zonedeck-lego-'));
 

@@ -72,7 +72,7 @@ export function normalizeZoneName(input: string): string {
 const PATH_NAME_IGNORABLE = /[\u00ad\u034f\u061c\u115f\u1160\u17b4\u17b5\u180b-\u180f\u200b-\u200f\u202a-\u202e\u2060-\u206f\u3002\u3164\ufe00-\ufe0f\ufeff\uff0e\uff61\uffa0]/u;
 
 /**
- * A zone name as a URL path or an id names it (DESIGN.md §17), parsed strictly: no
+ * A zone name as a URL path or an id names it, parsed strictly: no
  * surrounding or inner whitespace or control characters, at most one trailing dot, and a
  * non-ASCII name only in its one normal form (NFKC, nothing UTS #46 would map or drop, such as a
  * fullwidth digit, `ſ`, a soft hyphen or an ideographic full stop). Then normalized as

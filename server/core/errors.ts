@@ -1,6 +1,6 @@
 /**
  * Typed errors thrown by the rules and services. One mapper at the HTTP edge turns
- * them into the error body of DESIGN.md §3; the CLI prints their message.
+ * them into the one error body (docs/api.md, "Errors"); the CLI prints their message.
  */
 export abstract class ZonedeckError extends Error {
   abstract readonly status: number;

@@ -1,5 +1,5 @@
 /**
- * IP addresses and CIDR ranges as registered to a user (SPEC.md §2.1): canonical text
+ * IP addresses and CIDR ranges as registered to a user: canonical text
  * (RFC 5952 for IPv6), prefix length, first and last address of the range.
  */
 import ipaddr from 'ipaddr.js';

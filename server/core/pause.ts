@@ -1,7 +1,7 @@
 /**
  * Lets the event loop run in the middle of long work: a big import or change set pauses every
  * few thousand rows, so that /healthz, other HTTP requests and timers are answered meanwhile
- * (DESIGN.md §17). A timer, not I/O: usable in the browser too.
+ *. A timer, not I/O: usable in the browser too.
  */
 import { ClientGone } from './errors';
 

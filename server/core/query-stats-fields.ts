@@ -1,5 +1,5 @@
 /**
- * The counters of per-zone query statistics (DESIGN.md §21), in the order the DNS thread keeps
+ * The counters of per-zone query statistics, in the order the DNS thread keeps
  * them in its arrays and the store keeps them as columns: one list shared by the counter, the
  * store, the API and the dashboard. Every counter adds up, so rows of several nodes, minutes or
  * flushes sum to the same thing as one row counted at once.

@@ -1,5 +1,5 @@
 /**
- * The one registry of record types (DESIGN.md §12). Each entry is a list of typed rdata
+ * The one registry of record types. Each entry is a list of typed rdata
  * fields (rdata/*-fields.ts, svcb.ts, loc.ts, txt.ts) from which follow: validation and canonical `content` (the form
  * dig prints, names absolute without the trailing dot), the master-file text, the wire form
  * both ways, and the editor's fields and hints. Adding a type is adding one entry here.
@@ -71,7 +71,7 @@ function svcbLike(type: string, code: number, description: string, example: stri
   });
 }
 
-/** The DNS types of the registry (DESIGN.md §12), each served on the wire as itself. */
+/** The DNS types of the registry, each served on the wire as itself. */
 export const RECORD_TYPES: readonly RecordType[] = [
   defineType({
     type: 'A',
@@ -258,7 +258,7 @@ export const RECORD_TYPES: readonly RecordType[] = [
 ];
 
 /**
- * ALIAS (CNAME flattening, DESIGN.md §12): not a DNS type but an instruction to the server, which
+ * ALIAS (CNAME flattening): not a DNS type but an instruction to the server, which
  * answers A and AAAA queries at the ALIAS's name with the target's current addresses (dns/alias.ts).
  * At the apex it does what a CNAME cannot; below it, it is what PowerDNS clients write there. Its code is PowerDNS's (65401, private use, RFC 6895 §3.1), so zone files
  * written as RFC 3597 generic records and PowerDNS's own transfers carry it both ways.
@@ -287,7 +287,7 @@ export function recordType(name: string): RecordType {
 }
 
 /**
- * TXT content as its character-strings (DESIGN.md §4): the quoted form's strings as written,
+ * TXT content as its character-strings: the quoted form's strings as written,
  * plain text split on octet boundaries at 255. Stored content that predates the escape rule
  * and does not read is sent as its UTF-8 octets rather than dropping the zone.
  */

@@ -1,5 +1,5 @@
 /**
- * Team roles (DESIGN.md §19) as scopes, so that one machinery judges them: the effective right
+ * Team roles as scopes, so that one machinery judges them: the effective right
  * of a member's token or TSIG key on a team's zone is its own scope ∩ its role's scope.
  *
  * - `owner`: everything, members and deletion included.

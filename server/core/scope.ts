@@ -1,5 +1,5 @@
 /**
- * Scopes of credentials (DESIGN.md §13): the same object limits an API token and a TSIG key.
+ * Scopes of credentials: the same object limits an API token and a TSIG key.
  * Every part is optional; an absent or empty part restricts nothing.
  *
  * - `zones`: zone names the credential may touch.
@@ -175,7 +175,7 @@ export const limitsRecords = (scope: Scope): boolean => Boolean(scope.names?.len
 /**
  * Whether the scope admits every name below `name` (relative; `@` is the apex): a delegation (NS
  * below the apex) or a DNAME at `name` takes the whole subtree, so it needs that too
- * (DESIGN.md §17). Admitted by `*`, by `<name>.*` as DESIGN.md spells it, and by a `*.<suffix>`
+ *. Admitted by `*`, by `<name>.*`, and by a `*.<suffix>`
  * that covers the subtree (`*.www` for `www`, `*.dev` for `a.dev`).
  */
 export function allowsSubtree(scope: Scope, name: string): boolean {

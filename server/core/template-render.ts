@@ -1,5 +1,5 @@
 /**
- * Template placeholders (DESIGN.md §22): `{zone}` is the zone's name, `{var}` a variable the
+ * Template placeholders: `{zone}` is the zone's name, `{var}` a variable the
  * caller gives. Pure, so the dashboard can show which variables a template needs.
  */
 import { RuleError } from './errors';

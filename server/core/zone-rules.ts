@@ -119,7 +119,7 @@ function* violations<R extends RuleRecord>(zone: string, records: readonly R[], 
 }
 
 /**
- * Suffixes an ALIAS target may not lie under (DESIGN.md §18): names that resolve only inside a
+ * Suffixes an ALIAS target may not lie under: names that resolve only inside a
  * network — RFC 6761 (`localhost`, `invalid`), RFC 6762 (`local`), RFC 8375 (`home.arpa`),
  * RFC 7686 (`onion`), RFC 9476 (`alt`), ICANN's `internal` (2024) and the private-use names ICANN
  * will not delegate for their collisions (`home`, `corp`, `lan`, `intranet`, `mail`). A split-horizon

@@ -1,5 +1,5 @@
 /**
- * Issue 25, finding 5, against the built server (DESIGN.md §18): an ALIAS target under a
+ * Against the built server: an ALIAS target under a
  * special-use or ALIAS_DENY name is refused on every write path, and addresses only an internal
  * resolver knows (private, loopback, link-local, ULA, and their IPv6 spellings: NAT64, 6to4,
  * IPv4-mapped, Teredo) are dropped from ALIAS answers and transfers, unless ALIAS_ALLOW_PRIVATE=true.

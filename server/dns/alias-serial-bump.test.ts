@@ -1,5 +1,5 @@
 /**
- * New ALIAS addresses reach secondaries, end to end in the built server (issue 34, finding 2):
+ * New ALIAS addresses reach secondaries, end to end in the built server:
  * the DNS thread resolves the target and sees its addresses change; it writes nothing itself,
  * but tells the main thread, whose change sets give the zone a new serial (source `alias`, in
  * the history) and NOTIFY the secondary.

@@ -1,5 +1,5 @@
 /**
- * ALIAS (CNAME flattening, DESIGN.md §12): the DNS server looks each target's A and AAAA up
+ * ALIAS (CNAME flattening): the DNS server looks each target's A and AAAA up
  * through `RESOLVER` and hands every name aliasing it, in any zone, the addresses, which the zone
  * keeps as RRsets at that name (zone.ts), so answers, online signing and transfers treat them as
  * any other data. One cache entry per target and type, whatever the number of names using it:
@@ -204,7 +204,7 @@ export class AliasResolver implements AliasWatcher {
     }
     if (this.closed || this.targets.get(target)?.get(code) !== e) return;
     if (result.kind === 'answer') {
-      // What only an internal resolver knows is not published (DESIGN.md §18): answers and transfers alike.
+      // What only an internal resolver knows is not published: answers and transfers alike.
       e.addresses = this.options.allowPrivate ? result.addresses : result.addresses.filter(isPublicAddress);
       e.ttl = Math.min(this.cap, Math.max(this.floor, result.ttl));
       e.expiresAt = this.now() + e.ttl * 1000;

@@ -1,5 +1,5 @@
 /**
- * The delegation check (DESIGN.md §3, `delegated`): asks the configured resolver for a
+ * The delegation check (`delegated`): asks the configured resolver for a
  * zone's NS set and records whether it equals the configured name servers. It runs when
  * a zone is created and then periodically. A resolver that does not answer leaves the
  * flag as it was: only a real answer changes it. The questions themselves are asked by

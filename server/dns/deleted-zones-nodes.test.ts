@@ -1,5 +1,5 @@
 /**
- * A deleted zone restored on PostgreSQL with two zonedeck processes (DESIGN.md §15, issue 33):
+ * A deleted zone restored on PostgreSQL with two zonedeck processes:
  * deleted through one node's API, both nodes stop answering; restored through the other's, both
  * answer again with the old records and a newer serial, and delv validates with the trust anchor
  * taken before the deletion. Needs TEST_DATABASE_URL (`npm test` sets it); without it the test

@@ -1,5 +1,5 @@
 /**
- * A deleted zone restored (issue 33), seen from outside with the real server: dig answers
+ * A deleted zone restored, seen from outside with the real server: dig answers
  * again at once with the old records and a newer SOA serial, and delv validates with the trust
  * anchor taken before the deletion (the very same DNSSEC key signs again, so the parent's DS
  * still matches). A zone created under the name in the meantime is served only while it lives.

@@ -1,5 +1,5 @@
 /**
- * DNS_THREADS (DESIGN.md §23) against the built server on Node 20: asked for two threads, the server
+ * DNS_THREADS against the built server on Node 20: asked for two threads, the server
  * says at start, as a warning naming both numbers, that one answers and why, and it answers.
  */
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';

@@ -1,5 +1,5 @@
 /**
- * Issue 25, finding 7 (the rest), against the built server with dig and kdig: in a signed zone,
+ * Against the built server with dig and kdig: in a signed zone,
  * additional-section addresses carry their RRSIGs when they fit (RFC 4035 §3.1.1), and are left
  * out with them, without TC, when they do not; glue below a cut stays unsigned; a query for type
  * RRSIG at a name that exists answers its signatures (as BIND does) instead of a NODATA whose NSEC

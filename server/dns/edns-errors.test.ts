@@ -1,5 +1,5 @@
 /**
- * Issue 25, finding 7 (in part), against the built server with dig and kdig (RFC 8906 style
+ * Against the built server with dig and kdig (RFC 8906 style
  * probes): every error answer to an EDNS query carries an OPT (RFC 6891 §6.1.1) — FORMERR for a
  * query of type OPT, NOTIMP for a meta type and for an unknown opcode — and a NOTIMP clears RD.
  */

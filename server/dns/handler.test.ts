@@ -106,7 +106,7 @@ describe('handler', () => {
     const iquery = query({ name: 'example.com', type: 'SOA', edns: false });
     iquery[2] = (1 << 3) | (iquery[2]! & 0x87);
     expect(rcodeOf(udp(iquery))).toBe('NOTIMP');
-    // An UPDATE must be signed (DESIGN.md §13): unsigned, it is refused.
+    // An UPDATE must be signed: unsigned, it is refused.
     const update = query({ name: 'example.com', type: 'SOA', edns: false });
     update[2] = (5 << 3) | (update[2]! & 0x87);
     expect(rcodeOf(udp(update))).toBe('REFUSED');

@@ -66,13 +66,13 @@ interface Signed {
 }
 
 /**
- * Whether a verified key may transfer the zone from this address (DESIGN.md §13, §19): a key of
+ * Whether a verified key may transfer the zone from this address: a key of
  * the zone's user, or of a member of its team, whose scope admits the whole zone and the client's network.
  */
 export function keyMayTransfer(key: DnsKey, zone: Zone, address: string): boolean {
   // The service's key (NOTIFY_TSIG) is the secondaries' own: every zone.
   if (key.userId === SERVICE_KEY_USER) return true;
-  // A team's zone: any member (every role reads); a user's own zone: its user (DESIGN.md §19).
+  // A team's zone: any member (every role reads); a user's own zone: its user.
   const team = zone.domain.team_id;
   const reaches = team != null ? Boolean(key.teams?.has(team)) : key.userId === zone.domain.user_id;
   return reaches && allowsWholeZone(key.scope, zone.name) && allowsAddress(key.scope, address);
@@ -117,7 +117,7 @@ export function createHandler(index: ZoneIndex, options: HandlerOptions): Handle
     // Only a message with additional records can carry a TSIG; answers to answers are never sent.
     if (!update && (fast || msg.length < 12 || (msg[10]! | msg[11]!) === 0 || msg[2]! & 0x80)) return answer(msg, tcp, address, fast);
     const rec = (msg[10]! | msg[11]!) === 0 ? null : findTsig(msg);
-    // DESIGN.md §13: an unsigned UPDATE is refused.
+    //An unsigned UPDATE is refused.
     if (rec === null) return update ? [errorResponse(msg, RCODE.REFUSED, parseUpdate(msg).zoneEnd)] : answer(msg, tcp, address, fast);
     // RFC 8945 §5.2: a TSIG that cannot be read, or is not the last record, is a format error.
     if (rec === 'malformed') return [errorResponse(msg, RCODE.FORMERR)];
@@ -202,7 +202,7 @@ export function createHandler(index: ZoneIndex, options: HandlerOptions): Handle
   function transfer(msg: Buffer, q: Query, tcp: boolean, address: string, signed: Signed | null): Buffer[] | Promise<Buffer[]> {
     const zone = index.get(q.qname);
     if (!zone) return [errorResponse(msg, index.find(q.qname) ? RCODE.NOTAUTH : RCODE.REFUSED, q.questionEnd, q.edns !== null)];
-    // AXFR_ALLOW, or a TSIG key of the zone's owner from anywhere (DESIGN.md §13).
+    // AXFR_ALLOW, or a TSIG key of the zone's owner from anywhere.
     const allowed = options.transferAllowed(address) || (signed !== null && keyMayTransfer(signed.key, zone, address));
     if (!allowed) return [errorResponse(msg, RCODE.REFUSED, q.questionEnd, q.edns !== null)];
     // RFC 1995 §2: an IXFR over UDP gets the SOA alone, telling the client to use TCP.

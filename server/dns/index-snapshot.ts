@@ -1,5 +1,5 @@
 /**
- * The DNS index's start-up snapshot (issue 31): each zone's served records as the last start read
+ * The DNS index's start-up snapshot: each zone's served records as the last start read
  * them from the store, in a file beside the database (DATA_DIR/zone-index.snapshot), so the next
  * start builds the zones that have not changed since from the file instead of the store.
  *

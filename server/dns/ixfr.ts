@@ -1,6 +1,6 @@
 /**
  * Incremental zone transfer (RFC 1995), answered from the zone's history of change sets
- * (DESIGN.md §10). A client at serial N gets the current SOA, then for each change set since
+ *. A client at serial N gets the current SOA, then for each change set since
  * N the SOA before it, the records it removed, the SOA after it and the records it added, and
  * the current SOA again (§4). A client already current gets the SOA alone (§2). When the
  * history does not reach back to N without a gap, when the deltas would be larger than the

@@ -14,7 +14,7 @@ import type { TsigKey } from './tsig';
 export interface DnsKey extends TsigKey {
   userId: number;
   scope: Scope;
-  /** The owner's role in each team they belong to, by team id (DESIGN.md §19): any role reads (transfers) the team's zones. */
+  /** The owner's role in each team they belong to, by team id: any role reads (transfers) the team's zones. */
   teams?: ReadonlyMap<number, Role>;
 }
 

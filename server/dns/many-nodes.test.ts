@@ -1,5 +1,5 @@
 /**
- * Two zonedeck processes on one PostgreSQL database (DESIGN.md §15): a change made through
+ * Two zonedeck processes on one PostgreSQL database: a change made through
  * either node's API is answered by the other's DNS within 1 s, zones created and deleted on
  * one come and go on the other, both serve the same catalog zone, the API rate limit and the
  * sign-in throttle count requests to both nodes together, and a node whose LISTEN connection

@@ -4,7 +4,7 @@
  * Each message is retried until the secondary answers with the same ID (§3.6, §4.2);
  * a newer serial for the same zone and secondary replaces a pending one. A secondary
  * configured with a key (`host:port key-name`) gets the NOTIFY signed (RFC 8945) with the
- * service's own key, NOTIFY_TSIG — never a tenant's (DESIGN.md §18).
+ * service's own key, NOTIFY_TSIG — never a tenant's.
  */
 import { parseHostPort, type HostPort } from '../core/host-port';
 import dgram from 'node:dgram';

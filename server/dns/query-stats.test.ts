@@ -1,5 +1,5 @@
 /**
- * The DNS thread's counters (DESIGN.md §21) driven directly: a known mix of answers gives exactly
+ * The DNS thread's counters driven directly: a known mix of answers gives exactly
  * its counts, and a random-subdomain flood of 1,000,000 distinct names leaves the top-k sketches at
  * their fixed size while a name asked often still comes out on top.
  */

@@ -1,5 +1,5 @@
 /**
- * Per-zone query counting in the DNS thread (DESIGN.md §21). An answer from the answer cache costs
+ * Per-zone query counting in the DNS thread. An answer from the answer cache costs
  * one increment on its cache entry (`countHit`): the entry holds the zone, the question and the
  * response, so its answers are tallied into the zone's counters and top-k sketches once per entry
  * and period. An answer made anew (`count`) costs a few increments in a fixed array of its zone's

@@ -102,7 +102,7 @@ export function errorResponse(raw: Uint8Array, rcode: number, questionEnd?: numb
   const q = questionEnd ?? HEADER_LENGTH;
   const out = Buffer.alloc(q + (edns ? OPT_LENGTH : 0));
   out.set(raw.subarray(0, q), 0);
-  // QR, the opcode and RD copied; a NOTIMP clears RD, as BIND and Knot answer (issue 25).
+  // QR, the opcode and RD copied; a NOTIMP clears RD, as BIND and Knot answer.
   out[2] = 0x80 | (raw[2]! & (rcode === 4 ? 0x78 : 0x79));
   out[3] = rcode & 0x0f;
   out.writeUInt16BE(q > HEADER_LENGTH ? 1 : 0, 4);

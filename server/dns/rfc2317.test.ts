@@ -1,5 +1,5 @@
 /**
- * RFC 2317 classless reverse delegation (issue 26, finding 6): a zone `0/26.2.0.192.in-addr.arpa`
+ * RFC 2317 classless reverse delegation: a zone `0/26.2.0.192.in-addr.arpa`
  * is created through the v1 API (the `/` percent-encoded in the path) and the PowerDNS API (`=2F`
  * in the id, as octoDNS escapes it), and the parent's CNAME and NS point into it; dig follows them.
  */

@@ -1,5 +1,5 @@
 /**
- * Issue 25, finding 4, against the built server: DNS cookies (RFC 7873, with RFC 9018 server
+ * Against the built server: DNS cookies (RFC 7873, with RFC 9018 server
  * cookies) answered and verified, seen by dig and kdig; response rate limiting (DNS_RATE_LIMIT)
  * cuts a spoofed-source flood's answered bytes to under a tenth, slips truncated answers so a real
  * resolver retries over TCP, does not slow a client asking many different names, exempts a client

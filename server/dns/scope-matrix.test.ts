@@ -1,5 +1,5 @@
 /**
- * The scope matrix of DESIGN.md §13, checked through DNS: the same scope given to an API token
+ * The scope matrix, checked through DNS: the same scope given to an API token
  * and to a TSIG key allows and denies the same writes, through the API (403) and through
  * RFC 2136 UPDATE with nsupdate (REFUSED); what a real `dig` answers afterwards is the proof.
  */
@@ -71,7 +71,7 @@ describe.each(Object.keys(SCOPES))('scope "%s"', (scope) => {
   });
 });
 
-describe('a delegation or DNAME takes the subtree (DESIGN.md §17)', () => {
+describe('a delegation or DNAME takes the subtree', () => {
   it('a token and a key limited to "www" cannot put NS or DNAME at www; an A record they can', async () => {
     const scope = { zones: ['example.com'], names: ['www'] };
     const token = ((await (await s.api('POST', '/tokens', { label: 'www', scope })).json()) as { token: string }).token;

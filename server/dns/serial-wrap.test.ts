@@ -1,5 +1,5 @@
 /**
- * Serials across the wrap (RFC 1982; issue 34, finding 5), with Knot DNS as the secondary: a
+ * Serials across the wrap (RFC 1982), with Knot DNS as the secondary: a
  * zone at 2³²−1 takes a change, its serial goes round the circle to today's YYYYMMDDnn
  * (numerically far smaller, in RFC 1982 a valid increment), and Knot — which refuses a serial
  * that is not newer — follows it by an incremental IXFR from the history, then follows the next

@@ -1,5 +1,5 @@
 /**
- * Zones load in the background at start (issue 31): the zones already loaded answer while the
+ * Zones load in the background at start: the zones already loaded answer while the
  * rest load; a zone still loading is SERVFAIL — never answered by its loaded parent with a
  * referral or NXDOMAIN — and /readyz says "loading n of m zones" (503) until all are in.
  */

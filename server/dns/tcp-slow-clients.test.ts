@@ -1,5 +1,5 @@
 /**
- * Issue 25, finding 1, against the built server (RFC 7766 §6.2.3, DESIGN.md §18): 1,024
+ * Against the built server (RFC 7766 §6.2.3): 1,024
  * connections from 64 loopback addresses (16 each), trickling one byte a second, no longer starve
  * the TCP port: a real `dig +tcp`, an AXFR and an `nsupdate -v` over TCP all succeed meanwhile, and
  * the tricklers are closed within seconds (a message must arrive whole within 5 s of its first byte;

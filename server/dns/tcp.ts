@@ -1,7 +1,7 @@
 /**
  * The TCP listener (RFC 7766): two-octet length framing, pipelined queries answered in
  * order on the same connection (§6.2.1.1), and the defences of §6.2.3 and §8 against clients
- * that hold connections open (DESIGN.md §18):
+ * that hold connections open:
  *
  * - a message must arrive whole within `messageMs` of its first byte, however slowly the bytes
  *   trickle in (an idle timer alone restarts on every byte);

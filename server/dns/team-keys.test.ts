@@ -1,6 +1,6 @@
 /**
- * Issue 27 through DNS: a team member's TSIG key reaches the team's zones within the member's
- * role (DESIGN.md §19). An editor's key UPDATEs, a viewer's key transfers but cannot UPDATE, a
+ * Through DNS: a team member's TSIG key reaches the team's zones within the member's
+ * role. An editor's key UPDATEs, a viewer's key transfers but cannot UPDATE, a
  * stranger's key does neither; a member removed from the team loses the zone at once. `nsupdate`
  * and `dig` are the real clients; what dig answers afterwards is the proof.
  */

@@ -1,5 +1,5 @@
 /**
- * Issue 29 on two nodes over one PostgreSQL (DESIGN.md §15, §21): each node counts the queries
+ * On two nodes over one PostgreSQL: each node counts the queries
  * its own DNS answered and writes its own rows; either node's API answers the sum. Needs
  * TEST_DATABASE_URL (`npm test` sets it).
  */

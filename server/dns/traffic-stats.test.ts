@@ -1,5 +1,5 @@
 /**
- * Issue 29 against the built server: dig traffic of a known shape comes back from the API as
+ * Against the built server: dig traffic of a known shape comes back from the API as
  * exactly those counts (rcodes with NODATA apart, UDP/TCP, DO, query types, top names and top
  * NXDOMAIN names), a name in no hosted zone is counted under no zone, and with METRICS_PER_ZONE
  * the zone's series appear in /metrics.

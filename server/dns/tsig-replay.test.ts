@@ -1,5 +1,5 @@
 /**
- * Issue 25, findings 2 and 6 (first half), against the built server: a captured signed UPDATE
+ * Against the built server: a captured signed UPDATE
  * sent again is refused and applied once; a message signed 11 hours off with Fudge 65535 gets
  * BADTIME (the server's 300 s bounds the window); a key made through the API works with dig at
  * once, with no retry.

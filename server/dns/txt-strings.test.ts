@@ -1,5 +1,5 @@
 /**
- * TXT is a list of character-strings on every path (DESIGN.md §4, issue 26 finding 1; RFC 6763 §6
+ * TXT is a list of character-strings on every path (RFC 6763 §6
  * gives the boundaries meaning): arbitrary string lists written through the PowerDNS API and the
  * v1 API read back with the same strings, and a real dig and kdig, a zone-file export and an AXFR
  * see exactly those strings. Against the built server.

@@ -133,7 +133,7 @@ describe('UPDATE in the handler', () => {
     expect(rcodeOf(out)).toBe(8);
     expect(verifyAnswer([out], key, signed.mac, () => NOW)).toBe(0);
     expect(seen).toEqual([{ zone: 'example.com', prerequisites: [], updates: [{ name: 'a', type: 'TXT', cls: 'zone', ttl: 60, content: 'x' }], key: 'up.key', address: '192.0.2.53' }]);
-    // The same signed message again is a replay (issue 25): refused, BADTIME. A new one goes over TCP.
+    // The same signed message again is a replay: refused, BADTIME. A new one goes over TCP.
     const again = (await udp(handler, signed.message))!;
     expect(rcodeOf(again)).toBe(9);
     const second = Buffer.from(msg);

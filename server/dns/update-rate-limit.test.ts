@@ -1,5 +1,5 @@
 /**
- * Issue 25, finding 3, against the built server (DESIGN.md §18): RFC 2136 updates take from a
+ * Against the built server: RFC 2136 updates take from a
  * token bucket per TSIG key and one per zone (RATE_LIMIT_UPDATE); beyond, REFUSED and nothing
  * written. Another key on another zone is not slowed by the first one's flood.
  */

@@ -1,5 +1,5 @@
 /**
- * The names of one zone and their RRsets, kept compactly (issue 31): a name's RRsets from record
+ * The names of one zone and their RRsets, kept compactly: a name's RRsets from record
  * rows are one entry in a byte arena per zone — for each RRset its type, TTL and records, each
  * record either its content text (types whose wire shape is text: A, AAAA, names, MX, SRV, TXT)
  * or its finished rdata — and the map from the name, relative to the zone, holds the entry's

@@ -4,8 +4,7 @@
  * non-terminals, RFC 4592 §2.2.2), so the resolver never touches the store.
  * `gen` grows with every change; cached answers tagged with an older `gen` are stale.
  * A signed zone also has a signer (its keys and signature cache) and its DNSKEY RRset at the apex.
- * The RRsets from record rows are kept compactly, in an arena of bytes per zone (zone-names.ts,
- * issue 31), and read back as RRset objects when a question needs them.
+ * The RRsets from record rows are kept compactly, in an arena of bytes per zone (zone-names.ts), and read back as RRset objects when a question needs them.
  */
 import { APEX, toFqdn } from '../core/domain-name';
 import { RECORD_TYPE_BY_NAME } from '../core/record-types';

@@ -1,5 +1,5 @@
 /**
- * RRset comments through the PowerDNS API (issue 26, finding 4): PowerDNS-Admin and other tools
+ * RRset comments through the PowerDNS API: PowerDNS-Admin and other tools
  * write them and read them back. REPLACE with `comments` sets them, REPLACE without keeps them,
  * DELETE removes them with the records; a comment-only RRset is listed; scopes cover them.
  */

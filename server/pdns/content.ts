@@ -2,7 +2,7 @@
  * Record content both ways. PowerDNS's `content` is master-file rdata on one line: names
  * absolute with the trailing dot, TXT as quoted character-strings (`"v=spf1 -all"`).
  * zonedeck's canonical content has names without the dot and TXT unquoted; the record-type
- * registry reads and prints both (DESIGN.md §12), so nothing here knows a type's fields.
+ * registry reads and prints both, so nothing here knows a type's fields.
  */
 import { RuleError } from '../core/errors';
 import { tokenize } from '../core/rdata/presentation';

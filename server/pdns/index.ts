@@ -1,5 +1,5 @@
 /**
- * The PowerDNS-compatible API (DESIGN.md §14), mounted at `/api` beside zonedeck's own API:
+ * The PowerDNS-compatible API, mounted at `/api` beside zonedeck's own API:
  * `GET /api`, and `/api/v1/servers…` (a path zonedeck's API does not use). Authentication by
  * `X-API-Key` with a zonedeck token, whose scope holds here too; errors in PowerDNS's
  * `{"error": "…"}` form.

@@ -3,8 +3,8 @@
  * a meaning for: `SOA-EDIT-API`, the zone attribute of that name (kept and answered; the serial
  * stays zonedeck's), and `RFC1123-CONFORMANCE`, always `0` (zonedeck takes underscores in names
  * and targets). Setting any other kind is 422 naming it, rather than storing and ignoring it: a
- * client that sets ALLOW-AXFR-FROM must not believe its secondaries are now allowed (DESIGN.md §13
- * says who may transfer: AXFR_ALLOW and keys of the zone's owner). Reading or deleting a kind
+ * client that sets ALLOW-AXFR-FROM must not believe its secondaries are now allowed (zonedeck
+ * decides who may transfer: AXFR_ALLOW and keys of the zone's owner). Reading or deleting a kind
  * zonedeck does not keep is what PowerDNS answers for one never set: no values, nothing to delete.
  * A kind PowerDNS does not know is 422 `Unsupported metadata kind` as there.
  */

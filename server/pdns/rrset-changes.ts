@@ -163,7 +163,7 @@ export function translate(list: readonly RRsetInput[], managed: Managed, positio
 
     if (type === 'SOA' && name !== APEX) return fail(`${at}.type`, 'an SOA record stands only at the zone apex, where zonedeck manages it', 'is only allowed at apex');
     // dnscontrol ≥ 4.16 deletes the SOA when its config has none, as its PowerDNS docs allow: the
-    // SOA is zonedeck's, so that DELETE changes nothing and is accepted (issue 26).
+    // SOA is zonedeck's, so that DELETE changes nothing and is accepted.
     if (type === 'SOA' && changetype === 'DELETE') return;
     if (type === 'SOA' || (name === APEX && type === 'NS')) {
       const refused = managedChange(type, changetype, records, rs.ttl, managed);
@@ -218,7 +218,7 @@ async function effective(store: ReadStore, zone: DomainRow, t: Translated): Prom
 }
 
 /**
- * A credential's scope covers comments as it covers the RRsets they belong to (DESIGN.md §17):
+ * A credential's scope covers comments as it covers the RRsets they belong to:
  * 403 for a comment change outside it. Keeps only the changes that change something.
  */
 export async function checkCommentScope(store: ReadStore, opts: WriteOptions, zone: DomainRow, t: Translated): Promise<void> {

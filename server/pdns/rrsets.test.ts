@@ -101,7 +101,7 @@ describe('content and names, both ways', () => {
     ['TXT', '"say \\"hi\\"; caf\\195\\169"', '"say \\"hi\\"; caf\\195\\169"'],
     ['TXT', `"${'x'.repeat(300)}"`, `"${'x'.repeat(255)}" "${'x'.repeat(45)}"`],
     ['NS', 'ns1.example.net.', 'ns1.example.net.'],
-    // Read back as PowerDNS prints them, so compare-after-write tools see no change (issue 26).
+    // Read back as PowerDNS prints them, so compare-after-write tools see no change.
     ['TLSA', '3 1 1 e3b0c44298fc1c149afbf4c8996fb92427ae41e4649b934ca495991b7852b855', '3 1 1 e3b0c44298fc1c149afbf4c8996fb92427ae41e4649b934ca495991b7852b855'],
     ['SSHFP', '4 2 E3B0C44298FC1C149AFBF4C8996FB92427AE41E4649B934CA495991B7852B855', '4 2 e3b0c44298fc1c149afbf4c8996fb92427ae41e4649b934ca495991b7852b855'],
     ['LOC', '52 22 23.000 N 4 53 32.000 E -2.00m 1.00m 10000.00m 10.00m', '52 22 23.000 N 4 53 32.000 E -2.00m 1.00m 10000.00m 10.00m'],

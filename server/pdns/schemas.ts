@@ -52,7 +52,7 @@ export const ZoneIn = z.object({
   dnssec: optional(z.boolean({ error: 'must be true or false' })),
   nsec3param: optional(z.string({ error: 'must be a string' })),
   presigned: optional(z.boolean({ error: 'must be true or false' })),
-  // Kept and answered as PowerDNS does (issue 26); they change nothing zonedeck serves.
+  // Kept and answered as PowerDNS does; they change nothing zonedeck serves.
   account: optional(z.string({ error: 'must be a string' }).max(255, 'must be at most 255 characters').regex(/^[^\x00-\x1f\x7f]*$/, 'must not contain control characters')),
   soa_edit_api: optional(z.string({ error: 'must be a string' }).max(32)),
   catalog: optional(z.string({ error: 'must be a string' }).max(255)),

@@ -1,5 +1,5 @@
 /**
- * The zone a PowerDNS API path names, and a token's scope (DESIGN.md §13, §17), judged as
+ * The zone a PowerDNS API path names, and a token's scope, judged as
  * zonedeck's API judges them (server/api/scope.ts): a `…/zones/:zone_id…` path becomes a zone row
  * here, once, through the same service function the write path re-checks it with; an id that names
  * no zone of the user is 404 before any handler, the scope is judged on that row, and the handler
@@ -64,7 +64,7 @@ export function enforcePdnsScope(services: Services): MiddlewareHandler<PdnsEnv>
     }
     // Judged on the row the id resolved to, whatever spelling named it.
     if (!allowsZone(scope, zone.name)) throw forbidden(`this token's scope does not include the zone ${zone.name}`);
-    // A team's zone: the member's role too (DESIGN.md §19), on the same row.
+    // A team's zone: the member's role too, on the same row.
     const role = await roleOn(services.store, userId, zone);
     const why = role && (await edgeRoleRefusal(services.store, zone, role, write, zoneWrite));
     if (why) throw forbidden(why);

@@ -2,7 +2,7 @@
  * A zone's `master_tsig_key_ids` and `slave_tsig_key_ids` (PowerDNS's TSIG-ALLOW-AXFR and
  * AXFR-MASTER-TSIG, pdns/ws-auth.cc `extractJsonTSIGKeyIds`). Each id must name a TSIG key of the
  * user, or the answer is PowerDNS's 422 `A TSIG key with the name 'x' does not exist`. Keys allowed
- * to transfer the zone are what zonedeck has already (DESIGN.md §13: a key of the zone's owner
+ * to transfer the zone are what zonedeck has already (a key of the zone's owner
  * whose scope takes the zone), so such a key is accepted; one whose scope leaves the zone out
  * would not be allowed, and is 422. zonedeck fetches no zone from a primary, so a secondary's key
  * (`slave_tsig_key_ids`) is 422 like `masters`.

@@ -1,6 +1,6 @@
 /**
  * TSIG keys (doc.powerdns.com/authoritative/http-api/tsigkey.html) over zonedeck's own keys of the
- * token's user (DESIGN.md §13): the same service, quota and names as `/api/v1/tsig-keys`. The secret
+ * token's user: the same service, quota and names as `/api/v1/tsig-keys`. The secret
  * is answered when it is made (POST) or sent (PUT), and never read back: a read-only or zone-scoped
  * token may list keys, and a stored secret it could read would sign UPDATEs its scope forbids.
  * A token with any scope cannot create, change or revoke keys (server/pdns/scope.ts), as on

@@ -1,10 +1,10 @@
-/** What every zone write of the PowerDNS API carries into its change set (DESIGN.md §10): source `pdns`, the user, `token:<id>` and its scope. */
+/** What every zone write of the PowerDNS API carries into its change set: source `pdns`, the user, `token:<id>` and its scope. */
 import type { Context } from 'hono';
 import type { WriteOptions } from '../services/change-sets';
 import type { PdnsEnv } from './auth';
 
 export function pdnsWrite(c: Context<PdnsEnv>, comment?: string): WriteOptions {
   const { user, token, scope } = c.get('principal');
-  // The token's scope decides which RRsets it may change (DESIGN.md §13), checked in the change set.
+  // The token's scope decides which RRsets it may change, checked in the change set.
   return { source: 'pdns', actor: { username: user.username, userId: user.id, credential: `token:${token.id}`, scope }, comment };
 }

@@ -1,5 +1,5 @@
 /**
- * What PowerDNS sync tools set on a zone and compare after reading it back (issue 26):
+ * What PowerDNS sync tools set on a zone and compare after reading it back:
  * terraform-provider-powerdns (`nameservers` is ForceNew, `account` and `soa_edit_api` planned),
  * PowerDNS-Admin (zones filed under accounts). Kept, answered, and a plan after apply sees no change.
  */

@@ -4,8 +4,8 @@
  * (as POST /api/v1/domains does with `zone_file`). `nameservers` must name the service's set
  * (NAMESERVERS, in any order, with or without dots) when given, and an apex NS set is ignored:
  * zonedeck puts NAMESERVERS there (PowerDNS clients send them anyway). `account`,
- * `soa_edit_api` and `catalog` are kept and answered (issue 26). An
- * SOA's timers become the zone's, as in a zone-file import (DESIGN.md §11); its names and
+ * `soa_edit_api` and `catalog` are kept and answered. An
+ * SOA's timers become the zone's, as in a zone-file import; its names and
  * serial are zonedeck's. If the records are refused, the zone is removed again: a client
  * gets a zone with all of them or no zone.
  */

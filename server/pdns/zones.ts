@@ -85,7 +85,7 @@ export function zonesApi(services: Services, identity: SoaIdentity, defaults: Zo
   return new Hono<PdnsEnv>()
     .get('/zones', async (c) => {
       const { user, scope } = c.get('principal');
-      // A token scoped to some zones lists only those (DESIGN.md §13), as GET /api/v1/domains does.
+      // A token scoped to some zones lists only those, as GET /api/v1/domains does.
       const inScope = scope.zones?.length ? scope.zones : undefined;
       const only = c.req.query('zone');
       if (only !== undefined) {

@@ -1,5 +1,5 @@
 /**
- * Who may reach a zone, and with which role (DESIGN.md §19): a zone of a user alone is theirs
+ * Who may reach a zone, and with which role: a zone of a user alone is theirs
  * (`owner`); a team's zone is reached by the team's members with their role. Everyone else
  * reaches nothing: the zone is NotFound to them, exactly like a missing one.
  */
@@ -13,7 +13,7 @@ export async function roleOn(repos: ReadRepos, userId: number, zone: Pick<Domain
   return zone.user_id === userId ? 'owner' : null;
 }
 
-/** What a role may do, as a scope (DESIGN.md §19: a member's right is its credential's scope ∩ this). */
+/** What a role may do, as a scope (a member's right is its credential's scope ∩ this). */
 export const roleScope = (role: Role): Scope => effectiveScope(undefined, role);
 
 /** The words for a role's refusal: whose role it is and what it allows. */

@@ -15,7 +15,7 @@ export interface Principal {
   user: UserRow;
   token: TokenRow;
   /**
-   * What this credential may do (DESIGN.md §13); `{}` is unrestricted. Enforce it with
+   * What this credential may do; `{}` is unrestricted. Enforce it with
    * `allows(principal.scope, {zone, name, type, write: true})` from core/scope.ts.
    */
   scope: Scope;

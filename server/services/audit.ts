@@ -1,5 +1,5 @@
 /**
- * The account audit log (DESIGN.md §19): sign-ins (and failed ones), sign-outs, passwords,
+ * The account audit log: sign-ins (and failed ones), sign-outs, passwords,
  * tokens, TSIG keys, team memberships and user administration, each stored with who did it
  * (user and credential), from where (address, user agent) and whose account or which team it
  * concerns. Kept HISTORY_DAYS, like the zones' change sets.
@@ -126,7 +126,7 @@ export function createAudit(store: ServiceStore) {
     },
 
     /**
-     * The events `viewer` may read, newest first (DESIGN.md §19): those they did or that concern
+     * The events `viewer` may read, newest first: those they did or that concern
      * them, every event of the teams they are an owner or admin of, and, for an administrator,
      * all. A team that does not exist has no events (the same answer as a team one may not read).
      */

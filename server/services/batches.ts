@@ -1,5 +1,5 @@
 /**
- * Work across zones as one batch (DESIGN.md §22): one change set per zone, all under one batch
+ * Work across zones as one batch: one change set per zone, all under one batch
  * id, all written in one transaction: a batch changes every zone or none. Every zone's change is
  * tried first as a dry run, so a batch that would fail anywhere answers why, naming the zone; a
  * zone that changes between that preview and the write fails the whole batch with a 409 naming

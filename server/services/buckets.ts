@@ -1,5 +1,5 @@
 /**
- * Token buckets (DESIGN.md §15, §18): in this process's memory, or in the store where several
+ * Token buckets: in this process's memory, or in the store where several
  * nodes share it (PostgreSQL), so a client gets a limit once and not once per node. Used by the
  * API's rate limits and by RFC 2136 updates.
  */

@@ -1,5 +1,5 @@
 /**
- * The one write path of zone data (DESIGN.md §10). Every change to a zone — a record, an
+ * The one write path of zone data. Every change to a zone — a record, an
  * RRset, SOA timers, DNSSEC, an import, an RFC 2136 update, a revert — is a change set
  * applied here, in one transaction: lock the zone, check If-Match, let the caller edit a
  * draft of the zone, validate the zone as it will be, write, bump the serial once, append the
@@ -34,12 +34,12 @@ export interface Actor {
   credential: string;
   /**
    * The acting user (absent for the admin CLI, which acts as the zone's owner): on a team's zone
-   * their role is judged here too, on the locked row (DESIGN.md §19): a viewer changes nothing,
+   * their role is judged here too, on the locked row: a viewer changes nothing,
    * an editor records only.
    */
   userId?: number;
   /**
-   * The credential's scope (DESIGN.md §13, §17); absent or empty: unrestricted. Judged here, on
+   * The credential's scope; absent or empty: unrestricted. Judged here, on
    * the zone row the change locked: every RRset it touches, and any setting or key it changes.
    */
   scope?: Scope;
@@ -55,7 +55,7 @@ export interface WriteOptions {
   /** The serial the writer last saw (If-Match); '*' or absent: any. */
   ifMatch?: number | '*';
   dryRun?: boolean;
-  /** The batch (one apply across zones, DESIGN.md §22) this change set belongs to. */
+  /** The batch (one apply across zones) this change set belongs to. */
   batch?: string;
   /**
    * The request's signal: once its client has gone, the change stops at its next yield point,
@@ -78,7 +78,7 @@ export const SETTING_FIELDS = [...SOA_FIELDS, 'dnssec_enabled'] as const;
 /** Key changes that are not a setting: a CSK rollover's two steps (RFC 6781 §4.1.2). */
 export type KeyStep = 'rollover-start' | 'rollover-finish';
 
-/** A change set as the API shows it (DESIGN.md §10). */
+/** A change set as the API shows it. */
 export interface ChangeSet {
   id: number | null;
   serial_before: number;
@@ -197,8 +197,8 @@ export function createChangeSets(store: Store, events: ZoneEvents, options: Chan
   }
 
   /**
-   * Applies one change set per job, every one in ONE transaction (a batch across zones, DESIGN.md
-   * §22): a job that fails rolls back all of them, so nothing is changed. The zone events go out
+   * Applies one change set per job, every one in ONE transaction (a batch across
+   * zones): a job that fails rolls back all of them, so nothing is changed. The zone events go out
    * only after the commit (and the other nodes hear of each zone when, and only if, it commits).
    * With `dryRun`, all of it is done and rolled back. Answers in the order of the jobs.
    */
@@ -230,7 +230,7 @@ export function createChangeSets(store: Store, events: ZoneEvents, options: Chan
         // The last moment to stop: a client gone during the writes has them rolled back.
         if (opts.signal?.aborted) throw new ClientGone();
         if (opts.dryRun) throw new DryRun(done);
-        // Every other node's DNS hears of it when, and only if, this commits (DESIGN.md §15).
+        // Every other node's DNS hears of it when, and only if, this commits.
         for (const out of done) if (out.change.id !== null) await publishZoneChange(tx, events, { kind: 'zone-changed', domain: out.zone, names: out.names, keys: out.keys });
         return done;
       });
@@ -243,7 +243,7 @@ export function createChangeSets(store: Store, events: ZoneEvents, options: Chan
   }
 
   /**
-   * The credential's scope on this change (DESIGN.md §17): every RRset it adds or removes (a
+   * The credential's scope on this change: every RRset it adds or removes (a
    * delegation or DNAME needs the subtree below it too), and no setting, key or re-signing for
    * a credential limited to names or types. Forbidden, and nothing applied, otherwise.
    */
@@ -263,7 +263,7 @@ export function createChangeSets(store: Store, events: ZoneEvents, options: Chan
     }
   }
 
-  /** The member's role on this change: a viewer changes nothing, an editor records only (DESIGN.md §19). */
+  /** The member's role on this change: a viewer changes nothing, an editor records only. */
   async function guardRole(tx: Repos, zone: DomainRow, role: Role, w: { added: readonly RecordData[]; removed: readonly RecordData[] }, settings: Record<string, unknown>, edit: Edit): Promise<void> {
     const touched = [...Object.keys(settings), ...(edit.keys ? ['dnssec_keys'] : [])];
     if (touched.length > 0 || edit.touch) {
@@ -417,7 +417,7 @@ export function createChangeSets(store: Store, events: ZoneEvents, options: Chan
     alterZone,
 
     /**
-     * Records what the delegation check found (DESIGN.md §3, `delegated`): a flag of the zone's
+     * Records what the delegation check found (`delegated`): a flag of the zone's
      * row that nothing served depends on, so no serial and no history; unchanged rows are not written.
      */
     async markDelegated(domainId: number, delegated: boolean): Promise<void> {

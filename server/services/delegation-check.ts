@@ -1,6 +1,6 @@
 /**
- * "Check from outside" (issue 33): what the world sees of a zone. Through RESOLVER (DESIGN.md §2,
- * §3): the NS and DS sets resolvers get for the zone, compared with NAMESERVERS and the DS of the
+ * "Check from outside": what the world sees of a zone. Through RESOLVER: the
+ * NS and DS sets resolvers get for the zone, compared with NAMESERVERS and the DS of the
  * zone's keys; then the SOA serial each listed name server gives with authority, asked directly,
  * compared with ours. The delegation is "pending" until the NS sets match (as Cloudflare's pending
  * → active). A recursive resolver answers what resolvers see, which is what matters to users; a

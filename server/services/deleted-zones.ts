@@ -1,5 +1,5 @@
 /**
- * Deleted zones (issue 33): a deleted zone is archived, with its records, DNSSEC keys and
+ * Deleted zones: a deleted zone is archived, with its records, DNSSEC keys and
  * history, for HISTORY_DAYS (zones.ts `remove`, in the deleting transaction), and restored in one
  * step: the same records (disabled ones too), SOA fields, keys (the very same key material, so
  * the parent's DS still matches), history, attributes, comments, owner and template link, then
@@ -46,7 +46,7 @@ export const deletedZoneView = (d: DeletedZoneRow): DeletedZoneView => ({
 });
 
 /**
- * Whether the user may see and restore this archive: the role that deleted it (DESIGN.md §19),
+ * Whether the user may see and restore this archive: the role that deleted it,
  * the zone's user for a zone of their own, an owner of its team for a team's zone.
  */
 async function mayRestore(tx: ReadRepos, userId: number, d: DeletedZoneRow): Promise<boolean> {

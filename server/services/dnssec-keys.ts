@@ -1,5 +1,5 @@
 /**
- * DNSSEC key material (issue 5): a new CSK for a zone, and the public facts derived from it
+ * DNSSEC key material: a new CSK for a zone, and the public facts derived from it
  * that the parent needs: the DNSKEY rdata (RFC 4034 §2.1), its key tag (RFC 4034 App. B)
  * and the SHA-256 DS digest (RFC 4034 §5.1.4, RFC 4509). One algorithm only: ECDSA P-256
  * with SHA-256, algorithm 13 (RFC 6605), whose public key field is the 64-octet point x||y.

@@ -124,7 +124,7 @@ function applyUpdates(draft: ZoneDraft, list: UpdateRR[]): void {
 }
 
 export function createDynamicUpdates(store: ServiceStore, changes: ChangeSets, rate: BucketRate | null = null) {
-  // RATE_LIMIT_UPDATE (DESIGN.md §18): one bucket per key and one per zone, shared by every node on
+  // RATE_LIMIT_UPDATE: one bucket per key and one per zone, shared by every node on
   // PostgreSQL, taken before anything is read or built; REFUSED beyond.
   const take = rate ? bucketsFor(rate, store.sharedBuckets) : null;
   const allowed = async (key: string, zoneId: number): Promise<boolean> => {
@@ -136,7 +136,7 @@ export function createDynamicUpdates(store: ServiceStore, changes: ChangeSets, r
     async apply(req: UpdateRequest): Promise<number> {
       const key = await store.tsigKeys.byName(req.key);
       const zone = await store.domains.byName(req.zone);
-      // DESIGN.md §13, §19: a zone the key's owner may not reach, or outside the key's scope: REFUSED.
+      //A zone the key's owner may not reach, or outside the key's scope: REFUSED.
       const role = key && zone ? await roleOn(store, key.user_id, zone) : null;
       if (!key || !zone || !role) return UPDATE_RCODE.REFUSED;
       if (!allowsZone(key.scope, zone.name) || !allowsAddress(key.scope, req.address)) return UPDATE_RCODE.REFUSED;
@@ -144,7 +144,7 @@ export function createDynamicUpdates(store: ServiceStore, changes: ChangeSets, r
       const owner = await store.users.byId(key.user_id);
       if (!(await allowed(key.name, zone.id))) return UPDATE_RCODE.REFUSED;
       try {
-        // Canonical before the write lock (issue 34); inside it the draft is only checked and edited.
+        // Canonical before the write lock; inside it the draft is only checked and edited.
         const prerequisites = canonical(req.prerequisites);
         const updates = canonical(req.updates);
         await changes.apply(

@@ -1,6 +1,6 @@
 /**
  * Zone change events, emitted by services after their transaction commits. The DNS
- * server keeps its in-memory index current from them (DESIGN.md §7: answers within 100 ms).
+ * server keeps its in-memory index current from them (answers within 100 ms).
  */
 import { randomUUID } from 'node:crypto';
 import type { DomainRow } from '../store/types';

@@ -1,5 +1,5 @@
 /**
- * The first start's `admin` password (issue 33, first run): printed once in the log, and kept in
+ * The first start's `admin` password (first run): printed once in the log, and kept in
  * a 0600 file `DATA_DIR/admin-password` until `admin` changes it, so that a first start whose log
  * was lost (a port already taken, a closed terminal) does not lock the newcomer out. The file
  * goes when admin's password changes (their own change, or an administrator's reset).

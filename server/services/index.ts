@@ -67,7 +67,7 @@ export function createServices(store: Store, defaults: ZoneDefaults & { delegati
     zoneAttributes: createZoneAttributes(store),
     /** The dashboard's sessions (the BFF's), with its times and clock. */
     sessions: (times?: SessionTimes, now?: () => number) => createSessions(store, accounts, times, now),
-    /** Failed sign-ins counted per user and address (DESIGN.md §17), with the BFF's limits and clock. */
+    /** Failed sign-ins counted per user and address, with the BFF's limits and clock. */
     signInThrottle: (opts?: ThrottleOptions, now?: () => number) => createSignInThrottle(store.signInFailures, opts, now),
     /** The sealing of stored secrets (`secrets rotate`): the key in use, and a re-seal under a new one. */
     secrets: { box: store.secrets, reseal: store.resealSecrets?.bind(store) },

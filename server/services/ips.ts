@@ -1,4 +1,4 @@
-/** The IP addresses and ranges registered to a user (SPEC.md §2.1). */
+/** The IP addresses and ranges registered to a user. */
 import { parseIpRange, type IpRange } from '../core/ip-range';
 import { Conflict, Invalid, NotFound, RuleError } from '../core/errors';
 import type { IpRow, Page, ServiceStore, Window } from '../store/types';
@@ -20,7 +20,7 @@ function describe(address: string, cidr: number): IpRange {
   return range;
 }
 
-/** The SPEC.md §2.1 record of a stored range: first/last/family computed from address/cidr. */
+/** The IP record of a stored range: first/last/family computed from address/cidr. */
 export function ipView(row: IpRow): IpView {
   const range = describe(row.address, row.cidr);
   return { id: row.id, address: range.address, active: row.active, cidr: range.cidr, ipv4: range.ipv4, ipv6: range.ipv6, first: range.first, last: range.last };

@@ -1,5 +1,5 @@
 /**
- * Single sign-on with OpenID Connect (DESIGN.md §20) through openid-client: the authorization
+ * Single sign-on with OpenID Connect through openid-client: the authorization
  * code flow with PKCE (S256), state and nonce, all three kept server-side in a single-use row
  * that lives 10 minutes and is bound to the browser that started it (the hash of a random value
  * in its cookie). The library verifies the ID token (signature, issuer, audience, expiry, nonce).

@@ -1,5 +1,5 @@
 /**
- * Passkeys (WebAuthn, DESIGN.md §20) with @simplewebauthn/server: a user registers passkeys on
+ * Passkeys (WebAuthn) with @simplewebauthn/server: a user registers passkeys on
  * their Account page and signs in with one alone (a discoverable credential: no username). User
  * verification is required (the passkey itself is two factors: the device and its PIN or
  * biometrics); challenges are stored server-side, single use and short-lived; the signature

@@ -1,5 +1,5 @@
 /**
- * Per-zone query statistics (DESIGN.md §21) on the main thread: the DNS thread's batches
+ * Per-zone query statistics on the main thread: the DNS thread's batches
  * (dns/query-stats.ts) written to the store as this node's minute and hourly rows, retention, and
  * the series and top lists the API reads (summed over nodes).
  */

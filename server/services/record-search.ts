@@ -1,5 +1,5 @@
 /**
- * Records across every zone a credential may read (DESIGN.md §22): a search by full name, type
+ * Records across every zone a credential may read: a search by full name, type
  * and content (exact, prefix or substring; an A/AAAA content may be a CIDR), and a bulk change of
  * what a search finds — replace its content, or delete it — as a batch of one change set per zone.
  */
@@ -95,7 +95,7 @@ export function createRecordSearch(store: ServiceStore, batches: Batches) {
         throw e;
       }
     }
-    // A token scoped to zones searches only those (DESIGN.md §13).
+    // A token scoped to zones searches only those.
     const allowed = asker.scope?.zones?.length ? asker.scope.zones : undefined;
     if (zones.length > 0) search.zones = allowed ? zones.filter((z) => allowed.includes(z)) : zones;
     else if (allowed) search.zones = allowed;

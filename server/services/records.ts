@@ -1,6 +1,6 @@
 /**
  * Records inside a zone: list, get, and create/update/delete, each a change set of one
- * record (DESIGN.md §10) applied by `change-sets.ts`, which checks the zone as it will be
+ * record applied by `change-sets.ts`, which checks the zone as it will be
  * (CNAME exclusivity, the apex rules), bumps the serial and records the history. Here: the
  * request's own rules — fields valid per type, no duplicate, one TTL per RRset (RFC 2181 §5.2).
  */
@@ -92,7 +92,7 @@ export function createRecords(store: ServiceStore, changes: ChangeSets, zones: Z
       if (input.record_type === undefined) check.fail('record_type', 'is required');
       if (input.content === undefined) check.fail('content', 'is required');
       check.done();
-      // Validated and canonicalized before the write lock (issue 34): inside it only the draft is edited.
+      // Validated and canonicalized before the write lock: inside it only the draft is edited.
       let place = await zones.place(userId, where);
       const rec = resolve(place, input as Resolved & RecordInput);
       return changes.apply(
@@ -117,7 +117,7 @@ export function createRecords(store: ServiceStore, changes: ChangeSets, zones: Z
     async update(userId: number, where: ZoneRef, id: number, input: RecordInput, opts: WriteOptions = CLI_WRITE): Promise<Applied<Placed>> {
       const resolved = ({ zone, base, record }: Placed) =>
         resolve({ zone, base }, { name: input.name, record_type: input.record_type ?? record.record_type, content: input.content ?? record.content, ttl: input.ttl }, record.name);
-      // Validated and canonicalized before the write lock (issue 34), against the record as read
+      // Validated and canonicalized before the write lock, against the record as read
       // then; inside it again only if another change moved the record meanwhile (one record).
       const before = await load(userId, where, id);
       if (isManaged(before.record)) throw new Forbidden(MANAGED);

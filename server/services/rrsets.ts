@@ -1,5 +1,5 @@
 /**
- * Atomic bulk changes of RRsets (DESIGN.md §10, PATCH /domains/:name/rrsets): REPLACE sets an
+ * Atomic bulk changes of RRsets (PATCH /domains/:name/rrsets): REPLACE sets an
  * RRset to exactly the records given (none: deletes it), DELETE removes it, ADD adds records
  * and keeps the rest (duplicates skipped), REMOVE removes the ones listed. Every entry is
  * checked first (errors keyed by position: `rrsets.1.records.0`); then all are applied in
@@ -82,7 +82,7 @@ export function createRrsets(changes: ChangeSets, zones: Zones, maxRecords: numb
      * with these settings, as one change set: the PowerDNS API's PUT of a zone with `rrsets`.
      */
     async replaceAll(userId: number, zoneName: ZoneRef, list: readonly RRsetChange[], settings: Partial<Settings>, opts: WriteOptions): Promise<Applied<void>> {
-      // Prepared before the write lock (issue 34): every entry validated and canonicalized; inside it only the draft is edited.
+      // Prepared before the write lock: every entry validated and canonicalized; inside it only the draft is edited.
       const entries = await resolveAll((await zones.owned(userId, zoneName)).name, list.map((rs) => ({ ...rs, changetype: 'REPLACE' as const })), opts.signal);
       return changes.apply(
         (tx) => zones.owned(userId, zoneName, tx),
@@ -111,7 +111,7 @@ export function createRrsets(changes: ChangeSets, zones: Zones, maxRecords: numb
     },
 
     async patch(userId: number, zoneName: ZoneRef, list: readonly RRsetChange[], opts: WriteOptions): Promise<Applied<void>> {
-      // Prepared before the write lock (issue 34), as for replaceAll.
+      // Prepared before the write lock, as for replaceAll.
       const entries = await resolveAll((await zones.owned(userId, zoneName)).name, list, opts.signal);
       return changes.apply(
         (tx) => zones.owned(userId, zoneName, tx),

@@ -1,5 +1,5 @@
 /**
- * Second factors (DESIGN.md §20): TOTP (RFC 6238: SHA-1, 6 digits, 30 s, as every authenticator
+ * Second factors: TOTP (RFC 6238: SHA-1, 6 digits, 30 s, as every authenticator
  * app reads them) with 10 single-use recovery codes, stored hashed. A code is accepted one step
  * either side of now, and never twice (the last accepted step is kept, moved on by one statement,
  * so two requests with the same code cannot both pass). The secret is sealed at rest.
@@ -11,7 +11,7 @@ import type { ServiceStore, SessionRow, UserRow } from '../store/types';
 import type { Audit, AuditActor } from './audit';
 
 export const RECOVERY_CODES = 10;
-/** How recent a sign-in must be for a sensitive act (DESIGN.md §20). */
+/** How recent a sign-in must be for a sensitive act. */
 export const RECENT_SIGN_IN_MS = 10 * 60_000;
 const PERIOD = 30;
 const ISSUER = 'zonedeck';

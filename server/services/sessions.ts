@@ -1,5 +1,5 @@
 /**
- * Dashboard sessions (DESIGN.md §6): each holds an API token minted at sign-in, sealed
+ * Dashboard sessions: each holds an API token minted at sign-in, sealed
  * with the cookie value and kept in the database, so sessions survive a restart. A session
  * ends at sign-out, after an idle period, or at its absolute expiry, whichever is first.
  */

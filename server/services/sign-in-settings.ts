@@ -1,5 +1,5 @@
 /**
- * Which ways of signing in are open (DESIGN.md §20), as an administrator sets them: password
+ * Which ways of signing in are open, as an administrator sets them: password
  * sign-in can be turned off for everyone once single sign-on is configured; passkeys stay open;
  * the admin CLI (`npm run cli -- settings password-sign-in on`) is the way back. Stored in the
  * database, so every node sees a change at the next sign-in.

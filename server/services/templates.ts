@@ -1,5 +1,5 @@
 /**
- * Templates (DESIGN.md §22): named sets of RRsets with `{zone}` and `{var}` placeholders, owned by
+ * Templates: named sets of RRsets with `{zone}` and `{var}` placeholders, owned by
  * a user or a team (members read a team's; its owners and admins change them). A zone is created
  * from one, or one is applied to many zones as a batch (merge: the template's RRsets replace the
  * zone's at their names and types; replace: the zone's other RRsets go too, but the apex NS set).

@@ -1,5 +1,5 @@
 /**
- * TSIG keys (RFC 8945) of a user (DESIGN.md §13): create (the secret is returned that once), change,
+ * TSIG keys (RFC 8945) of a user: create (the secret is returned that once), change,
  * list, revoke. The DNS server reads them from the store (dns/keyring.ts); a key's name is
  * unique across all users, because a TSIG record names only the key.
  */

@@ -1,6 +1,6 @@
 /**
- * Users as an administrator manages them and as each user manages their own account (issue 27,
- * DESIGN.md §19): creation with a one-time password, disabling, admin rights, password resets
+ * Users as an administrator manages them and as each user manages their own account:
+ * creation with a one-time password, disabling, admin rights, password resets
  * and changes, and the dashboard sessions a user sees and ends. Each change goes into the audit
  * log with who made it; the API and the admin CLI both come here.
  */

@@ -1,7 +1,7 @@
 /**
  * A zone as it will be after a change set: the records at the names the change touches,
- * loaded from the store once and edited in memory, then checked as a whole (DESIGN.md §10:
- * the §4 rules hold for the result, not for each step) and turned into the writes and the
+ * loaded from the store once and edited in memory, then checked as a whole (the name
+ * and record rules hold for the result, not for each step) and turned into the writes and the
  * history entries that take the store there. Builders (record CRUD, RRset PATCH, imports,
  * RFC 2136, reverts) only edit the draft; `change-sets.ts` validates and writes it.
  */
@@ -244,7 +244,7 @@ export class ZoneDraft {
         }
         if (!this.system && this.nsChanged()) invalid[blame(name, 'NS', 'managed-ns')] = 'the NS set at the apex is managed by zonedeck';
       }
-      // An ALIAS to a name only internal resolvers answer would publish internal addresses (DESIGN.md §18).
+      // An ALIAS to a name only internal resolvers answer would publish internal addresses.
       for (const alias of types.includes('ALIAS') ? this.rrset(name, 'ALIAS') : []) {
         const why = aliasTargetRefusal(alias.content, this.options.aliasDeny);
         if (why) invalid[blame(name, 'ALIAS', 'zone-rule', 'content')] = why;

@@ -1,5 +1,5 @@
 /**
- * Zones in and out as RFC 1035 master files (DESIGN.md §11). An import is one change set
+ * Zones in and out as RFC 1035 master files. An import is one change set
  * (source `import`): it replaces the zone's records with the file's (or, merging, adds them),
  * takes the file's SOA timers as the zone's fields (its serial is ignored: the zone's own
  * keeps rising) and leaves the apex NS set to the service. Every problem answers 400 with
@@ -50,7 +50,7 @@ export interface PreparedRecords {
 export type PreparedZoneFile = ParsedZoneFile & PreparedRecords;
 
 /**
- * Groups records into RRsets, before any transaction (issue 34: a change is prepared before the
+ * Groups records into RRsets, before any transaction (a change is prepared before the
  * write lock and only applied to the draft inside it), letting the event loop run between chunks.
  */
 export async function prepareRecords(zone: { records: readonly ZoneFileRecord[]; soa?: ZoneFileSoa }): Promise<PreparedRecords> {
@@ -99,7 +99,7 @@ async function applyFile(edit: Edit, { sets, names }: PreparedRecords, mode: 're
   };
 }
 
-/** The file's SOA timers as zone settings, each checked against the bounds of DESIGN.md §3. */
+/** The file's SOA timers as zone settings, each checked against the bounds the API sets. */
 function soaSettings(zone: DomainRow, soa: { refresh: number; retry: number; expire: number; minimum: number; line: number }): Partial<SoaTimers> {
   const timers: SoaTimers = { refresh_interval: soa.refresh, retry_interval: soa.retry, expire_interval: soa.expire, minimum_ttl: soa.minimum };
   const errors = soaErrors(timers, new Set(SOA_FIELDS.filter((f) => timers[f] !== zone[f])));
@@ -141,7 +141,7 @@ export function createZoneFiles(store: ServiceStore, changes: ChangeSets, identi
   /**
    * Reads a master file for the zone `origin`, before any transaction: bounded (names, $GENERATE,
    * at most MAX_RECORDS_PER_ZONE records, short error texts) and in chunks that let the event loop
-   * run (DESIGN.md §17). Invalid (400, `fields` keyed `line <n>`) on any error.
+   * run. Invalid (400, `fields` keyed `line <n>`) on any error.
    */
   async function read(text: string, origin: string, defaultTtl: number): Promise<PreparedZoneFile> {
     const parsed = await parseZoneFileChunked(text, origin, { defaultTtl, maxRecords });

@@ -1,5 +1,5 @@
 /**
- * Zone changes as the messages every node receives (DESIGN.md §15): published inside the
+ * Zone changes as the messages every node receives: published inside the
  * transaction that makes the change (`Repos.publish`, PostgreSQL NOTIFY: delivered on commit,
  * in commit order, never for a rollback), applied by each node's DNS thread like its own events.
  * A message names the process that sent it, so that process's DNS thread skips it (it has the

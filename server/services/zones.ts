@@ -1,8 +1,8 @@
 /**
- * Zones (SPEC.md "domains"): create with SOA defaults and the apex NS set, partial update
+ * Zones ("domains" in the API): create with SOA defaults and the apex NS set, partial update
  * of SOA timers and DNSSEC, delete. Every change bumps the serial in the same transaction.
  * Turning DNSSEC on creates the zone's CSK in that transaction and turning it off removes
- * its keys, so a zone is signed exactly when `dnssec_enabled` says so (issue 5).
+ * its keys, so a zone is signed exactly when `dnssec_enabled` says so.
  */
 import { isInZone, normalizeRecordName, normalizeZoneName, parseZonePathName, strictPathName, APEX } from '../core/domain-name';
 import { Conflict, Forbidden, Invalid, NotFound, PreconditionFailed, RuleError } from '../core/errors';
@@ -53,7 +53,7 @@ export interface ZoneDefaults {
  * Where a record request points: the user's zone and, inside it, the name the request was
  * made at (`base`, relative to the zone; APEX when the request named the zone itself).
  * ACME clients put the certificate's name in the path (`www.example.com` for a zone
- * `example.com`), and the record names they send are relative to it (DESIGN.md §3).
+ * `example.com`), and the record names they send are relative to it.
  */
 export interface Place {
   zone: DomainRow;
@@ -84,7 +84,7 @@ export function createZones(store: ServiceStore, events: ZoneEvents, changes: Ch
   const reserved = reservedDomains(defaults);
   const audit = createAudit(store);
   /**
-   * A place resolved earlier (by the API's path check, DESIGN.md §17), as it is now: read again
+   * A place resolved earlier (by the API's path check), as it is now: read again
    * inside a transaction, and NotFound unless it is still the same zone of the same user.
    */
   async function again(userId: number, ref: Place, repos: ReadRepos): Promise<Place> {
@@ -335,7 +335,7 @@ export function createZones(store: ServiceStore, events: ZoneEvents, changes: Ch
 
     /**
      * Moves a zone to a team (`team`), or back to the user alone (null), with its records and
-     * history (DESIGN.md §19): an owner's act on both sides: the zone's owner (the user, or an
+     * history: an owner's act on both sides: the zone's owner (the user, or an
      * owner of its team) who is also an owner of the team it moves to. The DNS server hears of
      * it like of any change, so a member's key transfers it from then on.
      */
@@ -368,7 +368,7 @@ export function createZones(store: ServiceStore, events: ZoneEvents, changes: Ch
 
     /**
      * Deletes a zone; `ifMatch` guards it like any write, and the credential's scope is judged on
-     * the row it locked (DESIGN.md §17). The zone is archived in the same transaction, with its
+     * the row it locked. The zone is archived in the same transaction, with its
      * records, keys and history, for HISTORY_DAYS (deleted-zones.ts restores it), and the deletion
      * is an audit event of `how.actor` (absent: the admin CLI, as the zone's owner). `how.discard`:
      * no archive and no event (a creation undone because it failed half way).

@@ -15,7 +15,7 @@ export async function openStore(config: Pick<Config, 'sqlitePath' | 'databaseUrl
 }
 
 /**
- * The store for a reader that writes nothing (the DNS thread, DESIGN.md §9): its own connection,
+ * The store for a reader that writes nothing (the DNS thread): its own connection,
  * typed without a write method or a transaction, so that a write from there is a type error.
  */
 export async function openReadStore(config: Pick<Config, 'sqlitePath' | 'databaseUrl'> & { secretsKey?: string }): Promise<ReadStore & Pick<Store, 'close'>> {

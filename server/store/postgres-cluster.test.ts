@@ -1,5 +1,5 @@
 /**
- * What the PostgreSQL store gives several nodes (DESIGN.md §15), each "node" here a store of
+ * What the PostgreSQL store gives several nodes, each "node" here a store of
  * its own on one database: messages published in a transaction reach every listener on commit
  * (in commit order) and never on rollback; a listener whose connection is killed comes back and
  * says so; token buckets and the catalog serial are one for all. Needs TEST_DATABASE_URL.

@@ -214,7 +214,7 @@ export function filterArgs(domainId: number, filter: RecordFilter): { shape: str
 
 /** What every table's repo works on: the connection (or transaction), its dialect, the secret box, the prepared runner and helpers. */
 export function repoContext(db: Db, dialect: Dialect, box: SecretBox, runner: Runner, zones?: Map<string, DomainRow>) {
-  // Secrets are sealed on the way in and opened on the way out (DESIGN.md §17): nothing above sees the stored form.
+  // Secrets are sealed on the way in and opened on the way out: nothing above sees the stored form.
   const tsigRow = (r: Selectable<Database['tsig_keys']>): TsigKeyRow => ({ ...tsigKeyRow(r), secret: box.open(r.secret, `tsig:${r.name}`) });
   const signingRow = (r: Selectable<Database['dnssec_keys']>): DnssecKeyRow => ({ ...r, private_key: box.open(r.private_key, `dnssec:${r.domain_id}`) }) as DnssecKeyRow;
   const p = preparedRunner(db, dialect, runner);

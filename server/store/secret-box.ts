@@ -1,5 +1,5 @@
 /**
- * Secrets at rest (DESIGN.md §17): TSIG secrets and DNSSEC private keys (and, later, TOTP secrets)
+ * Secrets at rest: TSIG secrets and DNSSEC private keys (and, later, TOTP secrets)
  * are stored sealed with AES-256-GCM under a key kept outside the database — `SECRETS_KEY` (base64
  * of 32 octets) or, when it is unset, the 0600 file `secrets.key` beside the SQLite database,
  * created on first start. A copy of the database (or a pg_dump) alone reveals no secret.
@@ -164,7 +164,7 @@ export function readableByOthers(file: string): boolean {
 }
 
 /**
- * DATA_DIR 0700 and the database's files 0600 (DESIGN.md §17), whatever the umask; the ones that
+ * DATA_DIR 0700 and the database's files 0600, whatever the umask; the ones that
  * stay readable by others (another owner, a read-only mount) are returned for the start to warn of.
  */
 export function restrictDataDir(dir: string, files: readonly string[]): string[] {

@@ -26,7 +26,7 @@ const TOP_COLUMNS = ['zone_id', 'at', 'kind', 'name', 'node', 'count'] as const;
 /**
  * One row's upsert, compiled once: SQLite runs it as a cached statement per row (inside the
  * caller's transaction), where a kysely INSERT of 400 rows was built and compiled anew each time
- * (two thirds of the CPU of storing 10,000 zones' counts, issue 31).
+ * (two thirds of the CPU of storing 10,000 zones' counts).
  */
 const statsUpsert = new Prepared((anyDb, a) =>
   (anyDb as unknown as Kysely<StatsTables>)

@@ -1,5 +1,5 @@
 /**
- * The repos of templates and of searches across zones (migration 0015, DESIGN.md §22): one
+ * The repos of templates and of searches across zones (migration 0015): one
  * query over the records of every zone a user may read, filtered by name, type and content.
  */
 import { sql, type Kysely, type Selectable } from 'kysely';

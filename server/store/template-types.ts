@@ -1,4 +1,4 @@
-/** Row shapes and repos of templates and searches across zones (migration 0015, DESIGN.md §22). */
+/** Row shapes and repos of templates and searches across zones (migration 0015). */
 import type { DomainRow, ListedRecord, Page, Window } from './types';
 
 /** One RRset of a template; names and contents may hold `{zone}` and `{var}` placeholders. */

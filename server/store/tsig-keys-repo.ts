@@ -17,7 +17,7 @@ export function tsigKeysRepo({ db, box, tsigRow }: RepoContext): Repos['tsigKeys
       return { rows: rows.map(tsigRow), total };
     },
     listByUser: async (userId) => (await db.selectFrom('tsig_keys').selectAll().where('user_id', '=', userId).orderBy('id').execute()).map(tsigRow),
-    // A disabled user's keys sign nothing (issue 27): the DNS server's keyring reads only the others.
+    // A disabled user's keys sign nothing: the DNS server's keyring reads only the others.
     all: async () =>
       (
         await db

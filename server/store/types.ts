@@ -54,7 +54,7 @@ export interface InvitationRow {
   created_at: string;
 }
 
-/** One event of the account audit log (DESIGN.md §19). */
+/** One event of the account audit log. */
 export interface AuditEventRow {
   id: number;
   created_at: string;
@@ -93,7 +93,7 @@ export interface TokenRow {
   created_at: string;
   last_used_at: string | null;
   expires_at: string | null;
-  /** What the token may do (DESIGN.md §13); `{}` is unrestricted. */
+  /** What the token may do; `{}` is unrestricted. */
   scope: Scope;
 }
 
@@ -163,7 +163,7 @@ export interface RecordRow {
 /** What the DNS index keeps of a served record (zone-sync.ts, zone.ts). */
 export type ServedRecord = Pick<RecordRow, 'id' | 'name' | 'record_type' | 'content' | 'ttl'>;
 
-/** One change set of a zone's history (DESIGN.md §10); its records are ChangeEntryRows. */
+/** One change set of a zone's history; its records are ChangeEntryRows. */
 export interface ChangeSetRow {
   id: number;
   domain_id: number;
@@ -326,7 +326,7 @@ export interface BucketRate {
   burst: number;
 }
 
-/** Token buckets every node shares (DESIGN.md §15). */
+/** Token buckets every node shares. */
 export interface SharedBuckets {
   /** Takes one token from the bucket of `key`; 0 when allowed, else the whole seconds to wait. */
   take(key: string, rate: BucketRate): Promise<number>;
@@ -541,7 +541,7 @@ export interface Repos {
     update(zone: DomainRow, patch: Partial<NewRow<DomainRow>>, guard: { recordsAtMost: number }): Promise<DomainRow | null>;
     delete(id: number): Promise<boolean>;
   };
-  /** Per-user limits (DESIGN.md §17): what a user holds, counted where it is created. */
+  /** Per-user limits: what a user holds, counted where it is created. */
   quotas: {
     /**
      * Serializes, for the rest of the transaction, the creations of one kind (for one user, or with
@@ -655,7 +655,7 @@ export interface Repos {
     add(keys: readonly string[], at: number, forgottenBefore: number): Promise<void>;
     clear(keys: readonly string[]): Promise<void>;
     /**
-     * Reserves an attempt (DESIGN.md §17): in one transaction (the keys' rows locked on PostgreSQL),
+     * Reserves an attempt: in one transaction (the keys' rows locked on PostgreSQL),
      * `waitFor` judges the keys' rows; when it gives 0, one more failure is counted under each key
      * before the password is checked, so parallel guesses cannot all pass the check. Returns the wait.
      */
@@ -680,7 +680,7 @@ export interface Repos {
 
 /**
  * What each repository offers that only reads. The API, the PowerDNS API, the BFF, the DNS server
- * and the CLI get these alone (`ReadStore`, issue 34): every write goes through a service.
+ * and the CLI get these alone (`ReadStore`): every write goes through a service.
  */
 interface ReadMethods {
   users: 'byUsername' | 'byId' | 'count' | 'page';
@@ -719,7 +719,7 @@ export type ReadStore = ReadRepos & Pick<Store, 'kind' | 'version' | 'listen' | 
 /**
  * The writes of a zone's content and life (records, the zone row, its keys, history and archive):
  * only the change-set transaction (services/change-sets.ts) holds them, so that every one of
- * them bumps the serial, keeps history and tells DNS (DESIGN.md §10). A type error, not a
+ * them bumps the serial, keeps history and tells DNS. A type error, not a
  * convention, stops a second writer.
  */
 interface ZoneWriteMethods {
@@ -742,7 +742,7 @@ export type ServiceStore = ServiceRepos &
 
 export interface Store extends Repos {
   readonly kind: 'sqlite' | 'postgres';
-  /** The key that seals the stored secrets (DESIGN.md §17). */
+  /** The key that seals the stored secrets. */
   readonly secrets?: SecretBox;
   /** Re-seals every stored secret under `next`, in one transaction; returns how many (`secrets rotate`). */
   resealSecrets?(next: SecretBox): Promise<number>;

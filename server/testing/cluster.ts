@@ -1,5 +1,5 @@
 /**
- * Several real zonedeck processes on one fresh PostgreSQL database (DESIGN.md §15), for the
+ * Several real zonedeck processes on one fresh PostgreSQL database, for the
  * many-nodes tests and benchmark: each node with its own HTTP and DNS port, and API tokens
  * minted straight in the shared database.
  */

@@ -12,7 +12,7 @@ import { randomBytes } from 'node:crypto';
 import pg from 'pg';
 import { openStore } from '../store/open';
 
-/** The SECRETS_KEY every test node on PostgreSQL shares (DESIGN.md §17: every node needs the same key). */
+/** The SECRETS_KEY every test node on PostgreSQL shares (every node needs the same key). */
 export const TEST_SECRETS_KEY = Buffer.alloc(32, 7).toString('base64');
 
 /** Set by the global set-up for the whole run; each worker inherits it. */

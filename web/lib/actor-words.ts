@@ -1,6 +1,6 @@
 /**
  * Who made a change set and from where, in words: "alice (API token #7)", "via the API".
- * The credential says which of the user's keys was used (DESIGN.md §10).
+ * The credential says which of the user's keys was used.
  */
 import type { ChangeSet, ChangeSource } from './api-types';
 import { preciseAgo } from './format';

@@ -63,7 +63,7 @@ export type IgnoredRecord = ZoneImportResult['ignored'][number];
 export type { SessionInfo } from '../../server/bff/index';
 export type { IpUsage, IpUsageRecord } from '../../server/bff/ip-usage';
 
-/* Accounts, users and the audit log (issue 27, DESIGN.md §19). */
+/* Accounts, users and the audit log. */
 export type Account = z.output<typeof AccountSchema>;
 /** One of the user's dashboard sessions; `current` is the one this request came with. */
 export type AccountSession = z.output<typeof SessionSchema>;
@@ -102,11 +102,11 @@ export interface Member {
 export type TeamInvitation = z.output<typeof import('../../server/api/teams').TeamInvitationSchema>;
 export type Invitation = z.output<typeof import('../../server/api/invitations').InvitationSchema>;
 
-/** A zone's query statistics (issue 29): counts per step, and its most asked names. */
+/** A zone's query statistics: counts per step, and its most asked names. */
 export type QuerySeries = z.output<typeof import('../../server/api/query-stats').QuerySeriesSchema>;
 export type TopNames = z.output<typeof import('../../server/api/query-stats').TopNamesSchema>;
 
-/** Templates and work across zones (issue 30). */
+/** Templates and work across zones. */
 export type Template = z.output<typeof import('../../server/api/template-schemas').TemplateSchema>;
 export type TemplateZone = z.output<typeof import('../../server/api/template-schemas').TemplateZoneSchema>;
 export type BatchResult = z.output<typeof import('../../server/api/template-schemas').BatchResultSchema>;

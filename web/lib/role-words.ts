@@ -1,5 +1,5 @@
 /**
- * Team roles in words (DESIGN.md §19), and which teams a user may put a new zone in: those
+ * Team roles in words, and which teams a user may put a new zone in: those
  * where they are an owner or admin.
  */
 import { ROLES, roleAtLeast, type Role } from '../../server/core/roles';

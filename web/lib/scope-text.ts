@@ -1,5 +1,5 @@
 /**
- * A scope (DESIGN.md §13) as the dashboard shows and edits it: one line of text per part, lists
+ * A scope as the dashboard shows and edits it: one line of text per part, lists
  * typed comma-separated, and the server's per-entry errors (`scope.zones.2`) shown on the list's field.
  */
 import type { ScopeInput } from '../../server/core/scope';

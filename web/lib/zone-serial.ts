@@ -1,7 +1,7 @@
 /**
  * The serial the editor's view of a zone was loaded at (the domain query's `serial_number`).
  * Every write the editor sends carries it as If-Match, so a zone someone else changed in the
- * meantime answers 412 instead of being overwritten (DESIGN.md §10); each write's ETag then
+ * meantime answers 412 instead of being overwritten; each write's ETag then
  * moves it on. The records are not refetched after the editor's own writes, so neither is the
  * serial: picking up a newer one in the background would let the next write overwrite changes
  * the user has never seen.

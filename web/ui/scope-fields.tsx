@@ -1,5 +1,5 @@
 /**
- * The scope of a credential (DESIGN.md §13: zones, names, types, allowed_ips, read_only), as the
+ * The scope of a credential (zones, names, types, allowed_ips, read_only), as the
  * API names each part: one fieldset for the API token and the TSIG key forms. `error` says what is
  * wrong with a part (the client's limit, or the server's 400 on that field).
  */

@@ -1,6 +1,6 @@
 /**
  * TXT data (RFC 1035 §3.3.14) is one or more character-strings, and their boundaries are data
- * (RFC 6763 §6; DESIGN.md §4). Its `content` is either the text itself, unquoted — one logical
+ * (RFC 6763 §6). Its `content` is either the text itself, unquoted — one logical
  * text, split into 255-octet strings on the wire — or the quoted presentation form `"a" "b"`,
  * exactly those strings. In both, `\DDD` (a decimal octet) and `\X` (the character X) are read
  * as in RFC 1035 §5.1. Canonical content is plain when the strings are exactly the 255-octet
@@ -94,7 +94,7 @@ function checkLength(v: Uint8Array[]): Uint8Array[] {
 }
 
 /**
- * The character-strings of TXT content (DESIGN.md §4): the quoted presentation form
+ * The character-strings of TXT content: the quoted presentation form
  * (`"a" "b"`) is exactly those strings; anything else is plain text, one logical text split
  * into 255-octet strings. Throws RuleError.
  */

@@ -1,8 +1,8 @@
 /**
  * BIND's `$GENERATE start-stop[/step] lhs [ttl] [class] type rhs`: one record per value of
  * the iterator, `$` in lhs and rhs replaced by it, `${offset[,width[,base]]}` with base
- * d, o, x or X, and `\$` a literal dollar sign. Bounded before anything is built (DESIGN.md
- * §17): a width of at most 255, offsets within ±2^31, each substituted name or rdata at most
+ * d, o, x or X, and `\$` a literal dollar sign. Bounded before anything is built: a
+ * width of at most 255, offsets within ±2^31, each substituted name or rdata at most
  * 1,024 characters, and the number of records counted from the range, against what the file may
  * still hold, before one is made; the records are made one at a time as they are read.
  */

@@ -1,4 +1,4 @@
-/** Master files in and out (DESIGN.md §11): pure, so the dashboard can preview an import too. */
+/** Master files in and out: pure, so the dashboard can preview an import too. */
 export { parseZoneFile, parseZoneFileChunked, parseZoneFileOrThrow, zoneFileInvalid } from './parser';
 export type { ParseOptions, ParsedZoneFile, ZoneFileError, ZoneFileIgnored, ZoneFileRecord, ZoneFileSoa } from './parser';
 export { printZoneFile } from './printer';

@@ -115,7 +115,7 @@ export function parseZoneFile(text: string, origin: string, opts: ParseOptions =
 
 /**
  * Reads a master file in chunks, yielding to the event loop every few thousand entries, so that a
- * big import never holds the process for more than a few milliseconds at a time (DESIGN.md §17).
+ * big import never holds the process for more than a few milliseconds at a time.
  */
 export async function parseZoneFileChunked(text: string, origin: string, opts: ParseOptions = {}): Promise<ParsedZoneFile> {
   const steps = parseSteps(text, origin, opts);

@@ -1,4 +1,4 @@
-/** Dashboard sessions of the backend-for-frontend (DESIGN.md §6), kept across restarts. */
+/** Dashboard sessions of the backend-for-frontend, kept across restarts. */
 import type { Kysely } from 'kysely';
 import type { Dialect } from '../migrate';
 

@@ -1,4 +1,4 @@
-/** DNSSEC signing keys (issue 5): one CSK per signed zone, two during a rollover. */
+/** DNSSEC signing keys: one CSK per signed zone, two during a rollover. */
 import type { Kysely } from 'kysely';
 import type { Dialect } from '../migrate';
 

@@ -1,5 +1,5 @@
 /**
- * Zone history (DESIGN.md §10): one row per change set and one per record it added or
+ * Zone history: one row per change set and one per record it added or
  * removed. Indexed so that "the change sets after serial N" (IXFR) and "page K of a zone's
  * changes" read only what they return, whatever the length of the history; the zone keeps a
  * running count of its change sets (triggers) for the list's total.

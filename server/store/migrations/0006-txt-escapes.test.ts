@@ -23,7 +23,7 @@ async function check(db: Kysely<any>, dialect: Dialect) {
   }
   await sql`insert into records (domain_id, name, record_type, content, ttl, created_at, updated_at) values (1, 'caa', 'CAA', '0 issue "a\\b"', 1, ${now}, ${now})`.execute(db);
   await up(db, dialect);
-  // 0010 then gives the quoted-looking row the quoted form of its old octets (DESIGN.md §4).
+  // 0010 then gives the quoted-looking row the quoted form of its old octets.
   await up0010(db, dialect);
   const { rows } = await sql<{ name: string; record_type: string; content: string }>`select name, record_type, content from records order by id`.execute(db);
   expect(rows.map((r) => r.content)).toEqual([

@@ -1,5 +1,5 @@
 /**
- * TXT content gains escapes (issue 9): in `content`, `\DDD` is an octet and `\X` the
+ * TXT content gains escapes: in `content`, `\DDD` is an octet and `\X` the
  * character X (RFC 1035 §5.1), and the canonical form writes a backslash as `\\` and control
  * characters as `\DDD`. Rows stored before held the raw text: their backslashes and control
  * characters are escaped now, so every row still stands for the same octets on the wire.

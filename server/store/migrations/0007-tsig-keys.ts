@@ -1,5 +1,5 @@
 /**
- * TSIG keys (issue 11, RFC 8945), each belonging to a user, and a scope (DESIGN.md §13) on
+ * TSIG keys (RFC 8945), each belonging to a user, and a scope on
  * API tokens and TSIG keys alike: JSON text, `{}` for unrestricted.
  */
 import type { Kysely } from 'kysely';

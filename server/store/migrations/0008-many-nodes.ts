@@ -1,5 +1,5 @@
 /**
- * Many nodes on one database (DESIGN.md §15): the catalog zone's serial, failed sign-ins
+ * Many nodes on one database: the catalog zone's serial, failed sign-ins
  * counted for every node, and (PostgreSQL only) the API's token buckets.
  *
  * - `catalog`: one row whose serial moves on in the transaction that creates or deletes a

@@ -1,5 +1,5 @@
 /**
- * TXT keeps its character-strings (DESIGN.md §4, issue 26): content in the quoted form
+ * TXT keeps its character-strings: content in the quoted form
  * `"a" "b"` is exactly those strings. Before, every TXT content was plain text, so a row whose
  * text happened to read as the quoted form (a value with its own quotes, `"v=DMARC1; p=reject"`)
  * meant those quote characters. Such rows, in the zone and in its history, are rewritten to the

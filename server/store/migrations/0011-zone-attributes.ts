@@ -1,5 +1,5 @@
 /**
- * What PowerDNS clients set on a zone and read back to compare (issue 26): `account` (PowerDNS-Admin
+ * What PowerDNS clients set on a zone and read back to compare: `account` (PowerDNS-Admin
  * files zones under accounts, Terraform's provider plans on it), `soa_edit_api` and `catalog`. They
  * change nothing zonedeck serves, so they live beside the zone, not in it: one row per zone that has
  * any, removed with the zone.

@@ -1,6 +1,6 @@
 /**
  * Comments on RRsets, as the PowerDNS API has them (`comments`: content, account, modified_at):
- * PowerDNS-Admin and other tools write them and read them back (issue 26). They change nothing
+ * PowerDNS-Admin and other tools write them and read them back. They change nothing
  * zonedeck serves; they are removed with their zone.
  */
 import type { Kysely } from 'kysely';

@@ -1,5 +1,5 @@
 /**
- * Disabled records (issue 26): kept as written, listed with `disabled: true`, never served,
+ * Disabled records: kept as written, listed with `disabled: true`, never served,
  * signed or transferred (PowerDNS's `disabled`, PowerDNS-Admin's Disable toggle). The history
  * keeps the flag beside each record it lists, so that a toggle reads as the record leaving the
  * served zone (or coming back) and a revert restores it as it was; IXFR sees only served records.

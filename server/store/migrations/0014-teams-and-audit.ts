@@ -1,5 +1,5 @@
 /**
- * Teams, account administration and the account audit log (issue 27, DESIGN.md §19).
+ * Teams, account administration and the account audit log.
  *
  * - `teams`, `team_members`: a zone is owned by a user or, when `domains.team_id` is set, by a
  *   team; then its members reach it with their role (`owner`, `admin`, `editor`, `viewer`) and

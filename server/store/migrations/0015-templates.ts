@@ -1,5 +1,5 @@
 /**
- * Templates and work across zones (issue 30, DESIGN.md §22).
+ * Templates and work across zones.
  *
  * - `templates`: a named set of RRsets (JSON) with `{zone}` and `{var}` placeholders, owned by a
  *   user or, when `team_id` is set, by a team. `owner` (`user:<id>` or `team:<id>`) makes the

@@ -1,5 +1,5 @@
 /**
- * Per-zone query statistics (issue 29, DESIGN.md §21).
+ * Per-zone query statistics.
  *
  * - `query_stats`: one row per zone, resolution (`step`: 60 for minute rows, kept 48 h; 3600 for
  *   hourly rows, kept STATS_DAYS), start of the minute or hour (`at`, seconds since 1970) and

@@ -1,5 +1,5 @@
 /**
- * Second factors (issue 28, DESIGN.md §20): TOTP (RFC 6238) with recovery codes, and when a
+ * Second factors: TOTP (RFC 6238) with recovery codes, and when a
  * dashboard session last proved who its user is.
  *
  * - `totp_factors`: one per user; the secret sealed at rest like the other secrets; null
@@ -7,7 +7,7 @@
  *   a code was accepted for, so no code works twice.
  * - `recovery_codes`: ten per confirmed enrolment, stored hashed (SHA-256 of a 50-bit random
  *   code), each usable once.
- * - `passkeys`: WebAuthn credentials (DESIGN.md §20), by their credential id (base64url), with
+ * - `passkeys`: WebAuthn credentials, by their credential id (base64url), with
  *   the public key, the signature counter (checked to move on) and when each was last used.
  * - `webauthn_challenges`: each ceremony's challenge, stored server-side, single use, 5 minutes.
  * - `sessions.authenticated_at`: when the session's user last gave their password (and second

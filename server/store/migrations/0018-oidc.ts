@@ -1,5 +1,5 @@
 /**
- * Single sign-on with OpenID Connect (issue 28, DESIGN.md §20).
+ * Single sign-on with OpenID Connect.
  *
  * - `users.email`: the address an administrator gives a user (lower case); an identity whose
  *   provider vouches for the same address (`email_verified`) is linked to that user on first use.

@@ -1,5 +1,5 @@
 /**
- * Deleted zones, kept HISTORY_DAYS days and restorable in one step (issue 33).
+ * Deleted zones, kept HISTORY_DAYS days and restorable in one step.
  *
  * - `deleted_zones`: one row per deleted zone: its name, owner (`user_id`, `team_id`), who deleted
  *   it and when, when the archive expires, and `snapshot`, a JSON document of everything the zone

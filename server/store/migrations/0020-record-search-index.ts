@@ -1,5 +1,5 @@
 /**
- * An index for the search across zones (issue 30, DESIGN.md §22): substring and prefix searches
+ * An index for the search across zones: substring and prefix searches
  * on a record's full name and content read an index instead of every record.
  *
  * - SQLite: `records_trigram`, a contentless FTS5 table with the trigram tokenizer over each

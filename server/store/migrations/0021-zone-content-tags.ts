@@ -1,5 +1,5 @@
 /**
- * A tag per zone that changes with every write of its records (issue 31): the DNS index's
+ * A tag per zone that changes with every write of its records: the DNS index's
  * start-up snapshot (dns/index-snapshot.ts) keeps each zone's served records beside the tag they
  * were read under, and uses them on the next start only while the store still holds that tag.
  *

@@ -1,5 +1,5 @@
 /**
- * Importing a zone file into a zone (DESIGN.md §11): paste or upload, preview the change it
+ * Importing a zone file into a zone: paste or upload, preview the change it
  * would make, and apply exactly that. A tab of the domain editor, beside History.
  */
 import { Link, useParams } from 'react-router-dom';

@@ -1,5 +1,5 @@
 /**
- * A zone's traffic (issue 29): queries per second stacked by answer, totals by answer and
+ * A zone's traffic: queries per second stacked by answer, totals by answer and
  * transport, the query types, and the most asked names and NXDOMAIN names (each a link into the
  * record editor: to the records at that name, or to add the missing one). 1 h / 24 h / 7 d / 30 d;
  * refreshed every 30 s.

@@ -1,5 +1,5 @@
 /**
- * "Check from outside" on the zone page (issue 33): what the world sees. The parent's NS and DS
+ * "Check from outside" on the zone page: what the world sees. The parent's NS and DS
  * against what zonedeck serves, a pending/active badge (pending until the parent lists exactly
  * our name servers, with what to set at the registrar), and the serial each name server answers.
  */

@@ -1,5 +1,5 @@
 /**
- * "Check from outside" (issue 33): the zone's delegation as resolvers see it and each listed name
+ * "Check from outside": the zone's delegation as resolvers see it and each listed name
  * server's serial, from GET …/delegation. The server keeps a result 30 s; "Check again" asks it to
  * renew (refresh=1) and puts the answer in the cache the card reads.
  */

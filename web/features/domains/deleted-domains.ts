@@ -1,4 +1,4 @@
-/** Deleted zones (issue 33): listed under "Deleted" for HISTORY_DAYS, restorable in one step. */
+/** Deleted zones: listed under "Deleted" for HISTORY_DAYS, restorable in one step. */
 import { keepPreviousData, useMutation, useQuery, useQueryClient } from '@tanstack/react-query';
 import type { z } from 'zod';
 import type { DeletedDomainSchema } from '../../../server/api/deleted-domains';

@@ -1,6 +1,6 @@
 /**
  * What the editor offers on a zone, from the `team` and `role` the API adds to a team's zone
- * (DESIGN.md §19): a user's own zone (no role) and an owner get everything; an admin all but
+ *: a user's own zone (no role) and an owner get everything; an admin all but
  * deleting the zone; an editor the records only; a viewer nothing but reading. The API
  * enforces each rule anyway: this only keeps controls that would be refused off the page.
  */

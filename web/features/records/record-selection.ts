@@ -1,7 +1,7 @@
 /**
  * Choosing several records to delete together: which rows can be chosen, the state of the
  * "select all shown" box, and the selection as one RRset PATCH (a REMOVE per name and type),
- * so the whole deletion is one change set, applied all or nothing (DESIGN.md §10).
+ * so the whole deletion is one change set, applied all or nothing.
  */
 import type { DnsRecord, RRsetChange } from '../../lib/api-types';
 

@@ -1,4 +1,4 @@
-/** The search across every zone the user may read, and bulk changes of what it finds (issue 30). */
+/** The search across every zone the user may read, and bulk changes of what it finds. */
 import { keepPreviousData, queryOptions, useMutation, useQuery, useQueryClient } from '@tanstack/react-query';
 import { request, requestPage } from '../../lib/api-client';
 import type { BatchResult, BulkChange, FoundRecord } from '../../lib/api-types';

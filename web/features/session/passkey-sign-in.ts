@@ -1,4 +1,4 @@
-/** Sign-in with a passkey alone (DESIGN.md §20): the browser offers the site's passkeys, the BFF checks the signature and starts the session. */
+/** Sign-in with a passkey alone: the browser offers the site's passkeys, the BFF checks the signature and starts the session. */
 import { useMutation, useQueryClient } from '@tanstack/react-query';
 import { request, setCsrfToken } from '../../lib/api-client';
 import type { SessionInfo } from '../../lib/api-types';

@@ -1,5 +1,5 @@
 /**
- * New token: a label, an optional lifetime in days and an optional scope (DESIGN.md §13: zones,
+ * New token: a label, an optional lifetime in days and an optional scope (zones,
  * names, types, read_only, allowed_ips, named as the API names them), checked with the API's
  * limits as the user types; what the server still rejects shows on its field (`scope.zones.1`
  * on Zones, naming the entry). On success the form gives way to the secret, shown once.

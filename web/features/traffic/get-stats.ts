@@ -1,5 +1,5 @@
 /**
- * A zone's query statistics for a time range (issue 29): counts per step and the most asked names,
+ * A zone's query statistics for a time range: counts per step and the most asked names,
  * refreshed every 30 s while the page is visible.
  */
 import { keepPreviousData, queryOptions, useQuery } from '@tanstack/react-query';

@@ -1,5 +1,5 @@
 /**
- * Importing a master file into a zone (DESIGN.md §11): a dry run first shows the change set
+ * Importing a master file into a zone: a dry run first shows the change set
  * the import would apply; the import itself is sent with that preview's serial as If-Match,
  * so what is applied is exactly what the user saw (a zone changed meanwhile answers 412).
  */
