@@ -76,7 +76,7 @@ const layers = {
       // Process plumbing every layer may use: metrics, logging, background jobs, the typed configuration.
       if (target === 'server/root' && INFRA.test(targetRel)) return;
       // The DNS thread's entry point opens its own store connection, as server/main.ts does for the process.
-      if (file === 'server/dns/worker.ts' && /^server\/store\/open$/.test(targetRel.replace(/\.ts$/, ''))) return;
+      if (file === 'server/dns/sync/worker.ts' && /^server\/store\/open$/.test(targetRel.replace(/\.ts$/, ''))) return;
       const storeInterface = target === 'server/store' && STORE_INTERFACE.test(`${targetRel.replace(/\.ts$/, '')}.ts`);
       if (allowed.includes(target) || (storeInterface && allowed.includes('store-interface'))) return;
       // A type is not a dependency at run time, but a concrete store or another layer's insides still are not for services.
@@ -106,11 +106,11 @@ const layers = {
  * entry points that open the store and hand it to the services. Every other file gets
  * `ServiceStore` (services) or `ReadStore` (the layers above), where a zone write is a type error.
  */
-const WRITER_FILES = new Set(['server/services/change-sets.ts', 'server/services/index.ts', 'server/main.ts', 'server/cli/main.ts']);
-const WRITER_NAMES = { 'server/store/types': ['Store', 'Repos'], 'server/store/open': ['openStore'], 'server/store/sqlite': ['openSqliteStore'], 'server/store/postgres': ['openPostgresStore'] };
+const WRITER_FILES = new Set(['server/services/changes/change-sets.ts', 'server/services/index.ts', 'server/main.ts', 'server/cli/main.ts']);
+const WRITER_NAMES = { 'server/store/types': ['Store', 'Repos'], 'server/store/open': ['openStore'], 'server/store/sqlite/sqlite': ['openSqliteStore'], 'server/store/postgres/postgres': ['openPostgresStore'] };
 
 const oneWriter = {
-  meta: { type: 'problem', schema: [], messages: { writer: '{{file}} may not take the store\'s writer `{{name}}`: zone writes go through services/change-sets.ts (ServiceStore / ReadStore elsewhere)' } },
+  meta: { type: 'problem', schema: [], messages: { writer: '{{file}} may not take the store\'s writer `{{name}}`: zone writes go through services/changes/change-sets.ts (ServiceStore / ReadStore elsewhere)' } },
   create(context) {
     const file = path.relative(ROOT, context.filename).split(path.sep).join('/');
     if (isTest(file) || file.startsWith('server/store/') || WRITER_FILES.has(file) || !file.startsWith('server/')) return {};

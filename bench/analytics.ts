@@ -20,12 +20,12 @@ import { runInNewContext } from 'node:vm';
 import packet from 'dns-packet';
 import { startServer, tempDataDir } from '../server/testing/server-process';
 import { fillZones } from './fill';
-import { QueryStats } from '../server/dns/query-stats';
-import { questionKey } from '../server/dns/answer-cache';
-import type { Zone } from '../server/dns/zone';
+import { QueryStats } from '../server/dns/analytics/query-stats';
+import { questionKey } from '../server/dns/wire/answer-cache';
+import type { Zone } from '../server/dns/index/zone';
 import { STAT_FIELDS } from '../server/core/query-stats-fields';
-import { createStatsRecorder } from '../server/services/query-stats';
-import { openSqliteStore } from '../server/store/sqlite';
+import { createStatsRecorder } from '../server/services/analytics/query-stats';
+import { openSqliteStore } from '../server/store/sqlite/sqlite';
 import { cpuSeconds, dnsperf, fillStore, queryFile, ZONE } from './dns';
 import { fmtQps, ratio, type Row } from './table';
 

@@ -10,8 +10,8 @@ import { execFile, spawn, spawnSync, type ChildProcess } from 'node:child_proces
 import fs from 'node:fs';
 import path from 'node:path';
 import { promisify } from 'node:util';
-import { openSqliteStore } from '../server/store/sqlite';
-import { CLI_WRITE } from '../server/services/change-sets';
+import { openSqliteStore } from '../server/store/sqlite/sqlite';
+import { CLI_WRITE } from '../server/services/changes/change-sets';
 import { createServices } from '../server/services';
 import { startServer, tempDataDir, type ServerProcess } from '../server/testing/server-process';
 import { ratio, type Row } from './table';

@@ -2,8 +2,8 @@
 import path from 'node:path';
 import Database from 'better-sqlite3';
 import { createServices } from '../server/services';
-import { CLI_WRITE } from '../server/services/change-sets';
-import { openSqliteStore } from '../server/store/sqlite';
+import { CLI_WRITE } from '../server/services/changes/change-sets';
+import { openSqliteStore } from '../server/store/sqlite/sqlite';
 
 /** Adds `count` A records (`host0`, `host1`, …) to `zone` in the SQLite store in `dataDir`; the server must be stopped. */
 export function fillZone(dataDir: string, zone: string, count: number): void {

@@ -30,8 +30,8 @@ interface Measured {
 
 /** Runs in the child: builds the index of `zones` zones, prints what it measured. */
 async function measure(zones: number): Promise<void> {
-  const { Zone } = await import('../server/dns/zone');
-  const { ZoneIndex } = await import('../server/dns/zone-index');
+  const { Zone } = await import('../server/dns/index/zone');
+  const { ZoneIndex } = await import('../server/dns/index/zone-index');
   const identity = { primary: 'ns1.zonedeck.test', hostmaster: 'hostmaster.zonedeck.test' };
   const gc = (globalThis as { gc?: () => void }).gc!;
   const used = () => {

@@ -12,7 +12,7 @@ import dgram from 'node:dgram';
 import fs from 'node:fs';
 import path from 'node:path';
 import packet from 'dns-packet';
-import { SNAPSHOT_FILE } from '../server/dns/index-snapshot';
+import { SNAPSHOT_FILE } from '../server/dns/index/index-snapshot';
 import { startServer, tempDataDir, type ServerProcess } from '../server/testing/server-process';
 import { cpuSeconds, dnsperf } from './dns';
 import { fillZones } from './fill';

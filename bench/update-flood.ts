@@ -6,7 +6,7 @@
  */
 import dgram from 'node:dgram';
 import packet from 'dns-packet';
-import { signRequest } from '../server/dns/tsig';
+import { signRequest } from '../server/dns/tsig/tsig';
 import { ZONE } from './dns';
 
 const [port, keyText, seconds] = process.argv.slice(2);

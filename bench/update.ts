@@ -6,7 +6,7 @@
 import dgram from 'node:dgram';
 import autocannon from 'autocannon';
 import packet from 'dns-packet';
-import { signRequest } from '../server/dns/tsig';
+import { signRequest } from '../server/dns/tsig/tsig';
 import { cli, startServer, tempDataDir } from '../server/testing/server-process';
 import { ratio, type Row } from './table';
 

@@ -29,7 +29,7 @@ export async function buildServer() {
     sourcemap: true,
     logLevel: 'warning',
   };
-  // The server, its DNS thread (server/dns/thread.ts starts build/dns-worker.js beside
+  // The server, its DNS thread (server/dns/sync/thread.ts starts build/dns-worker.js beside
   // build/server.js) and the admin CLI, each with its packages bundled into it: resolving and
   // loading them one module at a time from node_modules was most of a start. The CLI first
   // (the tests run it hundreds of times, each Playwright test twice, to make its user; `npm run
@@ -41,7 +41,7 @@ export async function buildServer() {
   // need a `require` for Node's built-in modules.
   await esbuild.build({
     ...common,
-    entryPoints: { server: 'server/main.ts', 'dns-worker': 'server/dns/worker.ts', cli: 'server/cli/main.ts' },
+    entryPoints: { server: 'server/main.ts', 'dns-worker': 'server/dns/sync/worker.ts', cli: 'server/cli/main.ts' },
     external: ['better-sqlite3', 'pg-native'],
     banner: { js: "import { createRequire as createRequireForBundle } from 'node:module'; const require = createRequireForBundle(import.meta.url);" },
   });

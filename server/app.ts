@@ -12,12 +12,12 @@ import { publicApi } from './api';
 import { pdnsApi } from './pdns';
 import { healthApp } from './api/health';
 import { countHttpRequest } from './metrics';
-import { trustProxy } from './client-address';
+import { trustProxy } from './http/client-address';
 import { errorBody, errorResponse } from './api/errors';
 import { bffApp, type BffOptions } from './bff';
 import { spaHandler } from './bff/spa';
 import type { Config } from './config';
-import type { NodeBindings } from './http-server';
+import type { NodeBindings } from './http/http-server';
 import type { Logger } from './log';
 import type { Services } from './services';
 

@@ -7,7 +7,7 @@ import path from 'node:path';
 import { ESLint } from 'eslint';
 import { describe, expect, it } from 'vitest';
 import type { Services } from './services';
-import type { Edit } from './services/change-sets';
+import type { Edit } from './services/changes/change-sets';
 import type { ServiceRepos } from './store/types';
 
 const ROOT = path.resolve(import.meta.dirname, '..');
@@ -46,21 +46,21 @@ describe('zonedeck/layers', () => {
 
 describe('zonedeck/one-writer: the change sets are the one zone writer', () => {
   it.each([
-    ['server/services/zones.ts', "import type { Store } from '../store/types';"],
-    ['server/services/records.ts', "import type { Repos } from '../store/types';"],
+    ['server/services/zones/zones.ts', "import type { Store } from '../../store/types';"],
+    ['server/services/changes/records.ts', "import type { Repos } from '../../store/types';"],
     ['server/api/x.ts', "import type { DomainRow, Store } from '../store/types';"],
     ['server/dns/x.ts', "import { openStore } from '../store/open';"],
-    ['server/cli/handlers.ts', "import { openSqliteStore } from '../store/sqlite';"],
+    ['server/cli/handlers.ts', "import { openSqliteStore } from '../store/sqlite/sqlite';"],
   ])('refuses %s taking the writer: %s', async (file, code) => {
     const found = await verdict(file, code, 'zonedeck/one-writer');
     expect(found).toHaveLength(1);
-    expect(found[0]).toMatch(/zone writes go through services\/change-sets.ts/);
+    expect(found[0]).toMatch(/zone writes go through services\/changes\/change-sets.ts/);
   });
 
   it.each([
-    ['server/services/change-sets.ts', "import type { Repos, Store } from '../store/types';"],
+    ['server/services/changes/change-sets.ts', "import type { Repos, Store } from '../../store/types';"],
     ['server/main.ts', "import { openStore } from './store/open';"],
-    ['server/services/zones.ts', "import type { ReadRepos, ServiceStore } from '../store/types';"],
+    ['server/services/zones/zones.ts', "import type { ReadRepos, ServiceStore } from '../../store/types';"],
     ['server/api/x.ts', "import type { ReadStore } from '../store/types';"],
   ])('lets %s import %s', async (file, code) => {
     expect(await verdict(file, code, 'zonedeck/one-writer')).toEqual([]);

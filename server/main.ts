@@ -1,15 +1,15 @@
 /** Wires configuration, store, services, HTTP and DNS. No logic of its own. */
 import { buildApp } from './app';
 import { ConfigError, loadConfig } from './config';
-import { startDnsThread } from './dns/thread';
-import { startHttp, stopHttp } from './http-server';
+import { startDnsThread } from './dns/sync/thread';
+import { startHttp, stopHttp } from './http/http-server';
 import { startJob } from './background';
 import { backgroundFailures } from './metrics';
-import { createAliasSerials } from './services/alias-serials';
-import { resignSignedZones, RESIGN_EVERY_MS } from './services/resign';
+import { createAliasSerials } from './services/zones/alias-serials';
+import { resignSignedZones, RESIGN_EVERY_MS } from './services/zones/resign';
 import { announce, createLogger } from './log';
 import { servicesFor } from './services';
-import { createStatsRecorder } from './services/query-stats';
+import { createStatsRecorder } from './services/analytics/query-stats';
 import { openStore } from './store/open';
 import { SecretsKeyError } from './store/secret-box';
 

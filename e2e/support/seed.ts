@@ -10,7 +10,7 @@
  */
 import { loadConfig } from '../../server/config';
 import { createServices } from '../../server/services';
-import { CLI_WRITE } from '../../server/services/change-sets';
+import { CLI_WRITE } from '../../server/services/changes/change-sets';
 import { openStore } from '../../server/store/open';
 
 interface Seed {

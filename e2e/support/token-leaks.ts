@@ -6,7 +6,7 @@
  * API marks the token the request was made with, which through the BFF is the session's).
  */
 
-/** The shape of every API token (server/services/secrets.ts). */
+/** The shape of every API token (server/services/identity/secrets.ts). */
 export const TOKEN_PATTERN = /zd_[A-Za-z0-9_-]{32}/;
 const WHOLE_TOKEN = /^zd_[A-Za-z0-9_-]{32}$/;
 

@@ -3,15 +3,15 @@
  *. Failure is 401 with `WWW-Authenticate: Bearer`.
  */
 import type { Role } from '../core/roles';
-import type { Principal } from '../services/accounts';
+import type { Principal } from '../services/identity/accounts';
 import type { Services } from '../services';
-import type { Place } from '../services/zones';
+import type { Place } from '../services/zones/zones';
 import type { Check } from './checks';
 import { HttpError } from './errors';
 
 /**
  * `zone`: the zone a `/domains/:name…` path names, resolved once before any handler runs
- * (server/api/scope.ts); the scope was judged on it, and the handler acts on it.
+ * (server/api/zones/scope.ts); the scope was judged on it, and the handler acts on it.
  */
 /** `role`: the member's role on the path's zone (a user's own zone: owner). */
 export type ApiEnv = { Variables: { principal: Principal; requestId: string; zone: Place; role?: Role } };

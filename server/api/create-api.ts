@@ -6,7 +6,7 @@ import { OpenAPIHono, z, type RouteConfig, type RouteHandler } from '@hono/zod-o
 import { Invalid } from '../core/errors';
 import type { ApiEnv } from './auth';
 import { routeValidator } from './route-validator';
-import { ErrorSchema, READ_ONLY_FIELDS } from './schemas';
+import { ErrorSchema, READ_ONLY_FIELDS } from './zones/schemas';
 
 type Issue = { code: string; path: PropertyKey[]; message: string; keys?: string[] };
 

@@ -10,7 +10,7 @@
  */
 import { z, type RouteConfig } from '@hono/zod-openapi';
 import type { Context, MiddlewareHandler } from 'hono';
-import { readJson, readRouteBody, readText, unsupportedMediaType } from './body';
+import { readJson, readRouteBody, readText, unsupportedMediaType } from '../http/body';
 
 type Result = { success: true; data: unknown } | { success: false; error: z.ZodError };
 

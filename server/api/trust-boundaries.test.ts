@@ -1,6 +1,6 @@
 /**
  * Every credential is a boundary, judged on the zone row the handler acts
- * on. A path's zone becomes a row through one function (server/api/scope.ts, server/pdns/scope.ts);
+ * on. A path's zone becomes a row through one function (server/api/zones/scope.ts, server/pdns/scope.ts);
  * a scope limited to names or types changes records only, on every path; a delegation or DNAME
  * needs the subtree. Runs on SQLite and, in the "postgres" project, on PostgreSQL.
  */

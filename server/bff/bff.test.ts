@@ -1,6 +1,6 @@
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import { Browser, createHarness, ORIGIN, type Harness } from '../testing/bff-harness';
-import { hashSessionSecret } from '../services/seal';
+import { hashSessionSecret } from '../services/identity/seal';
 import { WRONG_CREDENTIALS } from './index';
 
 let h: Harness;

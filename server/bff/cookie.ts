@@ -4,7 +4,7 @@
  */
 import type { Context } from 'hono';
 import { deleteCookie, getCookie, setCookie } from 'hono/cookie';
-import { requestOrigin } from '../client-address';
+import { requestOrigin } from '../http/client-address';
 
 const NAME = 'zd_session';
 

@@ -4,7 +4,7 @@
  * headers pass through unchanged, so the SPA sees exactly what an API client sees.
  */
 import type { Context } from 'hono';
-import { clientAddress } from '../client-address';
+import { clientAddress } from '../http/client-address';
 import { DASHBOARD_CLIENT_HEADER, DASHBOARD_HEADER, DASHBOARD_MARK } from '../dashboard-mark';
 import type { BffEnv } from './guard';
 import { BffError, signedOut } from './errors';
@@ -16,7 +16,7 @@ function rawPath(url: string): string {
   const end = url.search(/[?#]/);
   return url.slice(start, end < 0 ? undefined : end);
 }
-import type { Sessions } from '../services/sessions';
+import type { Sessions } from '../services/identity/sessions';
 
 export type ApiFetch = (req: Request) => Response | Promise<Response>;
 

@@ -7,7 +7,7 @@ import { isIP } from 'node:net';
 import type { Context, MiddlewareHandler } from 'hono';
 import { BffError, signedOut } from './errors';
 import { clearSessionCookie, readSessionCookie, siteOrigin } from './cookie';
-import type { ActiveSession, Sessions } from '../services/sessions';
+import type { ActiveSession, Sessions } from '../services/identity/sessions';
 
 export type BffEnv = { Variables: { requestId: string; session: ActiveSession; siteOrigin: string } };
 

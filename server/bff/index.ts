@@ -3,7 +3,7 @@
  * runs in, and the SPA's data calls forwarded to the public API with a token that stays here.
  */
 import { Hono } from 'hono';
-import { clientAddress, requestOrigin } from '../client-address';
+import { clientAddress, requestOrigin } from '../http/client-address';
 import { z } from 'zod';
 import { textProblem } from '../core/text-rules';
 import type { Services } from '../services';
@@ -14,12 +14,12 @@ import { forwarder, type ApiFetch } from './forward';
 import { checkOrigin, CSRF_HEADER, hostAllowed, originCheck, requireSession, type BffEnv } from './guard';
 import { ipUsage } from './ip-usage';
 import { oidcApp } from './oidc';
-import { limitByAddress, type BucketRate } from '../api/rate-limit';
-import { DEFAULT_SESSION_TIMES, type ActiveSession, type SessionTimes } from '../services/sessions';
-import { DEFAULT_THROTTLE, type ThrottleOptions } from '../services/sign-in-throttle';
-import { requireRecent, type Factor } from '../services/second-factors';
+import { limitByAddress, type BucketRate } from '../http/rate-limit';
+import { DEFAULT_SESSION_TIMES, type ActiveSession, type SessionTimes } from '../services/identity/sessions';
+import { DEFAULT_THROTTLE, type ThrottleOptions } from '../services/identity/sign-in-throttle';
+import { requireRecent, type Factor } from '../services/identity/second-factors';
 import type { SessionRow } from '../store/types';
-import { rpOf } from '../services/passkeys';
+import { rpOf } from '../services/identity/passkeys';
 
 export interface BffOptions {
   /** RATE_LIMIT_ADDRESS: the BFF's own routes share the API's per-address buckets. */

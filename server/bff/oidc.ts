@@ -20,12 +20,12 @@
 import { Hono, type Context } from 'hono';
 import { deleteCookie, getCookie, setCookie } from 'hono/cookie';
 import { z } from 'zod';
-import { clientAddress } from '../client-address';
+import { clientAddress } from '../http/client-address';
 import type { Services } from '../services';
-import { LOGIN_MS, newBrowserSecret, OidcRefusal, OidcUnavailable, type OidcSignIn } from '../services/oidc';
-import { requireRecent } from '../services/second-factors';
-import type { ActiveSession, Sessions } from '../services/sessions';
-import type { SignInThrottle } from '../services/sign-in-throttle';
+import { LOGIN_MS, newBrowserSecret, OidcRefusal, OidcUnavailable, type OidcSignIn } from '../services/identity/oidc';
+import { requireRecent } from '../services/identity/second-factors';
+import type { ActiveSession, Sessions } from '../services/identity/sessions';
+import type { SignInThrottle } from '../services/identity/sign-in-throttle';
 import { readSessionCookie, writeSessionCookie } from './cookie';
 import { BffError } from './errors';
 import { jsonBody } from './json-body';

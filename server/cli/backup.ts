@@ -7,7 +7,7 @@
 import fs from 'node:fs';
 import path from 'node:path';
 import type { Config } from '../config';
-import { backupSqlite, inspectDatabase, syncDir, type DatabaseSummary } from '../store/sqlite-backup';
+import { backupSqlite, inspectDatabase, syncDir, type DatabaseSummary } from '../store/sqlite/sqlite-backup';
 import { KEY_FILE, keyFromBase64, SecretBox } from '../store/secret-box';
 import { Refusal } from './refusal';
 

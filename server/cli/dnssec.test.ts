@@ -6,9 +6,9 @@
  */
 import packet from 'dns-packet';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
-import { createHandler } from '../dns/handler';
-import { ZoneIndex } from '../dns/zone-index';
-import { syncZones, type ZoneSync } from '../dns/zone-sync';
+import { createHandler } from '../dns/wire/handler';
+import { ZoneIndex } from '../dns/index/zone-index';
+import { syncZones, type ZoneSync } from '../dns/sync/zone-sync';
 import { createTestApp, type TestApp } from '../testing/test-app';
 import { run } from './main';
 

@@ -8,7 +8,7 @@ import fs from 'node:fs';
 import path from 'node:path';
 import type { Config } from '../config';
 import { MIGRATIONS, SchemaTooNewError } from '../store/migrate';
-import { checkSecrets, companions, inspectDatabase, syncDir, takeStoppedDatabase } from '../store/sqlite-backup';
+import { checkSecrets, companions, inspectDatabase, syncDir, takeStoppedDatabase } from '../store/sqlite/sqlite-backup';
 import { KEY_FILE, keyFromBase64, restrictDataDir, SecretBox, SecretsKeyError } from '../store/secret-box';
 import { keyFileText, postgresSteps, summaryText } from './backup';
 import { Refusal } from './refusal';

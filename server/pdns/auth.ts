@@ -6,7 +6,7 @@
 import type { MiddlewareHandler } from 'hono';
 import type { Services } from '../services';
 import type { DomainRow } from '../store/types';
-import type { Principal } from '../services/accounts';
+import type { Principal } from '../services/identity/accounts';
 import { PdnsError } from './errors';
 
 /** `zone`: the zone a `…/zones/:zone_id…` path names, resolved once before any handler (server/pdns/scope.ts). */

@@ -8,7 +8,7 @@
 import type { MiddlewareHandler } from 'hono';
 import { Invalid } from '../core/errors';
 import { textProblem, textProblems } from '../core/text-rules';
-import { MAX_DEPTH, nestsDeeper, readBody } from '../api/body';
+import { MAX_DEPTH, nestsDeeper, readBody } from '../http/body';
 import { PdnsError } from './errors';
 
 export interface BodyLimits {

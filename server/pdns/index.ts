@@ -5,22 +5,22 @@
  * `{"error": "…"}` form.
  */
 import { Hono } from 'hono';
-import { addressLimit, limitByAddress, limitByToken } from '../api/rate-limit';
+import { addressLimit, limitByAddress, limitByToken } from '../http/rate-limit';
 import type { Config } from '../config';
 import type { Logger } from '../log';
 import type { Services } from '../services';
 import { requireApiKey, unauthorized, type PdnsEnv } from './auth';
 import { pdnsBody } from './body';
-import { cacheFlushApi } from './cache-flush';
+import { cacheFlushApi } from './zones/cache-flush';
 import { preflight } from './preflight';
-import { statisticsApi } from './statistics';
+import { statisticsApi } from './zones/statistics';
 import { enforcePdnsScope } from './scope';
-import { cryptokeysApi } from './cryptokeys';
-import { metadataApi } from './metadata';
-import { searchDataApi } from './search-data';
+import { cryptokeysApi } from './zones/cryptokeys';
+import { metadataApi } from './zones/metadata';
+import { searchDataApi } from './zones/search-data';
 import { tsigKeysApi } from './tsigkeys';
 import { PdnsError, pdnsErrorResponse } from './errors';
-import { zonesApi } from './zones';
+import { zonesApi } from './zones/zones';
 
 /** The version PowerDNS clients read: 4.x so they use the v1 API, with a `-` suffix as PowerDNS's own builds have (octoDNS parses it). */
 export const PDNS_VERSION = '4.9.0-zonedeck';

@@ -1,6 +1,6 @@
 /**
  * The zone a PowerDNS API path names, and a token's scope, judged as
- * zonedeck's API judges them (server/api/scope.ts): a `…/zones/:zone_id…` path becomes a zone row
+ * zonedeck's API judges them (server/api/zones/scope.ts): a `…/zones/:zone_id…` path becomes a zone row
  * here, once, through the same service function the write path re-checks it with; an id that names
  * no zone of the user is 404 before any handler, the scope is judged on that row, and the handler
  * acts on it. The client network, read-only and zone creation are judged from the request. Which
@@ -9,11 +9,11 @@
  * change it makes.
  */
 import type { Context, MiddlewareHandler } from 'hono';
-import { clientAddress } from '../client-address';
+import { clientAddress } from '../http/client-address';
 import { NotFound } from '../core/errors';
 import { allowsAddress, allowsZone, isRestricted, limitsRecords, type Scope } from '../core/scope';
 import type { Services } from '../services';
-import { edgeRoleRefusal, roleOn } from '../services/access';
+import { edgeRoleRefusal, roleOn } from '../services/zones/access';
 import type { DomainRow } from '../store/types';
 import type { PdnsEnv } from './auth';
 import { PdnsError, zoneNotFound } from './errors';
@@ -75,7 +75,7 @@ export function enforcePdnsScope(services: Services): MiddlewareHandler<PdnsEnv>
     const { scope, user } = c.get('principal');
     const m = ZONE_PATH.exec(c.req.path);
     const rest = m?.[2];
-    // A NOTIFY and a cache flush change nothing (zonedeck has no cache: server/pdns/cache-flush.ts).
+    // A NOTIFY and a cache flush change nothing (zonedeck has no cache: server/pdns/zones/cache-flush.ts).
     const write = !READS.has(c.req.method) && rest !== '/notify' && !CACHE_FLUSH.test(c.req.path);
     // A write to the zone itself (settings, DNSSEC, keys, metadata, deletion), not to its records.
     const zoneWrite = Boolean(m) && write && (rest === undefined ? c.req.method !== 'PATCH' : rest.startsWith('/cryptokeys') || rest.startsWith('/metadata'));

@@ -7,8 +7,8 @@
 import packet from 'dns-packet';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { TsigAlgorithmName } from '../core/tsig-rules';
-import { Keyring } from '../dns/keyring';
-import { findTsig, signRequest, TSIG_ERROR_NAMES, verifyRequest, type TsigRecord } from '../dns/tsig';
+import { Keyring } from '../dns/tsig/keyring';
+import { findTsig, signRequest, TSIG_ERROR_NAMES, verifyRequest, type TsigRecord } from '../dns/tsig/tsig';
 import { pdnsHarness, type PdnsHarness } from '../testing/pdns-harness';
 
 const KEYS = '/api/v1/servers/localhost/tsigkeys';

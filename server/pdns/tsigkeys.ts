@@ -9,15 +9,15 @@
 import { Hono, type Context } from 'hono';
 import { Conflict, Invalid, NotFound } from '../core/errors';
 import { TSIG_ALGORITHM_NAMES } from '../core/tsig-rules';
-import { auditActor } from '../api/audit-actor';
+import { auditActor } from '../http/audit-actor';
 import type { Services } from '../services';
-import { tsigKeyDetail } from '../services/audit';
+import { tsigKeyDetail } from '../services/identity/audit';
 import type { TsigKeyRow } from '../store/types';
 import type { PdnsEnv } from './auth';
 import { PdnsError } from './errors';
 import { zoneId, zoneNameOfId } from './names';
 import { parseBody, TsigKeyChangeIn, TsigKeyIn } from './schemas';
-import { bodyJson } from '../api/body';
+import { bodyJson } from '../http/body';
 
 /** A key as PowerDNS shows one (its `makeJSONTSIGKey`): `key` empty unless this answer may carry the secret. */
 const keyView = (k: TsigKeyRow, key = '') => ({ name: k.name, id: zoneId(k.name), algorithm: k.algorithm, key, type: 'TSIGKey' });

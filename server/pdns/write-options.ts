@@ -1,6 +1,6 @@
 /** What every zone write of the PowerDNS API carries into its change set: source `pdns`, the user, `token:<id>` and its scope. */
 import type { Context } from 'hono';
-import type { WriteOptions } from '../services/change-sets';
+import type { WriteOptions } from '../services/changes/change-sets';
 import type { PdnsEnv } from './auth';
 
 export function pdnsWrite(c: Context<PdnsEnv>, comment?: string): WriteOptions {

@@ -1,32 +1,32 @@
 /** All services over one store, as used by the API, the BFF, the CLI and the DNS server. */
 import type { Config, OidcConfig } from '../config';
 import type { ReadStore, Store } from '../store/types';
-import { createAccounts } from './accounts';
-import { createAudit } from './audit';
-import { createTeams } from './teams';
-import { createSecondFactors } from './second-factors';
-import { createPasskeys } from './passkeys';
-import { ZoneEvents } from './events';
-import { createIps } from './ips';
-import { createChangeSets } from './change-sets';
-import { createDynamicUpdates } from './dynamic-updates';
-import { createRecords, DEFAULT_MAX_RECORDS } from './records';
-import { createRrsets } from './rrsets';
-import { createTsigKeys } from './tsig-keys';
-import { createUsers } from './users';
-import { firstPasswordFile } from './first-password';
-import { createZoneFiles } from './zone-files';
-import { createZones, type ZoneDefaults } from './zones';
-import { createBatches } from './batches';
-import { createRecordSearch } from './record-search';
-import { createTemplates } from './templates';
-import { createOidc } from './oidc';
-import { createSignInSettings } from './sign-in-settings';
-import { createDelegationChecks, type DelegationTuning } from './delegation-check';
-import { createDeletedZones } from './deleted-zones';
-import { createSessions, type SessionTimes } from './sessions';
-import { createZoneAttributes } from './zone-attributes';
-import { createSignInThrottle, type ThrottleOptions } from './sign-in-throttle';
+import { createAccounts } from './identity/accounts';
+import { createAudit } from './identity/audit';
+import { createTeams } from './identity/teams';
+import { createSecondFactors } from './identity/second-factors';
+import { createPasskeys } from './identity/passkeys';
+import { ZoneEvents } from './changes/events';
+import { createIps } from './identity/ips';
+import { createChangeSets } from './changes/change-sets';
+import { createDynamicUpdates } from './changes/dynamic-updates';
+import { createRecords, DEFAULT_MAX_RECORDS } from './changes/records';
+import { createRrsets } from './changes/rrsets';
+import { createTsigKeys } from './identity/tsig-keys';
+import { createUsers } from './identity/users';
+import { firstPasswordFile } from './identity/first-password';
+import { createZoneFiles } from './zones/zone-files';
+import { createZones, type ZoneDefaults } from './zones/zones';
+import { createBatches } from './across-zones/batches';
+import { createRecordSearch } from './across-zones/record-search';
+import { createTemplates } from './across-zones/templates';
+import { createOidc } from './identity/oidc';
+import { createSignInSettings } from './identity/sign-in-settings';
+import { createDelegationChecks, type DelegationTuning } from './checks/delegation-check';
+import { createDeletedZones } from './zones/deleted-zones';
+import { createSessions, type SessionTimes } from './identity/sessions';
+import { createZoneAttributes } from './zones/zone-attributes';
+import { createSignInThrottle, type ThrottleOptions } from './identity/sign-in-throttle';
 
 /**
  * The store's writer goes to the change sets alone; the other services get it without the zone

@@ -1,6 +1,6 @@
 /** Opens the store the configuration names: PostgreSQL for DATABASE_URL, else SQLite. */
 import type { Config } from '../config';
-import { openSqliteStore } from './sqlite';
+import { openSqliteStore } from './sqlite/sqlite';
 import { keyFromBase64, SecretBox } from './secret-box';
 import type { ReadStore, Store } from './types';
 
@@ -8,7 +8,7 @@ export async function openStore(config: Pick<Config, 'sqlitePath' | 'databaseUrl
   // SECRETS_KEY when given; else (SQLite only) the key file beside the database.
   const box = config.secretsKey ? new SecretBox(keyFromBase64(config.secretsKey)) : undefined;
   if (config.databaseUrl) {
-    const { openPostgresStore } = await import('./postgres');
+    const { openPostgresStore } = await import('./postgres/postgres');
     return openPostgresStore(config.databaseUrl, box);
   }
   return openSqliteStore(config.sqlitePath, box);

@@ -9,7 +9,7 @@ import { buildApp } from '../app';
 import { loadConfig } from '../config';
 import { createLogger } from '../log';
 import { servicesFor, type Services } from '../services';
-import { openSqliteStore } from '../store/sqlite';
+import { openSqliteStore } from '../store/sqlite/sqlite';
 import type { Store } from '../store/types';
 import type { BffOptions, SessionInfo } from '../bff/index';
 

@@ -6,7 +6,7 @@
 import fs from 'node:fs';
 import { loadConfig } from '../config';
 import { servicesFor, type Services } from '../services';
-import { openPostgresStore } from '../store/postgres';
+import { openPostgresStore } from '../store/postgres/postgres';
 import type { Store } from '../store/types';
 import { createPostgresDatabase, TEST_SECRETS_KEY } from './postgres-database';
 import { keyFromBase64, SecretBox } from '../store/secret-box';

@@ -5,10 +5,10 @@ import path from 'node:path';
 import { buildApp } from '../app';
 import type { BffOptions } from '../bff';
 import { loadConfig, type Config } from '../config';
-import type { NodeBindings } from '../http-server';
+import type { NodeBindings } from '../http/http-server';
 import { createLogger } from '../log';
 import { servicesFor, type Services } from '../services';
-import { hashPassword } from '../services/secrets';
+import { hashPassword } from '../services/identity/secrets';
 import { openStore } from '../store/open';
 import type { Store } from '../store/types';
 import { createPostgresDatabase, TEST_SECRETS_KEY } from './postgres-database';
@@ -27,7 +27,7 @@ export interface TestApp {
   request(method: string, url: string, opts?: { token?: string | null; body?: unknown; raw?: BodyInit; headers?: Record<string, string>; address?: string }): Promise<Response>;
   /** Creates a user with a token; returns the token. */
   user(name: string): Promise<string>;
-  /** The app's own handler, for a test that serves it on a real socket (server/http-server.ts). */
+  /** The app's own handler, for a test that serves it on a real socket (server/http/http-server.ts). */
   fetch(req: Request, env?: NodeBindings): Promise<Response>;
   close(): Promise<void>;
 }

@@ -1,11 +1,11 @@
 /** Signing keys for the DNSSEC unit tests: a fresh CSK as the store would hold it, and its verifier. */
 import { verify } from 'node:crypto';
-import { newCsk, p256PublicKey } from '../services/dnssec-keys';
+import { newCsk, p256PublicKey } from '../services/zones/dnssec-keys';
 import type { DnssecKeyRow } from '../store/types';
 import { canonicalRRset, nameWire } from '../dns/dnssec/canonical';
 import { signingKey, type SigningKey } from '../dns/dnssec/keys';
 import { signedData } from '../dns/dnssec/sign';
-import type { RRset } from '../dns/rrset';
+import type { RRset } from '../dns/index/rrset';
 
 let nextId = 1;
 

@@ -1,7 +1,7 @@
 /** A test zone built straight from rows, for the resolver and handler tests (no store, no sockets). */
 import type { DomainRow, RecordRow } from '../store/types';
-import { Zone } from '../dns/zone';
-import { ZoneIndex } from '../dns/zone-index';
+import { Zone } from '../dns/index/zone';
+import { ZoneIndex } from '../dns/index/zone-index';
 
 export const IDENTITY = { primary: 'ns1.zonedeck.test', hostmaster: 'hostmaster.zonedeck.test' };
 

@@ -23,7 +23,7 @@ import type {
   TsigKeyCreatedSchema,
   TsigKeyCreateSchema,
   TsigKeySchema,
-} from '../../server/api/schemas';
+} from '../../server/api/zones/schemas';
 import type {
   AccountSchema,
   AuditEventSchema,
@@ -34,7 +34,7 @@ import type {
   UserCreateSchema,
   UserSchema,
   UserUpdateSchema,
-} from '../../server/api/account-schemas';
+} from '../../server/api/account/account-schemas';
 import type { Role } from '../../server/core/roles';
 
 export type Ip = z.output<typeof IpSchema>;
@@ -79,7 +79,7 @@ export type AuditEvent = z.output<typeof AuditEventSchema>;
 export type TeamRole = Role;
 
 /*
- * Teams: server/api/teams.ts keeps its Team and Member schemas to itself, so these follow them
+ * Teams: server/api/account/teams.ts keeps its Team and Member schemas to itself, so these follow them
  * by hand until it exports them.
  */
 /** A team as its list shows it; `role` is null where the user (an administrator) is no member. */
@@ -99,16 +99,16 @@ export interface Member {
 }
 
 /** A pending invitation as the team's owners see it, and as the invited user sees theirs. */
-export type TeamInvitation = z.output<typeof import('../../server/api/teams').TeamInvitationSchema>;
-export type Invitation = z.output<typeof import('../../server/api/invitations').InvitationSchema>;
+export type TeamInvitation = z.output<typeof import('../../server/api/account/teams').TeamInvitationSchema>;
+export type Invitation = z.output<typeof import('../../server/api/account/invitations').InvitationSchema>;
 
 /** A zone's query statistics: counts per step, and its most asked names. */
-export type QuerySeries = z.output<typeof import('../../server/api/query-stats').QuerySeriesSchema>;
-export type TopNames = z.output<typeof import('../../server/api/query-stats').TopNamesSchema>;
+export type QuerySeries = z.output<typeof import('../../server/api/zones/query-stats').QuerySeriesSchema>;
+export type TopNames = z.output<typeof import('../../server/api/zones/query-stats').TopNamesSchema>;
 
 /** Templates and work across zones. */
-export type Template = z.output<typeof import('../../server/api/template-schemas').TemplateSchema>;
-export type TemplateZone = z.output<typeof import('../../server/api/template-schemas').TemplateZoneSchema>;
-export type BatchResult = z.output<typeof import('../../server/api/template-schemas').BatchResultSchema>;
-export type FoundRecord = z.output<typeof import('../../server/api/template-schemas').FoundRecordSchema>;
-export type BulkChange = z.input<typeof import('../../server/api/template-schemas').BulkChangeSchema>;
+export type Template = z.output<typeof import('../../server/api/across-zones/template-schemas').TemplateSchema>;
+export type TemplateZone = z.output<typeof import('../../server/api/across-zones/template-schemas').TemplateZoneSchema>;
+export type BatchResult = z.output<typeof import('../../server/api/across-zones/template-schemas').BatchResultSchema>;
+export type FoundRecord = z.output<typeof import('../../server/api/across-zones/template-schemas').FoundRecordSchema>;
+export type BulkChange = z.input<typeof import('../../server/api/across-zones/template-schemas').BulkChangeSchema>;

@@ -1,6 +1,6 @@
 /** What the sign-in page offers: the password form (unless an administrator turned it off), passkeys, and single sign-on with its label. */
 import { queryOptions, useQuery } from '@tanstack/react-query';
-import type { SignInMethods } from '../../server/services/sign-in-settings';
+import type { SignInMethods } from '../../server/services/identity/sign-in-settings';
 import { request } from './api-client';
 import { bff } from './paths';
 

@@ -48,7 +48,7 @@ export interface RecordType {
   /** The master-file text as PowerDNS prints it (hex in lower case, LOC sizes with decimals). */
   pdnsText(content: string): string;
   /**
-   * rdata in the shape server/dns/writer.ts takes: dns-packet's `data` shape for the types it
+   * rdata in the shape server/dns/wire/writer.ts takes: dns-packet's `data` shape for the types it
    * compresses or whose codec it uses, else the finished rdata (RFC 3597 generic encoding).
    */
   wireData(content: string): unknown;

@@ -4,8 +4,8 @@
  * and the canonical RR form that signatures cover (§6.2). Names are the server's strings:
  * lower case, absolute, no trailing dot, odd octets as \DDD.
  */
-import { CLASS_IN, type RRset } from '../rrset';
-import { MessageWriter, labelBytes, newWorkBuffer } from '../writer';
+import { CLASS_IN, type RRset } from '../index/rrset';
+import { MessageWriter, labelBytes, newWorkBuffer } from '../wire/writer';
 
 /** The labels of a name, leftmost first ('' is the root: none). */
 export const labelsOf = (name: string): string[] => (name === '' ? [] : name.split('.'));

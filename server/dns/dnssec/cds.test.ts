@@ -5,16 +5,16 @@
  */
 import { describe, expect, it } from 'vitest';
 import { createTestApp } from '../../testing/test-app';
-import { dsDigest } from '../../services/dnssec-keys';
-import { resolve } from '../resolve';
-import { T } from '../rrset';
-import { Zone } from '../zone';
+import { dsDigest } from '../../services/zones/dnssec-keys';
+import { resolve } from '../index/resolve';
+import { T } from '../index/rrset';
+import { Zone } from '../index/zone';
 import { domainRow, IDENTITY, row } from '../../testing/zone-fixture';
-import { ZoneIndex } from '../zone-index';
+import { ZoneIndex } from '../index/zone-index';
 import { CDNSKEY, CDS } from './cds';
-import { DELETE_SIGNAL_MS } from '../../services/dnssec-keys';
+import { DELETE_SIGNAL_MS } from '../../services/zones/dnssec-keys';
 import { signResolution } from './online';
-import { refreshSignedZones } from '../../services/resign';
+import { refreshSignedZones } from '../../services/zones/resign';
 import { testKey, verifies } from '../../testing/test-keys';
 
 const DAY = 86_400_000;

@@ -5,8 +5,8 @@
  * after DNSSEC is turned off, the delete form (RFC 8078 §4) asking the parent to remove the DS.
  * These RRsets are the service's own: no record row makes them and zone exports leave them out.
  */
-import { dsDigest, DIGEST_SHA256 } from '../../services/dnssec-keys';
-import { type RRset } from '../rrset';
+import { dsDigest, DIGEST_SHA256 } from '../../services/zones/dnssec-keys';
+import { type RRset } from '../index/rrset';
 import { DNSKEY_TTL, type SigningKey } from './keys';
 
 export const CDS = 59;

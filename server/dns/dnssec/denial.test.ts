@@ -1,6 +1,6 @@
 /** NSEC rdata a validator decodes as meant: type bitmaps, successors, compact denial and the transfer chain. */
 import { describe, expect, it } from 'vitest';
-import { T } from '../rrset';
+import { T } from '../index/rrset';
 import { compareNames, nameWire, wireLength } from './canonical';
 import { compactNsec, nsecChain, nsecRdata, successor, typeBitmap } from './denial';
 

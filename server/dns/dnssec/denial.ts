@@ -11,8 +11,8 @@
  * delegation point, in canonical order, the last one pointing back at the apex, so a
  * secondary serves the zone with the usual proofs.
  */
-import { T, type RRset } from '../rrset';
-import { labelBytes } from '../writer';
+import { T, type RRset } from '../index/rrset';
+import { labelBytes } from '../wire/writer';
 import { compareKeys, labelsOf, nameWire, presentLabel, sortKey, wireLength } from './canonical';
 
 const MAX_NAME = 255;

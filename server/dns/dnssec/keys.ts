@@ -3,9 +3,9 @@
  * the key tag, and the DNSKEY rdata that goes into the apex DNSKEY RRset (RFC 4034 §2).
  */
 import { createPrivateKey, type KeyObject } from 'node:crypto';
-import { dnskeyRdata } from '../../services/dnssec-keys';
+import { dnskeyRdata } from '../../services/zones/dnssec-keys';
 import type { DnssecKeyRow } from '../../store/types';
-import { T, type RRset } from '../rrset';
+import { T, type RRset } from '../index/rrset';
 
 export interface SigningKey {
   id: number;

@@ -5,8 +5,8 @@
  */
 import packet from 'dns-packet';
 import { afterEach, describe, expect, it, vi } from 'vitest';
-import { createHandler } from '../handler';
-import { T, type RRset } from '../rrset';
+import { createHandler } from '../wire/handler';
+import { T, type RRset } from '../index/rrset';
 import { exampleIndex } from '../../testing/zone-fixture';
 import { parseRrsig, testKey, verifies } from '../../testing/test-keys';
 

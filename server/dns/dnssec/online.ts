@@ -16,8 +16,8 @@
  * A query for type RRSIG at a name that exists answers every signature there, as BIND does:
  * a NODATA whose NSEC lists RRSIG would contradict itself.
  */
-import type { Resolution } from '../resolve';
-import { RCODE, T, withOwner, type RRset } from '../rrset';
+import type { Resolution } from '../index/resolve';
+import { RCODE, T, withOwner, type RRset } from '../index/rrset';
 import { compactNsec } from './denial';
 import type { ZoneSigner } from './sign';
 

@@ -3,12 +3,12 @@
  * our own signatures verified with node:crypto, their windows, and when they are reused.
  */
 import { describe, expect, it } from 'vitest';
-import { T, type RRset } from '../rrset';
+import { T, type RRset } from '../index/rrset';
 import { canonicalRRset, compareNames } from './canonical';
 import { rrsigPrefix, signedData, windowAt, ZoneSigner } from './sign';
 import { parseRrsig, testKey, verifies } from '../../testing/test-keys';
 import { verify } from 'node:crypto';
-import { p256PublicKey } from '../../services/dnssec-keys';
+import { p256PublicKey } from '../../services/zones/dnssec-keys';
 
 const DAY = 86_400_000;
 const NOW = Date.UTC(2026, 0, 15, 13, 30);

@@ -10,7 +10,7 @@
  * signature always has at least 13 days left.
  */
 import { sign, type KeyObject } from 'node:crypto';
-import { T, type RRset } from '../rrset';
+import { T, type RRset } from '../index/rrset';
 import { canonicalRRset, labelCount, nameWire } from './canonical';
 import type { SigningKey } from './keys';
 

@@ -5,8 +5,8 @@
  * not signed). Names come in canonical order, the apex first, so secondaries that check
  * the zone (ldns-verify-zone, Knot, NSD) read it as they would a zone signed offline.
  */
-import { T, type RRset } from '../rrset';
-import type { Zone } from '../zone';
+import { T, type RRset } from '../index/rrset';
+import type { Zone } from '../index/zone';
 import { compareKeys, sortKey } from './canonical';
 import { nsecChain, type ChainEntry } from './denial';
 import type { ZoneSigner } from './sign';

@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { AUDIT_KINDS } from '../../../server/services/audit';
+import { AUDIT_KINDS } from '../../../server/services/identity/audit';
 import { auditActorWords, auditFilterOfParams, detailParts, kindLabel, KIND_LABELS } from './audit-words';
 
 describe('kindLabel', () => {

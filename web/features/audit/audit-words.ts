@@ -2,7 +2,7 @@
  * Account audit events in words: each kind's label (the filter offers them in this order), who
  * did it with which credential, and an event's details as short "key: value" parts.
  */
-import type { AuditKind } from '../../../server/services/audit';
+import type { AuditKind } from '../../../server/services/identity/audit';
 import type { AuditEvent } from '../../lib/api-types';
 import { credentialWords } from '../../lib/actor-words';
 

@@ -5,7 +5,7 @@
  */
 import { queryOptions, useMutation, useQuery, useQueryClient } from '@tanstack/react-query';
 import type { z } from 'zod';
-import type { DelegationSchema } from '../../../server/api/delegation';
+import type { DelegationSchema } from '../../../server/api/zones/delegation';
 import { request } from '../../lib/api-client';
 import { bff } from '../../lib/paths';
 import { domainKeys } from '../../lib/domain-keys';

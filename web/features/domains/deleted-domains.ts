@@ -1,7 +1,7 @@
 /** Deleted zones: listed under "Deleted" for HISTORY_DAYS, restorable in one step. */
 import { keepPreviousData, useMutation, useQuery, useQueryClient } from '@tanstack/react-query';
 import type { z } from 'zod';
-import type { DeletedDomainSchema } from '../../../server/api/deleted-domains';
+import type { DeletedDomainSchema } from '../../../server/api/zones/deleted-domains';
 import { request, requestPage } from '../../lib/api-client';
 import type { Domain } from '../../lib/api-types';
 import { bff } from '../../lib/paths';

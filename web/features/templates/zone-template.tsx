@@ -11,7 +11,7 @@ import { bff, routes } from '../../lib/paths';
 import { Badge } from '../../ui/badge';
 import { templateKeys } from './keys';
 
-export type ZoneTemplate = z.output<typeof import('../../../server/api/template-schemas').ZoneTemplateSchema>;
+export type ZoneTemplate = z.output<typeof import('../../../server/api/across-zones/template-schemas').ZoneTemplateSchema>;
 
 /** Asked again whenever the zone's serial moves (an edit may bring it in step, or make it drift). */
 export const zoneTemplateQuery = (zone: string, serial: number) => ({

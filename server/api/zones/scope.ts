@@ -1,0 +1,88 @@
+/**
+ * The zone a request's path names, and the parts of a credential's scope
+ * the edge can judge from the request alone.
+ *
+ * A `/domains/:name…` path becomes a zone row here, once, through the same service function the
+ * write path re-checks it with (`zones.owned` / `zones.place`, strict name parsing): a name that
+ * resolves to no zone of the user is 404 before any handler runs, the scope's zone list is judged
+ * on that row, and the handler acts on the same row (`pathZone(c)`), never on its own reading of
+ * the path. Which records a write may change, and whether it may change settings, keys or the zone
+ * itself, is judged again in the change set on the row it locked.
+ */
+import type { Context } from 'hono';
+import { clientAddress } from '../../http/client-address';
+import { Forbidden, NotFound } from '../../core/errors';
+import { allowsAddress, allowsZone, isRestricted, limitsRecords, type Scope } from '../../core/scope';
+import type { Services } from '../../services';
+import { edgeRoleRefusal, roleOn } from '../../services/zones/access';
+import type { Place } from '../../services/zones/zones';
+import type { ApiEnv } from '../auth';
+import type { Check } from '../checks';
+import { zoneParam } from './domains';
+
+const READS = new Set(['GET', 'HEAD', 'OPTIONS']);
+/** Paths of the credentials themselves: a token with a scope may not mint or revoke credentials (it could mint a wider one). */
+const CREDENTIALS = /^\/(tokens|tsig-keys)(\/|$)/;
+const DOMAIN_PATH = /^\/domains\/([^/]*)(\/.*)?$/;
+/** The record endpoints name a place: the zone, or a name inside it. Every other path names the zone exactly. */
+const PLACE_PATH = /^\/records(\/|$)/;
+
+const forbidden = (message: string) => new Forbidden(message);
+
+/** The zone the request's path named, as resolved before the handler (NotFound if the path named none). */
+export function pathZone(c: Context<ApiEnv>): Place {
+  const place = c.get('zone');
+  if (!place) throw new NotFound('no such domain');
+  return place;
+}
+
+/** The path's zone segment, percent-decoded as the router decodes parameters; a bad escape names no zone. */
+function decodeSegment(segment: string): string {
+  try {
+    return zoneParam(decodeURIComponent(segment));
+  } catch {
+    throw new NotFound('no such domain');
+  }
+}
+
+export function enforceScope(services: Services, base = '/api/v1'): Check<ApiEnv> {
+  const { zones } = services;
+
+  function checkEdge(c: Context<ApiEnv>, scope: Scope, path: string): void {
+    if (!allowsAddress(scope, clientAddress(c))) throw forbidden("this token may not be used from this address (see its scope's allowed_ips)");
+    const method = c.req.method;
+    if (scope.read_only && !READS.has(method)) throw forbidden('this token is read-only');
+    if (CREDENTIALS.test(path) && !READS.has(method)) throw forbidden('a token with a scope cannot create or revoke tokens or TSIG keys');
+    if (path === '/domains' && method === 'POST' && (scope.zones?.length || limitsRecords(scope))) {
+      throw forbidden('a token limited to zones, names or types cannot create zones');
+    }
+  }
+
+  async function resolve(c: Context<ApiEnv>, scope: Scope, userId: number, segment: string, rest: string | undefined): Promise<void> {
+    const name = decodeSegment(segment);
+    const place = rest !== undefined && PLACE_PATH.test(rest) ? await zones.place(userId, name) : { zone: await zones.owned(userId, name), base: '@' };
+    // Judged on the row the path resolved to, whatever spelling named it.
+    if (!allowsZone(scope, place.zone.name)) throw forbidden(`this token's scope does not include the zone ${place.zone.name}`);
+    const write = !READS.has(c.req.method);
+    // Zone settings, DNSSEC and deletion are not record changes a names/types scope could allow.
+    if (rest === undefined && write && limitsRecords(scope)) {
+      throw forbidden('this token may change only the records its scope names, not the zone itself');
+    }
+    // A team's zone: the member's role too, on the same row.
+    const role = await roleOn(services.store, userId, place.zone);
+    const why = role && (await edgeRoleRefusal(services.store, place.zone, role, write, write && rest === undefined));
+    if (why) throw forbidden(why);
+    c.set('zone', place);
+    c.set('role', role ?? undefined);
+  }
+
+  return (c) => {
+    const { scope, user } = c.get('principal');
+    const path = c.req.path.startsWith(base) ? c.req.path.slice(base.length) : c.req.path;
+    // Most tokens have no scope: nothing to check at the edge.
+    if (isRestricted(scope)) checkEdge(c, scope, path);
+    const m = DOMAIN_PATH.exec(path);
+    if (!m) return;
+    return resolve(c, scope, user.id, m[1]!, m[2]);
+  };
+}

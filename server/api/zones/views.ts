@@ -1,0 +1,55 @@
+/** Stored rows as the API shows them: exact field names and JSON types. */
+import { APEX, toFqdn } from '../../core/domain-name';
+import { nameFromPlace } from '../../services/zones/zones';
+import { DIGEST_SHA256, dnskeyText, dsText } from '../../services/zones/dnssec-keys';
+import type { DnssecPublicKey, DomainRow, ListedRecord } from '../../store/types';
+
+/**
+ * What the parent zone needs to complete the chain of trust (RFC 4034 §5): one DS per key
+ * (two during a rollover), in the form registrars ask for, and the DNSKEYs for the
+ * registries that take those instead. Never the private key.
+ */
+function dnssecView(zone: string, keys: readonly DnssecPublicKey[]) {
+  return {
+    ds_records: keys.map((k) => ({
+      key_tag: k.key_tag,
+      algorithm: k.algorithm,
+      digest_type: DIGEST_SHA256,
+      digest: k.ds_digest,
+      ds: dsText(zone, k),
+      created_at: k.created_at,
+    })),
+    dnskey_records: keys.map((k) => dnskeyText(zone, k)),
+  };
+}
+
+/** A domain as the API shows it; `keys` are its DNSSEC keys (none when unsigned). */
+export function domainView(d: DomainRow, keys: readonly DnssecPublicKey[] = []) {
+  return {
+    name: d.name,
+    delegated: d.delegated,
+    created_at: d.created_at,
+    updated_at: d.updated_at,
+    serial_number: d.serial_number,
+    refresh_interval: d.refresh_interval,
+    retry_interval: d.retry_interval,
+    expire_interval: d.expire_interval,
+    minimum_ttl: d.minimum_ttl,
+    dnssec_enabled: d.dnssec_enabled,
+    ...dnssecView(d.name, d.dnssec_enabled ? keys : []),
+  };
+}
+
+/** A record as the API shows it; `name` is relative to `base`, the place it was asked for at. */
+export function recordView(zone: Pick<DomainRow, 'name'>, r: ListedRecord, base = APEX) {
+  const view = {
+    id: r.id,
+    name: nameFromPlace(r.name, base) ?? r.name,
+    record_type: r.record_type,
+    content: r.content,
+    ttl: String(r.ttl),
+    fqdn: toFqdn(r.name, zone.name),
+  };
+  // the shape of the interface specification for every served record; a disabled one (kept, never served) says so.
+  return r.disabled ? { ...view, disabled: true as const } : view;
+}

@@ -1,0 +1,63 @@
+/**
+ * The Repos of the Store interface written once over kysely, for SQLite and PostgreSQL
+ * alike. Rows are mapped here (0/1 to booleans, bigint to number) so nothing above sees
+ * a database type. Each table's repo lives in its own file (store/<table>-repo.ts); this puts them together.
+ */
+import { kyselyRunner, type Runner } from './prepared';
+import type { Database } from '../schema';
+import type { Dialect } from '../migrate';
+import type { Kysely } from 'kysely';
+import type { DomainRow, Repos } from '../types';
+import type { SecretBox } from '../secret-box';
+import { repoContext } from './repo-kit';
+import { createClusterRepos } from './cluster-repos';
+import { createTeamRepos } from './team-repos';
+import { createStatsRepos } from './stats-repos';
+import { createFactorRepos } from './factor-repos';
+import { createOidcRepos } from './oidc-repos';
+import { createTemplateRepos } from './template-repos';
+import { createDeletedZoneRepos } from './deleted-zone-repos';
+import { usersRepo } from './users-repo';
+import { tokensRepo } from './tokens-repo';
+import { tsigKeysRepo } from './tsig-keys-repo';
+import { ipsRepo } from './ips-repo';
+import { domainsRepo } from './domains-repo';
+import { quotasRepo } from './quotas-repo';
+import { zoneAttributesRepo } from './zone-attributes-repo';
+import { rrsetCommentsRepo } from './rrset-comments-repo';
+import { dnssecKeysRepo } from './dnssec-keys-repo';
+import { sessionsRepo } from './sessions-repo';
+import { recordsRepo } from './records-repo';
+import { changesRepo } from './changes-repo';
+
+/**
+ * The repos on `db` (the store, or one transaction of it). `runner` runs the prepared queries;
+ * through kysely by default, SQLite's transactions pass one that runs them on better-sqlite3.
+ * `zones`, given by a transaction that no other connection can write under (SQLite's group
+ * commit holds the write lock), keeps the zones it read by name: writes through these repos keep
+ * it true, and the caller empties it when it rolls any of them back.
+ */
+export function createRepos(db: Kysely<Database>, dialect: Dialect, box: SecretBox, runner: Runner = kyselyRunner(db), zones?: Map<string, DomainRow>): Repos {
+  const ctx = repoContext(db, dialect, box, runner, zones);
+  return {
+    users: usersRepo(ctx),
+    tokens: tokensRepo(ctx),
+    tsigKeys: tsigKeysRepo(ctx),
+    ips: ipsRepo(ctx),
+    domains: domainsRepo(ctx),
+    quotas: quotasRepo(ctx),
+    zoneAttributes: zoneAttributesRepo(ctx),
+    rrsetComments: rrsetCommentsRepo(ctx),
+    dnssecKeys: dnssecKeysRepo(ctx),
+    sessions: sessionsRepo(ctx),
+    records: recordsRepo(ctx),
+    changes: changesRepo(ctx),
+    ...createClusterRepos(db, dialect),
+    ...createTeamRepos(db),
+    ...createStatsRepos(db, dialect, ctx.p),
+    ...createFactorRepos(db, box),
+    ...createOidcRepos(db),
+    ...createTemplateRepos(db, dialect),
+    ...createDeletedZoneRepos(db, dialect),
+  };
+}
