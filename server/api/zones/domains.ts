@@ -30,13 +30,6 @@ const nameParam = z.object({
   name: z.string().openapi({ param: { name: 'name', in: 'path' }, example: 'example.com', description: 'Domain name; a trailing ".json" is accepted' }),
 });
 
-/** The zone name of a path, without the `.json` suffix the spec's sample request carries. */
-export function zoneParam(name: string): string {
-  // Hono has already percent-decoded path parameters.
-  const stripped = name.endsWith('.json') ? name.slice(0, -5) : name;
-  return stripped.includes('.') ? stripped : name;
-}
-
 const tags = ['Domains'];
 
 const list = createRoute({

@@ -18,7 +18,6 @@ import { edgeRoleRefusal, roleOn } from '../../services/zones/access';
 import type { Place } from '../../services/zones/zones';
 import type { ApiEnv } from '../auth';
 import type { Check } from '../checks';
-import { zoneParam } from './domains';
 
 const READS = new Set(['GET', 'HEAD', 'OPTIONS']);
 /** Paths of the credentials themselves: a token with a scope may not mint or revoke credentials (it could mint a wider one). */
@@ -34,6 +33,15 @@ export function pathZone(c: Context<ApiEnv>): Place {
   const place = c.get('zone');
   if (!place) throw new NotFound('no such domain');
   return place;
+}
+
+/**
+ * The zone name of a path, without the `.json` suffix the spec's sample request carries
+ * (`PUT /domains/:name.json` is `PUT /domains/:name`).
+ */
+function zoneParam(name: string): string {
+  const stripped = name.endsWith('.json') ? name.slice(0, -5) : name;
+  return stripped.includes('.') ? stripped : name;
 }
 
 /** The path's zone segment, percent-decoded as the router decodes parameters; a bad escape names no zone. */
