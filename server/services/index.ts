@@ -16,10 +16,10 @@ import { createTsigKeys } from './identity/tsig-keys';
 import { createUsers } from './identity/users';
 import { firstPasswordFile } from './identity/first-password';
 import { createZoneFiles } from './zones/zone-files';
-import { createZones, type ZoneDefaults } from './zones/zones';
+import { Zones, type ZoneDefaults } from './zones/zones';
 import { createBatches } from './across-zones/batches';
-import { createRecordSearch } from './across-zones/record-search';
-import { createTemplates } from './across-zones/templates';
+import { RecordSearchService } from './across-zones/record-search';
+import { Templates } from './across-zones/templates';
 import { createOidc } from './identity/oidc';
 import { createSignInSettings } from './identity/sign-in-settings';
 import { createDelegationChecks, type DelegationTuning } from './checks/delegation-check';
@@ -34,8 +34,8 @@ import { createSignInThrottle, type ThrottleOptions } from './identity/sign-in-t
  * `delegation`: how the check from outside asks (tests ask their name servers on another port than 53, and keep nothing). */
 export function createServices(store: Store, defaults: ZoneDefaults & { delegation?: DelegationTuning; oidc?: OidcConfig }, events = new ZoneEvents()) {
   const changes = createChangeSets(store, events, { maxRecords: defaults.maxRecords ?? DEFAULT_MAX_RECORDS, aliasResolver: defaults.resolver !== undefined, aliasDeny: defaults.aliasDeny });
-  const zones = createZones(store, events, changes, defaults);
   const audit = createAudit(store);
+  const zones = new Zones({ store, events, changes, audit, defaults });
   const accounts = createAccounts(store, defaults.maxTokensPerUser);
   const batches = createBatches(store, changes, zones);
   const reads: ReadStore = store;
@@ -52,14 +52,14 @@ export function createServices(store: Store, defaults: ZoneDefaults & { delegati
     ips: createIps(store),
     changes,
     zones,
-    deletedZones: createDeletedZones(store, zones, changes, audit, defaults.historyDays),
+    deletedZones: createDeletedZones(store, zones.rules, changes, audit, defaults.historyDays),
     records: createRecords(store, changes, zones),
     rrsets: createRrsets(changes, zones, defaults.maxRecords ?? DEFAULT_MAX_RECORDS),
     tsigKeys: createTsigKeys(store, defaults.maxTsigKeysPerUser),
     updates: createDynamicUpdates(store, changes, defaults.rateLimitUpdate ?? null),
     batches,
-    templates: createTemplates(store, zones, batches, defaults.maxRecords ?? DEFAULT_MAX_RECORDS),
-    recordSearch: createRecordSearch(store, batches),
+    templates: new Templates({ store, zones, batches, maxRecords: defaults.maxRecords ?? DEFAULT_MAX_RECORDS }),
+    recordSearch: new RecordSearchService(store, batches),
     delegation: createDelegationChecks({ resolver: defaults.resolver, nameservers: defaults.nameservers, ...defaults.delegation }),
     zoneFiles: createZoneFiles(store, changes, { primary: defaults.nameservers[0]!, hostmaster: defaults.hostmaster ?? 'hostmaster.zonedeck.test' }, defaults.maxRecords ?? DEFAULT_MAX_RECORDS),
     oidc: createOidc(store, accounts, audit, defaults.oidc),

@@ -1,13 +1,13 @@
 /**
  * Deleted zones: a deleted zone is archived, with its records, DNSSEC keys and
- * history, for HISTORY_DAYS (zones.ts `remove`, in the deleting transaction), and restored in one
+ * history, for HISTORY_DAYS (zone-owners.ts `removeZone`, in the deleting transaction), and restored in one
  * step: the same records (disabled ones too), SOA fields, keys (the very same key material, so
  * the parent's DS still matches), history, attributes, comments, owner and template link, then
  * one new change set "zone restored" whose serial is above the deleted zone's last (RFC 1982).
  *
  * An archived zone is no domain: not served, listed or counted against MAX_ZONES_PER_USER, and
  * its name is free (a zone created under it starts anew). A restore meets the rules of a
- * creation (zones.ts `admissible`: the name free, not reserved, nesting, quota) and is published
+ * creation (zone-rules.ts `admissible`: the name free, not reserved, nesting, quota) and is published
  * to DNS the way a creation is, through the change set's zone event.
  */
 import { Conflict, Forbidden, NotFound } from '../../core/errors';
@@ -16,7 +16,7 @@ import type { DeletedZoneRow } from '../../store/deleted-zone-types';
 import type { DomainRow, Page, ReadRepos, ServiceStore, Window } from '../../store/types';
 import type { Audit, AuditActor } from '../identity/audit';
 import type { ChangeSets, WriteOptions } from '../changes/change-sets';
-import type { Zones } from './zones';
+import { admissible, type ZoneRules } from './zone-rules';
 
 /** HISTORY_DAYS's default. */
 export const DEFAULT_HISTORY_DAYS = 365;
@@ -54,7 +54,7 @@ async function mayRestore(tx: ReadRepos, userId: number, d: DeletedZoneRow): Pro
   return (await tx.teams.member(d.team_id, userId))?.role === 'owner';
 }
 
-export function createDeletedZones(store: ServiceStore, zones: Zones, changes: ChangeSets, audit: Audit, historyDays = DEFAULT_HISTORY_DAYS) {
+export function createDeletedZones(store: ServiceStore, rules: ZoneRules, changes: ChangeSets, audit: Audit, historyDays = DEFAULT_HISTORY_DAYS) {
   return {
     /** How many days a deleted zone stays restorable (HISTORY_DAYS). */
     days: historyDays,
@@ -82,7 +82,7 @@ export function createDeletedZones(store: ServiceStore, zones: Zones, changes: C
           if (why) throw new Forbidden(why);
           const team = archived.team_id != null ? await tx.teams.byId(archived.team_id) : undefined;
           if (archived.team_id != null && !team) throw new Conflict(`${archived.name} belonged to a team that no longer exists; it cannot be restored`, { id: 'the zone\'s team was deleted' });
-          await zones.admissible(tx, archived.user_id, archived.name, archived.team_id);
+          await admissible(rules, tx, archived.user_id, archived.name, archived.team_id);
           const owner = { id: archived.user_id, username: (await tx.users.byId(archived.user_id))?.username ?? '' };
           await audit.record({ kind: 'zone-restored', actor, subject: owner, ...(team ? { team: { id: team.id, name: team.name } } : {}), detail: deletedDetail(archived) }, tx);
           // The change set brings the archive back as the zone (and the catalog lists it again).

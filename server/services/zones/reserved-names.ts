@@ -7,7 +7,7 @@
  * holding `zonedeck.test` would answer for `ns1.zonedeck.test`. An administrator may hold the
  * service's own domains as zones of its own (not a team's), so that an operator can serve the zone
  * of its name servers, with their glue, from the service itself; the catalog zone's own names stay
- * the service's (zones.ts refuses them to everyone).
+ * the service's (zone-rules.ts refuses them to everyone).
  */
 import { parse } from 'tldts';
 import { isInZone } from '../../core/domain-name';
