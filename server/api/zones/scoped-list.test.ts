@@ -17,6 +17,8 @@ it('lists only the zones of a token scoped to zones', async () => {
   const list = await t.request('GET', '/api/v1/domains', { token });
   expect(list.headers.get('x-total-count')).toBe('2');
   expect((await list.json()).map((d: { name: string }) => d.name)).toEqual(['b.example', 'c.example']);
-  expect((await t.request('GET', '/api/v1/domains/a.example', { token })).status).not.toBe(200);
+  const outside = await t.request('GET', '/api/v1/domains/a.example', { token });
+  expect(outside.status).toBe(403);
+  expect((await outside.json()).error).toEqual({ status: 403, code: 'forbidden', message: "this token's scope does not include the zone a.example" });
   expect((await (await t.request('GET', '/api/v1/domains')).json()).length).toBe(3);
 });
