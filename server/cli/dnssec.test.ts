@@ -19,7 +19,7 @@ beforeEach(async () => {
   t = await createTestApp();
   await t.user('alice');
   index = new ZoneIndex();
-  sync = await syncZones(t.services.store, t.services.events, index, { primary: 'ns1.zonedeck.test', hostmaster: 'hostmaster.zonedeck.test' });
+  sync = await syncZones({ store: t.services.store, events: t.services.events, index, identity: { primary: 'ns1.zonedeck.test', hostmaster: 'hostmaster.zonedeck.test' } });
 });
 afterEach(async () => {
   sync.stop();

@@ -27,7 +27,8 @@ import { listenTcp, type TcpListener } from './wire/tcp';
 import { listenUdp } from './wire/udp';
 import { SNAPSHOT_FILE } from './index/index-snapshot';
 import { ZoneIndex } from './index/zone-index';
-import { syncZones, type LoadProgress, type ZoneSync } from './sync/zone-sync';
+import type { LoadProgress } from './sync/sync-deps';
+import { syncZones, type ZoneSync } from './sync/zone-sync';
 
 export type DnsConfig = Pick<Config, 'dnsHost' | 'dnsPort' | 'nameservers' | 'hostmaster' | 'axfrAllow' | 'secondaries' | 'resolver' | 'catalogZone'> & Partial<Pick<Config, 'aliasAllowPrivate' | 'notifyTsig' | 'dnsRateLimit' | 'secretsKey' | 'rateLimitUpdate' | 'statsDays' | 'dataDir'>>;
 
@@ -125,12 +126,12 @@ export async function startDns(config: DnsConfig, store: ReadStore, events: Zone
     allowPrivate: config.aliasAllowPrivate,
   });
   let progress: LoadProgress = { loaded: 0, total: 0 };
-  const sync = await syncZones(
+  const sync = await syncZones({
     store,
     events,
     index,
-    { primary: config.nameservers[0]!, hostmaster: config.hostmaster, aliases },
-    {
+    identity: { primary: config.nameservers[0]!, hostmaster: config.hostmaster, aliases },
+    hooks: {
       serialChanged: (zone) => notifier.notify(zone.soa),
       zoneAdded: (domain) => void delegation?.check(domain.id).catch(onError),
       loading: (p) => {
@@ -140,9 +141,9 @@ export async function startDns(config: DnsConfig, store: ReadStore, events: Zone
       snapshotRefreshed: ({ kept, read, written }) => written && log.info({ kept, read }, 'zone index snapshot refreshed'),
       onError,
     },
-    undefined,
-    { catalog: config.catalogZone, snapshot: snapshotPath(config.dataDir) },
-  );
+    catalog: config.catalogZone,
+    snapshot: snapshotPath(config.dataDir),
+  });
   void sync.snapshotWritten.then(() => {
     const { restored, read, fault, written, ms } = sync.startup;
     log.info({ restored, read, written, ms, snapshot: fault ?? 'ok' }, 'zone index loaded');

@@ -160,7 +160,7 @@ export interface RecordRow {
   disabled: number;
 }
 
-/** What the DNS index keeps of a served record (zone-sync.ts, zone.ts). */
+/** What the DNS index keeps of a served record (dns/sync/zone-load.ts, zone.ts). */
 export type ServedRecord = Pick<RecordRow, 'id' | 'name' | 'record_type' | 'content' | 'ttl'>;
 
 /** One change set of a zone's history; its records are ChangeEntryRows. */

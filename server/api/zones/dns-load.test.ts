@@ -1,5 +1,5 @@
 /**
- * The DNS index's start-up load (zone-sync.ts) reads a zone in slices by name, type and id
+ * The DNS index's start-up load (dns/sync/startup-load.ts) reads a zone in slices by name, type and id
  * (`records.served`, the records_lookup index's order) and builds each name as its rows come in.
  * On SQLite and PostgreSQL alike, what it builds is the zone the records make, RRset for RRset and
  * in the same order as a change builds it: a name whose rows straddle two slices, RRsets whose
@@ -51,7 +51,7 @@ describe('the start-up load', () => {
   it('builds the zone the records make, in slices by name', async () => {
     const store = t.services.store;
     const index = new ZoneIndex();
-    const sync = await syncZones(store, t.services.events, index, IDENTITY, {}, 3_600_000);
+    const sync = await syncZones({ store, events: t.services.events, index, identity: IDENTITY, reconcileMs: 3_600_000 });
     await sync.loaded;
     sync.stop();
     const loaded = index.get('load.test')!;

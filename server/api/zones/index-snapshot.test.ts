@@ -14,7 +14,8 @@ import { RCODE, T } from '../../dns/index/rrset';
 import { Zone } from '../../dns/index/zone';
 import { entryShape } from '../../dns/index/zone-names';
 import { ZoneIndex } from '../../dns/index/zone-index';
-import { syncZones, type StartupLoad } from '../../dns/sync/zone-sync';
+import type { StartupLoad } from '../../dns/sync/startup-load';
+import { syncZones } from '../../dns/sync/zone-sync';
 import { createTestApp, type TestApp } from '../../testing/test-app';
 import { IDENTITY } from '../../testing/zone-fixture';
 
@@ -63,7 +64,7 @@ const dump = (zone: Zone) =>
 /** A start of the DNS index on the test app's store, with the snapshot beside it: how it loaded, and the index. */
 async function start(): Promise<{ startup: Omit<StartupLoad, 'ms'>; index: ZoneIndex }> {
   const index = new ZoneIndex();
-  const sync = await syncZones(t.services.store, t.services.events, index, IDENTITY, {}, 3_600_000, { snapshot: file });
+  const sync = await syncZones({ store: t.services.store, events: t.services.events, index, identity: IDENTITY, reconcileMs: 3_600_000, snapshot: file });
   await sync.loaded;
   await sync.snapshotWritten;
   sync.stop();
@@ -155,7 +156,7 @@ describe('the start-up snapshot', () => {
   it('is brought up to date while the server runs, from the store and not the zones served, so the next start reads none', async () => {
     await start();
     const index = new ZoneIndex();
-    const sync = await syncZones(t.services.store, t.services.events, index, IDENTITY, {}, 3_600_000, { snapshot: file });
+    const sync = await syncZones({ store: t.services.store, events: t.services.events, index, identity: IDENTITY, reconcileMs: 3_600_000, snapshot: file });
     try {
       await sync.loaded;
       await sync.snapshotWritten;
@@ -199,7 +200,7 @@ describe('the start-up snapshot', () => {
 
   it('is refreshed on its own once a zone changed', async () => {
     await start();
-    const sync = await syncZones(t.services.store, t.services.events, new ZoneIndex(), IDENTITY, {}, 3_600_000, { snapshot: file, refreshMs: 50 });
+    const sync = await syncZones({ store: t.services.store, events: t.services.events, index: new ZoneIndex(), identity: IDENTITY, reconcileMs: 3_600_000, snapshot: file, refreshMs: 50 });
     try {
       await sync.snapshotWritten;
       const mtime = fs.statSync(file).mtimeMs;

@@ -8,7 +8,7 @@
 import { parseHostPort } from '../../core/host-port';
 import { askNs, sameSet } from '../../services/checks/dns-questions';
 import type { ReadStore } from '../../store/types';
-import { zoneSlices } from '../sync/zone-sync';
+import { zoneSlices } from '../sync/zone-list';
 
 export interface DelegationOptions {
   resolver: string;

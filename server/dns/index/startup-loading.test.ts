@@ -15,7 +15,8 @@ import { resolve } from './resolve';
 import { RCODE, T } from './rrset';
 import { IDENTITY } from '../../testing/zone-fixture';
 import { ZoneIndex } from './zone-index';
-import { syncZones, type LoadProgress, type ZoneSync } from '../sync/zone-sync';
+import type { LoadProgress } from '../sync/sync-deps';
+import { syncZones, type ZoneSync } from '../sync/zone-sync';
 
 let dir: string;
 let store: Store;
@@ -52,7 +53,7 @@ describe('the start-up load', () => {
     const index = new ZoneIndex();
     const progress: LoadProgress[] = [];
     let done = false;
-    sync = await syncZones(gated, createServices(store, { nameservers: ['ns1.zonedeck.test'], nsTtl: 3600 }).events, index, IDENTITY, { loading: (p) => progress.push(p) }, 3_600_000);
+    sync = await syncZones({ store: gated, events: createServices(store, { nameservers: ['ns1.zonedeck.test'], nsTtl: 3600 }).events, index, identity: IDENTITY, hooks: { loading: (p) => progress.push(p) }, reconcileMs: 3_600_000 });
     void sync.loaded.then(() => (done = true));
     const rcode = (qname: string) => resolve(index, { qname, qtype: T.A }).rcode;
 

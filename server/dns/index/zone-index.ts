@@ -4,7 +4,7 @@
  * answers for its names rather than the parent's delegation. `setGen` grows whenever the
  * set of zones changes, which invalidates every cached answer's choice of zone.
  *
- * At start the zones load in the background (zone-sync.ts): every hosted name is `expect`ed first,
+ * At start the zones load in the background (sync/startup-load.ts): every hosted name is `expect`ed first,
  * so a question for a zone not loaded yet never falls to a loaded parent (which would answer it
  * with a referral or NXDOMAIN); `loading` tells it apart, and it is answered SERVFAIL, which
  * resolvers retry elsewhere and do not cache as an answer.

@@ -1,10 +1,10 @@
 /**
  * Zone changes made by other nodes (and by the CLI) on a shared database, applied as they
  * commit (every node's DNS answers within 1 s). Each message goes through the
- * same zone-sync path as this process's own events; this process's own messages are skipped,
+ * same path as this process's own events (apply-events.ts); this process's own messages are skipped,
  * since its DNS has those events already. After every (re)connect of the feed, a
  * reconciliation of serials catches up on whatever was published while it was away. The
- * periodic reconciliation (zone-sync.ts) stays as the safety net.
+ * periodic reconciliation (reconcile.ts) stays as the safety net.
  */
 import type { Logger } from '../../log';
 import type { ZoneEvents } from '../../services/changes/events';

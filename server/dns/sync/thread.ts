@@ -14,7 +14,7 @@ import type { ReadStore } from '../../store/types';
 import { startDns, type DnsWrites } from '../server';
 import type { FromWorker, ToWorker } from './worker';
 import type { StatsBatch } from '../analytics/query-stats';
-import type { LoadProgress } from './zone-sync';
+import type { LoadProgress } from './sync-deps';
 
 export interface DnsHandle {
   port: number;

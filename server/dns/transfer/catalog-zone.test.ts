@@ -48,7 +48,7 @@ beforeAll(async () => {
   elsewhere = createServices(other, defaults);
   userId = (await node.accounts.addUser('alice')).user.id;
   await node.zones.create(userId, { name: 'one.example' });
-  sync = await syncZones(store, node.events, index, IDENTITY, { serialChanged: (z) => notified.push(z) }, 3_600_000, { catalog: CATALOG });
+  sync = await syncZones({ store, events: node.events, index, identity: IDENTITY, hooks: { serialChanged: (z) => notified.push(z) }, reconcileMs: 3_600_000, catalog: CATALOG });
   await sync.loaded;
 });
 

@@ -135,7 +135,7 @@ export const Q = {
   /**
    * The zone's served (not disabled) records in the records_lookup index's order — by name, type
    * and id, so a name's rows come together and nothing is sorted — after a place of that order, at
-   * most `limit`: the DNS index's load (zone-sync.ts). SQLite hands the slice over as one JSON text
+   * most `limit`: the DNS index's load (dns/sync/zone-load.ts). SQLite hands the slice over as one JSON text
    * of arrays, which costs half of what a row object each from the driver does.
    */
   recordsServed: new Prepared((db, a, shape: 'first' | 'after', dialect) => {
