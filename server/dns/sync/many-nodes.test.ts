@@ -1,7 +1,7 @@
 /**
  * Two zonedeck processes on one PostgreSQL database: a change made through
- * either node's API is answered by the other's DNS within 1 s, zones created and deleted on
- * one come and go on the other, both serve the same catalog zone, the API rate limit and the
+ * either node's API is answered by the other's DNS (how soon is `npm run bench -- nodes`'s
+ * figure, not an assertion here), zones created and deleted on one come and go on the other, both serve the same catalog zone, the API rate limit and the
  * sign-in throttle count requests to both nodes together, and a node whose LISTEN connection
  * is cut reconnects and catches up on what it missed. Needs TEST_DATABASE_URL (`npm test` sets
  * it); without it every test here fails and says how to set it.
@@ -11,6 +11,7 @@ import { promisify } from 'node:util';
 import pg from 'pg';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { api, startCluster, testDatabaseUrl, type Cluster, type Node } from '../../testing/cluster';
+import { waitUntil } from '../../testing/wait-until';
 
 const run = promisify(execFile);
 const CATALOG = 'catalog.nodes.test';
@@ -34,16 +35,6 @@ async function status(node: Node, name: string): Promise<string> {
   return /status: ([A-Z]+)/.exec(stdout)?.[1] ?? 'none';
 }
 
-/** Polls every 50 ms until `check` holds; the milliseconds it took, or Infinity after `limitMs`. */
-async function delayUntil(check: () => Promise<boolean>, limitMs = 5000): Promise<number> {
-  const start = performance.now();
-  while (performance.now() - start < limitMs) {
-    if (await check()) return Math.round(performance.now() - start);
-    await new Promise((r) => setTimeout(r, 50));
-  }
-  return Infinity;
-}
-
 /** Writes a TXT record through `from`'s API (a token of its own: the per-token limit here is small). */
 async function write(from: Node, name: string, content: string): Promise<void> {
   const res = await api(from, await cluster.token(), 'POST', '/domains/example.test/records', { name, record_type: 'TXT', content });
@@ -56,7 +47,7 @@ beforeAll(async () => {
   [one, two] = cluster.nodes as [Node, Node];
   const res = await api(one, await cluster.token(), 'POST', '/domains', { name: 'example.test' });
   expect(res.status).toBe(201);
-  expect(await delayUntil(async () => (await status(two, 'example.test')) === 'NOERROR')).toBeLessThan(1000);
+  await waitUntil('node 2 answers for example.test', async () => (await status(two, 'example.test')) === 'NOERROR');
 });
 
 afterAll(async () => {
@@ -67,27 +58,25 @@ describe('two nodes on one PostgreSQL', () => {
   it.each([
     ['1', '2'],
     ['2', '1'],
-  ])('answers a write made through node %s on node %s’s DNS within 1 s', async (from, to) => {
+  ])('answers a write made through node %s on node %s’s DNS', async (from, to) => {
     const [writer, reader] = from === '1' ? [one, two] : [two, one];
     const content = `written on node ${from}`;
     await write(writer, `w${from}`, content);
-    const delay = await delayUntil(async () => (await ask(reader, `w${from}.example.test`, 'TXT')).includes(`"${content}"`));
-    console.info(`node ${from} → node ${to}: answered after ${delay} ms`);
-    expect(delay).toBeLessThan(1000);
+    await waitUntil(`node ${to} answers the TXT written on node ${from}`, async () => (await ask(reader, `w${from}.example.test`, 'TXT')).includes(`"${content}"`));
   });
 
-  it('creates a zone on one node and deletes it on the other, each seen by the other within 1 s', async () => {
+  it('creates a zone on one node and deletes it on the other, each seen by the other', async () => {
     expect((await api(one, await cluster.token(), 'POST', '/domains', { name: 'fleeting.test' })).status).toBe(201);
-    expect(await delayUntil(async () => (await status(two, 'fleeting.test')) === 'NOERROR')).toBeLessThan(1000);
+    await waitUntil('node 2 answers for the zone made on node 1', async () => (await status(two, 'fleeting.test')) === 'NOERROR');
     expect((await api(two, await cluster.token(), 'DELETE', '/domains/fleeting.test')).status).toBe(200);
-    expect(await delayUntil(async () => (await status(one, 'fleeting.test')) === 'REFUSED')).toBeLessThan(1000);
+    await waitUntil('node 1 refuses the zone deleted on node 2', async () => (await status(one, 'fleeting.test')) === 'REFUSED');
   });
 
   it('serves one catalog zone on both nodes, at the same serial, listing the zones', async () => {
     expect((await api(two, await cluster.token(), 'POST', '/domains', { name: 'listed.test' })).status).toBe(201);
     const members = async (node: Node) => (await run('dig', ['@127.0.0.1', '-p', String(node.dns), '+noall', '+answer', CATALOG, 'AXFR'])).stdout;
     const listed = (text: string) => /\.zones\.catalog\.nodes\.test\.\s+0\s+IN\s+PTR\s+listed\.test\./.test(text);
-    expect(await delayUntil(async () => listed(await members(one)) && listed(await members(two)))).toBeLessThan(1000);
+    await waitUntil('both catalogs list the zone made on node 2', async () => listed(await members(one)) && listed(await members(two)));
     const [soa1] = await ask(one, CATALOG, 'SOA');
     const [soa2] = await ask(two, CATALOG, 'SOA');
     expect(soa1).toBe(soa2);
@@ -142,16 +131,13 @@ describe('two nodes on one PostgreSQL', () => {
       await admin.query(`alter database ${database} allow_connections true`);
       await admin.end();
     }
-    // Reconnected (the backoff is still short), each node reconciles and answers it: well before
-    // the periodic serial check, 10 s apart, could have found it.
-    for (const node of [one, two]) {
-      const delay = await delayUntil(async () => (await ask(node, 'meanwhile.example.test', 'TXT')).includes('"while nobody listened"'), 5000);
-      console.info(`caught up ${delay} ms after connections were allowed again`);
-      expect(delay).toBeLessThan(5000);
+    // Reconnected, each node reconciles (as after every connect of the feed) and answers it.
+    for (const [i, node] of [one, two].entries()) {
+      await waitUntil(`node ${i + 1} answers what changed while it was away`, async () => (await ask(node, 'meanwhile.example.test', 'TXT')).includes('"while nobody listened"'));
     }
-    expect(two.logs().some((l) => l.msg === 'following zone changes of other nodes' && l.reconnect === true)).toBe(true);
-    // And it listens again: the next change arrives within 1 s, not at the next periodic check.
+    await waitUntil('node 2 logs that it follows other nodes again', () => two.logs().some((l) => l.msg === 'following zone changes of other nodes' && l.reconnect === true));
+    // And it listens again: the next change arrives.
     await write(one, 'after', 'after the reconnect');
-    expect(await delayUntil(async () => (await ask(two, 'after.example.test', 'TXT')).includes('"after the reconnect"'))).toBeLessThan(1000);
+    await waitUntil('node 2 answers the change made after the reconnect', async () => (await ask(two, 'after.example.test', 'TXT')).includes('"after the reconnect"'));
   });
 });
