@@ -59,6 +59,7 @@ describe('zonedeck/one-writer: the change sets are the one zone writer', () => {
 
   it.each([
     ['server/services/changes/change-sets.ts', "import type { Repos, Store } from '../../store/types';"],
+    ['server/services/changes/change-sets/commit.ts', "import type { Repos } from '../../../store/types';"],
     ['server/main.ts', "import { openStore } from './store/open';"],
     ['server/services/zones/zones.ts', "import type { ReadRepos, ServiceStore } from '../../store/types';"],
     ['server/api/x.ts', "import type { ReadStore } from '../store/types';"],
