@@ -7,7 +7,9 @@
  * - the bytes a spoofed-source flood of one large answer makes the server send to its victim,
  *   with DNS_RATE_LIMIT=20 beside without (aim ≤ 10%);
  * - API p99 (GET /domains) while one key floods signed UPDATEs (RATE_LIMIT_UPDATE at its default),
- *   beside the same p99 idle (aim ≤ 2×).
+ *   beside the same p99 idle (aim ≤ 2×);
+ * - how soon a TSIG key revoked by the CLI is refused (BADKEY), beside the second docs/security.md
+ *   promises (the tests only wait for it to happen).
  */
 import { execFile } from 'node:child_process';
 import dgram from 'node:dgram';
@@ -64,6 +66,20 @@ async function updateFlood(port: number, key: string, seconds: number): Promise<
   return Number(stdout.trim());
 }
 
+/** From the exit of the CLI that revoked a TSIG key to the first BADKEY for it, dig asking in a loop; Infinity past 30 s. */
+async function revocationDelay(server: ServerProcess, dir: string): Promise<number> {
+  const y = cli(dir, 'tsig', 'create', 'bench', 'revoked-key').at(-1)!;
+  const ask = async () => {
+    const out = await run('dig', ['@127.0.0.1', '-p', String(server.dnsPort), '+time=1', '+tries=1', '-y', y, ZONE, 'SOA']).catch((e: { stdout?: string }) => e);
+    return out.stdout ?? '';
+  };
+  for (let i = 0; i < 100 && !/status: NOERROR/.test(await ask()); i++) await new Promise((r) => setTimeout(r, 100));
+  cli(dir, 'tsig', 'revoke', 'revoked-key');
+  const start = performance.now();
+  while (!/BADKEY/.test(await ask())) if (performance.now() - start > 30_000) return Infinity;
+  return Math.round(performance.now() - start);
+}
+
 export async function benchDefences(): Promise<Row[]> {
   const rows: Row[] = [];
   const dir = tempDataDir();
@@ -117,6 +133,9 @@ export async function benchDefences(): Promise<Row[]> {
       reference: `${idle} ms idle`,
       ratio: ratio(during, idle),
     });
+
+    const revoked = await revocationDelay(off, dir);
+    rows.push({ name: 'Defences: a TSIG key revoked by the CLI, refused (BADKEY) after', value: `${revoked} ms`, reference: '1,000 ms (docs/security.md)', ratio: ratio(revoked, 1000) });
   } finally {
     await limited.stop();
     await off.stop();

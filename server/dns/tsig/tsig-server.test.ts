@@ -10,6 +10,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { TSIG_ALGORITHM_NAMES } from '../../core/tsig-rules';
 import { cli } from '../../testing/server-process';
 import { eventually, startServer, type RunningServer } from '../../testing/test-server';
+import { waitUntil } from '../../testing/wait-until';
 
 const run = promisify(execFile);
 /** How dig and kdig report a MAC they could not verify. */
@@ -82,13 +83,12 @@ describe('refusals', () => {
     expect(unknown).toMatch(/status: BADKEY/);
   });
 
-  it('stops accepting a key within a second of its revocation by the CLI', async () => {
+  // How soon (docs/security.md: within a second) is npm run bench -- defences's figure.
+  it('stops accepting a key once the CLI revokes it', async () => {
     const y = cli(s.dir, 'tsig', 'create', 'admin', 'short-lived.key').at(-1)!;
-    expect(await eventually(async () => /status: NOERROR/.test(await tool('dig', '-y', y, 'example.com', 'SOA')), 30, 100)).toBe(true);
+    await waitUntil('the new key signs', async () => /status: NOERROR/.test(await tool('dig', '-y', y, 'example.com', 'SOA')));
     cli(s.dir, 'tsig', 'revoke', 'short-lived.key');
-    const started = Date.now();
-    expect(await eventually(async () => /BADKEY/.test(await tool('dig', '-y', y, 'example.com', 'SOA')), 30, 100)).toBe(true);
-    expect(Date.now() - started).toBeLessThan(2500);
+    await waitUntil('the revoked key is refused with BADKEY', async () => /BADKEY/.test(await tool('dig', '-y', y, 'example.com', 'SOA')));
   });
 
   it('never writes a secret to the log', () => {
