@@ -8,7 +8,7 @@
 import type { Role } from '../../core/roles';
 import type { Scope } from '../../core/scope';
 import type { ReadStore, TsigKeyRow } from '../../store/types';
-import type { TsigKey } from './tsig';
+import type { TsigKey, TsigRecord } from './tsig';
 
 /** A key as the DNS server uses it: the secret decoded, with its owner, scope, and the owner's team roles. */
 export interface DnsKey extends TsigKey {
@@ -16,6 +16,13 @@ export interface DnsKey extends TsigKey {
   scope: Scope;
   /** The owner's role in each team they belong to, by team id: any role reads (transfers) the team's zones. */
   teams?: ReadonlyMap<number, Role>;
+}
+
+/** A request whose TSIG was verified: the key, the request's record, and the octets its answer must leave free for its own TSIG. */
+export interface SignedRequest {
+  key: DnsKey;
+  record: TsigRecord;
+  reserve: number;
 }
 
 export interface KeyLookup {
