@@ -133,12 +133,10 @@ describe('large and hostile', () => {
     const rrsets = Array.from({ length: 10_000 }, (_, i) => rs(`n${i}.${zone}`, 'TXT', [`"${'a'.repeat(200)}"`]));
     rrsets.push(rs(`needle.${zone}`, 'A', ['203.0.113.9']));
     expect((await h.json('PATCH', `${ZONES}/${zone}`, { rrsets })).status).toBe(204);
-    let started = performance.now();
     expect(brief((await search('q=*needle*')).body)).toEqual(['record needle.large.example. A 203.0.113.9']);
-    const scan = performance.now() - started;
-    // Each star-separated part is found in one pass: no backtracking blow-up over 10,000 texts of 200 octets.
-    started = performance.now();
+    // Each star-separated part is found in one pass (server/pdns/glob.ts). A backtracking matcher
+    // would try some 10^18 ways over each of the 10,000 texts of 200 octets: it would never answer,
+    // and the test fails on its timeout, with no clock read here.
     expect((await search(`q=${encodeURIComponent('*a*a*a*a*a*a*a*a*a*a*a*a*b*')}`)).body).toEqual([]);
-    expect(performance.now() - started).toBeLessThan(Math.max(3 * scan, 2_000));
   }, 120_000);
 });
