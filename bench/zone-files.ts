@@ -2,11 +2,13 @@
  * Zone-file figures: the import of a 100k-record master file as one change
  * set (time, the server's peak memory) beside the same records written through 1,000-RRset
  * PATCHes, the export of that zone, and DNS answers during the import (the DNS thread must keep
- * answering) beside DNS answers when idle.
+ * answering) beside DNS answers when idle; and the parse of that file alone, in this process, beside
+ * the whole import (the zone-file tests read big files but never time them).
  */
 import dgram from 'node:dgram';
 import fs from 'node:fs';
 import packet from 'dns-packet';
+import { parseZoneFile } from '../server/core/zone-file/parser';
 import { cli, startServer, tempDataDir, type ServerProcess } from '../server/testing/server-process';
 import { ratio, type Row } from './table';
 
@@ -97,6 +99,11 @@ export async function benchZoneFiles(): Promise<Row[]> {
     }
     const patchMs = performance.now() - t2;
     rows.push({ name: `import of a ${COUNT / 1000}k-record master file, one change set`, value: `${ms(importMs)}, peak RSS ${mb(peak)} (${mb(before)} before)`, reference: `${ms(patchMs)} as 100 PATCHes of 1,000 RRsets`, ratio: ratio(importMs, patchMs) });
+    const t1 = performance.now();
+    const parsed = parseZoneFile(text, 'import.example');
+    const parseMs = performance.now() - t1;
+    if (parsed.errors.length || parsed.records.length !== COUNT) throw new Error(`the parse found ${parsed.records.length} records and ${parsed.errors.length} errors`);
+    rows.push({ name: `parse of that ${COUNT / 1000}k-record file alone (in process, one core)`, value: ms(parseMs), reference: `the whole import: ${ms(importMs)}`, ratio: ratio(parseMs, importMs) });
     rows.push({ name: 'DNS answers during that import and 2 s after (UDP, every 5 ms)', value: `p50 ${during.p50} ms, p99 ${during.p99} ms, ${during.lost} lost`, reference: `idle: p50 ${idle.p50} ms, p99 ${idle.p99} ms`, ratio: '—' });
 
     const t3 = performance.now();
