@@ -24,7 +24,7 @@ import { QueryStats } from '../server/dns/analytics/query-stats';
 import { questionKey } from '../server/dns/wire/answer-cache';
 import type { Zone } from '../server/dns/index/zone';
 import { STAT_FIELDS } from '../server/core/query-stats-fields';
-import { createStatsRecorder } from '../server/services/analytics/query-stats';
+import { createStatsRecorder } from '../server/services/analytics/stats-recorder';
 import { openSqliteStore } from '../server/store/sqlite/sqlite';
 import { cpuSeconds, dnsperf, fillStore, queryFile, ZONE } from './dns';
 import { fmtQps, ratio, type Row } from './table';

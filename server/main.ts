@@ -9,7 +9,7 @@ import { createAliasSerials } from './services/zones/alias-serials';
 import { resignSignedZones, RESIGN_EVERY_MS } from './services/zones/resign';
 import { announce, createLogger } from './log';
 import { servicesFor } from './services';
-import { createStatsRecorder } from './services/analytics/query-stats';
+import { createStatsRecorder } from './services/analytics/stats-recorder';
 import { openStore } from './store/open';
 import { SecretsKeyError } from './store/secret-box';
 

@@ -23,3 +23,21 @@ export const SLOT = Object.fromEntries(STAT_FIELDS.map((f, i) => [f, i])) as Rec
 /** Which top list: every name asked, or the names answered NXDOMAIN. */
 export const TOP_KINDS = ['names', 'nxdomain'] as const;
 export type TopKind = (typeof TOP_KINDS)[number];
+
+/** One zone's counts of a period, as the DNS thread hands them to the main thread: counters by SLOT, and its top-list names with their counts. */
+export interface ZoneStatsBatch {
+  id: number;
+  name: string;
+  counts: number[];
+  names: Array<[string, number]>;
+  nxdomain: Array<[string, number]>;
+}
+
+/** What the DNS thread hands on of a period, for the main thread to store (services/analytics). */
+export interface StatsBatch {
+  /** Seconds since 1970 of the minute the period lies in. */
+  minute: number;
+  zones: ZoneStatsBatch[];
+  /** Answers in no hosted zone (REFUSED, malformed queries), and those of zones past MAX_ZONES. */
+  unattributed: number[];
+}

@@ -11,7 +11,7 @@
  * TOP_CAPACITY names each, MAX_TOUCHED cache entries tallied a period.
  */
 import { turn } from '../../core/pause';
-import { QTYPES, SLOT, STAT_FIELDS } from '../../core/query-stats-fields';
+import { QTYPES, SLOT, STAT_FIELDS, type StatsBatch, type ZoneStatsBatch } from '../../core/query-stats-fields';
 import { SpaceSaving } from './top-k';
 import type { Entry } from '../wire/answer-cache';
 import type { Zone } from '../index/zone';
@@ -35,21 +35,8 @@ export const MAX_TOUCHED = 100_000;
  */
 export const LIVE_WORK = 5_000;
 
-export interface ZoneStatsBatch {
-  id: number;
-  name: string;
-  counts: number[];
-  names: Array<[string, number]>;
-  nxdomain: Array<[string, number]>;
-}
-
-export interface StatsBatch {
-  /** Seconds since 1970 of the minute the period lies in. */
-  minute: number;
-  zones: ZoneStatsBatch[];
-  /** Answers in no hosted zone (REFUSED, malformed queries), and those of zones past MAX_ZONES. */
-  unattributed: number[];
-}
+// The batch handed on is shared with the main thread's recorder, which may not import dns/.
+export type { StatsBatch, ZoneStatsBatch } from '../../core/query-stats-fields';
 
 const WIDTH = STAT_FIELDS.length;
 // Slots as constants: SLOT is built from a list (a dictionary to V8), too slow to read on every answer.
