@@ -34,13 +34,17 @@ function signedUpdate(zone: string, text: string): Buffer {
   return append(msg, tsigRR({ ...f, mac, originalId: mid }));
 }
 
-/** Sends every message over one UDP socket at once; the RCODEs of the answers. */
-function flood(msgs: Buffer[]): Promise<number[]> {
+/**
+ * Sends every message over one UDP socket at once; the RCODEs of the answers, and the seconds from
+ * the first send to the last answer (the buckets refill meanwhile). Waits up to 30 s for them all.
+ */
+function flood(msgs: Buffer[]): Promise<{ rcodes: number[]; seconds: number }> {
   return new Promise((resolve) => {
     const sock = dgram.createSocket('udp4');
     const rcodes: number[] = [];
-    const done = () => (sock.close(), resolve(rcodes));
-    const timer = setTimeout(done, 5000);
+    const start = performance.now();
+    const done = () => (sock.close(), resolve({ rcodes, seconds: (performance.now() - start) / 1000 }));
+    const timer = setTimeout(done, 30_000);
     sock.on('message', (m) => {
       rcodes.push(m[3]! & 15);
       if (rcodes.length === msgs.length) (clearTimeout(timer), done());
@@ -53,16 +57,18 @@ const history = async (zone: string) => ((await (await s.api('GET', `/domains/${
 
 describe('RFC 2136 rate limit', () => {
   it('a flood of 40 signed updates from one key: at most the burst and the refill are applied, the rest REFUSED', async () => {
-    const rcodes = await flood(Array.from({ length: 40 }, (_, i) => signedUpdate('flood.test', `u${i}`)));
+    const { rcodes, seconds } = await flood(Array.from({ length: 40 }, (_, i) => signedUpdate('flood.test', `u${i}`)));
     const applied = rcodes.filter((r) => r === 0).length;
     const refused = rcodes.filter((r) => r === 5).length;
     expect(applied + refused).toBe(40);
     expect(applied).toBeGreaterThanOrEqual(10);
-    expect(applied).toBeLessThanOrEqual(16);
+    // RATE_LIMIT_UPDATE=5,10: the burst of 10, and 5 more a second while the flood was answered
+    // (the bound follows the time it took, which a loaded machine stretches).
+    expect(applied).toBeLessThanOrEqual(10 + Math.ceil(5 * seconds));
     expect(await history('flood.test')).toBe(applied);
     // Another key on another zone has its own buckets.
     const calm = await flood([signedUpdate('calm.test', 'quiet')]);
-    expect(calm).toEqual([0]);
+    expect(calm.rcodes).toEqual([0]);
     expect(await history('calm.test')).toBe(1);
   });
 });
