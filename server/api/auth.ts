@@ -6,8 +6,8 @@ import type { Role } from '../core/roles';
 import type { Principal } from '../services/identity/accounts';
 import type { Services } from '../services';
 import type { Place } from '../services/zones/zones';
-import type { Check } from './checks';
-import { HttpError } from './errors';
+import type { Check } from '../http/checks';
+import { HttpError } from '../http/http-error';
 
 /**
  * `zone`: the zone a `/domains/:name…` path names, resolved once before any handler runs

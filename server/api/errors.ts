@@ -5,22 +5,10 @@
 import type { Context } from 'hono';
 import { HTTPException } from 'hono/http-exception';
 import { ZonedeckError } from '../core/errors';
+import { HttpError } from '../http/http-error';
 
 export interface ErrorBody {
   error: { status: number; code: string; message: string; fields?: Record<string, string>; request_id?: string };
-}
-
-/** An HTTP-level failure (authentication, body framing, limits) with the same shape as service errors. */
-export class HttpError extends ZonedeckError {
-  constructor(
-    readonly status: number,
-    readonly code: string,
-    message: string,
-    fields?: Record<string, string>,
-    readonly headers: Record<string, string> = {},
-  ) {
-    super(message, fields);
-  }
 }
 
 export function errorBody(status: number, code: string, message: string, fields?: Record<string, string>, requestId?: string): ErrorBody {

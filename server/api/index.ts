@@ -4,7 +4,7 @@ import type { Services } from '../services';
 import { requireToken } from './auth';
 import { bodyLimits, cleanQuery } from '../http/body';
 import { addressLimit, tokenLimit } from '../http/rate-limit';
-import { runChecks } from './checks';
+import { runChecks } from '../http/checks';
 import { createApi } from './create-api';
 import { changesApi } from './zones/changes';
 import { queryStatsApi } from './zones/query-stats';

@@ -11,8 +11,8 @@ import type { Context } from 'hono';
 import { Invalid } from '../core/errors';
 import { textProblem, textProblems } from '../core/text-rules';
 import type { NodeBindings } from './http-server';
-import type { Check } from '../api/checks';
-import { HttpError } from '../api/errors';
+import type { Check } from './checks';
+import { HttpError } from './http-error';
 
 export const MAX_DEPTH = 32;
 

@@ -11,8 +11,8 @@
 import type { MiddlewareHandler } from 'hono';
 import { clientAddress } from './client-address';
 import type { BucketRate, SharedBuckets } from '../store/types';
-import { asMiddleware, type Check } from '../api/checks';
-import { HttpError } from '../api/errors';
+import { asMiddleware, type Check } from './checks';
+import { HttpError } from './http-error';
 
 export type { BucketRate } from '../store/types';
 export { TokenBuckets } from '../services/buckets';
