@@ -5,7 +5,7 @@
  */
 import { describe, expect, it } from 'vitest';
 import { CookieJar } from './cookies';
-import { clientPrefix } from './rrl';
+import { clientPrefix } from './client-prefix';
 import { siphash24 } from './siphash';
 
 describe('SipHash-2-4', () => {

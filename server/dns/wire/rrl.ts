@@ -14,9 +14,9 @@
  * Memory is bounded: the buckets live in fixed typed arrays indexed by a hash of the key; a
  * colliding key takes the slot over with a full bucket, which can only let more through.
  */
-import ipaddr from 'ipaddr.js';
 import { DEFENCE, dnsDefences } from '../../metrics';
 import type { ResponseKind } from '../index/resolve';
+import { clientPrefix } from './client-prefix';
 
 export type RrlVerdict = 'pass' | 'slip' | 'drop';
 
@@ -43,29 +43,6 @@ export const RRL_CLASS_OF: Readonly<Record<ResponseKind, number>> = {
   refused: RRL_CLASS.REFUSED,
   error: RRL_CLASS.ERROR,
 };
-
-const prefixMemo = new Map<string, string>();
-
-/** The client's network: the /24 of an IPv4 address, the /56 of an IPv6 one. */
-export function clientPrefix(address: string): string {
-  const dot = address.lastIndexOf('.');
-  if (dot > 0 && !address.includes(':')) return address.slice(0, dot);
-  let p = prefixMemo.get(address);
-  if (p !== undefined) return p;
-  try {
-    const a = ipaddr.process(address);
-    if (a.kind() === 'ipv4') p = a.toString().slice(0, a.toString().lastIndexOf('.'));
-    else {
-      const b = a.toByteArray();
-      p = Buffer.from(b.slice(0, 7)).toString('hex');
-    }
-  } catch {
-    p = address;
-  }
-  if (prefixMemo.size >= 4096) prefixMemo.clear();
-  prefixMemo.set(address, p);
-  return p;
-}
 
 /** FNV-1a over a string's UTF-16 units. */
 export function fnv(s: string, h = 0x811c9dc5): number {

@@ -9,7 +9,7 @@
 import { spawn } from 'node:child_process';
 import net from 'node:net';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { clientPrefix } from './tcp';
+import { clientPrefix } from './client-prefix';
 import { startServer, type RunningServer } from '../../testing/test-server';
 import { waitUntil } from '../../testing/wait-until';
 
