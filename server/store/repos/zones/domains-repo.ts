@@ -1,8 +1,8 @@
 /** The `domains` repo of the Store interface (see repos.ts), over kysely for SQLite and PostgreSQL alike. */
-import { count, escapeLike, like, pageTotal } from './paging';
+import { count, escapeLike, like, pageTotal } from '../paging';
 import { sql } from 'kysely';
-import { Q, bool, domainRow, type RepoContext } from './repo-kit';
-import type { DomainRow, NewRow, Repos } from '../types';
+import { Q, bool, domainRow, type RepoContext } from '../repo-kit';
+import type { DomainRow, NewRow, Repos } from '../../types';
 
 export function domainsRepo({ db, dialect, zones, p, firstDomain }: RepoContext): Repos['domains'] {
   return {

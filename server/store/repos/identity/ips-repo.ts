@@ -1,7 +1,7 @@
 /** The `ips` repo of the Store interface (see repos.ts), over kysely for SQLite and PostgreSQL alike. */
-import { count, pageTotal } from './paging';
-import { ipRow, type RepoContext } from './repo-kit';
-import type { Repos } from '../types';
+import { count, pageTotal } from '../paging';
+import { ipRow, type RepoContext } from '../repo-kit';
+import type { Repos } from '../../types';
 
 export function ipsRepo({ db }: RepoContext): Repos['ips'] {
   return {

@@ -1,6 +1,6 @@
 /** The `rrsetComments` repo of the Store interface (see repos.ts), over kysely for SQLite and PostgreSQL alike. */
-import type { RepoContext } from './repo-kit';
-import type { Repos } from '../types';
+import type { RepoContext } from '../repo-kit';
+import type { Repos } from '../../types';
 
 export function rrsetCommentsRepo({ db }: RepoContext): Repos['rrsetComments'] {
   return {

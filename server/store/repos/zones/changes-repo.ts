@@ -1,7 +1,7 @@
 /** The `changes` repo of the Store interface (see repos.ts), over kysely for SQLite and PostgreSQL alike. */
-import { count, pageTotal } from './paging';
-import { CHANGE_SET_COLUMNS, ENTRY_COLUMNS, PREPARED_ROWS, Q, argsOf, changeSetRow, inBatches, type RepoContext } from './repo-kit';
-import type { ChangeEntryRow, Repos } from '../types';
+import { count, pageTotal } from '../paging';
+import { CHANGE_SET_COLUMNS, ENTRY_COLUMNS, PREPARED_ROWS, Q, argsOf, changeSetRow, inBatches, type RepoContext } from '../repo-kit';
+import type { ChangeEntryRow, Repos } from '../../types';
 
 export function changesRepo({ db, p }: RepoContext): Repos['changes'] {
   return {

@@ -1,6 +1,6 @@
 /** The `dnssecKeys` repo of the Store interface (see repos.ts), over kysely for SQLite and PostgreSQL alike. */
-import { PUBLIC_KEY_COLUMNS, type RepoContext } from './repo-kit';
-import type { DnssecPublicKey, Repos } from '../types';
+import { PUBLIC_KEY_COLUMNS, type RepoContext } from '../repo-kit';
+import type { DnssecPublicKey, Repos } from '../../types';
 
 export function dnssecKeysRepo({ db, box, signingRow }: RepoContext): Repos['dnssecKeys'] {
   return {

@@ -1,8 +1,8 @@
 /** The `quotas` repo of the Store interface (see repos.ts), over kysely for SQLite and PostgreSQL alike. */
 
 import { sql } from 'kysely';
-import { QUOTA_LOCKS, type RepoContext } from './repo-kit';
-import type { Repos } from '../types';
+import { QUOTA_LOCKS, type RepoContext } from '../repo-kit';
+import type { Repos } from '../../types';
 
 export function quotasRepo({ db, dialect, zones }: RepoContext): Repos['quotas'] {
   return {

@@ -5,11 +5,11 @@
  * halves of DNSSEC keys stay sealed (under `dnssec:<zone id>`, which a restore keeps).
  */
 import { sql, type Kysely, type Selectable } from 'kysely';
-import type { Database } from '../schema';
-import type { Dialect } from '../migrate';
-import { count, pageTotal } from './paging';
-import type { DomainRow } from '../types';
-import type { DeletedZoneRepos, DeletedZoneRow } from '../deleted-zone-types';
+import type { Database } from '../../schema';
+import type { Dialect } from '../../migrate';
+import { count, pageTotal } from '../paging';
+import type { DomainRow } from '../../types';
+import type { DeletedZoneRepos, DeletedZoneRow } from '../../types/deleted-zones';
 
 /** The snapshot's format; a newer one is refused rather than half restored. */
 const SNAPSHOT_VERSION = 1;

@@ -1,5 +1,6 @@
 /** Deleted zones kept for restoring (migration 0019): the archive's rows as services see them. */
-import type { DomainRow, Page, Window } from './types';
+import type { Page, Window } from './common';
+import type { DomainRow } from './zones';
 
 /** A deleted zone as a list shows it: who deleted it, when, and until when it can be restored. */
 export interface DeletedZoneRow {

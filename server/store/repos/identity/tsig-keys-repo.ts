@@ -1,8 +1,8 @@
 /** The `tsigKeys` repo of the Store interface (see repos.ts), over kysely for SQLite and PostgreSQL alike. */
-import { scopeToJson } from '../../core/scope';
-import { count, pageTotal } from './paging';
-import type { RepoContext } from './repo-kit';
-import type { Repos } from '../types';
+import { scopeToJson } from '../../../core/scope';
+import { count, pageTotal } from '../paging';
+import type { RepoContext } from '../repo-kit';
+import type { Repos } from '../../types';
 
 export function tsigKeysRepo({ db, box, tsigRow }: RepoContext): Repos['tsigKeys'] {
   return {

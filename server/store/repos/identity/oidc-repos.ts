@@ -4,9 +4,9 @@
  * a second factor, and the settings table.
  */
 import type { Kysely } from 'kysely';
-import type { Database } from '../schema';
-import { userRow } from './repo-kit';
-import type { Repos } from '../types';
+import type { Database } from '../../schema';
+import { userRow } from '../repo-kit';
+import type { Repos } from '../../types';
 
 export function createOidcRepos(db: Kysely<Database>): Pick<Repos, 'identities' | 'settings'> {
   return {

@@ -1,7 +1,7 @@
 /** The `users` repo of the Store interface (see repos.ts), over kysely for SQLite and PostgreSQL alike. */
-import { count, escapeLike, like, pageTotal } from './paging';
-import { Q, userRow, type RepoContext } from './repo-kit';
-import type { Repos } from '../types';
+import { count, escapeLike, like, pageTotal } from '../paging';
+import { Q, userRow, type RepoContext } from '../repo-kit';
+import type { Repos } from '../../types';
 
 export function usersRepo({ db, p }: RepoContext): Repos['users'] {
   return {

@@ -1,8 +1,8 @@
 /** The `records` repo of the Store interface (see repos.ts), over kysely for SQLite and PostgreSQL alike. */
-import { pauseEvery } from '../../core/pause';
-import { count, pageTotal } from './paging';
-import { BATCH, NEAR_NAMES, PREPARED_ROWS, Q, RECORD_COLUMNS, argsOf, filterArgs, inBatches, listedFromJson, type RepoContext } from './repo-kit';
-import type { ListedRecord, RecordRow, Repos, ServedRecord } from '../types';
+import { pauseEvery } from '../../../core/pause';
+import { count, pageTotal } from '../paging';
+import { BATCH, NEAR_NAMES, PREPARED_ROWS, Q, RECORD_COLUMNS, argsOf, filterArgs, inBatches, listedFromJson, type RepoContext } from '../repo-kit';
+import type { ListedRecord, RecordRow, Repos, ServedRecord } from '../../types';
 
 export function recordsRepo({ db, dialect, p, recordCount, atNames }: RepoContext): Repos['records'] {
   return {

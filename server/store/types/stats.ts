@@ -1,5 +1,5 @@
 /** The store's side of per-zone query statistics (migration 0016). */
-import type { StatCounts, TopKind } from '../core/query-stats-fields';
+import type { StatCounts, TopKind } from '../../core/query-stats-fields';
 
 /** One row to add: a zone's counts in a minute (step 60) or an hour (step 3600). */
 export interface StatsRowAdd {

@@ -1,6 +1,6 @@
 /** The `sessions` repo of the Store interface (see repos.ts), over kysely for SQLite and PostgreSQL alike. */
-import type { RepoContext } from './repo-kit';
-import type { Repos } from '../types';
+import type { RepoContext } from '../repo-kit';
+import type { Repos } from '../../types';
 
 export function sessionsRepo({ db }: RepoContext): Repos['sessions'] {
   return {

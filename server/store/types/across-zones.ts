@@ -1,5 +1,6 @@
 /** Row shapes and repos of templates and searches across zones (migration 0015). */
-import type { DomainRow, ListedRecord, Page, Window } from './types';
+import type { Page, Window } from './common';
+import type { DomainRow, ListedRecord } from './zones';
 
 /** One RRset of a template; names and contents may hold `{zone}` and `{var}` placeholders. */
 export interface TemplateRRset {

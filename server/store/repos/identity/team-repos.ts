@@ -3,10 +3,10 @@
  * with roles, pending invitations, and audit events.
  */
 import { sql, type Kysely, type Selectable } from 'kysely';
-import type { Database } from '../schema';
-import { count, pageTotal } from './paging';
-import type { Role } from '../../core/roles';
-import type { AuditEventRow, InvitationRow, MemberRow, Repos } from '../types';
+import type { Database } from '../../schema';
+import { count, pageTotal } from '../paging';
+import type { Role } from '../../../core/roles';
+import type { AuditEventRow, InvitationRow, MemberRow, Repos } from '../../types';
 
 const auditRow = (r: Selectable<Database['audit_events']>): AuditEventRow => ({ ...r, detail: JSON.parse(r.detail) as Record<string, unknown> });
 

@@ -3,9 +3,9 @@
  * under SECRETS_KEY like TSIG secrets (bound to the user's row), and their recovery codes, hashed.
  */
 import type { Kysely } from 'kysely';
-import type { Database } from '../schema';
-import type { SecretBox } from '../secret-box';
-import type { Repos } from '../types';
+import type { Database } from '../../schema';
+import type { SecretBox } from '../../secret-box';
+import type { Repos } from '../../types';
 
 export function createFactorRepos(db: Kysely<Database>, box: SecretBox): Pick<Repos, 'secondFactors' | 'passkeys'> {
   const aad = (userId: number) => `totp:${userId}`;

@@ -1,6 +1,6 @@
 /** The `zoneAttributes` repo of the Store interface (see repos.ts), over kysely for SQLite and PostgreSQL alike. */
-import type { RepoContext } from './repo-kit';
-import type { Repos, ZoneAttributes } from '../types';
+import type { RepoContext } from '../repo-kit';
+import type { Repos, ZoneAttributes } from '../../types';
 
 export function zoneAttributesRepo({ db }: RepoContext): Repos['zoneAttributes'] {
   return {

@@ -1,0 +1,193 @@
+/** Zones as stored: the zone row, its records, DNSSEC keys, PowerDNS attributes and RRset comments, and the catalog's serial. */
+import type { NewRow, Page, Window } from './common';
+
+/** What the DNS thread's periodic comparison needs of a zone (`domains.serials`). */
+export type ZoneSerial = Pick<DomainRow, 'id' | 'name' | 'serial_number' | 'created_at'>;
+
+export interface DomainRow {
+  id: number;
+  user_id: number;
+  name: string;
+  serial_number: number;
+  refresh_interval: number;
+  retry_interval: number;
+  expire_interval: number;
+  minimum_ttl: number;
+  dnssec_enabled: boolean;
+  delegated: boolean;
+  created_at: string;
+  updated_at: string;
+  /**
+   * When DNSSEC was last turned off (null while signed, or never signed): the DNS server
+   * publishes the CDS/CDNSKEY delete form for a while after it (RFC 8078 §4).
+   */
+  dnssec_disabled_at?: string | null;
+  /** The team that owns the zone (migration 0014): its members reach it with their role; null for a zone of its user alone. */
+  team_id?: number | null;
+}
+
+/** A record as a list shows it (the API's record view, the dashboard): no zone id, no timestamps. */
+export type ListedRecord = Pick<RecordRow, 'id' | 'name' | 'record_type' | 'content' | 'ttl' | 'disabled'>;
+
+export interface RecordRow {
+  id: number;
+  domain_id: number;
+  name: string;
+  record_type: string;
+  content: string;
+  ttl: number;
+  created_at: string;
+  updated_at: string;
+  /** 1: disabled (kept and listed, never served, signed or transferred); 0: served. */
+  disabled: number;
+}
+
+/** What the DNS index keeps of a served record (dns/sync/zone-load.ts, zone.ts). */
+export type ServedRecord = Pick<RecordRow, 'id' | 'name' | 'record_type' | 'content' | 'ttl'>;
+
+export interface RecordFilter {
+  name?: string;
+  /** Only records at this relative name or below it. */
+  below?: string;
+  record_type?: string;
+}
+
+/** A zone's DNSSEC key without its secret half: everything the API may show. */
+export interface DnssecPublicKey {
+  id: number;
+  domain_id: number;
+  /** DNSKEY flags: 257 for a CSK (Zone Key + Secure Entry Point, RFC 4034 §2.1.1). */
+  flags: number;
+  algorithm: number;
+  key_tag: number;
+  /** The DNSKEY public key field, base64. */
+  public_key: string;
+  /** SHA-256 digest of the DS record (digest type 2), upper-case hex. */
+  ds_digest: string;
+  created_at: string;
+}
+
+export interface DnssecKeyRow extends DnssecPublicKey {
+  /** PKCS#8 DER, base64. Only the DNS server reads it; it never reaches a response or a log. */
+  private_key: string;
+}
+
+/** A zone's PowerDNS attributes (migration 0011). */
+export interface ZoneAttributes {
+  account: string;
+  soa_edit_api: string;
+  catalog: string;
+}
+
+/** A comment on an RRset (migration 0012); `modified_at` in seconds since 1970. */
+export interface RRsetComment {
+  name: string;
+  record_type: string;
+  content: string;
+  account: string;
+  modified_at: number;
+}
+
+export const DEFAULT_ZONE_ATTRIBUTES: ZoneAttributes = { account: '', soa_edit_api: 'DEFAULT', catalog: '' };
+
+export interface ZoneRepos {
+  domains: {
+    insert(row: NewRow<DomainRow>): Promise<DomainRow>;
+    byName(name: string): Promise<DomainRow | undefined>;
+    byId(id: number): Promise<DomainRow | undefined>;
+    /** The zones the user may read (theirs, and their teams'), by name; `only`: just these names (a token scoped to zones). */
+    page(userId: number, w: Window, search?: string, only?: readonly string[]): Promise<Page<DomainRow>>;
+    /** Moves the zone to a team, or (null) to its user alone. */
+    setOwner(zone: DomainRow, owner: { user_id: number; team_id: number | null }): Promise<DomainRow>;
+    /** Every zone, for the DNS server's index. */
+    all(): Promise<DomainRow[]>;
+    /**
+     * Zones by id after `afterId`, at most `limit`, with only what the DNS thread compares and lists
+     * (its reconcile and catalog read every zone this way, a slice at a time, between answers).
+     */
+    serials(afterId: number, limit: number): Promise<ZoneSerial[]>;
+    /** Zones that are ancestors or descendants of `name` (not `name` itself). */
+    related(name: string): Promise<DomainRow[]>;
+    /**
+     * Locks the zone, as this transaction read it, for the rest of the transaction and returns it
+     * as it is now: PostgreSQL reads it again with SELECT … FOR UPDATE; SQLite's transaction holds
+     * the write lock from its start, so the row it read is current. Serials are computed from it.
+     */
+    lock(zone: DomainRow): Promise<DomainRow>;
+    /** Sets the patch's columns on `zone` (as the caller read it, e.g. lock's) and returns that row with them. */
+    update(zone: DomainRow, patch: Partial<NewRow<DomainRow>>): Promise<DomainRow>;
+    /**
+     * The same, only while the zone holds at most `recordsAtMost` records (as counted after this
+     * transaction's own writes): null, and nothing set, when it holds more. A change set checks
+     * its zone's size in the statement that bumps the serial, with no read of its own.
+     */
+    update(zone: DomainRow, patch: Partial<NewRow<DomainRow>>, guard: { recordsAtMost: number }): Promise<DomainRow | null>;
+    delete(id: number): Promise<boolean>;
+  };
+  /** What PowerDNS clients set on a zone and read back (account, soa_edit_api, catalog); nothing zonedeck serves. */
+  zoneAttributes: {
+    /** By domain id; a zone without a row has the defaults. */
+    get(domainIds: readonly number[]): Promise<Map<number, ZoneAttributes>>;
+    set(domainId: number, attributes: ZoneAttributes): Promise<void>;
+  };
+  /** Comments on RRsets (the PowerDNS API's `comments`); nothing zonedeck serves. */
+  rrsetComments: {
+    /** A zone's comments, by RRset in the order written; `name` narrows to one name. */
+    byDomain(domainId: number, name?: string): Promise<RRsetComment[]>;
+    /** Sets the comments of one RRset to exactly `list` (empty: none). */
+    replace(domainId: number, name: string, recordType: string, list: readonly Omit<RRsetComment, 'name' | 'record_type'>[]): Promise<void>;
+  };
+  dnssecKeys: {
+    insert(row: NewRow<DnssecKeyRow>): Promise<DnssecPublicKey>;
+    /** A zone's keys with their private halves, oldest first (for the DNS server). */
+    signingKeys(domainId: number): Promise<DnssecKeyRow[]>;
+    /** The public halves of these zones' keys, oldest first. */
+    publicKeys(domainIds: number[]): Promise<DnssecPublicKey[]>;
+    delete(id: number): Promise<boolean>;
+    /** Removes every key of a zone; returns how many. */
+    deleteByDomain(domainId: number): Promise<number>;
+  };
+  records: {
+    /**
+     * One page of a zone's records of one type, by name and id, after `after` (keyset paging on the
+     * records_type index): a bounded query, whatever the zone's size.
+     */
+    ofType(domainId: number, recordType: string, after: { name: string; id: number } | null, limit: number): Promise<ListedRecord[]>;
+    byId(domainId: number, id: number): Promise<RecordRow | undefined>;
+    /** By name, type and id. */
+    page(domainId: number, filter: RecordFilter, w: Window): Promise<Page<ListedRecord>>;
+    atName(domainId: number, name: string): Promise<RecordRow[]>;
+    /** The records at any of these names, by id (one query for many names). */
+    atNames(domainId: number, names: readonly string[]): Promise<RecordRow[]>;
+    /**
+     * What a change's draft of the zone needs: the records at `names` (by id), and which of the
+     * names `above` them hold a DNAME, the one thing of theirs a change below can break (RFC 6672
+     * §2.4). Few names: one query for both.
+     */
+    near(domainId: number, names: readonly string[], above: readonly string[]): Promise<{ rows: ListedRecord[]; dnames: string[] }>;
+    byDomain(domainId: number): Promise<RecordRow[]>;
+    /**
+     * The zone's served (not disabled) records by name, type and id, after `after` (a record of the
+     * previous slice), at most `limit`: what the DNS index loads, in slices, a name's rows together.
+     */
+    served(domainId: number, after: ServedRecord | null, limit: number): Promise<ServedRecord[]>;
+    /** The zone's record count as the database keeps it: one row read, whatever the zone's size. */
+    zoneCount(domainId: number): Promise<number>;
+    /**
+     * Each zone's content tag (migration 0021): random, made anew by the database at every write
+     * of the zone's records. Records read after a tag are at least as new as it; while the tag is
+     * unchanged, they are unchanged. Zones without one are missing.
+     */
+    contentTags(): Promise<Map<number, string>>;
+    update(id: number, patch: Partial<NewRow<RecordRow>>): Promise<RecordRow>;
+    /** Inserts many rows (imports, bulk changes): on SQLite one cached statement per row, on PostgreSQL up to 500 rows per statement. Returns the stored rows, in no particular order. */
+    insertMany(rows: NewRow<RecordRow>[]): Promise<RecordRow[]>;
+    deleteMany(ids: number[]): Promise<void>;
+  };
+  catalog: {
+    /** The catalog zone's serial (RFC 9432): it moves on whenever a zone is created or deleted. */
+    serial(): Promise<number>;
+    /** Moves the serial on, in the transaction that creates or deletes a zone; returns the new one. */
+    bump(now: Date): Promise<number>;
+  };
+}
