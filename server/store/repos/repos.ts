@@ -1,7 +1,7 @@
 /**
  * The Repos of the Store interface written once over kysely, for SQLite and PostgreSQL
  * alike. Rows are mapped here (0/1 to booleans, bigint to number) so nothing above sees
- * a database type. Each table's repo lives in its own file (store/<table>-repo.ts); this puts them together.
+ * a database type. Each table's repo lives in a file of its own, grouped by area (repos/zones, repos/identity); this puts them together.
  */
 import { kyselyRunner, type Runner } from './prepared';
 import type { Database } from '../schema';
@@ -11,24 +11,24 @@ import type { DomainRow, Repos } from '../types';
 import type { SecretBox } from '../secret-box';
 import { repoContext } from './repo-kit';
 import { createClusterRepos } from './cluster-repos';
-import { createTeamRepos } from './team-repos';
+import { createTeamRepos } from './identity/team-repos';
 import { createStatsRepos } from './stats-repos';
-import { createFactorRepos } from './factor-repos';
-import { createOidcRepos } from './oidc-repos';
+import { createFactorRepos } from './identity/factor-repos';
+import { createOidcRepos } from './identity/oidc-repos';
 import { createTemplateRepos } from './template-repos';
-import { createDeletedZoneRepos } from './deleted-zone-repos';
-import { usersRepo } from './users-repo';
-import { tokensRepo } from './tokens-repo';
-import { tsigKeysRepo } from './tsig-keys-repo';
-import { ipsRepo } from './ips-repo';
-import { domainsRepo } from './domains-repo';
-import { quotasRepo } from './quotas-repo';
-import { zoneAttributesRepo } from './zone-attributes-repo';
-import { rrsetCommentsRepo } from './rrset-comments-repo';
-import { dnssecKeysRepo } from './dnssec-keys-repo';
-import { sessionsRepo } from './sessions-repo';
-import { recordsRepo } from './records-repo';
-import { changesRepo } from './changes-repo';
+import { createDeletedZoneRepos } from './zones/deleted-zone-repos';
+import { usersRepo } from './identity/users-repo';
+import { tokensRepo } from './identity/tokens-repo';
+import { tsigKeysRepo } from './identity/tsig-keys-repo';
+import { ipsRepo } from './identity/ips-repo';
+import { domainsRepo } from './zones/domains-repo';
+import { quotasRepo } from './identity/quotas-repo';
+import { zoneAttributesRepo } from './zones/zone-attributes-repo';
+import { rrsetCommentsRepo } from './zones/rrset-comments-repo';
+import { dnssecKeysRepo } from './zones/dnssec-keys-repo';
+import { sessionsRepo } from './identity/sessions-repo';
+import { recordsRepo } from './zones/records-repo';
+import { changesRepo } from './zones/changes-repo';
 
 /**
  * The repos on `db` (the store, or one transaction of it). `runner` runs the prepared queries;

@@ -8,7 +8,7 @@ import { STAT_FIELDS, type StatCounts, type StatField } from '../../core/query-s
 import type { Dialect } from '../migrate';
 import { Prepared } from './prepared';
 import { rowsOf, type RepoContext } from './repo-kit';
-import type { QueryStatsRepo } from '../stats-types';
+import type { QueryStatsRepo } from '../types/stats';
 
 type StatsTables = {
   query_stats: { zone_id: number; step: number; at: number; node: string } & Record<StatField, number>;

@@ -7,7 +7,7 @@ import type { Database } from '../schema';
 import type { Dialect } from '../migrate';
 import { count, escapeLike, pageTotal } from './paging';
 import type { DomainRow } from '../types';
-import type { FoundRecord, RecordSearch, TemplateRepos, TemplateRow, TextMatch } from '../template-types';
+import type { FoundRecord, RecordSearch, TemplateRepos, TemplateRow, TextMatch } from '../types/across-zones';
 
 const templateRow = ({ owner: _owner, rrsets, ...r }: Selectable<Database['templates']>): TemplateRow => ({ ...r, rrsets: JSON.parse(rrsets) as TemplateRow['rrsets'] });
 const ownerKey = (o: { user_id: number; team_id: number | null }) => (o.team_id != null ? `team:${o.team_id}` : `user:${o.user_id}`);
