@@ -71,7 +71,7 @@ const patch = createRoute({
 });
 
 export function changesApi(services: Services) {
-  const { zones, changes, rrsets } = services;
+  const { changes, rrsets } = services;
   const user = (c: { get(k: 'principal'): { user: { id: number } } }) => c.get('principal').user.id;
   return createApi()
     .endpoint(list, async (c) => {
@@ -92,7 +92,7 @@ export function changesApi(services: Services) {
       // The body is optional: a bare POST reverts with the default comment.
       const body = c.req.header('content-type') ? c.req.valid('json') : {};
       const opts = writeOptions(c, body.comment);
-      const applied = await changes.revert((tx) => zones.owned(user(c), pathZone(c), tx), changeId(id), opts);
+      const applied = await changes.revert(pathZone(c).zone, changeId(id), opts);
       return writeAnswer(c, opts, applied, (a) => changeView(a.change));
     })
     .endpoint(patch, async (c) => {

@@ -2,20 +2,20 @@
  * The zone a request's path names, and the parts of a credential's scope
  * the edge can judge from the request alone.
  *
- * A `/domains/:name…` path becomes a zone row here, once, through the same service function the
- * write path re-checks it with (`zones.owned` / `zones.place`, strict name parsing): a name that
- * resolves to no zone of the user is 404 before any handler runs, the scope's zone list is judged
- * on that row, and the handler acts on the same row (`pathZone(c)`), never on its own reading of
- * the path. Which records a write may change, and whether it may change settings, keys or the zone
- * itself, is judged again in the change set on the row it locked.
+ * A `/domains/:name…` path becomes a zone row and the user's role on it here, once, through the
+ * services' place finder (services/zones/place.ts, strict name parsing): a name that resolves to
+ * no zone of the user is 404 before any handler runs, the scope's zone list and the role are
+ * judged on that row, and the handler acts on the same row (`pathZone(c)`), never on its own
+ * reading of the path. A write's change set reads that zone again by id under its lock, and judges
+ * there, on the locked row, the role and which records, settings or keys the write may change.
  */
 import type { Context } from 'hono';
 import { clientAddress } from '../../http/client-address';
 import { Forbidden, NotFound } from '../../core/errors';
 import { allowsAddress, allowsZone, isRestricted, limitsRecords, type Scope } from '../../core/scope';
 import type { Services } from '../../services';
-import { edgeRoleRefusal, roleOn } from '../../services/zones/access';
-import type { Place } from '../../services/zones/zones';
+import { edgeRoleRefusal } from '../../services/zones/access';
+import { ownedPlace, zonePlace, type Place } from '../../services/zones/place';
 import type { ApiEnv } from '../auth';
 import type { Check } from '../checks';
 
@@ -54,7 +54,7 @@ function decodeSegment(segment: string): string {
 }
 
 export function enforceScope(services: Services, base = '/api/v1'): Check<ApiEnv> {
-  const { zones } = services;
+  const { store } = services;
 
   function checkEdge(c: Context<ApiEnv>, scope: Scope, path: string): void {
     if (!allowsAddress(scope, clientAddress(c))) throw forbidden("this token may not be used from this address (see its scope's allowed_ips)");
@@ -68,7 +68,8 @@ export function enforceScope(services: Services, base = '/api/v1'): Check<ApiEnv
 
   async function resolve(c: Context<ApiEnv>, scope: Scope, userId: number, segment: string, rest: string | undefined): Promise<void> {
     const name = decodeSegment(segment);
-    const place = rest !== undefined && PLACE_PATH.test(rest) ? await zones.place(userId, name) : { zone: await zones.owned(userId, name), base: '@' };
+    // The zone and the user's role on it, read and judged once for the whole request.
+    const place = rest !== undefined && PLACE_PATH.test(rest) ? await zonePlace(store, userId, name) : await ownedPlace(store, userId, name);
     // Judged on the row the path resolved to, whatever spelling named it.
     if (!allowsZone(scope, place.zone.name)) throw forbidden(`this token's scope does not include the zone ${place.zone.name}`);
     const write = !READS.has(c.req.method);
@@ -77,11 +78,11 @@ export function enforceScope(services: Services, base = '/api/v1'): Check<ApiEnv
       throw forbidden('this token may change only the records its scope names, not the zone itself');
     }
     // A team's zone: the member's role too, on the same row.
-    const role = await roleOn(services.store, userId, place.zone);
-    const why = role && (await edgeRoleRefusal(services.store, place.zone, role, write, write && rest === undefined));
+    const role = place.role;
+    const why = role && (await edgeRoleRefusal(store, place.zone, role, write, write && rest === undefined));
     if (why) throw forbidden(why);
     c.set('zone', place);
-    c.set('role', role ?? undefined);
+    c.set('role', role);
   }
 
   return (c) => {

@@ -147,16 +147,13 @@ export function createDynamicUpdates(store: ServiceStore, changes: ChangeSets, r
         // Canonical before the write lock; inside it the draft is only checked and edited.
         const prerequisites = canonical(req.prerequisites);
         const updates = canonical(req.updates);
-        await changes.apply(
-          (tx) => tx.domains.byId(zone.id).then((z) => z ?? Promise.reject(new Refused(UPDATE_RCODE.REFUSED))),
-          // The key's user, with their role on the zone judged again on the locked row.
-          { source: 'rfc2136', actor: { username: owner?.username ?? '', userId: key.user_id, credential: `tsig:${key.name}`, scope: key.scope } },
-          async ({ draft }) => {
-            await draft.load(new Set([...req.prerequisites, ...req.updates].map((r) => r.name)));
-            checkPrerequisites(draft, prerequisites);
-            applyUpdates(draft, updates);
-          },
-        );
+        // The key's user, with their role on the zone judged again on the locked row (a zone gone meanwhile is NotFound: REFUSED).
+        const actor = { username: owner?.username ?? '', userId: key.user_id, credential: `tsig:${key.name}`, scope: key.scope };
+        await changes.update(zone, { source: 'rfc2136', actor }, async ({ draft }) => {
+          await draft.load(new Set([...req.prerequisites, ...req.updates].map((r) => r.name)));
+          checkPrerequisites(draft, prerequisites);
+          applyUpdates(draft, updates);
+        });
         return UPDATE_RCODE.NOERROR;
       } catch (e) {
         if (e instanceof Refused) return e.rcode;

@@ -83,63 +83,57 @@ export function createRrsets(changes: ChangeSets, zones: Zones, maxRecords: numb
      */
     async replaceAll(userId: number, zoneName: ZoneRef, list: readonly RRsetChange[], settings: Partial<Settings>, opts: WriteOptions): Promise<Applied<void>> {
       // Prepared before the write lock: every entry validated and canonicalized; inside it only the draft is edited.
-      const entries = await resolveAll((await zones.owned(userId, zoneName)).name, list.map((rs) => ({ ...rs, changetype: 'REPLACE' as const })), opts.signal);
-      return changes.apply(
-        (tx) => zones.owned(userId, zoneName, tx),
-        opts,
-        async (edit) => {
-          const { draft, zone } = edit;
-          await draft.loadAll();
-          const given = new Set(entries.map((e) => `${e.name} ${e.type}`));
-          for (const name of draft.names()) {
-            for (const type of draft.types(name)) {
-              if ((name !== APEX || type !== 'NS') && !given.has(`${name} ${type}`)) draft.put(name, type, [], 0);
-            }
+      const zone = await zones.owned(userId, zoneName);
+      const entries = await resolveAll(zone.name, list.map((rs) => ({ ...rs, changetype: 'REPLACE' as const })), opts.signal);
+      return changes.update(zone, opts, async (u) => {
+        const { draft } = u;
+        await draft.loadAll();
+        const given = new Set(entries.map((e) => `${e.name} ${e.type}`));
+        for (const name of draft.names()) {
+          for (const type of draft.types(name)) {
+            if ((name !== APEX || type !== 'NS') && !given.has(`${name} ${type}`)) draft.put(name, type, [], 0);
           }
-          for (const e of entries) {
-            const ttl = e.ttl ?? draft.rrset(e.name, e.type)[0]?.ttl ?? zone.minimum_ttl;
-            draft.put(e.name, e.type, e.records.map((content, j) => ({ content, ttl, disabled: e.disabled[j] })), ttl);
-          }
-          Object.assign(edit.settings, settings);
-          const last = lastIndexes(entries);
-          edit.blame = (name, type) => {
-            const at = last.byType.get(`${name} ${type}`);
-            return at === undefined ? 'rrsets' : `rrsets.${at}`;
-          };
-        },
-      );
+        }
+        for (const e of entries) {
+          const ttl = e.ttl ?? draft.rrset(e.name, e.type)[0]?.ttl ?? u.zone.minimum_ttl;
+          draft.put(e.name, e.type, e.records.map((content, j) => ({ content, ttl, disabled: e.disabled[j] })), ttl);
+        }
+        Object.assign(u.settings, settings);
+        const last = lastIndexes(entries);
+        u.blame = (name, type) => {
+          const at = last.byType.get(`${name} ${type}`);
+          return at === undefined ? 'rrsets' : `rrsets.${at}`;
+        };
+      });
     },
 
     async patch(userId: number, zoneName: ZoneRef, list: readonly RRsetChange[], opts: WriteOptions): Promise<Applied<void>> {
       // Prepared before the write lock, as for replaceAll.
-      const entries = await resolveAll((await zones.owned(userId, zoneName)).name, list, opts.signal);
-      return changes.apply(
-        (tx) => zones.owned(userId, zoneName, tx),
-        opts,
-        async (edit) => {
-          const { draft, zone } = edit;
-          await draft.load(new Set(entries.map((e) => e.name)));
-          for (const e of entries) {
-            const current = draft.rrset(e.name, e.type);
-            const ttl = e.ttl ?? current[0]?.ttl ?? zone.minimum_ttl;
-            const given: Entry[] = e.records.map((content, j) => ({ content, ttl, disabled: e.disabled[j] }));
-            if (e.changetype === 'REPLACE') draft.put(e.name, e.type, given, ttl);
-            else if (e.changetype === 'DELETE') draft.put(e.name, e.type, [], ttl);
-            else if (e.changetype === 'ADD') draft.put(e.name, e.type, [...current, ...given], ttl);
-            else {
-              const gone = new Set(e.records);
-              draft.put(e.name, e.type, current.filter((c) => !gone.has(c.content)), ttl);
-            }
+      const zone = await zones.owned(userId, zoneName);
+      const entries = await resolveAll(zone.name, list, opts.signal);
+      return changes.update(zone, opts, async (u) => {
+        const { draft } = u;
+        await draft.load(new Set(entries.map((e) => e.name)));
+        for (const e of entries) {
+          const current = draft.rrset(e.name, e.type);
+          const ttl = e.ttl ?? current[0]?.ttl ?? u.zone.minimum_ttl;
+          const given: Entry[] = e.records.map((content, j) => ({ content, ttl, disabled: e.disabled[j] }));
+          if (e.changetype === 'REPLACE') draft.put(e.name, e.type, given, ttl);
+          else if (e.changetype === 'DELETE') draft.put(e.name, e.type, [], ttl);
+          else if (e.changetype === 'ADD') draft.put(e.name, e.type, [...current, ...given], ttl);
+          else {
+            const gone = new Set(e.records);
+            draft.put(e.name, e.type, current.filter((c) => !gone.has(c.content)), ttl);
           }
-          // A rule broken at a name is blamed on the last entry that touched it (that type first).
-          const last = lastIndexes(entries);
-          const blame: Blame = (name, type) => {
-            const at = last.byType.get(`${name} ${type}`) ?? last.byName.get(name);
-            return at === undefined ? 'rrsets' : `rrsets.${at}`;
-          };
-          edit.blame = blame;
-        },
-      );
+        }
+        // A rule broken at a name is blamed on the last entry that touched it (that type first).
+        const last = lastIndexes(entries);
+        const blame: Blame = (name, type) => {
+          const at = last.byType.get(`${name} ${type}`) ?? last.byName.get(name);
+          return at === undefined ? 'rrsets' : `rrsets.${at}`;
+        };
+        u.blame = blame;
+      });
     },
   };
 }

@@ -5,6 +5,7 @@
  */
 import { APEX, normalizeRecordName, normalizeZoneName, parseZonePathName, strictPathName } from '../../core/domain-name';
 import { NotFound, RuleError } from '../../core/errors';
+import type { Role } from '../../core/roles';
 import type { DomainRow, ReadRepos } from '../../store/types';
 import { roleOn } from './access';
 
@@ -17,6 +18,8 @@ import { roleOn } from './access';
 export interface Place {
   zone: DomainRow;
   base: string;
+  /** The user's role on the zone, as judged when the place was found by name (the API's path check keeps it). */
+  role?: Role;
 }
 
 /** A zone as a caller names it: a name (the CLI, a DNS message) or a place the API resolved from its path. */
@@ -60,6 +63,11 @@ export async function ownedZone(store: ReadRepos, userId: number, ref: ZoneRef, 
     if (ref.base !== APEX) throw new NotFound(`no domain named ${ref.base}.${ref.zone.name}`);
     return (await again(store, userId, ref, repos)).zone;
   }
+  return (await ownedPlace(repos, userId, ref)).zone;
+}
+
+/** The user's zone by name (parsed strictly, as a path names it) as a place at its apex, with their role on it. */
+export async function ownedPlace(repos: ReadRepos, userId: number, ref: string): Promise<Place> {
   let normalized: string;
   try {
     normalized = parseZonePathName(ref);
@@ -67,8 +75,9 @@ export async function ownedZone(store: ReadRepos, userId: number, ref: ZoneRef, 
     throw new NotFound(`no domain named ${clip(ref)}`);
   }
   const zone = await repos.domains.byName(normalized);
-  if (!zone || !(await roleOn(repos, userId, zone))) throw new NotFound(`no domain named ${normalized}`);
-  return zone;
+  const role = zone && (await roleOn(repos, userId, zone));
+  if (!zone || !role) throw new NotFound(`no domain named ${normalized}`);
+  return { zone, base: APEX, role };
 }
 
 /**
@@ -95,10 +104,11 @@ export async function zonePlace(store: ReadRepos, userId: number, ref: ZoneRef, 
       continue;
     }
     const zone = await repos.domains.byName(zoneName);
-    if (!zone || !(await roleOn(repos, userId, zone))) continue;
-    if (i === 0) return { zone, base: APEX };
+    const role = zone && (await roleOn(repos, userId, zone));
+    if (!zone || !role) continue;
+    if (i === 0) return { zone, base: APEX, role };
     try {
-      return { zone, base: normalizeRecordName(`${name}.`, zone.name) };
+      return { zone, base: normalizeRecordName(`${name}.`, zone.name), role };
     } catch (e) {
       if (e instanceof RuleError) break;
       throw e;
