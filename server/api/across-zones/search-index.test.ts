@@ -6,7 +6,7 @@
  * of every record. SQLite and PostgreSQL.
  */
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import type { FoundRecord, TextMatch } from '../../store/template-types';
+import type { FoundRecord, TextMatch } from '../../store/types/across-zones';
 import { trigramQuery } from '../../store/repos/template-repos';
 import { createTestApp, type TestApp } from '../../testing/test-app';
 

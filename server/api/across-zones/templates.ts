@@ -9,7 +9,7 @@ import { placeholders } from '../../core/template-render';
 import type { Services } from '../../services';
 import type { BatchResult } from '../../services/across-zones/batches';
 import type { ChangeSet } from '../../services/changes/change-sets';
-import type { TemplateRow } from '../../store/template-types';
+import type { TemplateRow } from '../../store/types/across-zones';
 import { createApi, errors, json, security } from '../create-api';
 import { pageHeaders, pageParams, pageQuery, setPageHeaders } from '../pagination';
 import { idParam, pathId } from '../path-id';

@@ -5,7 +5,7 @@
  */
 import { Invalid, RuleError } from '../../core/errors';
 import { recordType } from '../../core/record-types';
-import type { FoundRecord } from '../../store/template-types';
+import type { FoundRecord } from '../../store/types/across-zones';
 import type { Edit } from '../changes/change-sets';
 import type { Entry } from '../changes/zone-draft';
 

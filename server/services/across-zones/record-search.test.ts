@@ -1,7 +1,7 @@
 /** The search across zones without HTTP: its filters, networks, scopes, and the bulk change of what it finds. */
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import { Invalid } from '../../core/errors';
-import type { FoundRecord } from '../../store/template-types';
+import type { FoundRecord } from '../../store/types/across-zones';
 import type { UserRow } from '../../store/types';
 import { serviceHarness, type ServiceHarness } from '../../testing/service-harness';
 import type { WriteOptions } from '../changes/change-sets';

@@ -6,7 +6,7 @@
 import { APEX } from '../../core/domain-name';
 import { Invalid } from '../../core/errors';
 import { rangeContains } from '../../core/ip-range';
-import type { FoundRecord } from '../../store/template-types';
+import type { FoundRecord } from '../../store/types/across-zones';
 import type { Page, ServiceStore, Window } from '../../store/types';
 import type { WriteOptions } from '../changes/change-sets';
 import type { Asker } from './asker';

@@ -8,7 +8,7 @@ import { MAX_NAME_LENGTH, normalizeZoneName } from '../../core/domain-name';
 import { Invalid, RuleError } from '../../core/errors';
 import { parseIpRange, type IpRange } from '../../core/ip-range';
 import { recordType } from '../../core/record-types';
-import type { RecordSearch, TextMatch } from '../../store/template-types';
+import type { RecordSearch, TextMatch } from '../../store/types/across-zones';
 import type { Asker } from './asker';
 
 export interface SearchInput {

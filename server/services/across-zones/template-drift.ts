@@ -1,7 +1,7 @@
 /** How a zone differs from the template it came from, rendered with the zone's variables. */
 import { Invalid, RuleError } from '../../core/errors';
 import { slicer } from '../../core/pause';
-import type { TemplateRow } from '../../store/template-types';
+import type { TemplateRow } from '../../store/types/across-zones';
 import type { DomainRow, ReadRepos, RecordRow } from '../../store/types';
 import { render, type Variables } from './template-render';
 

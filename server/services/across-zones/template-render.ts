@@ -9,7 +9,7 @@ import { Invalid } from '../../core/errors';
 import type { Slicer } from '../../core/pause';
 import { recordType } from '../../core/record-types';
 import { fill, MAX_VARIABLES, variableRefusal } from '../../core/template-render';
-import type { TemplateRow } from '../../store/template-types';
+import type { TemplateRow } from '../../store/types/across-zones';
 import type { Edit } from '../changes/change-sets';
 import { FieldCheck } from '../changes/rule-fields';
 

@@ -8,7 +8,7 @@ import { slicer } from '../../core/pause';
 import { recordType } from '../../core/record-types';
 import { placeholders, unfill } from '../../core/template-render';
 import { parseTtl } from '../../core/ttl';
-import type { TemplateRRset } from '../../store/template-types';
+import type { TemplateRRset } from '../../store/types/across-zones';
 import type { DomainRow, ReadRepos } from '../../store/types';
 import { FieldCheck } from '../changes/rule-fields';
 import { recordCount } from './template-render';

@@ -1,7 +1,7 @@
 /** Templates without HTTP: what one may hold, rendering with variables, apply (preview and write), drift, scopes and teams. */
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import { Conflict, Forbidden, Invalid, NotFound } from '../../core/errors';
-import type { TemplateRow } from '../../store/template-types';
+import type { TemplateRow } from '../../store/types/across-zones';
 import type { UserRow } from '../../store/types';
 import { serviceHarness, type ServiceHarness } from '../../testing/service-harness';
 import type { WriteOptions } from '../changes/change-sets';

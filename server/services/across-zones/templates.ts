@@ -8,7 +8,7 @@
 import { Conflict, Forbidden, Invalid, NotFound } from '../../core/errors';
 import { roleAtLeast } from '../../core/roles';
 import { allowsZone } from '../../core/scope';
-import type { TemplateRow } from '../../store/template-types';
+import type { TemplateRow } from '../../store/types/across-zones';
 import type { DomainRow, ReadRepos, ServiceRepos, ServiceStore, Window } from '../../store/types';
 import type { Edit, WriteOptions } from '../changes/change-sets';
 import { teamFor } from '../zones/access';

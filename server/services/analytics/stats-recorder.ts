@@ -4,7 +4,7 @@
  */
 import { SLOT, type StatsBatch, type TopKind } from '../../core/query-stats-fields';
 import { ZONE_RCODES, zoneAnswers } from '../../metrics';
-import type { StatsRowAdd, TopRowAdd } from '../../store/stats-types';
+import type { StatsRowAdd, TopRowAdd } from '../../store/types/stats';
 import type { ServiceStore } from '../../store/types';
 
 export const MINUTE_ROWS_SECONDS = 48 * 3600;

@@ -12,7 +12,7 @@
  */
 import { Conflict, Forbidden, NotFound } from '../../core/errors';
 import { zoneRefusal, type Scope } from '../../core/scope';
-import type { DeletedZoneRow } from '../../store/deleted-zone-types';
+import type { DeletedZoneRow } from '../../store/types/deleted-zones';
 import type { DomainRow, Page, ReadRepos, ServiceStore, Window } from '../../store/types';
 import type { Audit, AuditActor } from '../identity/audit';
 import type { ChangeSets, WriteOptions } from '../changes/change-sets';

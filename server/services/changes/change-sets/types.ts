@@ -7,7 +7,7 @@ import type { Slicer } from '../../../core/pause';
 import { SOA_FIELDS } from '../../../core/soa';
 import type { Scope } from '../../../core/scope';
 import type { DomainRow, NewRow, RecordRow, ServiceRepos, Store } from '../../../store/types';
-import type { DeletedZoneRow } from '../../../store/deleted-zone-types';
+import type { DeletedZoneRow } from '../../../store/types/deleted-zones';
 import type { ZoneEvents } from '../events';
 import type { Blame, RecordData, ZoneDraft } from '../zone-draft';
 import type { ZoneUpdate } from './zone-update';
