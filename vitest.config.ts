@@ -10,8 +10,10 @@ export default defineConfig({
     // vitest's default is one worker fewer than the cores: one on a 2-core machine. Most files wait on
     // a real server, dig or a database rather than compute, so every core runs a file.
     maxWorkers: Math.max(2, os.availableParallelism()),
-    // Tests that start the server as a process run the build of it (server/testing/server-process.ts).
-    globalSetup: ['server/testing/vitest-setup.ts'],
+    // The run's id and its PostgreSQL databases' drop; then the build of the server, which the
+    // tests that start it as a process run (server/testing/server-process.ts). The fast tier, a
+    // part of these tests: vitest.fast.config.ts (docs/testing.md).
+    globalSetup: ['server/testing/test-run.ts', 'server/testing/vitest-setup.ts'],
     projects: [
       { test: { ...base, name: 'sqlite', include: ['server/**/*.test.ts', 'web/**/*.test.ts', 'bench/**/*.test.ts'] } },
       ...(postgres

@@ -40,6 +40,7 @@ export interface StartOptions {
 }
 
 export async function startServer(env: Record<string, string> = {}, dataDir = tempDataDir(), opts: StartOptions = {}): Promise<ServerProcess> {
+  if (process.env.ZONEDECK_TEST_TIER === 'fast') throw new Error('the fast tier starts no server: name this test *.int.test.ts (docs/testing.md)');
   const script = opts.script ?? SERVER;
   const node = [process.execPath, ...(opts.nodeArgs ?? []), ...(script.endsWith('.ts') ? ['--import', 'tsx'] : ['--enable-source-maps']), script];
   const argv = opts.cpu === undefined ? node : ['taskset', '-c', String(opts.cpu), ...node];

@@ -224,18 +224,19 @@ describe('errors, each with its line', () => {
 });
 
 describe('big files', () => {
-  // How fast is bench/zone-files.ts's figure (the parse of a 100k-record file beside its import).
-  it('parses 100k records, every one', () => {
+  // A big file read whole; how fast, and at 100k records, is bench/zone-files.ts's figure (the
+  // parse of such a file beside its import).
+  it('parses 20k records of every common kind, every one', () => {
     const lines = ['$ORIGIN example.com.', '$TTL 300', '@ SOA ns1 hostmaster 1 7200 3600 1209600 300'];
-    for (let i = 0; i < 100_000; i++) {
+    for (let i = 0; i < 20_000; i++) {
       const n = `host${i}`;
       lines.push(i % 4 === 0 ? `${n} IN TXT "v=spf1 ip4:192.0.2.${i % 256} -all"` : i % 4 === 1 ? `${n} IN MX 10 mail${i}` : i % 4 === 2 ? `${n} 60 IN AAAA 2001:db8::${(i % 65536).toString(16)}` : `${n} A 192.0.2.${i % 256}`);
     }
     const text = lines.join('\n');
     const parsed = parse(text);
     expect(parsed.errors).toEqual([]);
-    expect(parsed.records).toHaveLength(100_000);
-    expect(parsed.records.at(-1)).toMatchObject({ name: 'host99999', record_type: 'A', ttl: 300, content: '192.0.2.159' });
+    expect(parsed.records).toHaveLength(20_000);
+    expect(parsed.records.at(-1)).toMatchObject({ name: 'host19999', record_type: 'A', ttl: 300, content: '192.0.2.31' });
   });
 });
 
