@@ -63,3 +63,48 @@ test('two-factor sign-in: enrol with a QR code and secret, sign in with a code o
   await page.getByRole('link', { name: `Account of ${user.username}` }).click();
   await expect(page.getByRole('region', { name: 'Two-factor sign-in' }).getByText('9 of 10 recovery codes left')).toBeVisible();
 });
+
+test('an administrator resets a lost second factor after confirming in a dialog; the user then signs in with the password alone', async ({ page, browser, server }) => {
+  const user = { username: `tr${randomBytes(4).toString('hex')}`, password: `pw-${randomBytes(6).toString('hex')}` };
+  const admin = { username: `ta${randomBytes(4).toString('hex')}`, password: `pw-${randomBytes(6).toString('hex')}` };
+  cli(server, 'users', 'add', user.username, '--password', user.password);
+  cli(server, 'users', 'add', admin.username, '--password', admin.password, '--admin');
+
+  // The user turns on two-factor sign-in in a browser of their own.
+  const theirs = await browser.newContext({ baseURL: server.url });
+  const their = await theirs.newPage();
+  await their.goto('/sign-in');
+  await signIn(their, user);
+  await their.getByRole('link', { name: `Account of ${user.username}` }).click();
+  const card = their.getByRole('region', { name: 'Two-factor sign-in' });
+  await card.getByRole('button', { name: 'Set up two-factor sign-in' }).click();
+  const secret = (await card.getByTestId('totp-secret').textContent())!.trim();
+  await card.getByLabel('Code from the app').fill(codeOf(secret));
+  await card.getByRole('button', { name: 'Turn on' }).click();
+  await card.getByRole('button', { name: 'I have saved them' }).click();
+  await expect(card.getByText('10 of 10 recovery codes left')).toBeVisible();
+
+  await page.goto('/sign-in');
+  await signIn(page, admin);
+  await expect(page.getByRole('heading', { name: 'Domains', level: 1 })).toBeVisible();
+  await page.goto(`/admin/users?q=${user.username}`);
+  const reset = page.getByRole('button', { name: `Reset two-factor sign-in of ${user.username}` });
+  const dialog = page.getByRole('dialog', { name: `Remove the two-factor sign-in and every passkey of ${user.username}?` });
+  // Cancel leaves everything as it was: the code is still asked.
+  await reset.click();
+  await expect(dialog).toContainText('sign in with their password alone');
+  await dialog.getByRole('button', { name: 'Cancel' }).click();
+  await expect(dialog).toBeHidden();
+  await signOut(their);
+  await signIn(their, user);
+  await expect(their.getByLabel('Authentication code')).toBeVisible();
+
+  await reset.click();
+  await dialog.getByRole('button', { name: 'Reset two-factor' }).click();
+  await expect(dialog).toBeHidden();
+  await expect(page.getByText(`${user.username} signs in with their password alone now`)).toBeVisible();
+  await their.goto('/sign-in');
+  await signIn(their, user);
+  await expect(their.getByRole('heading', { name: 'Domains', level: 1 })).toBeVisible();
+  await theirs.close();
+});

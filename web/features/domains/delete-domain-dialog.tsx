@@ -1,7 +1,7 @@
 /** Deleting a zone takes it off the air with every record in it (restorable from Deleted for HISTORY_DAYS): the user confirms by typing its name. */
-import { useState, type FormEvent } from 'react';
+import { useState } from 'react';
 import { Alert } from '../../ui/alert';
-import { Dialog } from '../../ui/dialog';
+import { ConfirmDialog } from '../../ui/confirm-dialog';
 import { TextField } from '../../ui/field';
 import { useToast } from '../../ui/toast';
 import { useDeleteDomain } from './delete-domain';
@@ -17,9 +17,9 @@ export function DeleteDomainDialog({ name, onClose, onDeleted }: { name: string 
     del.reset();
     onClose();
   };
-  const onSubmit = (e: FormEvent) => {
-    e.preventDefault();
-    if (!name || typed.trim().toLowerCase() !== name) return;
+  const confirmed = typed.trim().toLowerCase() === name;
+  const onConfirm = () => {
+    if (!name || !confirmed) return;
     del.mutate(name, {
       onSuccess: () => {
         toast('success', `Deleted ${name}`);
@@ -29,23 +29,23 @@ export function DeleteDomainDialog({ name, onClose, onDeleted }: { name: string 
     });
   };
   return (
-    <Dialog open={name !== null} onClose={close} title={`Delete ${name ?? ''}?`}>
-      <form onSubmit={onSubmit} noValidate>
-        <p>
-          This deletes the zone <strong className="mono">{name}</strong> and every record in it. Name servers stop answering for it at once.{' '}
-          {days ? `You can restore it, with its records, keys and history, from Deleted on the Domains page for ${days} days.` : 'You can restore it, with its records, keys and history, from Deleted on the Domains page.'}
-        </p>
-        <TextField label={`Type ${name ?? ''} to confirm`} value={typed} autoFocus autoComplete="off" spellCheck={false} onChange={(e) => setTyped(e.target.value)} />
-        {del.error ? <Alert title="Could not delete the domain">{del.error.message}</Alert> : null}
-        <div className="dialog-actions">
-          <button type="button" className="btn" onClick={close}>
-            Cancel
-          </button>
-          <button type="submit" className="btn btn-danger" disabled={typed.trim().toLowerCase() !== name || del.isPending}>
-            {del.isPending ? 'Deleting…' : 'Delete domain'}
-          </button>
-        </div>
-      </form>
-    </Dialog>
+    <ConfirmDialog
+      open={name !== null}
+      title={`Delete ${name ?? ''}?`}
+      onCancel={close}
+      onConfirm={onConfirm}
+      confirmLabel="Delete domain"
+      pendingLabel="Deleting…"
+      pending={del.isPending}
+      disabled={!confirmed}
+      error={del.error ? <Alert title="Could not delete the domain">{del.error.message}</Alert> : null}
+      form
+    >
+      <p>
+        This deletes the zone <strong className="mono">{name}</strong> and every record in it. Name servers stop answering for it at once.{' '}
+        {days ? `You can restore it, with its records, keys and history, from Deleted on the Domains page for ${days} days.` : 'You can restore it, with its records, keys and history, from Deleted on the Domains page.'}
+      </p>
+      <TextField label={`Type ${name ?? ''} to confirm`} value={typed} autoFocus autoComplete="off" spellCheck={false} onChange={(e) => setTyped(e.target.value)} />
+    </ConfirmDialog>
   );
 }

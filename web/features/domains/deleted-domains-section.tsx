@@ -10,7 +10,7 @@ import { unicodeName } from '../../lib/idn';
 import { routes } from '../../lib/paths';
 import { Alert } from '../../ui/alert';
 import { Badge } from '../../ui/badge';
-import { Dialog } from '../../ui/dialog';
+import { ConfirmDialog } from '../../ui/confirm-dialog';
 import { Pagination } from '../../ui/pagination';
 import { EmptyState, ErrorState, LoadingState } from '../../ui/states';
 import { TableWrap } from '../../ui/table-wrap';
@@ -39,21 +39,22 @@ function RestoreDialog({ zone, onClose }: { zone: DeletedDomain | null; onClose:
   };
   const records = zone ? `${zone.records} ${zone.records === 1 ? 'record' : 'records'}` : '';
   return (
-    <Dialog open={zone !== null} onClose={close} title={`Restore ${zone?.name ?? ''}?`}>
+    <ConfirmDialog
+      open={zone !== null}
+      title={`Restore ${zone?.name ?? ''}?`}
+      onCancel={close}
+      onConfirm={confirm}
+      confirmLabel="Restore domain"
+      pendingLabel="Restoring…"
+      pending={restore.isPending}
+      tone="primary"
+      error={restore.error ? <Alert title="Could not restore the domain">{restore.error.message}</Alert> : null}
+    >
       <p>
         The zone <strong className="mono">{zone?.name}</strong> comes back as it was when it was deleted: its {records}, SOA settings, history
         {zone?.dnssec ? ' and DNSSEC keys (the same keys, so the DS at the parent still matches)' : ''}. Name servers answer for it again at once, with a new serial.
       </p>
-      {restore.error ? <Alert title="Could not restore the domain">{restore.error.message}</Alert> : null}
-      <div className="dialog-actions">
-        <button type="button" className="btn" onClick={close}>
-          Cancel
-        </button>
-        <button type="button" className="btn btn-primary" onClick={confirm} disabled={restore.isPending}>
-          {restore.isPending ? 'Restoring…' : 'Restore domain'}
-        </button>
-      </div>
-    </Dialog>
+    </ConfirmDialog>
   );
 }
 

@@ -6,7 +6,7 @@
 import { useState } from 'react';
 import type { Domain } from '../../lib/api-types';
 import { Alert } from '../../ui/alert';
-import { Dialog } from '../../ui/dialog';
+import { ConfirmDialog } from '../../ui/confirm-dialog';
 import { useToast } from '../../ui/toast';
 import { DsRecords } from './ds-records';
 import { useUpdateDomain } from './update-domain';
@@ -45,28 +45,22 @@ export function DnssecSwitch({ domain }: { domain: Domain }) {
         </div>
       </div>
       <DsRecords domain={domain} />
-      <Dialog open={confirming} onClose={() => setConfirming(false)} title={`Turn off DNSSEC for ${domain.name}?`}>
+      <ConfirmDialog
+        open={confirming}
+        title={`Turn off DNSSEC for ${domain.name}?`}
+        onCancel={() => setConfirming(false)}
+        onConfirm={() => {
+          setConfirming(false);
+          change(false);
+        }}
+        confirmLabel="Turn off DNSSEC"
+      >
         <Alert tone="warning" title="Remove the DS record at your registrar first">
           While the parent zone still publishes a DS record for {domain.name}, validating resolvers reject its unsigned answers: the domain stops resolving for
           their users. Remove the DS, wait until its TTL has passed (often a day or two), then turn DNSSEC off.
         </Alert>
         <p>Turning it off deletes the zone's signing key; turning it on again makes a new key with a new DS record.</p>
-        <div className="dialog-actions">
-          <button type="button" className="btn" onClick={() => setConfirming(false)} autoFocus>
-            Cancel
-          </button>
-          <button
-            type="button"
-            className="btn btn-danger"
-            onClick={() => {
-              setConfirming(false);
-              change(false);
-            }}
-          >
-            Turn off DNSSEC
-          </button>
-        </div>
-      </Dialog>
+      </ConfirmDialog>
     </>
   );
 }

@@ -8,7 +8,7 @@ import { useState } from 'react';
 import { ApiError } from '../../lib/api-client';
 import type { ChangeSet } from '../../lib/api-types';
 import { Alert } from '../../ui/alert';
-import { Dialog } from '../../ui/dialog';
+import { ConfirmDialog } from '../../ui/confirm-dialog';
 import { TextField } from '../../ui/field';
 import { LoadingState } from '../../ui/states';
 import { useToast } from '../../ui/toast';
@@ -64,7 +64,18 @@ export function RevertDialog({ domain, change, onClose }: { domain: string; chan
   };
 
   return (
-    <Dialog open={change !== null} onClose={close} title={`Revert change #${id ?? ''}?`} wide>
+    <ConfirmDialog
+      open={change !== null}
+      title={`Revert change #${id ?? ''}?`}
+      onCancel={close}
+      onConfirm={confirm}
+      confirmLabel="Confirm revert"
+      pendingLabel="Reverting…"
+      pending={revert.isPending}
+      disabled={!preview.data || preview.isFetching}
+      tone="primary"
+      wide
+    >
       <p>A revert applies the opposite of this change as a new change set, which you can revert in turn.</p>
       {preview.isPending ? (
         <LoadingState label="Working out what the revert would change…" />
@@ -84,14 +95,6 @@ export function RevertDialog({ domain, change, onClose }: { domain: string; chan
         <Refusal error={revert.error} title="Could not revert" />
       ) : null}
       <TextField label="Comment (optional)" value={comment} maxLength={500} placeholder={`revert of change ${id ?? ''}`} onChange={(e) => setComment(e.target.value)} />
-      <div className="dialog-actions">
-        <button type="button" className="btn" onClick={close} autoFocus>
-          Cancel
-        </button>
-        <button type="button" className="btn btn-primary" disabled={!preview.data || preview.isFetching || revert.isPending} onClick={confirm}>
-          {revert.isPending ? 'Reverting…' : 'Confirm revert'}
-        </button>
-      </div>
-    </Dialog>
+    </ConfirmDialog>
   );
 }

@@ -2,7 +2,7 @@
 import { useState } from 'react';
 import type { DnsRecord } from '../../lib/api-types';
 import { formatNumber } from '../../lib/format';
-import { Dialog } from '../../ui/dialog';
+import { ConfirmDialog } from '../../ui/confirm-dialog';
 import { TextField } from '../../ui/field';
 import { zoneFileLine } from '../../lib/change-lines';
 
@@ -14,7 +14,17 @@ export function DeleteRecordsDialog({ zone, records, hidden, open, onClose, onCo
   const [comment, setComment] = useState('');
   const n = records.length;
   return (
-    <Dialog open={open} onClose={onClose} title={`Delete ${recordsWord(n)} from ${zone}?`} wide>
+    <ConfirmDialog
+      open={open}
+      title={`Delete ${recordsWord(n)} from ${zone}?`}
+      onCancel={onClose}
+      onConfirm={() => {
+        onConfirm(comment.trim());
+        setComment('');
+      }}
+      confirmLabel={`Delete ${recordsWord(n)}`}
+      wide
+    >
       <p>They are deleted together, as one change: all of them or, if the server refuses one, none. The zone’s History can revert it.</p>
       {hidden > 0 ? <p className="strong">{recordsWord(hidden)} of these {hidden === 1 ? 'is' : 'are'} hidden by the current filters.</p> : null}
       <ul className="diff" aria-label="Records to delete" tabIndex={0}>
@@ -26,21 +36,6 @@ export function DeleteRecordsDialog({ zone, records, hidden, open, onClose, onCo
       </ul>
       {n > LISTED ? <p className="muted small">and {formatNumber(n - LISTED)} more</p> : null}
       <TextField label="Comment (optional)" value={comment} maxLength={500} placeholder="Why, for the history" onChange={(e) => setComment(e.target.value)} />
-      <div className="dialog-actions">
-        <button type="button" className="btn" onClick={onClose} autoFocus>
-          Cancel
-        </button>
-        <button
-          type="button"
-          className="btn btn-danger"
-          onClick={() => {
-            onConfirm(comment.trim());
-            setComment('');
-          }}
-        >
-          Delete {recordsWord(n)}
-        </button>
-      </div>
-    </Dialog>
+    </ConfirmDialog>
   );
 }

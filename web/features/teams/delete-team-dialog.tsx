@@ -1,6 +1,6 @@
 /** Deleting a team: refused while it owns zones (409, the server's message shown here). */
 import { Alert } from '../../ui/alert';
-import { Dialog } from '../../ui/dialog';
+import { ConfirmDialog } from '../../ui/confirm-dialog';
 import { useToast } from '../../ui/toast';
 import { useDeleteTeam } from './delete-team';
 
@@ -20,17 +20,17 @@ export function DeleteTeamDialog({ team, open, onClose, onDeleted }: { team: str
       },
     });
   return (
-    <Dialog open={open} onClose={close} title={`Delete team ${team}?`}>
+    <ConfirmDialog
+      open={open}
+      title={`Delete team ${team}?`}
+      onCancel={close}
+      onConfirm={confirm}
+      confirmLabel="Delete team"
+      pendingLabel="Deleting…"
+      pending={del.isPending}
+      error={del.error ? <Alert title="Could not delete the team">{del.error.message}</Alert> : null}
+    >
       <p>Its members lose their roles. A team that still owns zones cannot be deleted: move or delete them first.</p>
-      {del.error ? <Alert title="Could not delete the team">{del.error.message}</Alert> : null}
-      <div className="dialog-actions">
-        <button type="button" className="btn" onClick={close} autoFocus>
-          Cancel
-        </button>
-        <button type="button" className="btn btn-danger" disabled={del.isPending} onClick={confirm}>
-          {del.isPending ? 'Deleting…' : 'Delete team'}
-        </button>
-      </div>
-    </Dialog>
+    </ConfirmDialog>
   );
 }

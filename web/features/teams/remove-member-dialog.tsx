@@ -1,7 +1,7 @@
 /** Removing a member (or leaving): they lose the team's zones at once. The last owner cannot go (409, shown here). */
 import type { Member } from '../../lib/api-types';
 import { Alert } from '../../ui/alert';
-import { Dialog } from '../../ui/dialog';
+import { ConfirmDialog } from '../../ui/confirm-dialog';
 import { useToast } from '../../ui/toast';
 import { useRemoveMember } from './remove-member';
 
@@ -24,17 +24,17 @@ export function RemoveMemberDialog({ team, member, me, onClose, onLeft }: { team
     });
   };
   return (
-    <Dialog open={member !== null} onClose={close} title={self ? `Leave ${team}?` : `Remove ${member?.username ?? ''} from ${team}?`}>
+    <ConfirmDialog
+      open={member !== null}
+      title={self ? `Leave ${team}?` : `Remove ${member?.username ?? ''} from ${team}?`}
+      onCancel={close}
+      onConfirm={confirm}
+      confirmLabel={self ? 'Leave team' : 'Remove member'}
+      pendingLabel="Removing…"
+      pending={remove.isPending}
+      error={remove.error ? <Alert title={self ? 'Could not leave the team' : 'Could not remove the member'}>{remove.error.message}</Alert> : null}
+    >
       <p>{self ? 'You lose access to the team’s zones at once.' : `${member?.username ?? ''} loses access to the team’s zones at once, with every token and TSIG key of theirs.`}</p>
-      {remove.error ? <Alert title={self ? 'Could not leave the team' : 'Could not remove the member'}>{remove.error.message}</Alert> : null}
-      <div className="dialog-actions">
-        <button type="button" className="btn" onClick={close} autoFocus>
-          Cancel
-        </button>
-        <button type="button" className="btn btn-danger" disabled={remove.isPending} onClick={confirm}>
-          {remove.isPending ? 'Removing…' : self ? 'Leave team' : 'Remove member'}
-        </button>
-      </div>
-    </Dialog>
+    </ConfirmDialog>
   );
 }

@@ -6,7 +6,7 @@
  */
 import { useState } from 'react';
 import { Alert } from '../../ui/alert';
-import { Dialog } from '../../ui/dialog';
+import { ConfirmDialog } from '../../ui/confirm-dialog';
 import { ErrorState, LoadingState } from '../../ui/states';
 import { useToast } from '../../ui/toast';
 import { needsReauthentication, ReauthenticateDialog } from '../../ui/reauthenticate';
@@ -62,27 +62,21 @@ export function PasswordSignInCard() {
       )}
       {settings.data?.oidc ? <UserEmailForm /> : null}
       <ReauthenticateDialog error={set.error} onConfirmed={() => set.variables !== undefined && change(set.variables)} onCancel={() => set.reset()} />
-      <Dialog open={confirming} onClose={() => setConfirming(false)} title="Turn password sign-in off for everyone?">
+      <ConfirmDialog
+        open={confirming}
+        title="Turn password sign-in off for everyone?"
+        onCancel={() => setConfirming(false)}
+        onConfirm={() => {
+          setConfirming(false);
+          change(false);
+        }}
+        confirmLabel="Turn password sign-in off"
+      >
         <Alert tone="warning" title="Nobody can sign in with a password any more, you included">
           Everyone signs in with single sign-on or a passkey. Check that yours works first. If nobody can sign in, an operator turns it on again with{' '}
           <code>npm run cli -- settings password-sign-in on</code>.
         </Alert>
-        <div className="dialog-actions">
-          <button type="button" className="btn" onClick={() => setConfirming(false)} autoFocus>
-            Cancel
-          </button>
-          <button
-            type="button"
-            className="btn btn-danger"
-            onClick={() => {
-              setConfirming(false);
-              change(false);
-            }}
-          >
-            Turn password sign-in off
-          </button>
-        </div>
-      </Dialog>
+      </ConfirmDialog>
     </section>
   );
 }

@@ -4,7 +4,7 @@
  */
 import type { User } from '../../lib/api-types';
 import { Alert } from '../../ui/alert';
-import { Dialog } from '../../ui/dialog';
+import { ConfirmDialog } from '../../ui/confirm-dialog';
 import { needsReauthentication, ReauthenticateDialog } from '../../ui/reauthenticate';
 import { OneTimePasswordDialog } from './one-time-password';
 import { useResetPassword } from './reset-password';
@@ -20,18 +20,18 @@ export function ResetPasswordDialog({ user, onClose }: { user: User | null; onCl
     return <OneTimePasswordDialog shown={{ username: user.username, password: reset.data.password, title: `New password for ${user.username}` }} onDone={close} />;
   }
   return (
-    <Dialog open={user !== null} onClose={close} title={`Reset the password of ${user?.username ?? ''}?`}>
+    <ConfirmDialog
+      open={user !== null}
+      title={`Reset the password of ${user?.username ?? ''}?`}
+      onCancel={close}
+      onConfirm={() => user && reset.mutate(user.username)}
+      confirmLabel="Reset password"
+      pendingLabel="Resetting…"
+      pending={reset.isPending}
+      error={reset.error && !needsReauthentication(reset.error) ? <Alert title="Could not reset the password">{reset.error.message}</Alert> : null}
+    >
       <p>Their current password stops working at once, and they are signed out everywhere. You get a one-time password to give them; they can change it on their Account page.</p>
-      {reset.error && !needsReauthentication(reset.error) ? <Alert title="Could not reset the password">{reset.error.message}</Alert> : null}
-      <div className="dialog-actions">
-        <button type="button" className="btn" onClick={close} autoFocus>
-          Cancel
-        </button>
-        <button type="button" className="btn btn-danger" disabled={reset.isPending} onClick={() => user && reset.mutate(user.username)}>
-          {reset.isPending ? 'Resetting…' : 'Reset password'}
-        </button>
-      </div>
       <ReauthenticateDialog error={reset.error} onConfirmed={() => user && reset.mutate(user.username)} onCancel={() => reset.reset()} />
-    </Dialog>
+    </ConfirmDialog>
   );
 }
