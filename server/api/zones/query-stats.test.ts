@@ -7,7 +7,7 @@
  */
 import { afterAll, beforeAll, describe, expect, it, vi } from 'vitest';
 import { SLOT, STAT_FIELDS } from '../../core/query-stats-fields';
-import type { StatsBatch } from '../../dns/analytics/query-stats';
+import type { StatsBatch } from '../../core/query-stats-fields';
 import { createStatsRecorder, MAX_PENDING_TOP } from '../../services/analytics/stats-recorder';
 import { createTestApp, type TestApp } from '../../testing/test-app';
 import { inMemory, join } from '../../testing/team-members';

@@ -6,7 +6,8 @@
 import packet from 'dns-packet';
 import { describe, expect, it, vi } from 'vitest';
 import { SLOT } from '../../core/query-stats-fields';
-import { BATCH_ZONES, LIVE_WORK, MAX_SKETCHED, MAX_ZONES, QueryStats, SLICE_MS, TOP_CAPACITY, TOP_SENT, type StatsBatch } from './query-stats';
+import { BATCH_ZONES, LIVE_WORK, MAX_SKETCHED, MAX_ZONES, QueryStats, SLICE_MS, TOP_CAPACITY, TOP_SENT } from './query-stats';
+import type { StatsBatch } from '../../core/query-stats-fields';
 import { SpaceSaving } from './top-k';
 import { questionKey } from '../wire/answer-cache';
 import type { Zone } from '../index/zone';

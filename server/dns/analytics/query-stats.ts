@@ -35,9 +35,6 @@ export const MAX_TOUCHED = 100_000;
  */
 export const LIVE_WORK = 5_000;
 
-// The batch handed on is shared with the main thread's recorder, which may not import dns/.
-export type { StatsBatch, ZoneStatsBatch } from '../../core/query-stats-fields';
-
 const WIDTH = STAT_FIELDS.length;
 // Slots as constants: SLOT is built from a list (a dictionary to V8), too slow to read on every answer.
 const QUERIES = SLOT.queries;

@@ -13,7 +13,7 @@ import type { ZoneEvents } from '../../services/changes/events';
 import type { ReadStore } from '../../store/types';
 import { startDns, type DnsWrites } from '../server';
 import type { FromWorker, ToWorker } from './worker';
-import type { StatsBatch } from '../analytics/query-stats';
+import type { StatsBatch } from '../../core/query-stats-fields';
 import type { LoadProgress } from './sync-deps';
 
 export interface DnsHandle {

@@ -13,7 +13,7 @@ import { ZoneEvents, type ZoneChange } from '../../services/changes/events';
 import { openReadStore } from '../../store/open';
 import { followOtherNodes } from './other-nodes';
 import { startDns } from '../server';
-import type { StatsBatch } from '../analytics/query-stats';
+import type { StatsBatch } from '../../core/query-stats-fields';
 
 export type ToWorker = { type: 'change'; change: ZoneChange } | { type: 'update-done'; id: number; rcode: number } | { type: 'close' };
 export type FromWorker =
