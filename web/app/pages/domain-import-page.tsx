@@ -3,9 +3,9 @@
  * would make, and apply exactly that. A tab of the domain editor, beside History.
  */
 import { Link, useParams } from 'react-router-dom';
-import { DomainTabs } from '../../features/domains/domain-tabs';
 import { useDomain } from '../../features/domains/get-domain';
 import { zoneAccess } from '../../features/domains/zone-access';
+import { ZoneNotFound, ZonePageHeader } from '../../features/domains/zone-page-header';
 import { ZoneConflictProvider } from '../../ui/zone-conflict';
 import { ConflictBanner } from '../../features/history/conflict-banner';
 import { ZoneImport } from '../../features/zone-files/zone-import';
@@ -20,29 +20,15 @@ export function Component() {
   const domain = useDomain(name);
 
   if (domain.isError && domain.error instanceof ApiError && domain.error.status === 404) {
-    return (
-      <div className="page">
-        <EmptyState title={`No domain named ${name}`}>
-          It may have been deleted, or it belongs to another account. <Link to={routes.domains}>Back to your domains</Link>
-        </EmptyState>
-      </div>
-    );
+    return <ZoneNotFound name={name} />;
   }
   const access = domain.data ? zoneAccess(domain.data) : undefined;
   return (
     <ZoneConflictProvider zone={name} key={name}>
       <div className="page">
-        <nav aria-label="Breadcrumb" className="breadcrumb">
-          <Link to={routes.domains}>Domains</Link> <span aria-hidden="true">/</span> <Link to={routes.domain(name)}>{name}</Link> <span aria-hidden="true">/</span>{' '}
-          <span aria-current="page">Import</span>
-        </nav>
-        <header className="page-header">
-          <div>
-            <h1 className="mono-title">{name}</h1>
-            <p className="muted">Bring records in from a zone file: check what it would change first, then apply it as one change set.</p>
-          </div>
-        </header>
-        <DomainTabs name={name} access={access} />
+        <ZonePageHeader name={name} view="Import" access={access}>
+          <p className="muted">Bring records in from a zone file: check what it would change first, then apply it as one change set.</p>
+        </ZonePageHeader>
         <ConflictBanner zone={name} />
         {access && !access.records ? (
           <EmptyState title="You can read this zone, not change it">

@@ -5,9 +5,9 @@
  * refreshed every 30 s.
  */
 import { Link, useParams, useSearchParams } from 'react-router-dom';
-import { DomainTabs } from '../../features/domains/domain-tabs';
 import { useDomain } from '../../features/domains/get-domain';
 import { zoneAccess } from '../../features/domains/zone-access';
+import { ZoneNotFound, ZonePageHeader } from '../../features/domains/zone-page-header';
 import { RANGES, useStats, useTopNames, type Range } from '../../features/traffic/get-stats';
 import { CATEGORIES, TrafficChart } from '../../features/traffic/traffic-chart';
 import { ApiError } from '../../lib/api-client';
@@ -15,7 +15,7 @@ import type { QuerySeries, TopNames } from '../../lib/api-types';
 import { formatNumber } from '../../lib/format';
 import { usePageTitle } from '../../lib/page-title';
 import { routes } from '../../lib/paths';
-import { EmptyState, ErrorState, LoadingState } from '../../ui/states';
+import { ErrorState, LoadingState } from '../../ui/states';
 
 const RANGE_LABELS: Record<Range, string> = { '1h': 'Last hour', '24h': 'Last 24 hours', '7d': 'Last 7 days', '30d': 'Last 30 days' };
 const QTYPE_PREFIX = 'qtype_';
@@ -134,30 +134,16 @@ export function Component() {
   const nxdomain = useTopNames(name, 'nxdomain', range);
 
   if (domain.isError && domain.error instanceof ApiError && domain.error.status === 404) {
-    return (
-      <div className="page">
-        <EmptyState title={`No domain named ${name}`}>
-          It may have been deleted, or it belongs to another account. <Link to={routes.domains}>Back to your domains</Link>
-        </EmptyState>
-      </div>
-    );
+    return <ZoneNotFound name={name} />;
   }
   const access = domain.data ? zoneAccess(domain.data) : undefined;
   const s = stats.data;
 
   return (
     <div className="page">
-      <nav aria-label="Breadcrumb" className="breadcrumb">
-        <Link to={routes.domains}>Domains</Link> <span aria-hidden="true">/</span> <Link to={routes.domain(name)}>{name}</Link> <span aria-hidden="true">/</span>{' '}
-        <span aria-current="page">Traffic</span>
-      </nav>
-      <header className="page-header">
-        <div>
-          <h1 className="mono-title">{name}</h1>
-          <p className="muted">The queries this zone answered, from every node, by answer, transport and type. Refreshed every 30 seconds.</p>
-        </div>
-      </header>
-      <DomainTabs name={name} access={access} />
+      <ZonePageHeader name={name} view="Traffic" access={access}>
+        <p className="muted">The queries this zone answered, from every node, by answer, transport and type. Refreshed every 30 seconds.</p>
+      </ZonePageHeader>
 
       <section className="card" aria-label={`Traffic of ${name}`}>
         <div className="card-header">
