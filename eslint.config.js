@@ -29,7 +29,7 @@ function layerOf(rel) {
 const INFRA = /^server\/(metrics|log|background|config)(\.ts)?$/;
 
 /** Store files that are its interface (types only), which services may use. */
-const STORE_INTERFACE = /^server\/store\/([a-z-]+-)?types\.ts$|^server\/store\/schema\.ts$/;
+const STORE_INTERFACE = /^server\/store\/([a-z-]+-)?types\.ts$|^server\/store\/types\/[a-z-]+\.ts$|^server\/store\/schema\.ts$/;
 
 /** What a layer may import (by target layer), besides itself. */
 const ALLOWED = {
@@ -109,7 +109,7 @@ const layers = {
 const WRITER_FILES = new Set(['server/services/changes/change-sets.ts', 'server/services/index.ts', 'server/main.ts', 'server/cli/main.ts']);
 /** The change sets' own pieces (open, commit, run …), which change-sets.ts wires together. */
 const WRITER_DIR = 'server/services/changes/change-sets/';
-const WRITER_NAMES = { 'server/store/types': ['Store', 'Repos'], 'server/store/open': ['openStore'], 'server/store/sqlite/sqlite': ['openSqliteStore'], 'server/store/postgres/postgres': ['openPostgresStore'] };
+const WRITER_NAMES = { 'server/store/types': ['Store', 'Repos'], 'server/store/types/index': ['Store', 'Repos'], 'server/store/types/store': ['Store', 'Repos'], 'server/store/open': ['openStore'], 'server/store/sqlite/sqlite': ['openSqliteStore'], 'server/store/postgres/postgres': ['openPostgresStore'] };
 
 const oneWriter = {
   meta: { type: 'problem', schema: [], messages: { writer: '{{file}} may not take the store\'s writer `{{name}}`: zone writes go through services/changes/change-sets.ts (ServiceStore / ReadStore elsewhere)' } },
