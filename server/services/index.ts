@@ -1,9 +1,9 @@
 /** All services over one store, as used by the API, the BFF, the CLI and the DNS server. */
 import type { Config, OidcConfig } from '../config';
 import type { ReadStore, Store } from '../store/types';
-import { createAccounts } from './identity/accounts';
+import { Accounts } from './identity/accounts';
 import { createAudit } from './identity/audit';
-import { createTeams } from './identity/teams';
+import { Teams } from './identity/teams';
 import { createSecondFactors } from './identity/second-factors';
 import { createPasskeys } from './identity/passkeys';
 import { ZoneEvents } from './changes/events';
@@ -13,14 +13,14 @@ import { createDynamicUpdates } from './changes/dynamic-updates';
 import { createRecords, DEFAULT_MAX_RECORDS } from './changes/records';
 import { createRrsets } from './changes/rrsets';
 import { createTsigKeys } from './identity/tsig-keys';
-import { createUsers } from './identity/users';
+import { Users } from './identity/users';
 import { firstPasswordFile } from './identity/first-password';
 import { createZoneFiles } from './zones/zone-files';
 import { Zones, type ZoneDefaults } from './zones/zones';
 import { createBatches } from './across-zones/batches';
 import { RecordSearchService } from './across-zones/record-search';
 import { Templates } from './across-zones/templates';
-import { createOidc } from './identity/oidc';
+import { Oidc } from './identity/oidc';
 import { createSignInSettings } from './identity/sign-in-settings';
 import { createDelegationChecks, type DelegationTuning } from './checks/delegation-check';
 import { createDeletedZones } from './zones/deleted-zones';
@@ -36,19 +36,19 @@ export function createServices(store: Store, defaults: ZoneDefaults & { delegati
   const changes = createChangeSets(store, events, { maxRecords: defaults.maxRecords ?? DEFAULT_MAX_RECORDS, aliasResolver: defaults.resolver !== undefined, aliasDeny: defaults.aliasDeny });
   const audit = createAudit(store);
   const zones = new Zones({ store, events, changes, audit, defaults });
-  const accounts = createAccounts(store, defaults.maxTokensPerUser);
+  const accounts = new Accounts(store, defaults.maxTokensPerUser);
   const batches = createBatches(store, changes, zones);
   const reads: ReadStore = store;
   return {
     store: reads,
     events,
     audit,
-    teams: createTeams(store, audit),
+    teams: new Teams(store, audit),
     secondFactors: createSecondFactors(store, audit),
     passkeys: createPasskeys(store, audit),
     accounts,
     firstPassword: firstPasswordFile(defaults.dataDir),
-    users: createUsers(store, accounts, audit, firstPasswordFile(defaults.dataDir)),
+    users: new Users(store, accounts, audit, firstPasswordFile(defaults.dataDir)),
     ips: createIps(store),
     changes,
     zones,
@@ -62,7 +62,7 @@ export function createServices(store: Store, defaults: ZoneDefaults & { delegati
     recordSearch: new RecordSearchService(store, batches),
     delegation: createDelegationChecks({ resolver: defaults.resolver, nameservers: defaults.nameservers, ...defaults.delegation }),
     zoneFiles: createZoneFiles(store, changes, { primary: defaults.nameservers[0]!, hostmaster: defaults.hostmaster ?? 'hostmaster.zonedeck.test' }, defaults.maxRecords ?? DEFAULT_MAX_RECORDS),
-    oidc: createOidc(store, accounts, audit, defaults.oidc),
+    oidc: new Oidc(store, accounts, audit, defaults.oidc),
     signInSettings: createSignInSettings(store, audit, defaults.oidc?.name ?? null),
     zoneAttributes: createZoneAttributes(store),
     /** The dashboard's sessions (the BFF's), with its times and clock. */
