@@ -89,7 +89,7 @@ async function main(): Promise<void> {
       : null;
   const dns = await startDnsThread(
     config,
-    store,
+    services.store,
     services.events,
     log,
     {

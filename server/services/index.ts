@@ -38,7 +38,7 @@ export function createServices(store: Store, defaults: ZoneDefaults & { delegati
   const zones = new Zones({ store, events, changes, audit, defaults });
   const accounts = new Accounts(store, defaults.maxTokensPerUser);
   const batches = createBatches(store, changes, zones);
-  const reads: ReadStore = store;
+  const reads: ReadStore = store.reads;
   return {
     store: reads,
     events,

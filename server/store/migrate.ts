@@ -71,6 +71,25 @@ export class SchemaTooNewError extends Error {
   }
 }
 
+/** A database that has not run every migration of this code: it is opened for reading before it was migrated. */
+export class SchemaBehindError extends Error {
+  constructor(readonly missing: readonly string[]) {
+    super(`the database has not run ${missing.length === 1 ? `migration ${missing[0]}` : `migrations ${missing.join(', ')}`}: a reader opens it only once the process that writes it has migrated it`);
+  }
+}
+
+/**
+ * Checks, changing nothing, that the database ran exactly this code's migrations: what a
+ * reader (the DNS thread) does instead of migrating, after the main thread brought the schema up.
+ */
+export async function requireMigrated(db: Kysely<any>, dialect: Dialect, steps: Record<string, Step> = STEPS): Promise<void> {
+  const applied = await appliedMigrations(db, dialect);
+  const unknown = applied.filter((name) => !Object.hasOwn(steps, name));
+  if (unknown.length > 0) throw new SchemaTooNewError(unknown);
+  const missing = Object.keys(steps).filter((name) => !applied.includes(name));
+  if (missing.length > 0) throw new SchemaBehindError(missing.sort());
+}
+
 /** The migrations a database has run (none for a new one), oldest name first. */
 export async function appliedMigrations(db: Kysely<any>, dialect: Dialect): Promise<string[]> {
   const exists =

@@ -76,14 +76,16 @@ export function keyFromBase64(text: string): Buffer {
 
 /**
  * The key file beside the database (`<dir>/secrets.key`, 0600), created with a random key when
- * missing: what a single node uses when SECRETS_KEY is unset.
+ * missing: what a single node uses when SECRETS_KEY is unset. `create: false` (a reader, which
+ * writes nothing) only reads it: the writer made it when it first opened the database.
  */
-export function keyFromFile(dir: string): Buffer {
+export function keyFromFile(dir: string, { create = true }: { create?: boolean } = {}): Buffer {
   const file = path.join(dir, KEY_FILE);
   try {
     return keyFromBase64(fs.readFileSync(file, 'utf8'));
   } catch (e) {
     if ((e as NodeJS.ErrnoException).code !== 'ENOENT') throw e;
+    if (!create) throw new SecretsKeyError(`there is no key file ${file}: the process that writes the database makes it when it first opens it`);
   }
   fs.mkdirSync(dir, { recursive: true, mode: 0o700 });
   const key = randomBytes(32);

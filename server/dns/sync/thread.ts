@@ -12,7 +12,7 @@ import { dnsDefences, dnsResponses } from '../../metrics';
 import type { ZoneEvents } from '../../services/changes/events';
 import type { ReadStore } from '../../store/types';
 import { startDns, type DnsWrites } from '../server';
-import type { FromWorker, ToWorker } from './worker';
+import type { FromWorker, ToWorker } from './thread-messages';
 import type { StatsBatch } from '../../core/query-stats-fields';
 import type { LoadProgress } from './sync-deps';
 

@@ -3,34 +3,21 @@
  * event loop; sharing that loop, DNS fell from ~54,000 to ~150 queries/s under API load. Here
  * it has a loop (and a core) of its own: it opens its own connection to the store (readers
  * never wait for writers in WAL mode or PostgreSQL) and receives the main thread's zone events.
+ * That connection is read-only in the database itself (`openReadStore`): this thread migrates and
+ * seals nothing, holds no write method, and posts what must be written to the main thread.
+ * A composition root, like server/main.ts: it opens the store and wires the DNS server to it.
  */
 import { parentPort, workerData } from 'node:worker_threads';
 import type { Config } from '../../config';
 import type { UpdateRequest } from '../../services/changes/dynamic-updates';
 import { createLogger } from '../../log';
 import { dnsDefences, dnsResponses } from '../../metrics';
-import { ZoneEvents, type ZoneChange } from '../../services/changes/events';
+import { ZoneEvents } from '../../services/changes/events';
 import { openReadStore } from '../../store/open';
 import { followOtherNodes } from './other-nodes';
 import { startDns } from '../server';
 import type { StatsBatch } from '../../core/query-stats-fields';
-
-export type ToWorker = { type: 'change'; change: ZoneChange } | { type: 'update-done'; id: number; rcode: number } | { type: 'close' };
-export type FromWorker =
-  | { type: 'ready'; port: number }
-  | { type: 'failed'; message: string }
-  | { type: 'metrics'; udp: Float64Array; tcp: Float64Array; defences: Float64Array }
-  /** An RFC 2136 update this thread verified, for the main thread to apply (every write happens there). */
-  | { type: 'update'; id: number; request: UpdateRequest }
-  /** A zone's ALIAS addresses changed: the main thread gives it a new serial (services/alias-serials.ts). */
-  | { type: 'alias-changed'; zoneId: number }
-  /** The delegation check found a zone's `delegated` flag changed: the main thread stores it. */
-  | { type: 'delegated'; zoneId: number; delegated: boolean }
-  /** Start-up: zones loaded so far of all hosted. */
-  | { type: 'loading'; loaded: number; total: number }
-  /** Per-zone query counts of the last STATS_FLUSH_MS, for the main thread to store. */
-  | { type: 'stats'; batch: StatsBatch }
-  | { type: 'closed' };
+import type { FromWorker, ToWorker } from './thread-messages';
 
 async function main(): Promise<void> {
   const port = parentPort!;

@@ -35,13 +35,14 @@ export function createAliasSerials(changes: ChangeSets, opts: { minIntervalMs?: 
   let closed = false;
 
   async function bump(zoneId: number): Promise<void> {
-    let wait = 0;
-    await changes.apply(
+    const { result: wait } = await changes.update(
       async (tx) => (await tx.domains.byId(zoneId)) ?? Promise.reject(new Error('gone')),
       { source: 'alias', actor, comment: 'the ALIAS target’s addresses changed: a new serial so secondaries transfer them' },
-      (edit) => {
-        wait = Date.parse(edit.zone.updated_at) + interval - edit.now.getTime();
-        edit.touch = wait <= 0;
+      (u) => {
+        // At most one bump per interval: sooner, it waits out the rest of it.
+        const wait = Date.parse(u.zone.updated_at) + interval - u.now.getTime();
+        u.touch = wait <= 0;
+        return wait;
       },
     );
     if (wait > 0) later(zoneId, wait);

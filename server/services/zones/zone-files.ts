@@ -10,8 +10,8 @@ import { Conflict, Invalid } from '../../core/errors';
 import { SOA_BOUNDS, SOA_FIELDS, soaErrors, type SoaField, type SoaTimers } from '../../core/soa';
 import { parseZoneFileChunked, printZoneFile, zoneFileInvalid, type ZoneFileIgnored, type ZoneFileRecord, type ZoneFileSoa } from '../../core/zone-file';
 import type { ParsedZoneFile } from '../../core/zone-file/parser';
-import type { DomainRow, ServiceRepos, ServiceStore } from '../../store/types';
-import type { Applied, ChangeSets, Edit, WriteOptions } from '../changes/change-sets';
+import type { DomainRow, ServiceStore } from '../../store/types';
+import type { Applied, ChangeSets, Edit, Target, WriteOptions } from '../changes/change-sets';
 import type { Blame } from '../changes/zone-draft';
 import { pauseEvery } from '../../core/pause';
 
@@ -149,16 +149,21 @@ export function createZoneFiles(store: ServiceStore, changes: ChangeSets, identi
     return { ...parsed, ...(await prepareRecords(parsed)) };
   }
 
-  /** Imports `text` into `zone` (which `locate` finds again in the transaction), as one change set (source `import`). */
-  async function importInto(zone: DomainRow, locate: (tx: ServiceRepos, now: Date) => Promise<DomainRow>, text: string, mode: 'replace' | 'merge', opts: WriteOptions): Promise<Applied<ImportResult>> {
+  /** Imports `text` into `zone` (its change set opened on `target`: the zone itself, or a `Locate` finding it in the transaction), as one change set (source `import`). */
+  async function importInto(zone: DomainRow, target: Target, text: string, mode: 'replace' | 'merge', opts: WriteOptions): Promise<Applied<ImportResult>> {
     const file = fileBuilder(await read(text, zone.name, zone.minimum_ttl), mode);
-    return asFileErrors(() => changes.apply(locate, { ...opts, source: 'import' }, (edit) => file.build(edit), async () => ({ ignored: file.ignored() })));
+    return asFileErrors(() =>
+      changes.update(target, { ...opts, source: 'import' }, async (u) => {
+        await file.build(u);
+        return { ignored: file.ignored() };
+      }),
+    );
   }
 
-  /** Imports records already read (a zone transfer) into the zone `locate` finds, as one change set. */
-  async function importRecords(locate: (tx: ServiceRepos, now: Date) => Promise<DomainRow>, zone: { records: readonly ZoneFileRecord[]; soa?: ZoneFileSoa }, mode: 'replace' | 'merge', opts: WriteOptions) {
+  /** Imports records already read (a zone transfer) into the zone `target` names, as one change set. */
+  async function importRecords(target: Target, zone: { records: readonly ZoneFileRecord[]; soa?: ZoneFileSoa }, mode: 'replace' | 'merge', opts: WriteOptions) {
     const prepared = await prepareRecords(zone);
-    return asFileErrors(() => changes.apply(locate, { ...opts, source: 'import' }, (edit) => recordsBuild(edit, prepared, mode)));
+    return asFileErrors(() => changes.update(target, { ...opts, source: 'import' }, (u) => recordsBuild(u, prepared, mode)));
   }
 
   return {

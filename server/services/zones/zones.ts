@@ -113,7 +113,7 @@ export class Zones {
     const soa = soaTimers(check, SOA_DEFAULTS, input);
     check.done();
     const { nameservers, nsTtl } = this.defaults;
-    const { zone } = await this.changes.apply(
+    const { zone } = await this.changes.update(
       async (tx, now) => {
         // One creation at a time on PostgreSQL, so that the nesting rule below cannot be raced
         // (two accounts creating x.test and sub.x.test at once); SQLite's one writer already is.
@@ -125,32 +125,28 @@ export class Zones {
         return { create: { user_id: userId, team_id: team?.id ?? null, name: name!, serial_number: 0, ...soa, dnssec_enabled: false, delegated: false, created_at: at, updated_at: at } };
       },
       { ...opts, dryRun: false, ifMatch: undefined, comment: opts.comment || 'zone created' },
-      async (edit) => {
-        const { draft, settings } = edit;
-        draft.system = true;
-        await draft.load([APEX]);
-        draft.put(APEX, 'NS', nameservers.map((ns) => ({ content: ns, ttl: nsTtl })), nsTtl);
-        if (input.dnssec_enabled) settings.dnssec_enabled = true;
+      async (u) => {
+        u.draft.system = true;
+        await u.draft.load([APEX]);
+        u.draft.put(APEX, 'NS', nameservers.map((ns) => ({ content: ns, ttl: nsTtl })), nsTtl);
+        if (input.dnssec_enabled) u.settings.dnssec_enabled = true;
         // More of the first change set: a zone file's records, for a zone created from one.
-        if (more) await more(edit);
+        if (more) await more(u);
       },
     );
     return zone;
   }
 
   /** Partial update of SOA timers and DNSSEC, as one change set; a no-op patch changes nothing, not even the serial. */
-  update(userId: number, name: ZoneRef, patch: ZoneSettings, opts: WriteOptions = CLI_WRITE): Promise<Applied<void>> {
-    return this.changes.apply(
-      (tx) => this.owned(userId, name, tx),
-      opts,
-      ({ zone, settings }) => {
-        const check = new FieldCheck();
-        const soa = soaTimers(check, zone, patch);
-        check.done();
-        Object.assign(settings, soa);
-        if (patch.dnssec_enabled !== undefined) settings.dnssec_enabled = patch.dnssec_enabled;
-      },
-    );
+  async update(userId: number, name: ZoneRef, patch: ZoneSettings, opts: WriteOptions = CLI_WRITE): Promise<Applied<void>> {
+    // The SOA bounds are judged on the zone as locked: they hold for the timers the patch leaves too.
+    return this.changes.update(await this.owned(userId, name), opts, ({ zone, settings }) => {
+      const check = new FieldCheck();
+      const soa = soaTimers(check, zone, patch);
+      check.done();
+      Object.assign(settings, soa);
+      if (patch.dnssec_enabled !== undefined) settings.dnssec_enabled = patch.dnssec_enabled;
+    });
   }
 
   /** The public halves of these zones' DNSSEC keys, by domain id (none for unsigned zones). */
@@ -171,22 +167,24 @@ export class Zones {
    * names the new key and the old DS's TTL has passed, `finish` removes every older key.
    */
   async rollover(name: string, step: 'start' | 'finish', opts: WriteOptions = CLI_WRITE): Promise<{ zone: DomainRow; keys: DnssecPublicKey[] }> {
-    const { zone, result } = await this.changes.apply(
+    const { zone, result } = await this.changes.update(
       async (tx) => {
         const found = await tx.domains.byName(normalizeZoneName(name));
         if (!found) throw new NotFound(`no domain named ${name}`);
         return found;
       },
       opts,
-      async (edit) => {
-        const { zone, tx } = edit;
+      async (u) => {
+        const { zone, tx } = u;
         if (!zone.dnssec_enabled) throw new Conflict(`${zone.name} is not signed: turn DNSSEC on first`);
         const keys = await tx.dnssecKeys.signingKeys(zone.id);
         if (step === 'start' && keys.length > 1) throw new Conflict(`${zone.name} is already rolling over: finish it first`);
         if (step === 'finish' && keys.length < 2) throw new Conflict(`${zone.name} has one key: start a rollover first`);
-        edit.keys = step === 'start' ? 'rollover-start' : 'rollover-finish';
+        u.keys = step === 'start' ? 'rollover-start' : 'rollover-finish';
+        // The keys as the rollover leaves them, in the same transaction.
+        await u.commit();
+        return tx.dnssecKeys.publicKeys([zone.id]);
       },
-      (tx, z) => tx.dnssecKeys.publicKeys([z.id]),
     );
     return { zone, keys: result };
   }

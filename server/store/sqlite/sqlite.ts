@@ -10,31 +10,11 @@ import type { Database as Schema } from '../schema';
 import { migrate, schemaVersion } from '../migrate';
 import type { Runner } from '../repos/prepared';
 import { createRepos } from '../repos/repos';
+import { readRepos } from '../repos/read-repos';
+import { withStatementCache, type Statements } from './statements';
 import type { DomainRow, Repos, Store } from '../types';
 import { randomBytes } from 'node:crypto';
 import { keyFromFile, KEY_FILE, resealSecrets, restrictDataDir, sealStoredSecrets, SecretBox } from '../secret-box';
-
-/**
- * kysely prepares every query anew; SQLite's prepare costs more than running a simple
- * query. Queries are parameterized, so their SQL text repeats: keep the statements.
- */
-function withStatementCache(raw: Database.Database, max = 500) {
-  const cache = new Map<string, Database.Statement>();
-  return {
-    close: () => raw.close(),
-    prepare(sqlText: string) {
-      let st = cache.get(sqlText);
-      if (!st) {
-        st = raw.prepare(sqlText);
-        if (cache.size >= max) cache.delete(cache.keys().next().value!);
-        cache.set(sqlText, st);
-      }
-      return st;
-    },
-  };
-}
-
-type Statements = ReturnType<typeof withStatementCache>;
 
 /** Prepared queries (prepared.ts) run on better-sqlite3 itself: no driver, no connection queue. */
 function sqliteRunner(statements: Statements): Runner {
@@ -210,13 +190,9 @@ export async function openSqliteStore(file: string, secrets?: SecretBox): Promis
   const repos = createRepos(db, 'sqlite', box);
   const wal = file === ':memory:' ? { sync: () => Promise.resolve(), close: async () => {} } : walSync(`${file}-wal`);
   const dataVersion = raw.prepare('pragma data_version').pluck();
-  return {
-    kind: 'sqlite',
-    ...repos,
+  const state = {
+    kind: 'sqlite' as const,
     exposed,
-    secrets: box,
-    resealSecrets: (next) => resealSecrets(db, box, next),
-    transaction: groupCommit(db, statements, wal.sync, box),
     // SQLite's data_version changes when another connection commits (not for this one's own writes).
     version: () => dataVersion.get() as number,
     ping: async () => {
@@ -224,6 +200,14 @@ export async function openSqliteStore(file: string, secrets?: SecretBox): Promis
       return true;
     },
     schemaVersion: () => schemaVersion(db),
+  };
+  return {
+    ...state,
+    ...repos,
+    reads: { ...state, ...readRepos(repos) },
+    secrets: box,
+    resealSecrets: (next) => resealSecrets(db, box, next),
+    transaction: groupCommit(db, statements, wal.sync, box),
     close: async () => {
       await db.destroy();
       await wal.close();

@@ -68,6 +68,12 @@ export type ReadRepos = { readonly [K in keyof ReadMethods]: Pick<Repos[K], Read
 export type ReadStore = ReadRepos & Pick<Store, 'kind' | 'version' | 'listen' | 'ping' | 'schemaVersion' | 'sharedBuckets' | 'exposed'>;
 
 /**
+ * A store opened for reading alone (the DNS thread's): its own connection, read-only in the
+ * database too (SQLite `readonly`, PostgreSQL read-only transactions); it migrates and seals nothing.
+ */
+export type ReaderStore = ReadStore & Pick<Store, 'close'>;
+
+/**
  * The writes of a zone's content and life (records, the zone row, its keys, history and archive):
  * only the change-set transaction (services/change-sets.ts) holds them, so that every one of
  * them bumps the serial, keeps history and tells DNS. A type error, not a
@@ -87,12 +93,14 @@ export type ServiceRepos = Omit<Repos, keyof ZoneWriteMethods> & { readonly [K i
 
 /** The store as the services other than the change sets see it: their transactions hold no zone writer either. */
 export type ServiceStore = ServiceRepos &
-  Omit<Store, keyof Repos | 'transaction' | 'resealSecrets' | 'close'> & {
+  Omit<Store, keyof Repos | 'transaction' | 'resealSecrets' | 'close' | 'reads'> & {
     transaction<T>(fn: (tx: ServiceRepos) => Promise<T>): Promise<T>;
   };
 
 export interface Store extends Repos {
   readonly kind: 'sqlite' | 'postgres';
+  /** This store's read-only face, on the same connection: what the services hand to the layers above. */
+  readonly reads: ReadStore;
   /** The key that seals the stored secrets. */
   readonly secrets?: SecretBox;
   /** Re-seals every stored secret under `next`, in one transaction; returns how many (`secrets rotate`). */
