@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import type { DnsRecord, Domain } from '../../lib/api-types';
-import { checkDraft, draftOf, emptyDraft, optimisticRecord, txtQuoteWarning, withType } from './record-draft';
+import { changesOf, checkDraft, draftOf, emptyDraft, optimisticRecord, txtQuoteWarning, withType, type Draft } from './record-draft';
 
 const domain = { name: 'example.com', minimum_ttl: 3600 } as Domain;
 const rec = (r: Partial<DnsRecord>): DnsRecord => ({ id: 1, name: 'www', record_type: 'A', content: '192.0.2.1', ttl: '3600', fqdn: 'www.example.com', ...r });
@@ -69,5 +69,24 @@ describe('txtQuoteWarning', () => {
     expect(txtQuoteWarning('TXT', 'say "hi"')).toBeUndefined();
     expect(txtQuoteWarning('TXT', '"')).toBeUndefined();
     expect(txtQuoteWarning('CNAME', '"x"')).toBeUndefined();
+  });
+});
+
+describe('changesOf', () => {
+  const before = rec({ id: 5, name: 'www', content: '192.0.2.1', ttl: '3600' });
+  const edited = (d: Partial<Draft>) => {
+    const draft = { ...draftOf(before), ...d };
+    return changesOf(before, checkDraft(draft, domain).record!, draft);
+  };
+
+  it('sends nothing for an edit that changes nothing, even a TTL typed as it was', () => {
+    expect(edited({})).toEqual({});
+    expect(edited({ ttl: '3600' })).toEqual({});
+  });
+
+  it('sends only what changed: the new content, or the name as the user typed it', () => {
+    expect(edited({ values: ['192.0.2.2'] })).toEqual({ content: '192.0.2.2' });
+    expect(edited({ name: ' Mail ', ttl: '300' })).toEqual({ name: 'Mail', ttl: '300' });
+    expect(edited({ name: '' })).toEqual({ name: '@' });
   });
 });

@@ -6,7 +6,7 @@
 import { APEX, normalizeRecordName, toFqdn } from '../../../server/core/domain-name';
 import { RECORD_TYPE_BY_NAME, RECORD_TYPES, type RecordType } from '../../../server/core/record-types';
 import { parseTtl } from '../../../server/core/ttl';
-import type { DnsRecord, Domain } from '../../lib/api-types';
+import type { DnsRecord, Domain, RecordUpdate } from '../../lib/api-types';
 
 export interface Draft {
   name: string;
@@ -83,6 +83,19 @@ export function optimisticRecord(id: number, rec: NonNullable<Checked['record']>
   const same = previous && previous.name === rec.name && previous.record_type === rec.record_type;
   const ttl = rec.ttl ?? (same ? previous.ttl : (rrset?.ttl ?? previous?.ttl ?? String(domain.minimum_ttl)));
   return { id, name: rec.name, record_type: rec.record_type, content: rec.content, ttl: String(Number(ttl)), fqdn: toFqdn(rec.name, domain.name) };
+}
+
+/**
+ * What an edit changes, as the update to send: only the fields that differ from the record (the
+ * name as the user typed it, `@` when left empty); an edit that changes nothing sends nothing.
+ */
+export function changesOf(before: DnsRecord, rec: NonNullable<Checked['record']>, d: Draft): RecordUpdate {
+  return {
+    ...(rec.name !== before.name ? { name: d.name.trim() || '@' } : {}),
+    ...(rec.record_type !== before.record_type ? { record_type: rec.record_type } : {}),
+    ...(rec.content !== before.content ? { content: rec.content } : {}),
+    ...(rec.ttl !== undefined && rec.ttl !== before.ttl ? { ttl: rec.ttl } : {}),
+  };
 }
 
 /** The TTL a record would get without one: its RRset's, else the zone's minimum. */

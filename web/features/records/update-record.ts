@@ -33,3 +33,6 @@ export function useUpdateRecord(domain: string) {
     onSettled: (_r, _e, { before, optimistic }) => afterRecordChange(qc, domain, [before.record_type, optimistic.record_type]),
   });
 }
+
+/** One record update mutation, shared by the row editor and the row's Disable/Enable so that they queue as one. */
+export type RecordUpdater = ReturnType<typeof useUpdateRecord>;
