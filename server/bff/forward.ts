@@ -5,7 +5,7 @@
  */
 import type { Context } from 'hono';
 import { clientAddress } from '../http/client-address';
-import { DASHBOARD_CLIENT_HEADER, DASHBOARD_HEADER, DASHBOARD_MARK } from '../dashboard-mark';
+import { DASHBOARD_CLIENT_HEADER, DASHBOARD_HEADER, DASHBOARD_MARK } from '../http/dashboard-mark';
 import type { BffEnv } from './guard';
 import { BffError, signedOut } from './errors';
 

@@ -6,7 +6,7 @@
  */
 import type { Context } from 'hono';
 import { clientAddress } from './client-address';
-import { DASHBOARD_CLIENT_HEADER, DASHBOARD_HEADER, DASHBOARD_MARK } from '../dashboard-mark';
+import { DASHBOARD_CLIENT_HEADER, DASHBOARD_HEADER, DASHBOARD_MARK } from './dashboard-mark';
 import type { Principal } from '../services/identity/accounts';
 import type { AuditActor } from '../services/identity/audit';
 

@@ -6,7 +6,7 @@
 import type { Context } from 'hono';
 import { z } from '@hono/zod-openapi';
 import { Invalid } from '../../core/errors';
-import { DASHBOARD_HEADER, DASHBOARD_MARK } from '../../dashboard-mark';
+import { DASHBOARD_HEADER, DASHBOARD_MARK } from '../../http/dashboard-mark';
 import type { Applied, ChangeSet, WriteOptions } from '../../services/changes/change-sets';
 import type { ApiEnv } from '../auth';
 
