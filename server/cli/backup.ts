@@ -7,15 +7,14 @@
 import fs from 'node:fs';
 import path from 'node:path';
 import type { Config } from '../config';
-import { backupSqlite, inspectDatabase, syncDir, type DatabaseSummary } from '../store/sqlite/sqlite-backup';
-import { KEY_FILE, keyFromBase64, SecretBox } from '../store/secret-box';
+import type { DatabaseFiles, DatabaseSummary } from '../store/types';
 import { Refusal } from './refusal';
 
 type Out = (line: string) => void;
 
 /** The steps for PostgreSQL, where the database is the operator's to copy. */
-export function postgresSteps(config: Pick<Config, 'secretsKey'>): string[] {
-  const id = config.secretsKey ? ` (key ${new SecretBox(keyFromBase64(config.secretsKey)).id})` : '';
+export function postgresSteps(files: DatabaseFiles, config: Pick<Config, 'secretsKey'>): string[] {
+  const id = config.secretsKey ? ` (key ${files.box(files.readKey(config.secretsKey)).id})` : '';
   return [
     "This store is PostgreSQL (DATABASE_URL): back it up with PostgreSQL's own tools. While the nodes run:",
     '  pg_dump --format=custom --file=zonedeck.dump "$DATABASE_URL"',
@@ -31,21 +30,21 @@ export const keyFileText = (key: Buffer) => `${key.toString('base64')}\n`;
 
 export const summaryText = (s: DatabaseSummary) => `${s.zones} zones, ${s.records} records, schema ${s.migrations.at(-1)}`;
 
-export async function backup(config: Config, file: string, force: boolean, out: Out): Promise<void> {
-  if (config.databaseUrl) throw new Refusal(['backup copies the SQLite database.', ...postgresSteps(config)].join('\n'));
+export async function backup(files: DatabaseFiles, config: Config, file: string, force: boolean, out: Out): Promise<void> {
+  if (config.databaseUrl) throw new Refusal(['backup copies the SQLite database.', ...postgresSteps(files, config)].join('\n'));
   if (config.sqlitePath === ':memory:') throw new Refusal('DATA_DIR is :memory:: there is no database file to back up');
   const source = path.resolve(config.sqlitePath);
   if (!fs.existsSync(source)) throw new Refusal(`there is no database at ${source}: set DATA_DIR to the server's data directory`);
   const target = path.resolve(file);
   const keyTarget = `${target}.key`;
-  const live = [source, ...['-wal', '-shm', '-journal'].map((s) => source + s), path.join(path.dirname(source), KEY_FILE)];
+  const live = [source, ...['-wal', '-shm', '-journal'].map((s) => source + s), path.join(path.dirname(source), files.keyFile)];
   if (live.includes(target) || live.includes(keyTarget)) throw new Refusal(`${file} would replace a file of the live database: name a file elsewhere`);
   if (!fs.existsSync(path.dirname(target))) throw new Refusal(`the directory ${path.dirname(target)} does not exist`);
   if (!force) {
     for (const f of [target, keyTarget]) if (fs.existsSync(f)) throw new Refusal(`${f} exists: name another file, or add --force to replace it`);
   }
-  const keyFile = config.secretsKey ? null : path.join(path.dirname(source), KEY_FILE);
-  const key = keyFile && fs.existsSync(keyFile) ? keyFromBase64(fs.readFileSync(keyFile, 'utf8')) : null;
+  const keyFile = config.secretsKey ? null : path.join(path.dirname(source), files.keyFile);
+  const key = keyFile && fs.existsSync(keyFile) ? files.readKey(fs.readFileSync(keyFile, 'utf8')) : null;
 
   const partial = `${target}.${process.pid}.partial`;
   const partialKey = `${keyTarget}.${process.pid}.partial`;
@@ -53,15 +52,15 @@ export async function backup(config: Config, file: string, force: boolean, out: 
   try {
     // Made 0600 before SQLite writes a page into it; its journal takes the same mode.
     fs.writeFileSync(partial, '', { mode: 0o600, flag: 'wx' });
-    await backupSqlite(source, partial);
+    await files.copy(source, partial);
     // The copy is checked as restore will check it, before it takes the name.
-    summary = inspectDatabase(partial);
+    summary = files.inspect(partial);
     if (key) fs.writeFileSync(partialKey, keyFileText(key), { mode: 0o600, flag: 'wx' });
     fs.renameSync(partial, target);
     if (key) fs.renameSync(partialKey, keyTarget);
     // A key file left by an earlier backup of that name would not be this one's.
     else fs.rmSync(keyTarget, { force: true });
-    syncDir(path.dirname(target));
+    files.syncDir(path.dirname(target));
   } finally {
     fs.rmSync(partial, { force: true });
     fs.rmSync(partialKey, { force: true });
@@ -69,7 +68,7 @@ export async function backup(config: Config, file: string, force: boolean, out: 
 
   out(`backup of ${source} (${summaryText(summary)}) written to ${target}`);
   const sealed = summary.sealedUnder.length > 0 ? '' : ' (it holds none yet)';
-  const keyId = key ? new SecretBox(key).id : config.secretsKey ? new SecretBox(keyFromBase64(config.secretsKey)).id : null;
+  const keyId = key ? files.box(key).id : config.secretsKey ? files.box(files.readKey(config.secretsKey)).id : null;
   const foreign = summary.sealedUnder.filter((id) => id !== keyId);
   // The CLI does not open the store here (a backup must not migrate or seal anything), so a wrong key is only seen now.
   if (keyId && foreign.length > 0) out(`warning: secrets in it are sealed under key ${foreign.join(', ')}, not ${keyId}: the key named below does not open them`);

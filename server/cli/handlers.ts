@@ -13,16 +13,14 @@ import { Invalid } from '../core/errors';
 import type { ScopeInput } from '../core/scope';
 import type { Services } from '../services';
 import { CLI_WRITE } from '../services/changes/change-sets';
-import { transferZone } from '../dns/transfer/axfr-client';
-import { parseTsigArgument, transferSigner } from '../dns/transfer/transfer-signer';
 import { dnskeyText, dsText } from '../services/zones/dnssec-keys';
 import { yArgument } from '../services/identity/tsig-keys';
-import { keyFromBase64, KEY_FILE, SecretBox } from '../store/secret-box';
 import type { DnssecPublicKey, ReadRepos, UserRow } from '../store/types';
 import { tokenDetail, tsigKeyDetail, type AuditActor } from '../services/identity/audit';
 import type { UserPatch } from '../services/identity/users';
 import { backup } from './backup';
 import { commandsNamed, usage, type CommandName, type FLAGS } from './commands';
+import type { CliDeps } from './deps';
 import { restore } from './restore';
 
 export class UsageError extends Error {}
@@ -37,6 +35,8 @@ export interface Context {
   scope: ScopeInput;
   /** Opens the store on first use: backup, restore and help never do. */
   services(): Promise<Services>;
+  /** What is not a service: the AXFR client, the database as files (main.ts, the composition root, hands them in). */
+  deps: CliDeps;
   out: Out;
 }
 
@@ -176,17 +176,17 @@ export const HANDLERS: Record<CommandName, (ctx: Context) => Promise<void>> = {
     if (user) await s.audit.record({ kind: 'tsig-key-deleted', actor: CLI, subject: subjectOf(user), detail: tsigKeyDetail(key) });
     out(`revoked TSIG key ${key.name}`);
   },
-  async 'secrets rotate'({ config, values, services, out }) {
+  async 'secrets rotate'({ config, values, services, deps: { files }, out }) {
     const { store, secrets } = await services();
     if (!secrets.box || !secrets.reseal) throw new UsageError('this store keeps no sealed secrets');
     let next: Buffer;
     try {
-      next = values['new-key'] ? keyFromBase64(values['new-key']) : randomBytes(32);
+      next = values['new-key'] ? files.readKey(values['new-key']) : randomBytes(32);
     } catch (e) {
       throw new UsageError(`--new-key ${(e as Error).message.replace(/^SECRETS_KEY /, '')}`);
     }
-    const box = new SecretBox(next);
-    const keyFile = store.kind === 'sqlite' && !config.secretsKey && config.sqlitePath !== ':memory:' ? path.join(path.dirname(config.sqlitePath), KEY_FILE) : null;
+    const box = files.box(next);
+    const keyFile = store.kind === 'sqlite' && !config.secretsKey && config.sqlitePath !== ':memory:' ? path.join(path.dirname(config.sqlitePath), files.keyFile) : null;
     // The new key is on disk before any secret is sealed with it; it takes the old one's place after the commit.
     if (keyFile) writeFileSync(`${keyFile}.new`, `${next.toString('base64')}\n`, { mode: 0o600 });
     const n = await secrets.reseal(box);
@@ -198,8 +198,8 @@ export const HANDLERS: Record<CommandName, (ctx: Context) => Promise<void>> = {
       out(next.toString('base64'));
     }
   },
-  backup: ({ config, args: [file], values, out }) => backup(config, need(file, '<file>'), values.force ?? false, out),
-  restore: ({ config, args: [file], values, out }) => restore(config, need(file, '<file>'), values.force ?? false, out),
+  backup: ({ config, args: [file], values, deps, out }) => backup(deps.files, config, need(file, '<file>'), values.force ?? false, out),
+  restore: ({ config, args: [file], values, deps, out }) => restore(deps.files, config, need(file, '<file>'), values.force ?? false, out),
   async help({ args, out }) {
     const only = args.length > 0 ? commandsNamed(args) : undefined;
     if (only?.length === 0) throw new UsageError(`unknown command "${args.join(' ')}"`);
@@ -207,7 +207,7 @@ export const HANDLERS: Record<CommandName, (ctx: Context) => Promise<void>> = {
   },
 };
 
-async function importZone({ args: [name, zoneArg, sourceArg], values, services, out }: Context, action: 'import' | 'transfer'): Promise<void> {
+async function importZone({ args: [name, zoneArg, sourceArg], values, services, deps, out }: Context, action: 'import' | 'transfer'): Promise<void> {
   const s = await services();
   const user = await s.accounts.userByName(need(name, '<username>'));
   const zoneName = normalizeZoneName(need(zoneArg, '<zone>'));
@@ -215,7 +215,7 @@ async function importZone({ args: [name, zoneArg, sourceArg], values, services, 
   const opts = { ...CLI_WRITE, dryRun: values['dry-run'] ?? false };
   const mode = values.merge ? 'merge' : 'replace';
   // Read (or transfer) first, so a file that cannot be read creates no zone.
-  const transferred = action === 'transfer' ? await pull(source, zoneName, values.tsig) : undefined;
+  const transferred = action === 'transfer' ? await pull(deps, source, zoneName, values.tsig) : undefined;
   const text = action === 'import' ? (source === '-' ? readFileSync(0, 'utf8') : readFileSync(source, 'utf8')) : undefined;
   if (!(await s.store.domains.byName(zoneName)) && !opts.dryRun) {
     await s.zones.create(user.id, { name: zoneName });
@@ -232,16 +232,15 @@ async function importZone({ args: [name, zoneArg, sourceArg], values, services, 
 }
 
 /** Transfers a zone from `host:port` (IPv6 as `[addr]:port`) by AXFR. */
-async function pull(hostPort: string, zone: string, tsig: string | undefined) {
+async function pull({ transfer }: CliDeps, hostPort: string, zone: string, tsig: string | undefined) {
   const m = /^\[?([^\]]+?)\]?:([0-9]{1,5})$/.exec(hostPort);
   if (!m) throw new UsageError(`<host:port> must look like 192.0.2.1:53 or [2001:db8::1]:53, not ${hostPort}`);
-  let signer;
   try {
-    signer = tsig === undefined ? undefined : transferSigner(parseTsigArgument(tsig));
+    if (tsig !== undefined) transfer.checkKey(tsig);
   } catch (e) {
     throw new UsageError(`--tsig ${e instanceof Error ? e.message : String(e)}`);
   }
-  return transferZone(m[1]!, Number(m[2]), zone, signer);
+  return transfer.pull(m[1]!, Number(m[2]), zone, tsig);
 }
 
 /** A zone's DS and DNSKEY records, one per line, as the API shows them. */

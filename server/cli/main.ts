@@ -1,18 +1,22 @@
 /**
  * The admin CLI: reads the command line against the table of commands.ts, runs the
  * command's handler (handlers.ts) and turns its errors into a message and an exit code.
+ * A composition root, like server/main.ts: it opens the store, and hands the handlers the
+ * services and what is not a service (deps.ts), so that no other file of the CLI imports them.
  */
 import { parseArgs } from 'node:util';
 import { ConfigError, loadConfig, type Config } from '../config';
 import { ZonedeckError } from '../core/errors';
 import type { ScopeInput } from '../core/scope';
 import { servicesFor, type Services } from '../services';
-import { TransferError } from '../dns/transfer/axfr-client';
+import { TransferError, transferZone } from '../dns/transfer/axfr-client';
+import { parseTsigArgument, transferSigner } from '../dns/transfer/transfer-signer';
 import { SchemaTooNewError } from '../store/migrate';
 import { openStore } from '../store/open';
 import { SecretsKeyError } from '../store/secret-box';
-import { DatabaseFileError } from '../store/sqlite/sqlite-backup';
+import { DatabaseFileError, sqliteFiles } from '../store/sqlite/sqlite-backup';
 import { commandsNamed, findCommand, flagAllowed, FLAGS, HELP_POINTER, synopsis, usage, type CommandSpec } from './commands';
+import type { CliDeps } from './deps';
 import { HANDLERS, UsageError, type Out } from './handlers';
 import { databaseLine, requireDatabase } from './database';
 import { Refusal } from './refusal';
@@ -26,6 +30,14 @@ class CommandUsageError extends UsageError {
     super(message);
   }
 }
+
+const DEPS: CliDeps = {
+  transfer: {
+    checkKey: (tsig) => void parseTsigArgument(tsig),
+    pull: (host, port, zone, tsig) => transferZone(host, port, zone, tsig === undefined ? undefined : transferSigner(parseTsigArgument(tsig))),
+  },
+  files: sqliteFiles,
+};
 
 /**
  * Runs the command `argv` names with `given` services (a test's), or else with the store the
@@ -82,6 +94,7 @@ export async function run(given: Services | undefined, argv: string[], out: Out,
       scope,
       out,
       services: async () => given ?? (opened ??= await openServices()),
+      deps: DEPS,
     });
   } catch (e) {
     if (e instanceof UsageError && !(e instanceof CommandUsageError)) throw new CommandUsageError(e.message, command);

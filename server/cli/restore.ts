@@ -7,9 +7,7 @@
 import fs from 'node:fs';
 import path from 'node:path';
 import type { Config } from '../config';
-import { MIGRATIONS, SchemaTooNewError } from '../store/migrate';
-import { checkSecrets, companions, inspectDatabase, syncDir, takeStoppedDatabase } from '../store/sqlite/sqlite-backup';
-import { KEY_FILE, keyFromBase64, restrictDataDir, SecretBox, SecretsKeyError } from '../store/secret-box';
+import type { DatabaseFiles, SecretBox } from '../store/types';
 import { keyFileText, postgresSteps, summaryText } from './backup';
 import { Refusal } from './refusal';
 
@@ -23,18 +21,18 @@ interface KeyChoice {
   from: string;
 }
 
-function chooseKey(config: Config, keyBeside: string, keyInDir: string): KeyChoice | null {
-  const read = (f: string) => keyFromBase64(fs.readFileSync(f, 'utf8'));
-  if (config.secretsKey) return { box: new SecretBox(keyFromBase64(config.secretsKey)), from: 'SECRETS_KEY' };
+function chooseKey(files: DatabaseFiles, config: Config, keyBeside: string, keyInDir: string): KeyChoice | null {
+  const read = (f: string) => files.readKey(fs.readFileSync(f, 'utf8'));
+  if (config.secretsKey) return { box: files.box(files.readKey(config.secretsKey)), from: 'SECRETS_KEY' };
   if (fs.existsSync(keyBeside)) {
     const key = read(keyBeside);
-    return { box: new SecretBox(key), install: key, from: keyBeside };
+    return { box: files.box(key), install: key, from: keyBeside };
   }
-  return fs.existsSync(keyInDir) ? { box: new SecretBox(read(keyInDir)), from: keyInDir } : null;
+  return fs.existsSync(keyInDir) ? { box: files.box(read(keyInDir)), from: keyInDir } : null;
 }
 
-export async function restore(config: Config, file: string, force: boolean, out: Out): Promise<void> {
-  if (config.databaseUrl) throw new Refusal(['restore puts a backup in an SQLite DATA_DIR.', ...postgresSteps(config)].join('\n'));
+export async function restore(files: DatabaseFiles, config: Config, file: string, force: boolean, out: Out): Promise<void> {
+  if (config.databaseUrl) throw new Refusal(['restore puts a backup in an SQLite DATA_DIR.', ...postgresSteps(files, config)].join('\n'));
   if (config.sqlitePath === ':memory:') throw new Refusal('DATA_DIR is :memory:: set it to the directory to restore into');
   const source = path.resolve(file);
   if (!fs.existsSync(source)) throw new Refusal(`there is no file ${source}`);
@@ -43,7 +41,7 @@ export async function restore(config: Config, file: string, force: boolean, out:
   }
   const live = path.resolve(config.sqlitePath);
   const dir = path.dirname(live);
-  const keyInDir = path.join(dir, KEY_FILE);
+  const keyInDir = path.join(dir, files.keyFile);
   const existing = fs.existsSync(live);
   if (existing && !force) {
     throw new Refusal(`${live} already holds a database: stop its server, then add --force to replace it (the one there now is kept beside it)`);
@@ -55,22 +53,17 @@ export async function restore(config: Config, file: string, force: boolean, out:
   try {
     fs.copyFileSync(source, partial, fs.constants.COPYFILE_EXCL);
     fs.chmodSync(partial, 0o600);
-    const summary = inspectDatabase(partial);
-    const unknown = summary.migrations.filter((m) => !MIGRATIONS.includes(m));
-    if (unknown.length > 0) throw new SchemaTooNewError(unknown);
-    const key = chooseKey(config, `${source}.key`, keyInDir);
+    const summary = files.inspect(partial);
+    files.requireKnownSchema(summary.migrations);
+    const key = chooseKey(files, config, `${source}.key`, keyInDir);
     if (summary.sealedUnder.length > 0) {
       if (!key) throw new Refusal(`the backup's TSIG secrets and DNSSEC keys are sealed under key ${summary.sealedUnder.join(', ')}, and no key came with it: put its key file at ${source}.key, or set SECRETS_KEY`);
-      try {
-        await checkSecrets(partial, key.box);
-      } catch (e) {
-        if (e instanceof SecretsKeyError) throw new Refusal(`the backup's secrets do not open under ${key.from} (key ${key.box.id}): ${e.message}`);
-        throw e;
-      }
+      const refusal = await files.secretsRefusal(partial, key.box);
+      if (refusal !== null) throw new Refusal(`the backup's secrets do not open under ${key.from} (key ${key.box.id}): ${refusal}`);
     }
 
     // From here on DATA_DIR changes: the database there (if any) and its key move aside.
-    if (existing) takeStoppedDatabase(live);
+    if (existing) files.takeStopped(live);
     const stamp = new Date().toISOString().replace(/[:.]/g, '-');
     const aside: string[] = [];
     const moveAside = (f: string) => {
@@ -78,18 +71,18 @@ export async function restore(config: Config, file: string, force: boolean, out:
       aside.push(`${f}.replaced-${stamp}`);
     };
     // A stale -wal beside the new file would be replayed into it.
-    for (const f of [...(existing ? [live] : []), ...companions(live)]) moveAside(f);
-    if (key?.install && fs.existsSync(keyInDir) && !keyFromBase64(fs.readFileSync(keyInDir, 'utf8')).equals(key.install)) moveAside(keyInDir);
+    for (const f of [...(existing ? [live] : []), ...files.companions(live)]) moveAside(f);
+    if (key?.install && fs.existsSync(keyInDir) && !files.readKey(fs.readFileSync(keyInDir, 'utf8')).equals(key.install)) moveAside(keyInDir);
     if (key?.install && !fs.existsSync(keyInDir)) {
       fs.writeFileSync(`${keyInDir}.${process.pid}.restoring`, keyFileText(key.install), { mode: 0o600 });
       fs.renameSync(`${keyInDir}.${process.pid}.restoring`, keyInDir);
     }
     fs.renameSync(partial, live);
-    restrictDataDir(dir, [path.basename(live), KEY_FILE, ...aside.map((f) => path.basename(f))]);
-    syncDir(dir);
+    files.restrictDataDir(dir, [path.basename(live), files.keyFile, ...aside.map((f) => path.basename(f))]);
+    files.syncDir(dir);
 
     out(`restored ${source} (${summaryText(summary)}) into ${live}`);
-    const pending = MIGRATIONS.filter((m) => !summary.migrations.includes(m));
+    const pending = files.migrations.filter((m) => !summary.migrations.includes(m));
     if (pending.length > 0) out(`its schema is older than this zonedeck: the next start migrates it (${pending.join(', ')})`);
     for (const f of aside) out(`the file that was there is kept as ${f}`);
     if (key?.install) out(`its key (key ${key.box.id}) is ${keyInDir}, from ${key.from}`);

@@ -1,13 +1,15 @@
 /**
  * The SQLite database as a file, for `backup` and `restore` (server/cli): a consistent copy taken
  * while the server writes, the checks a file passes before it becomes a data directory's database,
- * and the test that no process holds one.
+ * and the test that no process holds one; `sqliteFiles` is all of it as the CLI is handed it.
  */
 import fs from 'node:fs';
 import Database from 'better-sqlite3';
 import { Kysely, SqliteDialect } from 'kysely';
 import type { Database as Schema } from '../schema';
-import { sealedKeyId, sealStoredSecrets, type SecretBox } from '../secret-box';
+import { MIGRATIONS, SchemaTooNewError } from '../migrate';
+import { KEY_FILE, keyFromBase64, restrictDataDir, SecretBox, SecretsKeyError, sealedKeyId, sealStoredSecrets } from '../secret-box';
+import type { DatabaseFiles, DatabaseSummary } from '../types/database-files';
 
 /** The file is not a database this code can take, or it is in use: the message says which and why. */
 export class DatabaseFileError extends Error {}
@@ -32,15 +34,6 @@ export async function backupSqlite(source: string, dest: string): Promise<void> 
   } finally {
     copy.close();
   }
-}
-
-export interface DatabaseSummary {
-  /** Migrations it has run, in name order; the last is its schema version. */
-  migrations: string[];
-  zones: number;
-  records: number;
-  /** Ids of the keys its TSIG secrets and DNSSEC private keys are sealed under (none in clear). */
-  sealedUnder: string[];
 }
 
 /**
@@ -127,3 +120,30 @@ export function syncDir(dir: string): void {
 
 /** The database's companion files SQLite may leave beside it. */
 export const companions = (file: string) => ['-wal', '-shm', '-journal'].map((s) => `${file}${s}`).filter((f) => fs.existsSync(f));
+
+/** The database as files (store/types/database-files.ts), as the CLI's composition root hands it to backup and restore. */
+export const sqliteFiles: DatabaseFiles = {
+  keyFile: KEY_FILE,
+  migrations: MIGRATIONS,
+  readKey: keyFromBase64,
+  box: (key) => new SecretBox(key),
+  copy: backupSqlite,
+  inspect: inspectDatabase,
+  requireKnownSchema(migrations) {
+    const unknown = migrations.filter((m) => !MIGRATIONS.includes(m));
+    if (unknown.length > 0) throw new SchemaTooNewError(unknown);
+  },
+  async secretsRefusal(file, box) {
+    try {
+      await checkSecrets(file, box);
+      return null;
+    } catch (e) {
+      if (e instanceof SecretsKeyError) return e.message;
+      throw e;
+    }
+  },
+  takeStopped: takeStoppedDatabase,
+  companions,
+  restrictDataDir,
+  syncDir,
+};

@@ -12,3 +12,4 @@ export * from './across-zones';
 export * from './stats';
 export * from './cluster';
 export * from './store';
+export * from './database-files';
