@@ -1,11 +1,14 @@
 // ESLint (flat config) with typescript-eslint's parser and one local rule, `zonedeck/layers`, that
 // makes the dependency directions of the layering (docs/architecture.md) a lint error instead of a convention:
 //   - server/core imports nothing of ours outside core, and no node: module (web/ imports it too);
-//   - services use core, the Store interface (store/types and its type files) and each other,
-//     never a concrete store, the API, the BFF, the DNS server or the CLI;
-//   - api, bff, dns, cli and pdns use services, core and the Store interface, never each other's insides;
+//   - services use core and the Store interface (store/types), never a concrete store, the API, the
+//     BFF, the DNS server or the CLI; the store uses core;
+//   - api, bff, pdns, dns and cli use services, core, the Store interface and server/http (what the
+//     HTTP faces share, which itself uses core, services and the Store interface), never each other's insides;
+//   - only the composition roots (COMPOSITION_ROOTS) import anything: there is no other exception;
 //   - web imports only server/core (and types from anywhere), and a web feature never imports
 //     another feature: what two features share lives in web/ui or web/lib.
+// Every way of reaching a module counts, a type import too (moduleReferences).
 // A second rule, `zonedeck/one-writer`, keeps the store's writer to the change sets and the wiring.
 // Test files and test helpers (server/testing) may reach anywhere.
 import fs from 'node:fs';
@@ -18,7 +21,7 @@ const ROOT = import.meta.dirname;
 function layerOf(rel) {
   const p = rel.split(path.sep).join('/');
   let m;
-  if ((m = /^server\/(core|services|store|api|bff|dns|cli|pdns|testing|clients)\//.exec(p))) return `server/${m[1]}`;
+  if ((m = /^server\/(core|services|store|http|api|bff|dns|cli|pdns|testing|clients)\//.exec(p))) return `server/${m[1]}`;
   if (/^server\/[^/]+$/.test(p)) return 'server/root';
   if ((m = /^web\/features\/([^/]+)\//.exec(p))) return `web/features/${m[1]}`;
   if (/^web\//.test(p)) return 'web';
@@ -31,33 +34,87 @@ const INFRA = /^server\/(metrics|log|background|config)(\.ts)?$/;
 /** Store files that are its interface (types only), which services may use. */
 const STORE_INTERFACE = /^server\/store\/([a-z-]+-)?types\.ts$|^server\/store\/types\/[a-z-]+\.ts$|^server\/store\/schema\.ts$/;
 
-/** What a layer may import (by target layer), besides itself. */
+/**
+ * The composition roots, the only files that may import anything: the process's entry point,
+ * the CLI's and the DNS thread's open the store and hand each layer what it uses; app.ts puts
+ * the three HTTP faces (API, BFF, PowerDNS API) under one Hono app. There is no other exception.
+ */
+const COMPOSITION_ROOTS = new Set(['server/main.ts', 'server/app.ts', 'server/cli/main.ts', 'server/dns/sync/worker.ts']);
+
+/** What the faces of the service use: API, BFF, PowerDNS API, DNS server and CLI. */
+const FACE = ['server/core', 'server/services', 'store-interface', 'server/http'];
+
+/** What a layer may import (by target layer), besides itself and the plumbing (INFRA). */
 const ALLOWED = {
   'server/core': [],
+  'server/root': ['server/core'],
   'server/services': ['server/core', 'store-interface'],
   'server/store': ['server/core'],
-  'server/api': ['server/core', 'server/services', 'store-interface', 'server/root'],
-  'server/bff': ['server/core', 'server/services', 'store-interface', 'server/root', 'server/api'],
-  'server/pdns': ['server/core', 'server/services', 'store-interface', 'server/root', 'server/api'],
-  'server/dns': ['server/core', 'server/services', 'store-interface', 'server/root'],
-  'server/cli': ['server/core', 'server/services', 'server/store', 'server/root', 'server/dns', 'server/api'],
+  'server/http': ['server/core', 'server/services', 'store-interface'],
+  'server/api': FACE,
+  'server/bff': FACE,
+  'server/pdns': FACE,
+  'server/dns': FACE,
+  'server/cli': FACE,
 };
 
 const isTest = (rel) => /\.test\.tsx?$/.test(rel) || /(^|\/)server\/testing\//.test(rel) || /(^|\/)(e2e|bench|scripts)\//.test(rel);
 
+/** The repository path a relative import names (`../store/types`, no extension added). */
+const targetOf = (context, source) => path.relative(ROOT, path.resolve(path.dirname(context.filename), source)).split(path.sep).join('/');
+
+/**
+ * Every way a file reaches another module, each handed to `check(node, source, typeOnly, names)`:
+ * a named, default or namespace import (`import type * as T` too), a re-export (`export *`,
+ * `export * as X`, `export { A }`), `import x = require()`, a dynamic `import()`, and the type
+ * forms `import('…').T` and `typeof import('…')`. `names` are the module's names the node takes:
+ * null when it takes the whole module (a namespace, `export *`, `import()` without a name).
+ */
+function moduleReferences(check) {
+  const typeImport = (node) => {
+    // typescript-eslint 8 names the string `source`; earlier versions wrapped it in `argument`.
+    const source = node.source ?? node.argument?.literal;
+    if (source?.type !== 'Literal' || typeof source.value !== 'string') return;
+    let first = node.qualifier;
+    while (first?.type === 'TSQualifiedName') first = first.left;
+    check(node, source.value, true, first ? [first.name] : null);
+  };
+  return {
+    ImportDeclaration(node) {
+      const typeOnly = node.importKind === 'type' || (node.specifiers.length > 0 && node.specifiers.every((s) => s.importKind === 'type'));
+      const whole = node.specifiers.some((s) => s.type === 'ImportNamespaceSpecifier');
+      check(node, node.source.value, typeOnly, whole ? null : node.specifiers.map((s) => (s.type === 'ImportSpecifier' ? s.imported.name : 'default')));
+    },
+    ExportNamedDeclaration(node) {
+      if (node.source) check(node, node.source.value, node.exportKind === 'type' || node.specifiers.every((s) => s.exportKind === 'type'), node.specifiers.map((s) => s.local.name));
+    },
+    ExportAllDeclaration(node) {
+      check(node, node.source.value, node.exportKind === 'type', null);
+    },
+    TSImportEqualsDeclaration(node) {
+      const ref = node.moduleReference;
+      if (ref.type === 'TSExternalModuleReference' && ref.expression.type === 'Literal') check(node, ref.expression.value, node.importKind === 'type', null);
+    },
+    ImportExpression(node) {
+      if (node.source.type === 'Literal' && typeof node.source.value === 'string') check(node, node.source.value, false, null);
+    },
+    TSImportType: typeImport,
+  };
+}
+
 const layers = {
   meta: { type: 'problem', schema: [], messages: { crossed: '{{from}} may not import {{target}} ({{why}}); see the layering (docs/architecture.md)' } },
   create(context) {
-    const file = path.relative(ROOT, context.filename);
+    const file = path.relative(ROOT, context.filename).split(path.sep).join('/');
     const from = layerOf(file);
-    if (isTest(file) || from === 'other') return {};
-    const check = (node, source, typeOnly) => {
+    if (isTest(file) || from === 'other' || COMPOSITION_ROOTS.has(file)) return {};
+    return moduleReferences((node, source, typeOnly) => {
       if (from === 'server/core' && source.startsWith('node:')) {
         context.report({ node, messageId: 'crossed', data: { from: file, target: source, why: 'core does no I/O: the browser runs it too' } });
         return;
       }
       if (!source.startsWith('.')) return;
-      const targetRel = path.relative(ROOT, path.resolve(path.dirname(context.filename), source)).split(path.sep).join('/');
+      const targetRel = targetOf(context, source);
       // `../bff` is the folder's index.ts; `./x` is x.ts (or .tsx).
       const isDir = fs.existsSync(path.join(ROOT, targetRel)) && fs.statSync(path.join(ROOT, targetRel)).isDirectory();
       const target = layerOf(isDir ? `${targetRel}/index.ts` : /\.[a-z]+$/.test(targetRel) ? targetRel : `${targetRel}.ts`);
@@ -75,28 +132,11 @@ const layers = {
       if (!allowed) return;
       // Process plumbing every layer may use: metrics, logging, background jobs, the typed configuration.
       if (target === 'server/root' && INFRA.test(targetRel)) return;
-      // The DNS thread's entry point opens its own store connection, as server/main.ts does for the process.
-      if (file === 'server/dns/sync/worker.ts' && /^server\/store\/open$/.test(targetRel.replace(/\.ts$/, ''))) return;
       const storeInterface = target === 'server/store' && STORE_INTERFACE.test(`${targetRel.replace(/\.ts$/, '')}.ts`);
+      // A type import follows the same directions: what two layers share lives in core or the store's interface.
       if (allowed.includes(target) || (storeInterface && allowed.includes('store-interface'))) return;
-      // A type is not a dependency at run time, but a concrete store or another layer's insides still are not for services.
-      if (typeOnly && from !== 'server/core' && target !== 'server/store') return;
       context.report({ node, messageId: 'crossed', data: { from: file, target: targetRel, why: `${from} uses ${allowed.join(', ') || 'nothing of ours'}` } });
-    };
-    return {
-      ImportDeclaration(node) {
-        check(node, node.source.value, node.importKind === 'type' || (node.specifiers.length > 0 && node.specifiers.every((s) => s.importKind === 'type')));
-      },
-      ExportNamedDeclaration(node) {
-        if (node.source) check(node, node.source.value, node.exportKind === 'type');
-      },
-      ExportAllDeclaration(node) {
-        check(node, node.source.value, node.exportKind === 'type');
-      },
-      ImportExpression(node) {
-        if (node.source.type === 'Literal' && typeof node.source.value === 'string') check(node, node.source.value, false);
-      },
-    };
+    });
   },
 };
 
@@ -109,23 +149,30 @@ const layers = {
 const WRITER_FILES = new Set(['server/services/changes/change-sets.ts', 'server/services/index.ts', 'server/main.ts', 'server/cli/main.ts']);
 /** The change sets' own pieces (open, commit, run …), which change-sets.ts wires together. */
 const WRITER_DIR = 'server/services/changes/change-sets/';
+/** The modules that hold the writer, and its names in each. */
 const WRITER_NAMES = { 'server/store/types': ['Store', 'Repos'], 'server/store/types/index': ['Store', 'Repos'], 'server/store/types/store': ['Store', 'Repos'], 'server/store/open': ['openStore'], 'server/store/sqlite/sqlite': ['openSqliteStore'], 'server/store/postgres/postgres': ['openPostgresStore'] };
 
 const oneWriter = {
-  meta: { type: 'problem', schema: [], messages: { writer: '{{file}} may not take the store\'s writer `{{name}}`: zone writes go through services/changes/change-sets.ts (ServiceStore / ReadStore elsewhere)' } },
+  meta: {
+    type: 'problem',
+    schema: [],
+    messages: {
+      writer: '{{file}} may not take the store\'s writer `{{name}}`: zone writes go through services/changes/change-sets.ts (ServiceStore / ReadStore elsewhere)',
+      whole: '{{file}} may not take the whole of {{target}}, which holds the store\'s writer ({{names}}): import the names it needs (zone writes go through services/changes/change-sets.ts)',
+    },
+  },
   create(context) {
     const file = path.relative(ROOT, context.filename).split(path.sep).join('/');
     if (isTest(file) || file.startsWith('server/store/') || WRITER_FILES.has(file) || file.startsWith(WRITER_DIR) || !file.startsWith('server/')) return {};
-    return {
-      ImportDeclaration(node) {
-        const source = node.source.value;
-        if (!source.startsWith('.')) return;
-        const target = path.relative(ROOT, path.resolve(path.dirname(context.filename), source)).split(path.sep).join('/').replace(/\.ts$/, '');
-        for (const s of node.specifiers) {
-          if (s.type === 'ImportSpecifier' && WRITER_NAMES[target]?.includes(s.imported.name)) context.report({ node: s, messageId: 'writer', data: { file, name: s.imported.name } });
-        }
-      },
-    };
+    return moduleReferences((node, source, _typeOnly, names) => {
+      if (!source.startsWith('.')) return;
+      const target = targetOf(context, source).replace(/\.[cm]?[jt]s$/, '').replace(/\/$/, '');
+      const writer = WRITER_NAMES[target];
+      if (!writer) return;
+      // A namespace, `export *`, `import()` or `typeof import()` holds every name of the module, the writer's too.
+      if (names === null) context.report({ node, messageId: 'whole', data: { file, target, names: writer.join(', ') } });
+      else for (const name of names.filter((n) => writer.includes(n))) context.report({ node, messageId: 'writer', data: { file, name } });
+    });
   },
 };
 
