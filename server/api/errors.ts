@@ -5,7 +5,6 @@
 import type { Context } from 'hono';
 import { HTTPException } from 'hono/http-exception';
 import { ZonedeckError } from '../core/errors';
-import { HttpError } from '../http/http-error';
 
 export interface ErrorBody {
   error: { status: number; code: string; message: string; fields?: Record<string, string>; request_id?: string };
@@ -19,8 +18,7 @@ export function errorBody(status: number, code: string, message: string, fields?
 export function errorResponse(c: Context, err: unknown, log: (err: unknown, requestId: string) => void): Response {
   const requestId = (c.get('requestId') as string | undefined) ?? '';
   if (err instanceof ZonedeckError) {
-    const headers = err instanceof HttpError ? err.headers : {};
-    return c.json(errorBody(err.status, err.code, err.message, err.fields), err.status as 400, headers);
+    return c.json(errorBody(err.status, err.code, err.message, err.fields), err.status as 400, err.headers ?? {});
   }
   if (err instanceof HTTPException && err.status < 500) {
     const code = err.status === 400 ? 'invalid_json' : `http_${err.status}`;

@@ -6,6 +6,8 @@ export abstract class ZonedeckError extends Error {
   abstract readonly status: number;
   abstract readonly code: string;
   readonly fields?: Record<string, string>;
+  /** Response headers the error's answer carries (`Retry-After`). */
+  readonly headers?: Record<string, string>;
   constructor(message: string, fields?: Record<string, string>) {
     super(message);
     this.fields = fields;
@@ -68,4 +70,30 @@ export class RuleError extends Error {}
 export class ReauthenticationRequired extends ZonedeckError {
   readonly status = 403;
   readonly code = 'reauthentication_required';
+}
+
+/** Seconds a client waits before trying again while the database does not answer. */
+export const STORE_RETRY_AFTER_S = 5;
+
+/**
+ * The database does not answer (restarting, failing over, gone): nothing is wrong with the
+ * request, so it is worth sending again shortly. The store throws it for every connection
+ * failure; when the failure cut a COMMIT short, the message says the change may be stored.
+ */
+export class StoreUnavailable extends ZonedeckError {
+  readonly status = 503;
+  readonly code = 'store_unavailable';
+  override readonly headers = { 'Retry-After': String(STORE_RETRY_AFTER_S) };
+  constructor(message = 'the database does not answer for the moment; try again in a few seconds') {
+    super(message);
+  }
+}
+
+/** The disk under the database is full: the write was refused whole, and works again once there is space. */
+export class InsufficientStorage extends ZonedeckError {
+  readonly status = 507;
+  readonly code = 'insufficient_storage';
+  constructor(message = 'the disk under the database is full: nothing of this change was written; it can be sent again once there is space') {
+    super(message);
+  }
 }

@@ -7,7 +7,7 @@ export class HttpError extends ZonedeckError {
     readonly code: string,
     message: string,
     fields?: Record<string, string>,
-    readonly headers: Record<string, string> = {},
+    override readonly headers: Record<string, string> = {},
   ) {
     super(message, fields);
   }

@@ -14,7 +14,7 @@ import { postgresUrl } from '../testing/migration-dbs';
 import { appliedMigrations, migrate, MIGRATIONS, SchemaBehindError } from './migrate';
 import * as initial from './migrations/0001-initial';
 import { openReadStore, openStore } from './open';
-import { postgresPool } from './postgres/postgres';
+import { postgresPool } from './postgres/pg-pool';
 import { KEY_FILE } from './secret-box';
 import { readOnlyDatabase } from './sqlite/sqlite-read';
 import { READ_METHODS, type ReadStore, type Store } from './types';

@@ -9,7 +9,8 @@ import { createRepos } from '../repos/repos';
 import { readRepos } from '../repos/read-repos';
 import { SecretsKeyError, type SecretBox } from '../secret-box';
 import type { ReaderStore } from '../types';
-import { postgresPool, postgresState } from './postgres';
+import { postgresState } from './postgres';
+import { postgresPool } from './pg-pool';
 
 export async function openPostgresReadStore(url: string, box?: SecretBox): Promise<ReaderStore> {
   if (!box) throw new SecretsKeyError('SECRETS_KEY must be set with DATABASE_URL: every node seals and opens the secrets with the same key (openssl rand -base64 32)');

@@ -4,13 +4,13 @@
  * Besides, what only a shared database needs: token buckets every node counts in, and a feed
  * of the zone changes every node publishes (NOTIFY in the transaction, LISTEN per node).
  */
-import pg from 'pg';
-import { Kysely, PostgresDialect, sql } from 'kysely';
+import { sql, type Kysely } from 'kysely';
 import type { Database as Schema } from '../schema';
 import { ZONES_CHANNEL } from '../repos/cluster-repos';
 import { migrate, schemaVersion } from '../migrate';
 import { postgresBuckets } from './postgres-buckets';
 import { listenPostgres } from './postgres-feed';
+import { postgresPool } from './pg-pool';
 import { createRepos } from '../repos/repos';
 import type { FeedHandlers, Store } from '../types';
 import { readRepos } from '../repos/read-repos';
@@ -18,9 +18,15 @@ import { resealSecrets, sealStoredSecrets, SecretsKeyError, type SecretBox } fro
 
 export async function openPostgresStore(url: string, box?: SecretBox): Promise<Store> {
   if (!box) throw new SecretsKeyError('SECRETS_KEY must be set with DATABASE_URL: every node seals and opens the secrets with the same key (openssl rand -base64 32)');
+  // The migrations on a pool of their own, with no limit on a statement's time.
+  const migrating = postgresPool(url, { queryTimeoutMs: 0 });
+  try {
+    await migrate(migrating, 'postgres');
+    await sealStoredSecrets(migrating, box);
+  } finally {
+    await migrating.destroy();
+  }
   const db = postgresPool(url);
-  await migrate(db, 'postgres');
-  await sealStoredSecrets(db, box);
   const repos = createRepos(db, 'postgres', box);
   const state = { ...postgresState(db, url), sharedBuckets: postgresBuckets(db) };
   return {
@@ -34,17 +40,6 @@ export async function openPostgresStore(url: string, box?: SecretBox): Promise<S
       await db.destroy();
     },
   };
-}
-
-/** A pool of connections to `url`; `readOnly`: each one in read-only transactions, so a write fails in the database. */
-export function postgresPool(url: string, opts: { readOnly?: boolean } = {}): Kysely<Schema> {
-  // bigint (serials) comes back as text by default; every one we store fits a double.
-  pg.types.setTypeParser(20, (v) => Number(v));
-  const pool = new pg.Pool({ connectionString: url, max: 10, ...(opts.readOnly ? { options: '-c default_transaction_read_only=on' } : {}) });
-  // An idle connection the server dropped (restart, failover) must not crash the process:
-  // the pool discards it, and the next query opens a new one.
-  pool.on('error', () => {});
-  return new Kysely<Schema>({ dialect: new PostgresDialect({ pool }) });
 }
 
 /** What a PostgreSQL store says of itself, writer or reader: its kind, health, schema and the feed. */
