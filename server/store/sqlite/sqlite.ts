@@ -12,6 +12,9 @@ import type { Runner } from '../repos/prepared';
 import { createRepos } from '../repos/repos';
 import { readRepos } from '../repos/read-repos';
 import { withStatementCache, type Statements } from './statements';
+import { withFaults } from '../fault-dialect';
+import { isNoSpace, storeFault } from '../faults';
+import { InsufficientStorage } from '../../core/errors';
 import type { DomainRow, Repos, Store } from '../types';
 import { randomBytes } from 'node:crypto';
 import { keyFromFile, KEY_FILE, resealSecrets, restrictDataDir, sealStoredSecrets, SecretBox } from '../secret-box';
@@ -33,6 +36,9 @@ interface Job {
   resolve(value: unknown): void;
   reject(err: unknown): void;
 }
+
+/** A commit whose fsync found the disk full. */
+const UNSYNCED = 'the disk under the database is full: this change may not be stored; read it back before sending it again once there is space';
 
 /** Most transactions one commit (one fsync) carries. */
 const MAX_BATCH = 256;
@@ -74,9 +80,14 @@ function groupCommit(db: Kysely<Schema>, statements: Statements, durable: () => 
             done.push({ job, ok: true, value });
           } catch (err) {
             zones.clear();
-            exec('rollback to tx');
-            exec('release tx');
             done.push({ job, ok: false, value: err });
+            try {
+              exec('rollback to tx');
+              exec('release tx');
+            } catch {
+              // SQLite rolled the whole transaction back itself (a full disk does): the batch fails with this job's error.
+              throw err;
+            }
           }
         }
         exec('commit');
@@ -90,8 +101,9 @@ function groupCommit(db: Kysely<Schema>, statements: Statements, durable: () => 
           /* no transaction left to roll back */
         }
         exec('pragma synchronous = FULL');
-        for (const d of done) d.job.reject(err);
-        for (const job of queue.splice(0)) job.reject(err);
+        const fault = storeFault(err);
+        for (const d of done) d.job.reject(fault);
+        for (const job of queue.splice(0)) job.reject(fault);
         return [];
       }
       return done;
@@ -100,10 +112,12 @@ function groupCommit(db: Kysely<Schema>, statements: Statements, durable: () => 
     // The next batch may run while this one's commit goes to the disk; its answers wait for it.
     durable().then(
       () => {
-        for (const d of done) (d.ok ? d.job.resolve : d.job.reject)(d.value);
+        for (const d of done) (d.ok ? d.job.resolve(d.value) : d.job.reject(storeFault(d.value)));
       },
       (err: unknown) => {
-        for (const d of done) d.job.reject(err);
+        // Committed, but maybe not on the disk: no answer may say it is stored.
+        const fault = isNoSpace(err) ? new InsufficientStorage(UNSYNCED) : err;
+        for (const d of done) d.job.reject(fault);
       },
     );
   }
@@ -112,7 +126,8 @@ function groupCommit(db: Kysely<Schema>, statements: Statements, durable: () => 
     try {
       while (queue.length > 0) await batch();
     } catch (err) {
-      for (const job of queue.splice(0)) job.reject(err);
+      const fault = storeFault(err);
+      for (const job of queue.splice(0)) job.reject(fault);
     } finally {
       running = false;
     }
@@ -166,7 +181,15 @@ function walSync(walFile: string): { sync: () => Promise<void>; close: () => Pro
   };
 }
 
-export async function openSqliteStore(file: string, secrets?: SecretBox): Promise<Store> {
+export interface SqliteOptions {
+  /**
+   * Handed the writer's own connection once it is open: a test's seam to make what no test may
+   * make for real, e.g. a full disk (`pragma max_page_count`, docs/operations.md).
+   */
+  onConnection?(raw: Database.Database): void;
+}
+
+export async function openSqliteStore(file: string, secrets?: SecretBox, opts: SqliteOptions = {}): Promise<Store> {
   const dir = path.dirname(file);
   if (file !== ':memory:') fs.mkdirSync(dir, { recursive: true, mode: 0o700 });
   // SECRETS_KEY, else the key file beside the database (made on first start); in memory, a key of the process's own.
@@ -181,8 +204,9 @@ export async function openSqliteStore(file: string, secrets?: SecretBox): Promis
   raw.pragma('temp_store = MEMORY');
   // The CLI and the server write the same file: wait for the other's lock, never fail at once.
   raw.pragma('busy_timeout = 5000');
+  opts.onConnection?.(raw);
   const statements = withStatementCache(raw);
-  const db = new Kysely<Schema>({ dialect: new SqliteDialect({ database: statements }) });
+  const db = new Kysely<Schema>({ dialect: withFaults(new SqliteDialect({ database: statements })) });
   await migrate(db, 'sqlite');
   await sealStoredSecrets(db, box);
   // The database holds secrets' ciphertexts and every zone: readable by its owner only.
