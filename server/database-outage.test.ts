@@ -1,0 +1,198 @@
+/**
+ * PostgreSQL stopped under two running nodes, and started again: the database as an operator's
+ * bad day has it (a restart, a failover, an outage of some seconds). On a cluster of this test's
+ * own (own-postgres.ts), never the shared one. Under a write loop through node 1's API and a `dig`
+ * loop against both nodes' DNS:
+ * - DNS answers every query, from memory, while the database is gone;
+ * - writes answer 503 `store_unavailable` with `Retry-After`, never 500, never no answer;
+ * - `/readyz` is 503 saying why, `/healthz` stays 200, and both processes stay up;
+ * - once the database is back, writes go through again by themselves, node 2's DNS answers
+ *   what node 1 writes (its feed subscribed again, or its reconcile found the serials), and
+ *   every write that was answered 2xx is stored exactly once.
+ * Skipped, and says why, where PostgreSQL's programs are not installed. The figures it prints
+ * (answers lost, time to resume) are docs/operations.md's.
+ */
+import { execFile } from 'node:child_process';
+import fs from 'node:fs';
+import { promisify } from 'node:util';
+import pg from 'pg';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { loadConfig } from './config';
+import { servicesFor } from './services';
+import { openPostgresStore } from './store/postgres/postgres';
+import { keyFromBase64, SecretBox } from './store/secret-box';
+import type { Store } from './store/types';
+import { ownPostgresMissing, startOwnPostgres, type OwnPostgres } from './testing/own-postgres';
+import { TEST_SECRETS_KEY } from './testing/postgres-database';
+import { startServer, type ServerProcess } from './testing/server-process';
+import { waitUntil } from './testing/wait-until';
+
+const run = promisify(execFile);
+const ZONE = 'outage.test';
+/** How long the database stays down: a restart takes a few seconds, a failover some more. */
+const DOWN_MS = 6000;
+/** A request with no answer by then has hung: the test fails on it (a limit, not a timing). */
+const NO_ANSWER_MS = 20_000;
+
+const missing = ownPostgresMissing();
+if (missing) console.warn(`database-outage.test.ts: skipped: ${missing}`);
+
+let db: OwnPostgres;
+let nodes: ServerProcess[] = [];
+let store: Store;
+let token: string;
+
+beforeAll(async () => {
+  if (missing) return;
+  db = await startOwnPostgres();
+  const env = { DATABASE_URL: db.url, SECRETS_KEY: TEST_SECRETS_KEY, DNS_PORT: '0', DNS_THREADS: '1' };
+  // One after the other: the first creates the schema and the admin user.
+  for (let i = 0; i < 2; i++) nodes.push(await startServer(env));
+  store = await openPostgresStore(db.url, new SecretBox(keyFromBase64(TEST_SECRETS_KEY)));
+  const services = servicesFor(store, loadConfig({ ...env, LOG_LEVEL: 'silent' }));
+  token = (await services.accounts.createToken((await store.users.byUsername('admin'))!.id, 'outage test')).token;
+  expect((await api('POST', '/domains', { name: ZONE })).status).toBe(201);
+  expect((await api('POST', `/domains/${ZONE}/records`, { name: 'www', record_type: 'A', content: '192.0.2.1' })).status).toBe(200);
+  for (const node of nodes) await waitUntil(`node ${node.dnsPort} answers www`, async () => (await ask(node, 'www')).join() === '192.0.2.1');
+}, 120_000);
+
+afterAll(async () => {
+  for (const node of nodes) {
+    await node.stop();
+    fs.rmSync(node.dataDir, { recursive: true, force: true });
+  }
+  await store?.close();
+  db?.destroy();
+});
+
+function api(method: string, path: string, body?: unknown, node = nodes[0]!): Promise<Response> {
+  return fetch(`${node.url}/api/v1${path}`, {
+    method,
+    headers: { authorization: `Bearer ${token}`, 'content-type': 'application/json' },
+    body: body === undefined ? undefined : JSON.stringify(body),
+    signal: AbortSignal.timeout(NO_ANSWER_MS),
+  });
+}
+
+/** The +short answer of a node's DNS: nothing when it did not answer within a second. */
+async function ask(node: ServerProcess, label: string, type = 'A'): Promise<string[]> {
+  try {
+    const { stdout } = await run('dig', ['@127.0.0.1', '-p', String(node.dnsPort), '+short', '+time=1', '+tries=1', `${label}.${ZONE}`, type]);
+    return stdout.trim().split('\n').filter(Boolean);
+  } catch {
+    return [];
+  }
+}
+
+interface Write {
+  name: string;
+  status: number;
+  code?: string;
+  retryAfter: string | null;
+  sentAt: number;
+  answeredAt: number;
+}
+
+interface Probe {
+  down: boolean;
+  readyz: number;
+  reason?: string;
+  healthz: number;
+}
+
+const pause = (ms: number) => new Promise((r) => setTimeout(r, ms));
+
+/** Runs `step` over and over until `until` resolves. */
+async function loop(until: Promise<void>, step: () => Promise<void>, everyMs: number): Promise<void> {
+  let done = false;
+  void until.then(() => (done = true));
+  while (!done) {
+    await step();
+    await pause(everyMs);
+  }
+}
+
+describe.skipIf(missing)('PostgreSQL stopped under two nodes, and started again', () => {
+  it('keeps DNS answering, answers writes 503 with Retry-After, and resumes with every acknowledged write stored once', async () => {
+    const writes: Write[] = [];
+    const answers: { node: number; answer: string }[] = [];
+    const probes: Probe[] = [];
+    let down = false;
+    let finish!: () => void;
+    const finished = new Promise<void>((r) => (finish = r));
+
+    const writing = loop(
+      finished,
+      async () => {
+        const name = `w${writes.length}`;
+        const sentAt = Date.now();
+        const res = await api('POST', `/domains/${ZONE}/records`, { name, record_type: 'TXT', content: `"${name}"` }).catch(() => null);
+        const body = res && !res.ok ? ((await res.json().catch(() => ({}))) as { error?: { code?: string } }) : undefined;
+        writes.push({ name, status: res?.status ?? 0, code: body?.error?.code, retryAfter: res?.headers.get('retry-after') ?? null, sentAt, answeredAt: Date.now() });
+      },
+      20,
+    );
+    const digging = nodes.map((node, i) => loop(finished, async () => void answers.push({ node: i + 1, answer: (await ask(node, 'www')).join() }), 20));
+    const probing = loop(
+      finished,
+      async () => {
+        const wasDown = down;
+        const ready = await fetch(`${nodes[0]!.url}/readyz`, { signal: AbortSignal.timeout(NO_ANSWER_MS) });
+        const health = await fetch(`${nodes[1]!.url}/healthz`, { signal: AbortSignal.timeout(NO_ANSWER_MS) });
+        // Only a probe begun and ended while the database was down says what an outage looks like.
+        probes.push({ down: wasDown && down, readyz: ready.status, reason: ((await ready.json()) as { reason?: string }).reason, healthz: health.status });
+      },
+      200,
+    );
+
+    await waitUntil('writes go through before the outage', () => writes.some((w) => w.status === 200));
+    db.stop();
+    down = true;
+    const stoppedAt = Date.now();
+    await waitUntil('a write is refused while the database is down', () => writes.some((w) => w.sentAt >= stoppedAt && w.status === 503));
+    await pause(DOWN_MS - (Date.now() - stoppedAt));
+    down = false;
+    db.start();
+    const startedAt = Date.now();
+    await waitUntil('writes go through again after the database is back', () => writes.some((w) => w.sentAt >= startedAt && w.status === 200));
+    const resumed = writes.find((w) => w.sentAt >= startedAt && w.status === 200)!;
+    // Node 2 hears of node 1's writes again.
+    const after = writes.findLast((w) => w.status === 200)!;
+    await waitUntil("node 2's DNS answers a write made through node 1 after the outage", async () => (await ask(nodes[1]!, after.name, 'TXT')).join() === `"${after.name}"`);
+    const caughtUp = Date.now();
+    finish();
+    await Promise.all([writing, ...digging, probing]);
+
+    // DNS answered every query, throughout.
+    expect(answers.filter((a) => a.answer !== '192.0.2.1')).toEqual([]);
+    // Writes: 200, or 503 store_unavailable with Retry-After; nothing else.
+    const refused = writes.filter((w) => w.status !== 200);
+    expect(refused.filter((w) => w.status !== 503 || w.code !== 'store_unavailable' || w.retryAfter !== '5')).toEqual([]);
+    expect(refused.length).toBeGreaterThan(0);
+    // /readyz said why; /healthz stayed up.
+    const outage = probes.filter((p) => p.down);
+    expect(outage.length).toBeGreaterThan(0);
+    expect(outage.every((p) => p.readyz === 503 && p.reason === 'the database does not answer')).toBe(true);
+    expect(probes.every((p) => p.healthz === 200)).toBe(true);
+    expect(nodes.every((n) => n.child.exitCode === null && n.child.signalCode === null)).toBe(true);
+
+    // Every acknowledged write is stored, once; a refused one at most once.
+    const stored = new Map<string, number>();
+    const check = new pg.Client({ connectionString: db.url });
+    await check.connect();
+    try {
+      const { rows } = await check.query<{ name: string; n: number }>(`select r.name, count(*)::int as n from records r join domains d on d.id = r.domain_id where d.name = $1 and r.record_type = 'TXT' group by r.name`, [ZONE]);
+      for (const r of rows) stored.set(r.name.replace(`.${ZONE}`, ''), r.n);
+    } finally {
+      await check.end();
+    }
+    expect(writes.filter((w) => w.status === 200 && stored.get(w.name) !== 1).map((w) => w.name)).toEqual([]);
+    expect([...stored.values()].filter((n) => n > 1)).toEqual([]);
+
+    console.log(
+      `database outage of ${DOWN_MS / 1000} s: DNS answered ${answers.length} of ${answers.length} queries; ` +
+        `${writes.length} writes, ${refused.length} answered 503, none lost; the first write after the database was back answered ${resumed.answeredAt - startedAt} ms after it accepted connections; ` +
+        `node 2's DNS answered a later write ${caughtUp - startedAt} ms after; the slowest answer took ${Math.max(...writes.map((w) => w.answeredAt - w.sentAt))} ms`,
+    );
+  }, 120_000);
+});
