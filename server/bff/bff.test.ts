@@ -1,7 +1,7 @@
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import { Browser, createHarness, ORIGIN, type Harness } from '../testing/bff-harness';
 import { hashSessionSecret } from '../services/identity/seal';
-import { WRONG_CREDENTIALS } from './index';
+import { WRONG_CREDENTIALS } from './password-sign-in';
 
 let h: Harness;
 beforeEach(async () => {

@@ -5,6 +5,7 @@
  */
 import { isIP } from 'node:net';
 import type { Context, MiddlewareHandler } from 'hono';
+import { requestOrigin } from '../http/client-address';
 import { BffError, signedOut } from './errors';
 import { clearSessionCookie, readSessionCookie, siteOrigin } from './cookie';
 import type { ActiveSession, Sessions } from '../services/identity/sessions';
@@ -37,6 +38,27 @@ export function hostAllowed(hostname: string, allowed: readonly string[]): boole
   return allowed.some((a) => (a.startsWith('*.') ? host.endsWith(a.slice(1)) : host === a));
 }
 
+/**
+ * The site the dashboard is served at, set for every BFF request (`siteOrigin`). Behind a
+ * TLS-terminating proxy Node sees http://internal-host: PUBLIC_URL says what browsers see. Without
+ * it, the site is the request's own (or a TRUST_PROXY proxy's word for it), and only at a host the
+ * operator listed: a DNS-rebinding page (its own name, our address) is refused.
+ */
+export function siteCheck(publicOrigin: string | undefined, allowedHosts: readonly string[]): MiddlewareHandler<BffEnv> {
+  return async (c, next) => {
+    const origin = publicOrigin ?? requestOrigin(c);
+    if (!publicOrigin && !hostAllowed(new URL(origin).hostname, allowedHosts)) {
+      throw new BffError(403, 'host_not_allowed', `the dashboard is not served at ${new URL(origin).hostname}: set PUBLIC_URL to the address users open it at (or list the name in ALLOWED_HOSTS)`);
+    }
+    c.set('siteOrigin', origin);
+    await next();
+    c.header('Cache-Control', 'no-store');
+  };
+}
+
+/** A state-changing call without the session's CSRF token in its header. */
+export const csrfRefused = () => new BffError(403, 'csrf', `missing or wrong ${CSRF_HEADER} header; reload the page`);
+
 export const originCheck: MiddlewareHandler = async (c, next) => {
   checkOrigin(c);
   return next();
@@ -50,9 +72,7 @@ export function requireSession(sessions: Sessions): MiddlewareHandler<BffEnv> {
       clearSessionCookie(c);
       throw signedOut();
     }
-    if (!SAFE_METHODS.has(c.req.method) && !sessions.csrfMatches(session.row, c.req.header(CSRF_HEADER))) {
-      throw new BffError(403, 'csrf', `missing or wrong ${CSRF_HEADER} header; reload the page`);
-    }
+    if (!SAFE_METHODS.has(c.req.method) && !sessions.csrfMatches(session.row, c.req.header(CSRF_HEADER))) throw csrfRefused();
     c.set('session', session);
     return next();
   };

@@ -3,8 +3,9 @@
  * code): sent as application/json (415 naming it otherwise, or with no content type), at most
  * `maxSize` bytes (413). The route parses it and names the shape it expects when it is not that.
  */
-import type { MiddlewareHandler } from 'hono';
+import type { Context, MiddlewareHandler } from 'hono';
 import { bodyLimit } from 'hono/body-limit';
+import type { z } from 'zod';
 import { BffError } from './errors';
 
 /** application/json and its structured-syntax kin (`application/…+json`), with parameters such as a charset. */
@@ -23,4 +24,13 @@ export function jsonBody(maxSize: number): MiddlewareHandler {
     }
     return limit(c, next);
   };
+}
+
+/** The body, parsed as `schema`; 400 with `message`, which names the shape expected, when it is not that. */
+export async function parsedBody<T>(c: Context, schema: z.ZodType<T>, message: string): Promise<T> {
+  try {
+    return schema.parse(await c.req.json());
+  } catch {
+    throw new BffError(400, 'invalid_json', message);
+  }
 }

@@ -21,15 +21,15 @@ import { Hono, type Context } from 'hono';
 import { deleteCookie, getCookie, setCookie } from 'hono/cookie';
 import { z } from 'zod';
 import { clientAddress } from '../http/client-address';
-import type { Services } from '../services';
 import { LOGIN_MS, newBrowserSecret, OidcRefusal, OidcUnavailable, type OidcSignIn } from '../services/identity/oidc';
 import { requireRecent } from '../services/identity/second-factors';
-import type { ActiveSession, Sessions } from '../services/identity/sessions';
-import type { SignInThrottle } from '../services/identity/sign-in-throttle';
-import { readSessionCookie, writeSessionCookie } from './cookie';
+import type { ActiveSession } from '../services/identity/sessions';
+import type { BffDeps } from './bff-deps';
+import { readSessionCookie } from './cookie';
 import { BffError } from './errors';
-import { jsonBody } from './json-body';
+import { jsonBody, parsedBody } from './json-body';
 import { originCheck, requireSession, type BffEnv } from './guard';
+import { beginSession, requestFrom, reserveTry } from './signing-in';
 
 const COOKIE = 'zd_oidc';
 /** The sign-in held for a second factor; Strict: only this site's own page sends the code. */
@@ -50,17 +50,10 @@ function withParam(path: string, key: string, value: string): string {
   return `${u.pathname}${u.search}`;
 }
 
-/** What the BFF lends these routes: its sessions, throttle and clock, and what a sign-in answers. */
-export interface OidcDeps {
-  sessions: Sessions;
-  throttle: SignInThrottle;
-  now: () => number;
-  info: (s: ActiveSession) => Promise<object>;
-}
-
 const CodeBody = z.strictObject({ code: z.string().max(64) });
 
-export function oidcApp(services: Services, { sessions, throttle, now, info }: OidcDeps) {
+export function oidcApp(deps: BffDeps) {
+  const { services, sessions, throttle, now, info } = deps;
   const { oidc, audit } = services;
   const app = new Hono<BffEnv>();
   /** The value binding this browser to its requests: one per browser, kept across tabs, so a second tab's start does not void the first's. */
@@ -113,7 +106,7 @@ export function oidcApp(services: Services, { sessions, throttle, now, info }: O
   });
 
   app.get('/callback', async (c) => {
-    const from = { address: clientAddress(c) ?? '', userAgent: c.req.header('user-agent') ?? '' };
+    const from = requestFrom(c);
     const browser = getCookie(c, COOKIE);
     deleteCookie(c, COOKIE, { path: COOKIE_PATH, secure: https(c) });
     const query = new URL(c.req.url).search;
@@ -137,7 +130,7 @@ export function oidcApp(services: Services, { sessions, throttle, now, info }: O
       setCookie(c, STEP_COOKIE, step, { httpOnly: true, sameSite: 'Strict', path: COOKIE_PATH, secure: https(c), maxAge: LOGIN_MS / 1000 });
       return c.redirect(`/sign-in?sso=second-factor&next=${encodeURIComponent(outcome.next)}`, 302);
     }
-    await startSession(c, outcome, from);
+    await startSession(c, outcome);
     return c.redirect(outcome.next, 302);
   });
 
@@ -151,29 +144,18 @@ export function oidcApp(services: Services, { sessions, throttle, now, info }: O
 
   /** The held sign-in's TOTP code (or a recovery code): right, and the session starts as after any sign-in. */
   app.post('/second-factor', originCheck, jsonBody(4096), async (c) => {
-    let body: z.infer<typeof CodeBody>;
-    try {
-      body = CodeBody.parse(await c.req.json());
-    } catch {
-      throw new BffError(400, 'invalid_json', 'send {"code": "…"} as JSON');
-    }
+    const body = await parsedBody(c, CodeBody, 'send {"code": "…"} as JSON');
     const secret = getCookie(c, STEP_COOKIE);
     const held = await oidc.held(secret);
     const user = held && (await services.store.users.byId(held.user_id));
     if (!secret || !held || !user || user.disabled_at) throw new BffError(401, 'sso_expired', 'This sign-in is over or took too long: sign in again.');
-    const from = { address: clientAddress(c) ?? '', userAgent: c.req.header('user-agent') ?? '' };
     const attempt = { username: user.username, address: clientAddress(c) };
-    const wait = await throttle.reserve(attempt);
-    if (wait > 0) {
-      const seconds = Math.ceil(wait / 1000);
-      c.header('Retry-After', String(seconds));
-      throw new BffError(429, 'too_many_attempts', `Too many failed sign-ins. Try again in ${seconds} s.`);
-    }
+    await reserveTry(c, deps, attempt, 'sign-ins');
     // The provider proved who this is, as a right password does: wrong codes count under the user, not the address.
     await throttle.passwordRight(attempt);
     const factor = await services.secondFactors.verify(user.id, body.code);
     if (!factor) {
-      await audit.record({ kind: 'sign-in-failed', actor: { username: '', credential: 'oidc', ...from }, subject: { id: user.id, username: user.username }, detail: { method: 'oidc', factor: 'totp' } });
+      await audit.record({ kind: 'sign-in-failed', actor: { username: '', credential: 'oidc', ...requestFrom(c) }, subject: { id: user.id, username: user.username }, detail: { method: 'oidc', factor: 'totp' } });
       throw new BffError(401, 'invalid_second_factor', 'Wrong code. Enter the current code of your authenticator app, or an unused recovery code.');
     }
     await throttle.succeeded(attempt);
@@ -181,24 +163,14 @@ export function oidcApp(services: Services, { sessions, throttle, now, info }: O
     if (!taken) throw new BffError(401, 'sso_expired', 'This sign-in is over or took too long: sign in again.');
     deleteCookie(c, STEP_COOKIE, { path: COOKIE_PATH, secure: https(c) });
     const signIn: OidcSignIn = { kind: 'sign-in', user, next: taken.next_path, identity: { issuer: taken.issuer, subject: '', email: taken.email }, how: taken.how === 'created' ? 'created' : 'linked' };
-    const session = await startSession(c, signIn, from, factor);
+    const session = await startSession(c, signIn, factor);
     return c.json({ ...(await info(session)), next: taken.next_path }, 200);
   });
 
-  /** Starts the session of a sign-in through the provider, ending the one the browser held (no fixation), and audits it. */
-  async function startSession(c: Context<BffEnv>, signIn: OidcSignIn, from: { address: string; userAgent: string }, factor?: string): Promise<ActiveSession> {
+  /** Starts the session of a sign-in through the provider, as every sign-in does (signing-in.ts). */
+  function startSession(c: Context<BffEnv>, signIn: OidcSignIn, factor?: string): Promise<ActiveSession> {
     const { user, identity, how } = signIn;
-    const previous = await sessions.resume(readSessionCookie(c));
-    if (previous) await sessions.end(previous.row);
-    const { secret, row } = await sessions.start(user, 'oidc');
-    await audit.record({
-      kind: 'sign-in',
-      actor: { userId: user.id, username: user.username, credential: 'oidc', ...from },
-      subject: { id: user.id, username: user.username },
-      detail: { session_id: row.token_id, method: 'oidc', issuer: identity.issuer, ...(identity.email ? { email: identity.email } : {}), ...(how !== 'linked' ? { first: how } : {}), ...(factor ? { factor } : {}) },
-    });
-    writeSessionCookie(c, secret);
-    return { row, token: '', username: user.username };
+    return beginSession(c, deps, user, 'oidc', { method: 'oidc', issuer: identity.issuer, ...(identity.email ? { email: identity.email } : {}), ...(how !== 'linked' ? { first: how } : {}), ...(factor ? { factor } : {}) });
   }
 
   return app;
