@@ -18,6 +18,10 @@ export default defineConfig({
     target: 'es2022',
     // No inline module-preload polyfill: the CSP allows no inline script.
     modulePreload: { polyfill: false },
+    // The sheets live beside their components (web/ui, web/features/*) but ship as one file, each
+    // after the sheets of the modules it imports, whatever page is opened first; split per page,
+    // the cascade would follow the order in which the pages happened to load.
+    cssCodeSplit: false,
   },
   server: {
     proxy: { '/bff': target, '/api': target },

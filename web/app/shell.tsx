@@ -11,6 +11,7 @@ import { useSignOut } from '../features/session/sign-out';
 import { GlobalSearch } from '../features/search/global-search';
 import { routes } from '../lib/paths';
 import { LoadingState } from '../ui/states';
+import './shell.css';
 
 export function Shell() {
   const session = useSession();

@@ -1,4 +1,5 @@
 import type { ReactNode } from 'react';
+import './alert.css';
 
 /** A message box; `error` is announced at once (role=alert). */
 export function Alert({ tone = 'error', title, children }: { tone?: 'error' | 'warning' | 'info' | 'success'; title?: string; children?: ReactNode }) {

@@ -1,4 +1,5 @@
 import type { ReactNode } from 'react';
+import './badge.css';
 
 export function Badge({ tone = 'neutral', children, title }: { tone?: 'neutral' | 'success' | 'warning' | 'info' | 'danger'; children: ReactNode; title?: string }) {
   return (

@@ -10,6 +10,7 @@ import { formatNumber } from '../lib/format';
 import { Spinner } from './states';
 import { diffLines, missingLines, settingLines, zoneFileLine } from '../lib/change-lines';
 import { useChange } from '../features/history/get-change';
+import './change-diff.css';
 
 const COLLAPSED = 12;
 

@@ -1,5 +1,6 @@
 /** A modal on the native <dialog>: focus is trapped, Escape closes it, the page behind is inert. */
 import { useEffect, useRef, type ReactNode } from 'react';
+import './dialog.css';
 
 export function Dialog({ open, onClose, title, children, wide = false }: { open: boolean; onClose: () => void; title: string; children: ReactNode; wide?: boolean }) {
   const ref = useRef<HTMLDialogElement>(null);

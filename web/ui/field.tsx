@@ -4,6 +4,7 @@
  * aria-describedby / aria-invalid so a screen reader reads them too.
  */
 import { useId, type InputHTMLAttributes, type ReactNode, type SelectHTMLAttributes } from 'react';
+import './field.css';
 
 interface FieldFrame {
   label: ReactNode;

@@ -1,6 +1,7 @@
 /** Previous/next paging from the totals the API sends in X-Total-Count, X-Page and X-Per-Page. */
 import { useEffect } from 'react';
 import { formatNumber } from '../lib/format';
+import './pagination.css';
 
 export function Pagination({ page, perPage, total, onPage, label = 'Pages' }: { page: number; perPage: number; total: number; onPage: (page: number) => void; label?: string }) {
   const pages = Math.max(1, Math.ceil(total / perPage));

@@ -6,6 +6,7 @@
 import type { ReactNode } from 'react';
 import type { ScopeDraft } from '../lib/scope-text';
 import { TextField } from './field';
+import './scope-fields.css';
 
 export type ScopePart = 'zones' | 'names' | 'types' | 'allowed_ips';
 

@@ -1,6 +1,7 @@
 /** The three states every data view has besides "here is the data". */
 import type { ReactNode } from 'react';
 import { ApiError } from '../lib/api-client';
+import './states.css';
 
 export function Spinner({ label = 'Loading' }: { label?: string }) {
   return <span className="spinner" role="img" aria-label={label} />;

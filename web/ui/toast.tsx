@@ -1,5 +1,6 @@
 /** Short confirmations and background failures, announced politely and gone after a few seconds. */
 import { createContext, useCallback, useContext, useMemo, useRef, useState, type ReactNode } from 'react';
+import './toast.css';
 
 interface Toast {
   id: number;

@@ -8,6 +8,7 @@ import type { QuerySeries } from '../lib/api-types';
 import { formatNumber } from '../lib/format';
 import { bff } from '../lib/paths';
 import { domainKeys } from '../lib/domain-keys';
+import './zone-sparkline.css';
 
 const W = 80;
 const H = 20;

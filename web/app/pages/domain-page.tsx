@@ -25,6 +25,7 @@ import { routes } from '../../lib/paths';
 import { ErrorState, LoadingState } from '../../ui/states';
 import { usePageTitle } from '../../lib/page-title';
 import { unicodeName } from '../../lib/idn';
+import '../../features/domains/domains.css';
 
 /** The SOA timers and DNSSEC, side by side under the records. */
 function ZoneSettings({ domain }: { domain: Domain }) {

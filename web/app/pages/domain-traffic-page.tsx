@@ -16,6 +16,7 @@ import { formatNumber } from '../../lib/format';
 import { usePageTitle } from '../../lib/page-title';
 import { routes } from '../../lib/paths';
 import { ErrorState, LoadingState } from '../../ui/states';
+import '../../features/traffic/traffic.css';
 
 const RANGE_LABELS: Record<Range, string> = { '1h': 'Last hour', '24h': 'Last 24 hours', '7d': 'Last 7 days', '30d': 'Last 30 days' };
 const QTYPE_PREFIX = 'qtype_';

@@ -17,6 +17,7 @@ import { Alert } from '../../ui/alert';
 import { TextField } from '../../ui/field';
 import { LoadingState } from '../../ui/states';
 import { usePageTitle } from '../../lib/page-title';
+import './sign-in-page.css';
 
 export function Component() {
   usePageTitle('Sign in');

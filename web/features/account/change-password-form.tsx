@@ -10,6 +10,7 @@ import { TextField } from '../../ui/field';
 import { useToast } from '../../ui/toast';
 import { useChangePassword } from './change-password';
 import { hasProblems, passwordProblems, type PasswordDraft } from './password-check';
+import './account.css';
 
 const EMPTY: PasswordDraft = { current: '', next: '', confirm: '' };
 

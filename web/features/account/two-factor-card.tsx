@@ -13,6 +13,7 @@ import { TextField } from '../../ui/field';
 import { ErrorState, LoadingState } from '../../ui/states';
 import { needsReauthentication, ReauthenticateDialog } from '../../ui/reauthenticate';
 import { useConfirmTotp, useNewRecoveryCodes, useRemoveTotp, useSecondFactors, useStartTotp } from './two-factor';
+import './account.css';
 
 /** The otpauth:// URI as a QR code image (the library loads with this card, not with the app). */
 function QrCode({ uri }: { uri: string }) {

@@ -4,6 +4,7 @@ import { fullTime, timeAgo } from '../../lib/format';
 import { Badge } from '../../ui/badge';
 import { auditActorWords, detailParts, kindLabel } from './audit-words';
 import { TableWrap } from '../../ui/table-wrap';
+import './audit.css';
 
 const tone = (kind: string) => (kind === 'sign-in-failed' ? 'danger' : kind.endsWith('-deleted') || kind.endsWith('-revoked') || kind.endsWith('-removed') || kind === 'user-disabled' ? 'warning' : 'neutral');
 

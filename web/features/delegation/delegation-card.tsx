@@ -11,6 +11,7 @@ import { TableWrap } from '../../ui/table-wrap';
 import { ErrorState, Spinner } from '../../ui/states';
 import { delegationState, DS_WORDS, SERVER_WORDS } from './delegation-words';
 import { useCheckAgain, useDelegation, type Delegation } from './get-delegation';
+import './delegation.css';
 
 const list = (items: readonly string[]) =>
   items.length === 0 ? (

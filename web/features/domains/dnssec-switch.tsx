@@ -11,6 +11,7 @@ import { useToast } from '../../ui/toast';
 import { DsRecords } from './ds-records';
 import { useUpdateDomain } from './update-domain';
 import { isStale } from '../../lib/zone-serial';
+import '../../ui/switch.css';
 
 export function DnssecSwitch({ domain }: { domain: Domain }) {
   const update = useUpdateDomain(domain.name, { optimistic: true });

@@ -6,6 +6,7 @@ import { NavLink } from 'react-router-dom';
 import { routes } from '../../lib/paths';
 import { ExportZoneLink } from '../../ui/export-zone-link';
 import type { ZoneAccess } from './zone-access';
+import './domains.css';
 
 export function DomainTabs({ name, access }: { name: string; access?: ZoneAccess }) {
   return (

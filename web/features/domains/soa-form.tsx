@@ -13,6 +13,7 @@ import { Alert } from '../../ui/alert';
 import { TextField } from '../../ui/field';
 import { useToast } from '../../ui/toast';
 import { useUpdateDomain } from './update-domain';
+import './domains.css';
 
 type Values = Record<SoaField, string>;
 

@@ -5,6 +5,7 @@ import { Badge } from '../../ui/badge';
 import { actorWords, sourceLabel } from '../../lib/actor-words';
 import { ChangeDiff } from '../../ui/change-diff';
 import { revertRefusal } from './revert-change';
+import './history.css';
 
 /** Without `onRevert` (a member who may only read the zone) the change offers no revert. */
 export function ChangeItem({ domain, change, onRevert }: { domain: string; change: ChangeSet; onRevert?: (c: ChangeSet) => void }) {

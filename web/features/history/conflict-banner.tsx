@@ -13,6 +13,8 @@ import { changeSentence } from '../../lib/actor-words';
 import { diffLines, missingLines, settingLines, shortLine } from '../../lib/change-lines';
 import { useChanges } from './list-changes';
 import type { ChangeSet } from '../../lib/api-types';
+import '../../ui/alert.css';
+import './history.css';
 
 const SHOWN = 3;
 

@@ -12,6 +12,7 @@ import { Pagination } from '../../ui/pagination';
 import { EmptyState, ErrorState, LoadingState, Spinner } from '../../ui/states';
 import { ChangeItem } from './change-item';
 import { filterOfParams, useChanges } from './list-changes';
+import './history.css';
 
 export function HistoryCard({ zone, onRevert }: { zone: string; onRevert?: (c: ChangeSet) => void }) {
   const { page, setPage, params, setFilters } = usePageParam();

@@ -14,6 +14,7 @@ import { LoadingState } from '../../ui/states';
 import { useToast } from '../../ui/toast';
 import { ChangeDiff } from '../../ui/change-diff';
 import { useRevertChange, useRevertPreview } from './revert-change';
+import './history.css';
 
 /** The server's refusal, with each RRset or setting it names on its own line. */
 function Refusal({ error, title }: { error: Error; title: string }) {

@@ -4,6 +4,7 @@ import { Link } from 'react-router-dom';
 import type { Ip, IpUsage } from '../../lib/api-types';
 import { routes } from '../../lib/paths';
 import { Badge } from '../../ui/badge';
+import './ips.css';
 
 function UsageCell({ ip, usage, open, onToggle }: { ip: Ip; usage: IpUsage | undefined; open: boolean; onToggle: () => void }) {
   if (usage === undefined) return <span className="muted">…</span>;

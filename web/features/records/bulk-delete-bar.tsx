@@ -10,6 +10,7 @@ import { useToast } from '../../ui/toast';
 import { isStale } from '../../lib/zone-serial';
 import { useDeleteRecords } from './delete-records';
 import { DeleteRecordsDialog, recordsWord } from './delete-records-dialog';
+import './records.css';
 
 export function BulkDeleteBar({ zone, chosen, hidden, onClear }: { zone: string; chosen: DnsRecord[]; hidden: number; onClear: () => void }) {
   const [confirming, setConfirming] = useState(false);

@@ -5,6 +5,7 @@ import { formatNumber } from '../../lib/format';
 import { ConfirmDialog } from '../../ui/confirm-dialog';
 import { TextField } from '../../ui/field';
 import { zoneFileLine } from '../../lib/change-lines';
+import '../../ui/change-diff.css';
 
 const LISTED = 12;
 

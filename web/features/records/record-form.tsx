@@ -12,6 +12,7 @@ import { Alert } from '../../ui/alert';
 import { SelectField, TextField } from '../../ui/field';
 import { adviceHint, adviceText, ipAdvice, ipSuggestions } from '../../lib/ip-advice';
 import { checkDraft, defaultTtl, txtQuoteWarning, typeOf, withType, type Checked, type Draft } from './record-draft';
+import './records.css';
 
 export interface RecordFormProps {
   domain: Domain;

@@ -26,6 +26,7 @@ import { useRowActions } from './row-actions';
 import { useSelectionState } from './selection-state';
 import { useRecordFilters, useRecordSort, useShownRecords } from './shown-records';
 import { useUpdateRecord } from './update-record';
+import './records.css';
 
 /** The ids of records with a write on its way (shown as saving). */
 function usePendingIds(zone: string): ReadonlySet<number> {

@@ -13,6 +13,7 @@ import { Badge } from '../../ui/badge';
 import { adviceText, ipAdvice } from '../../lib/ip-advice';
 import type { Sort, SortKey } from './record-order';
 import { isManaged, isSelectable, type SelectAll } from './record-selection';
+import './records.css';
 
 const COLUMNS: Array<{ key: SortKey; label: string }> = [
   { key: 'name', label: 'Name' },

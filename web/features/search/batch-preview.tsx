@@ -1,5 +1,7 @@
 /** A batch across zones as a list per zone: the lines it removes and adds (a preview, or what was applied). */
 import type { BatchResult } from '../../lib/api-types';
+import '../../ui/change-diff.css';
+import './search.css';
 
 export function BatchPreview({ result, label }: { result: BatchResult; label: string }) {
   const changed = result.zones.filter((z) => z.change.added.length + z.change.removed.length > 0);

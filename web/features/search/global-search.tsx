@@ -5,6 +5,7 @@
 import { useEffect, useRef, useState } from 'react';
 import { useNavigate } from 'react-router-dom';
 import { searchUrl } from './search-url';
+import './search.css';
 
 export function GlobalSearch() {
   const [term, setTerm] = useState('');

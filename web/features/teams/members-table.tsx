@@ -10,6 +10,7 @@ import { useToast } from '../../ui/toast';
 import { useChangeMemberRole } from './change-member-role';
 import { ROLES, roleLabel } from '../../lib/role-words';
 import { TableWrap } from '../../ui/table-wrap';
+import './teams.css';
 
 interface Props {
   team: string;

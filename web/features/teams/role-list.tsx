@@ -1,5 +1,6 @@
 /** The four roles, one line each: what a member with it may do on the team's zones. */
 import { ROLE_WORDS, ROLES, roleLabel } from '../../lib/role-words';
+import './teams.css';
 
 export function RoleList() {
   return (

@@ -7,6 +7,7 @@ import type { ApiTokenCreated } from '../../lib/api-types';
 import { fullTime } from '../../lib/format';
 import { Alert } from '../../ui/alert';
 import { CopyButton } from '../../ui/copy-button';
+import '../../ui/new-secret.css';
 
 export function NewTokenSecret({ token, onDone }: { token: ApiTokenCreated; onDone: () => void }) {
   const input = useRef<HTMLInputElement>(null);

@@ -8,6 +8,7 @@ import { useEffect, useRef } from 'react';
 import uPlot from 'uplot';
 import 'uplot/dist/uPlot.min.css';
 import type { QuerySeries } from '../../lib/api-types';
+import './traffic.css';
 
 export const CATEGORIES = [
   { field: 'noerror', label: 'NOERROR', color: '#17713e' },

@@ -6,6 +6,7 @@ import { useRef } from 'react';
 import type { TsigKeyCreated } from '../../lib/api-types';
 import { Alert } from '../../ui/alert';
 import { CopyButton } from '../../ui/copy-button';
+import '../../ui/new-secret.css';
 
 export function NewTsigKeySecret({ tsigKey, onDone }: { tsigKey: TsigKeyCreated; onDone: () => void }) {
   const input = useRef<HTMLInputElement>(null);

@@ -7,6 +7,7 @@ import { useRef } from 'react';
 import { Alert } from '../../ui/alert';
 import { CopyButton } from '../../ui/copy-button';
 import { Dialog } from '../../ui/dialog';
+import '../../ui/new-secret.css';
 
 export function OneTimePasswordDialog({ shown, onDone }: { shown: { username: string; password: string; title: string } | null; onDone: () => void }) {
   const input = useRef<HTMLInputElement>(null);

@@ -12,6 +12,7 @@ import { useToast } from '../../ui/toast';
 import { needsReauthentication, ReauthenticateDialog } from '../../ui/reauthenticate';
 import { useSetPasswordSignIn, useSignInSettings } from './sign-in-settings';
 import { UserEmailForm } from './user-email-form';
+import '../../ui/switch.css';
 
 export function PasswordSignInCard() {
   const settings = useSignInSettings(true);

@@ -6,6 +6,7 @@ import { ApiError } from '../../lib/api-client';
 import { formatNumber } from '../../lib/format';
 import { Alert } from '../../ui/alert';
 import { lineErrors } from './import-outcome';
+import './zone-files.css';
 
 export function ImportErrors({ error, outdated, onGoTo, id, doing }: { error: Error; outdated: boolean; onGoTo: (line: number) => void; id?: string; doing: 'preview' | 'apply' }) {
   if (!(error instanceof ApiError) || error.status !== 400) {

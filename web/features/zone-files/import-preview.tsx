@@ -10,6 +10,7 @@ import { Alert } from '../../ui/alert';
 import { ChangeDiff } from '../../ui/change-diff';
 import { changesNothing, importSummary } from './import-outcome';
 import type { ImportMode } from './import-zone';
+import './zone-files.css';
 
 const IGNORED_SHOWN = 20;
 

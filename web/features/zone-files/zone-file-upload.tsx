@@ -5,6 +5,7 @@
 import { useId, useState } from 'react';
 import { formatNumber } from '../../lib/format';
 import { decodeZoneFile, lineCount } from './zone-file-text';
+import './zone-files.css';
 
 export function ZoneFileUpload({ onText }: { onText: (text: string) => void }) {
   const id = useId();

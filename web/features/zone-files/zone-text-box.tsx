@@ -5,6 +5,7 @@
  */
 import { useImperativeHandle, useMemo, useRef, type Ref, type TextareaHTMLAttributes } from 'react';
 import { gutterRuns, lineCount, lineRange } from './zone-file-text';
+import './zone-files.css';
 
 export interface ZoneTextBoxHandle {
   goToLine(line: number): void;
