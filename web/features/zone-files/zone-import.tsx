@@ -19,6 +19,7 @@ import { ImportPreview, PREVIEW_TITLE } from './import-preview';
 import { useImportZone, usePreviewImport, type ImportMode } from './import-zone';
 import { ZoneFileUpload } from './zone-file-upload';
 import { ZoneTextBox, type ZoneTextBoxHandle } from './zone-text-box';
+import '../../ui/field.css';
 import './zone-files.css';
 
 const NO_LINES: ReadonlySet<number> = new Set();
