@@ -1,7 +1,7 @@
 /**
  * SQLite's disk full, as a client of the API sees it: every write answers 507
  * `insufficient_storage` (never 500) and leaves nothing of itself behind, a write of many records
- * included; reads go on; and once there is space again, writes work, with no restart and the
+ * included; reads go on, and `/readyz` says the disk is full; and once there is space again, writes work, with no restart and the
  * database intact. The full disk is SQLite's own: `pragma max_page_count` on the writer's
  * connection at the file's size (the store's test seam, docs/operations.md) makes every write that
  * needs a page more fail as a full disk does, with SQLITE_FULL.
@@ -89,9 +89,12 @@ describe('SQLite with its disk full', () => {
     expect(statuses.at(-1)).toBe(507);
     expect(statuses.filter((s) => s !== 200 && s !== 507)).toEqual([]);
 
-    // Reads go on.
+    // Reads go on; /readyz says why writes fail, and stays 200: this node answers what it holds.
     expect((await request('GET', '/api/v1/domains')).status).toBe(200);
     const full = await zone();
+    const ready = await request('GET', '/readyz');
+    expect(ready.status).toBe(200);
+    expect(await ready.json()).toMatchObject({ status: 'degraded', reason: expect.stringMatching(/^the disk under the database is full \(since .*\): writes answer 507/) });
 
     // Space again: the same write goes through, on the same connection, with no restart.
     freeDisk();
@@ -100,5 +103,6 @@ describe('SQLite with its disk full', () => {
     expect(after.records).toBe(full.records + 400);
     expect(after.serial).toBeGreaterThan(full.serial);
     expect(writer.pragma('integrity_check', { simple: true })).toBe('ok');
+    expect(await (await request('GET', '/readyz')).json()).toMatchObject({ status: 'ready' });
   });
 });

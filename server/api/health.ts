@@ -4,7 +4,8 @@
  * While the DNS thread loads the zones at start, `/readyz` is 503 "loading n of m zones".
  * `/readyz` also says "degraded" (still 200: this node answers correctly) while a signed zone's
  * signatures at the secondaries are within 3 days of expiring — the weekly re-sign has been
- * failing for days (server/background.ts logs each failure).
+ * failing for days (server/background.ts logs each failure), and while SQLite's writes find the
+ * disk full (reads and DNS go on).
  */
 import { Hono } from 'hono';
 import type { ReadStore } from '../store/types';
@@ -68,12 +69,18 @@ export function healthApp(store: ReadStore, { now = Date.now, dnsProgress }: Hea
       if (dns && dns.loaded < dns.total) {
         return c.json({ status: 'loading', reason: `loading ${dns.loaded} of ${dns.total} zones`, schema_version: ready.schema_version, zones_loaded: dns.loaded, zones_total: dns.total }, 503);
       }
-      if (ready.zones.length === 0) return c.json({ status: 'ready', schema_version: ready.schema_version });
+      const diskFull = store.diskFullSince?.() ?? null;
+      if (ready.zones.length === 0 && !diskFull) return c.json({ status: 'ready', schema_version: ready.schema_version });
+      const reasons = [
+        ...(diskFull ? [`the disk under the database is full (since ${diskFull}): writes answer 507 until there is space; reads and DNS go on`] : []),
+        ...(ready.zones.length > 0 ? [`signatures at the secondaries expire within ${WARN_BEFORE_MS / DAY} days for ${ready.zones.length} signed zone(s): re-signing has been failing (see the log, job "resign")`] : []),
+      ];
       return c.json({
         status: 'degraded',
         schema_version: ready.schema_version,
-        reason: `signatures at the secondaries expire within ${WARN_BEFORE_MS / DAY} days for ${ready.zones.length} signed zone(s): re-signing has been failing (see the log, job "resign")`,
-        expiring_signatures: ready.zones.slice(0, LISTED),
+        reason: reasons.join('; '),
+        ...(diskFull ? { disk_full_since: diskFull } : {}),
+        ...(ready.zones.length > 0 ? { expiring_signatures: ready.zones.slice(0, LISTED) } : {}),
       });
     })
     .get('/metrics', async (c) => {

@@ -13,6 +13,7 @@ import { createRepos } from '../repos/repos';
 import { readRepos } from '../repos/read-repos';
 import { withStatementCache, type Statements } from './statements';
 import { withFaults } from '../fault-dialect';
+import { DiskState } from './disk-state';
 import { isNoSpace, storeFault } from '../faults';
 import { InsufficientStorage } from '../../core/errors';
 import type { DomainRow, Repos, Store } from '../types';
@@ -51,7 +52,7 @@ const MAX_BATCH = 256;
  * shared COMMIT is on disk (`durable`), so every acknowledged write survives a crash. When the
  * COMMIT itself fails, every transaction of the batch fails (none was acknowledged).
  */
-function groupCommit(db: Kysely<Schema>, statements: Statements, durable: () => Promise<void>, box: SecretBox): Store['transaction'] {
+function groupCommit(db: Kysely<Schema>, statements: Statements, durable: () => Promise<void>, box: SecretBox, disk: DiskState): Store['transaction'] {
   const queue: Job[] = [];
   let running = false;
   // Inside a batch the transaction holds the one connection, so its queries may run on the handle
@@ -102,6 +103,7 @@ function groupCommit(db: Kysely<Schema>, statements: Statements, durable: () => 
         }
         exec('pragma synchronous = FULL');
         const fault = storeFault(err);
+        disk.saw(fault);
         for (const d of done) d.job.reject(fault);
         for (const job of queue.splice(0)) job.reject(fault);
         return [];
@@ -112,11 +114,13 @@ function groupCommit(db: Kysely<Schema>, statements: Statements, durable: () => 
     // The next batch may run while this one's commit goes to the disk; its answers wait for it.
     durable().then(
       () => {
+        disk.saw();
         for (const d of done) (d.ok ? d.job.resolve(d.value) : d.job.reject(storeFault(d.value)));
       },
       (err: unknown) => {
         // Committed, but maybe not on the disk: no answer may say it is stored.
         const fault = isNoSpace(err) ? new InsufficientStorage(UNSYNCED) : err;
+        disk.saw(fault);
         for (const d of done) d.job.reject(fault);
       },
     );
@@ -214,6 +218,7 @@ export async function openSqliteStore(file: string, secrets?: SecretBox, opts: S
   const repos = createRepos(db, 'sqlite', box);
   const wal = file === ':memory:' ? { sync: () => Promise.resolve(), close: async () => {} } : walSync(`${file}-wal`);
   const dataVersion = raw.prepare('pragma data_version').pluck();
+  const disk = new DiskState();
   const state = {
     kind: 'sqlite' as const,
     exposed,
@@ -223,6 +228,7 @@ export async function openSqliteStore(file: string, secrets?: SecretBox, opts: S
       await sql`select 1`.execute(db);
       return true;
     },
+    diskFullSince: disk.fullSince,
     schemaVersion: () => schemaVersion(db),
   };
   return {
@@ -231,7 +237,7 @@ export async function openSqliteStore(file: string, secrets?: SecretBox, opts: S
     reads: { ...state, ...readRepos(repos) },
     secrets: box,
     resealSecrets: (next) => resealSecrets(db, box, next),
-    transaction: groupCommit(db, statements, wal.sync, box),
+    transaction: groupCommit(db, statements, wal.sync, box, disk),
     close: async () => {
       await db.destroy();
       await wal.close();

@@ -65,7 +65,7 @@ type ReadMethods = { [K in keyof typeof READ_METHODS]: (typeof READ_METHODS)[K][
 export type ReadRepos = { readonly [K in keyof ReadMethods]: Pick<Repos[K], ReadMethods[K] & keyof Repos[K]> };
 
 /** The store as the layers above the services see it: reads, and the store's own state (kind, health, the feed). */
-export type ReadStore = ReadRepos & Pick<Store, 'kind' | 'version' | 'listen' | 'ping' | 'schemaVersion' | 'sharedBuckets' | 'exposed'>;
+export type ReadStore = ReadRepos & Pick<Store, 'kind' | 'version' | 'listen' | 'ping' | 'diskFullSince' | 'schemaVersion' | 'sharedBuckets' | 'exposed'>;
 
 /**
  * A store opened for reading alone (the DNS thread's): its own connection, read-only in the
@@ -123,6 +123,12 @@ export interface Store extends Repos {
   listen?(handlers: FeedHandlers): Feed;
   /** Whether the database answers (for readiness). */
   ping(): Promise<boolean>;
+  /**
+   * When the writes began to find the disk full (ISO time), while none has been written since;
+   * null when the last write had room. Absent where the store cannot tell (PostgreSQL's disk is
+   * the database server's).
+   */
+  diskFullSince?(): string | null;
   /** The schema's version: the last migration the database has run (`/readyz` shows it). */
   schemaVersion(): Promise<string>;
   close(): Promise<void>;
