@@ -1,7 +1,8 @@
 /**
  * SQLite's disk full, as a client of the API sees it: every write answers 507
  * `insufficient_storage` (never 500) and leaves nothing of itself behind, a write of many records
- * included; reads go on, and `/readyz` says the disk is full; and once there is space again, writes work, with no restart and the
+ * included, a batch across zones and an RFC 2136 update too (failed, not refused); reads go on,
+ * and `/readyz` says the disk is full; and once there is space again, writes work, with no restart and the
  * database intact. The full disk is SQLite's own: `pragma max_page_count` on the writer's
  * connection at the file's size (the store's test seam, docs/operations.md) makes every write that
  * needs a page more fail as a full disk does, with SQLITE_FULL.
@@ -12,6 +13,7 @@ import path from 'node:path';
 import type Database from 'better-sqlite3';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { buildApp } from '../app';
+import { InsufficientStorage } from '../core/errors';
 import { loadConfig } from '../config';
 import { createLogger } from '../log';
 import { servicesFor, type Services } from '../services';
@@ -33,7 +35,9 @@ beforeAll(async () => {
   app = buildApp({ services, config, log: createLogger('silent') });
   const { user } = await services.accounts.addUser('dana');
   token = (await services.accounts.createToken(user.id, 'test')).token;
+  await services.tsigKeys.create(user.id, { name: 'dana-key', scope: {} });
   expect((await request('POST', '/api/v1/domains', { name: 'full.example' })).status).toBe(201);
+  expect((await request('POST', '/api/v1/domains/full.example/records', { name: 'www', record_type: 'A', content: '192.0.2.30' })).status).toBe(200);
 });
 
 afterAll(async () => {
@@ -88,6 +92,12 @@ describe('SQLite with its disk full', () => {
     }
     expect(statuses.at(-1)).toBe(507);
     expect(statuses.filter((s) => s !== 200 && s !== 507)).toEqual([]);
+    // A batch across zones: the disk, not a zone changed since the preview (409).
+    const batch = await request('POST', '/api/v1/records/bulk', { content: '192.0.2.30', match: 'exact', action: 'replace', replacement: '192.0.2.40' });
+    expect(batch.status).toBe(507);
+    // An RFC 2136 update: not refused (REFUSED), but failed, which the DNS answers SERVFAIL for the client to try again.
+    const update = services.updates.apply({ zone: 'full.example', prerequisites: [], updates: Array.from({ length: 100 }, (_, i) => ({ name: `upd${i}`, type: 'TXT', cls: 'zone' as const, content: 'u'.repeat(200), ttl: 60 })), key: 'dana-key', address: '192.0.2.53' });
+    await expect(update).rejects.toBeInstanceOf(InsufficientStorage);
 
     // Reads go on; /readyz says why writes fail, and stays 200: this node answers what it holds.
     expect((await request('GET', '/api/v1/domains')).status).toBe(200);

@@ -74,7 +74,8 @@ export function createBatches(store: ServiceStore, changes: ChangeSets, zones: Z
         jobs.map((job) => ({
           ...tried(job),
           fail: (e: unknown) => {
-            if (!(e instanceof ZonedeckError)) return e;
+            // A database that does not answer or a full disk says nothing of the zone.
+            if (!(e instanceof ZonedeckError) || e.status >= 500) return e;
             const why = e.message;
             return new Conflict(`${job.zone.name} changed since the preview (${why}); nothing was changed: preview the batch again`, { [job.zone.name]: why });
           },

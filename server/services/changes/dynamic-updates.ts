@@ -158,7 +158,8 @@ export function createDynamicUpdates(store: ServiceStore, changes: ChangeSets, r
       } catch (e) {
         if (e instanceof Refused) return e.rcode;
         // Scope, §4 rules (CNAME exclusivity, the managed apex NS set), the record cap: the update is refused whole.
-        if (e instanceof ZonedeckError) return UPDATE_RCODE.REFUSED;
+        // A database that does not answer or a full disk is no refusal: SERVFAIL, which the client tries again.
+        if (e instanceof ZonedeckError && e.status < 500) return UPDATE_RCODE.REFUSED;
         throw e;
       }
     },
