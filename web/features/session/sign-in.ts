@@ -21,3 +21,6 @@ export function useSignIn() {
     },
   });
 }
+
+/** One sign-in mutation for the page: its refusals are shown above the form, beside the other ways in. */
+export type SignInMutation = ReturnType<typeof useSignIn>;
