@@ -7,6 +7,7 @@ import { useState, type FormEvent } from 'react';
 import { ApiError } from '../../lib/api-client';
 import type { SessionInfo } from '../../lib/api-types';
 import { TextField } from '../../ui/field';
+import { SecondFactorField } from './second-factor-field';
 import type { SignInMutation } from './sign-in';
 
 export function PasswordSignInForm({ signIn, onSignedIn }: { signIn: SignInMutation; onSignedIn: (info: SessionInfo) => void }) {
@@ -44,20 +45,7 @@ export function PasswordSignInForm({ signIn, onSignedIn }: { signIn: SignInMutat
     <form onSubmit={onSubmit} noValidate aria-label="Sign in">
       <TextField label="Username" name="username" autoComplete="username" autoFocus value={username} onChange={(e) => setUsername(e.target.value)} error={missing.username} />
       <TextField label="Password" name="password" type="password" autoComplete="current-password" value={password} onChange={(e) => setPassword(e.target.value)} error={missing.password} />
-      {needsCode ? (
-        <TextField
-          label="Authentication code"
-          name="code"
-          autoComplete="one-time-code"
-          inputMode="text"
-          autoFocus
-          spellCheck={false}
-          hint="6 digits from your app, or a recovery code (xxxxx-xxxxx)"
-          value={code}
-          onChange={(e) => setCode(e.target.value)}
-          error={missing.code}
-        />
-      ) : null}
+      {needsCode ? <SecondFactorField value={code} onChange={setCode} error={missing.code} /> : null}
       <button type="submit" className="btn btn-primary btn-block" disabled={signIn.isPending}>
         {signIn.isPending ? 'Signing in…' : 'Sign in'}
       </button>

@@ -12,9 +12,9 @@ import type { SessionInfo } from '../../lib/api-types';
 import { sessionKey } from '../../lib/get-session';
 import { bff, routes, safeNext } from '../../lib/paths';
 import { Alert } from '../../ui/alert';
-import { TextField } from '../../ui/field';
 import { LoadingState } from '../../ui/states';
 import { usePasskeySignIn } from './passkey-sign-in';
+import { SecondFactorField } from './second-factor-field';
 
 interface HeldSignIn {
   username: string;
@@ -66,17 +66,7 @@ export function SsoSecondFactor({ next, providerName }: { next: string; provider
       {expired ? <Alert title="This sign-in is over">It took too long, or was finished already. Start again.</Alert> : null}
       {held.data.totp ? (
         <form onSubmit={onSubmit} noValidate aria-label="Two-factor sign-in">
-          <TextField
-            label="Authentication code"
-            name="code"
-            autoComplete="one-time-code"
-            autoFocus
-            spellCheck={false}
-            hint="6 digits from your app, or a recovery code (xxxxx-xxxxx)"
-            value={code}
-            onChange={(e) => setCode(e.target.value)}
-            error={missing}
-          />
+          <SecondFactorField value={code} onChange={setCode} error={missing} />
           <button type="submit" className="btn btn-primary btn-block" disabled={confirm.isPending}>
             {confirm.isPending ? 'Checking…' : 'Continue'}
           </button>
