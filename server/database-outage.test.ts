@@ -3,7 +3,7 @@
  * bad day has it (a restart, a failover, an outage of some seconds). On a cluster of this test's
  * own (own-postgres.ts), never the shared one. Under a write loop through node 1's API and a `dig`
  * loop against both nodes' DNS:
- * - DNS answers every query, from memory, while the database is gone;
+ * - DNS answers every query, from memory and signed (the zone has DNSSEC), while the database is gone;
  * - writes answer 503 `store_unavailable` with `Retry-After`, never 500, never no answer;
  * - `/readyz` is 503 saying why, `/healthz` stays 200, and both processes stay up;
  * - the dashboard's backend and the PowerDNS API answer 503 with `Retry-After` too;
@@ -52,9 +52,9 @@ beforeAll(async () => {
   store = await openPostgresStore(db.url, new SecretBox(keyFromBase64(TEST_SECRETS_KEY)));
   const services = servicesFor(store, loadConfig({ ...env, LOG_LEVEL: 'silent' }));
   token = (await services.accounts.createToken((await store.users.byUsername('admin'))!.id, 'outage test')).token;
-  expect((await api('POST', '/domains', { name: ZONE })).status).toBe(201);
+  expect((await api('POST', '/domains', { name: ZONE, dnssec_enabled: true })).status).toBe(201);
   expect((await api('POST', `/domains/${ZONE}/records`, { name: 'www', record_type: 'A', content: '192.0.2.1' })).status).toBe(200);
-  for (const node of nodes) await waitUntil(`node ${node.dnsPort} answers www`, async () => (await ask(node, 'www')).join() === '192.0.2.1');
+  for (const node of nodes) await waitUntil(`node ${node.dnsPort} answers www, signed`, async () => signed(await ask(node, 'www', 'A', true)));
 }, 120_000);
 
 afterAll(async () => {
@@ -79,9 +79,9 @@ function api(method: string, path: string, body?: unknown, node = nodes[0]!): Pr
  * The +short answer of a node's DNS: nothing when it did not answer within 2 s (a query lost to
  * the outage would never be answered; a second more spares a loaded test machine a false loss).
  */
-async function ask(node: ServerProcess, label: string, type = 'A'): Promise<string[]> {
+async function ask(node: ServerProcess, label: string, type = 'A', dnssec = false): Promise<string[]> {
   try {
-    const { stdout } = await run('dig', ['@127.0.0.1', '-p', String(node.dnsPort), '+short', '+time=2', '+tries=1', `${label}.${ZONE}`, type]);
+    const { stdout } = await run('dig', ['@127.0.0.1', '-p', String(node.dnsPort), '+short', '+time=2', '+tries=1', ...(dnssec ? ['+dnssec'] : []), `${label}.${ZONE}`, type]);
     return stdout.trim().split('\n').filter(Boolean);
   } catch {
     return [];
@@ -113,6 +113,9 @@ async function answerOf(res: Response): Promise<string> {
   return `${res.status} ${body.error?.code ?? '-'} ${res.headers.get('retry-after') ?? '-'}`;
 }
 
+/** www's address and its signature (the zone is signed), as `dig +short +dnssec` shows them. */
+const signed = (answer: string[]) => answer.length === 2 && answer[0] === '192.0.2.1' && /^A \d+ \d+ \d+ /.test(answer[1]!);
+
 const pause = (ms: number) => new Promise((r) => setTimeout(r, ms));
 
 /** Runs `step` over and over until `until` resolves. */
@@ -128,7 +131,7 @@ async function loop(until: Promise<void>, step: () => Promise<void>, everyMs: nu
 describe.skipIf(missing)('PostgreSQL stopped under two nodes, and started again', () => {
   it('keeps DNS answering, answers writes 503 with Retry-After, and resumes with every acknowledged write stored once', async () => {
     const writes: Write[] = [];
-    const answers: { node: number; answer: string }[] = [];
+    const answers: { node: number; answer: string[] }[] = [];
     const probes: Probe[] = [];
     let down = false;
     let finish!: () => void;
@@ -145,7 +148,7 @@ describe.skipIf(missing)('PostgreSQL stopped under two nodes, and started again'
       },
       20,
     );
-    const digging = nodes.map((node, i) => loop(finished, async () => void answers.push({ node: i + 1, answer: (await ask(node, 'www')).join() }), 20));
+    const digging = nodes.map((node, i) => loop(finished, async () => void answers.push({ node: i + 1, answer: await ask(node, 'www', 'A', true) }), 20));
     const probing = loop(
       finished,
       async () => {
@@ -181,8 +184,8 @@ describe.skipIf(missing)('PostgreSQL stopped under two nodes, and started again'
     finish();
     await Promise.all([writing, ...digging, probing]);
 
-    // DNS answered every query, throughout.
-    expect(answers.filter((a) => a.answer !== '192.0.2.1')).toEqual([]);
+    // DNS answered every query, signed, throughout.
+    expect(answers.filter((a) => !signed(a.answer))).toEqual([]);
     // Writes: 200, or 503 store_unavailable with Retry-After; nothing else.
     const refused = writes.filter((w) => w.status !== 200);
     expect(refused.filter((w) => w.status !== 503 || w.code !== 'store_unavailable' || w.retryAfter !== '5')).toEqual([]);
