@@ -1,17 +1,17 @@
 /**
  * The form for adding or editing one record, inline in the records table. Its fields and
- * hints come from the shared record-type registry; for A/AAAA it suggests the user's
- * registered IPs and warns when an address lies outside them or only in inactive ones.
+ * hints come from the shared record-type registry (the content's in record-content-fields.tsx);
+ * the client's checks show on the fields after the first submit, the server's refusal too.
  */
-import { useId, useMemo, useRef, useState, type FormEvent, type KeyboardEvent } from 'react';
+import { useId, useRef, useState, type FormEvent, type KeyboardEvent } from 'react';
 import { WRITABLE_TYPES } from '../../../server/core/record-types';
 import type { ApiError } from '../../lib/api-client';
 import type { DnsRecord, Domain, Ip } from '../../lib/api-types';
 import { formatDuration } from '../../lib/format';
 import { Alert } from '../../ui/alert';
 import { SelectField, TextField } from '../../ui/field';
-import { adviceHint, adviceText, ipAdvice, ipSuggestions } from '../../lib/ip-advice';
-import { checkDraft, defaultTtl, txtQuoteWarning, typeOf, withType, type Checked, type Draft } from './record-draft';
+import { RecordContentFields } from './record-content-fields';
+import { checkDraft, defaultTtl, typeOf, withType, type Checked, type Draft } from './record-draft';
 import './records.css';
 
 export interface RecordFormProps {
@@ -33,12 +33,8 @@ export function RecordForm({ domain, draft, onDraft, records, ips, editing, serv
   const [shown, setShown] = useState<Record<string, string>>({});
   const [checkedOnce, setCheckedOnce] = useState(false);
   const formRef = useRef<HTMLFormElement>(null);
-  const listId = useId();
   const typeErrorId = useId();
   const t = typeOf(draft.type);
-  const isAddress = t.type === 'A' || t.type === 'AAAA';
-  const advice = useMemo(() => (isAddress ? ipAdvice(draft.values[0] ?? '', ips, t.type as 'A' | 'AAAA') : null), [isAddress, draft.values, ips, t.type]);
-  const suggestions = useMemo(() => (isAddress ? ipSuggestions(ips, t.type as 'A' | 'AAAA') : []), [isAddress, ips, t.type]);
   const ttlDefault = defaultTtl(draft, domain, records, editing?.id);
 
   // Client errors refresh as the user fixes them once a submit has shown them.
@@ -64,7 +60,6 @@ export function RecordForm({ domain, draft, onDraft, records, ips, editing, serv
       onCancel();
     }
   };
-  const setValue = (i: number, v: string) => onDraft({ ...draft, values: draft.values.map((x, j) => (j === i ? v : x)) });
 
   return (
     <form ref={formRef} className="record-form" onSubmit={submit} onKeyDown={onKeyDown} noValidate aria-label={editing ? `Edit ${editing.fqdn} ${editing.record_type}` : 'Add a record'}>
@@ -99,31 +94,7 @@ export function RecordForm({ domain, draft, onDraft, records, ips, editing, serv
             </option>
           ))}
         </SelectField>
-        {t.fields.map((f, i) => (
-          <TextField
-            key={`${t.type}-${f.name}`}
-            label={f.label}
-            data-field={i === 0 ? 'content' : undefined}
-            value={draft.values[i] ?? ''}
-            autoComplete="off"
-            spellCheck={false}
-            placeholder={f.placeholder}
-            list={isAddress && i === 0 && suggestions.length ? listId : undefined}
-            onChange={(e) => setValue(i, e.target.value)}
-            // One message for the whole content, on its last input, after the user has seen every part.
-            error={i === t.fields.length - 1 ? err('content') : undefined}
-            warning={isAddress && advice ? adviceText(advice) : txtQuoteWarning(t.type, draft.values[i] ?? '')}
-            hint={(isAddress && advice ? adviceHint(advice) : undefined) ?? f.hint}
-            className={t.fields.length === 1 ? 'f-content' : `f-part f-${f.name}${f.wide ? ' f-wide' : ''}`}
-          />
-        ))}
-        {isAddress && suggestions.length ? (
-          <datalist id={listId}>
-            {suggestions.map((s) => (
-              <option key={s.value} value={s.value} label={s.label} />
-            ))}
-          </datalist>
-        ) : null}
+        <RecordContentFields draft={draft} onDraft={onDraft} ips={ips} error={err('content')} />
         <TextField
           label="TTL (seconds)"
           data-field="ttl"
