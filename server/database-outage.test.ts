@@ -76,12 +76,13 @@ function api(method: string, path: string, body?: unknown, node = nodes[0]!): Pr
 }
 
 /**
- * The +short answer of a node's DNS: nothing when it did not answer within 2 s (a query lost to
- * the outage would never be answered; a second more spares a loaded test machine a false loss).
+ * The +short answer of a node's DNS, asked as a stub resolver asks: up to three tries of 2 s each.
+ * Nothing when no try was answered: a server that stopped answering during the outage answers none,
+ * while a datagram lost on a loaded test machine is asked again, as any resolver would.
  */
 async function ask(node: ServerProcess, label: string, type = 'A', dnssec = false): Promise<string[]> {
   try {
-    const { stdout } = await run('dig', ['@127.0.0.1', '-p', String(node.dnsPort), '+short', '+time=2', '+tries=1', ...(dnssec ? ['+dnssec'] : []), `${label}.${ZONE}`, type]);
+    const { stdout } = await run('dig', ['@127.0.0.1', '-p', String(node.dnsPort), '+short', '+time=2', '+tries=3', ...(dnssec ? ['+dnssec'] : []), `${label}.${ZONE}`, type]);
     return stdout.trim().split('\n').filter(Boolean);
   } catch {
     return [];
