@@ -49,6 +49,12 @@ function substitute(text: string, i: number): string {
   return out;
 }
 
+/** A `start-stop[/step]` range as written (numbers of at most ten digits), or null when it is not one. */
+export function generateRange(text: string): { start: number; stop: number; step: number } | null {
+  const m = /^([0-9]{1,10})-([0-9]{1,10})(?:\/([0-9]{1,10}))?$/.exec(text);
+  return m ? { start: Number(m[1]), stop: Number(m[2]), step: Number(m[3] ?? 1) } : null;
+}
+
 /**
  * The token lists of the records a $GENERATE entry stands for (its tokens after the directive),
  * made one at a time; `allowance` is how many records the file may still hold: a range past it is
@@ -56,9 +62,9 @@ function substitute(text: string, i: number): string {
  */
 export function* generateEntries(args: readonly Token[], allowance = Infinity): Generator<Token[]> {
   if (args.length < 4 || args.length > 6) throw new RuleError('$GENERATE must have the form "$GENERATE start-stop[/step] lhs [ttl] [class] type rhs"');
-  const m = /^([0-9]{1,10})-([0-9]{1,10})(?:\/([0-9]{1,10}))?$/.exec(args[0]!.text);
-  if (!m) throw new RuleError('$GENERATE: the range must be start-stop or start-stop/step');
-  const [start, stop, step] = [Number(m[1]), Number(m[2]), Number(m[3] ?? 1)];
+  const range = generateRange(args[0]!.text);
+  if (!range) throw new RuleError('$GENERATE: the range must be start-stop or start-stop/step');
+  const { start, stop, step } = range;
   if (start > stop || step < 1) throw new RuleError('$GENERATE: the range must run upwards with a step of at least 1');
   const count = Math.floor((stop - start) / step) + 1;
   if (count > MAX_GENERATE) throw new RuleError(`$GENERATE: at most ${MAX_GENERATE} records per line`);

@@ -123,6 +123,14 @@ describe('master-file syntax', () => {
     ]);
   });
 
+  it('reads TYPE6 as an SOA and the TYPEnnn of DNSSEC types as ignored, like their mnemonics', () => {
+    const parsed = parse('@ 600 TYPE6 ns1 host 7 2 3 4 5\nwww TYPE46 \\# 0\nwww A 192.0.2.1');
+    expect(parsed.errors).toEqual([]);
+    expect(parsed.soa).toMatchObject({ mname: 'ns1.example.com', serial: 7, ttl: 600, line: 1 });
+    expect(parsed.ignored).toEqual([{ line: 2, name: 'www', record_type: 'RRSIG', reason: 'DNSSEC records are made by zonedeck when the zone is signed' }]);
+    expect(parsed.records.map((r) => [r.name, r.ttl])).toEqual([['www', 600]]);
+  });
+
   it('supports $GENERATE with offsets, widths and bases', () => {
     const records = one('$GENERATE 1-3 host-$ A 192.0.2.$\n$GENERATE 10-20/5 ${-9,3,x} 60 IN CNAME h$.example.net.\n$GENERATE 1-1 lit TXT "x\\$"');
     expect(records).toEqual([
@@ -296,6 +304,17 @@ describe('bounded before anything is built', () => {
     const timer = setInterval(() => ticks++, 0);
     const chunked = await parseZoneFileChunked(text, 'example.com');
     clearInterval(timer);
+    expect(chunked).toEqual(parse(text));
+    expect(ticks).toBeGreaterThan(2);
+  });
+
+  it('the chunked reader lets timers run while one $GENERATE line makes its records', async () => {
+    const text = '$GENERATE 1-20000 h$ 300 IN A 192.0.2.1\n';
+    let ticks = 0;
+    const timer = setInterval(() => ticks++, 0);
+    const chunked = await parseZoneFileChunked(text, 'example.com');
+    clearInterval(timer);
+    expect(chunked.records).toHaveLength(20_000);
     expect(chunked).toEqual(parse(text));
     expect(ticks).toBeGreaterThan(2);
   });

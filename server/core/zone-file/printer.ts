@@ -7,15 +7,9 @@
  */
 import { APEX } from '../domain-name';
 import { RECORD_TYPE_BY_NAME } from '../record-types';
+import type { SoaFields } from './types';
 
-export interface PrintableSoa {
-  mname: string;
-  rname: string;
-  serial: number;
-  refresh: number;
-  retry: number;
-  expire: number;
-  minimum: number;
+export interface PrintableSoa extends SoaFields {
   /** TTL of the SOA record (default: minimum, as RFC 2308 §4 has negative answers use). */
   ttl?: number;
 }
