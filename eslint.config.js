@@ -61,7 +61,11 @@ const ALLOWED = {
 const isTest = (rel) => /\.test\.tsx?$/.test(rel) || /(^|\/)server\/testing\//.test(rel) || /(^|\/)(e2e|bench|scripts)\//.test(rel);
 
 /** The repository path a relative import names (`../store/types`, no extension added). */
-const targetOf = (context, source) => path.relative(ROOT, path.resolve(path.dirname(context.filename), source)).split(path.sep).join('/');
+const targetOf = (context, source) =>
+  path
+    .relative(ROOT, path.resolve(path.dirname(context.filename), source))
+    .split(path.sep)
+    .join('/');
 
 /**
  * Every way a file reaches another module, each handed to `check(node, source, typeOnly, names)`:
@@ -86,7 +90,13 @@ function moduleReferences(check) {
       check(node, node.source.value, typeOnly, whole ? null : node.specifiers.map((s) => (s.type === 'ImportSpecifier' ? s.imported.name : 'default')));
     },
     ExportNamedDeclaration(node) {
-      if (node.source) check(node, node.source.value, node.exportKind === 'type' || node.specifiers.every((s) => s.exportKind === 'type'), node.specifiers.map((s) => s.local.name));
+      if (node.source)
+        check(
+          node,
+          node.source.value,
+          node.exportKind === 'type' || node.specifiers.every((s) => s.exportKind === 'type'),
+          node.specifiers.map((s) => s.local.name),
+        );
     },
     ExportAllDeclaration(node) {
       check(node, node.source.value, node.exportKind === 'type', null);
@@ -150,15 +160,22 @@ const WRITER_FILES = new Set(['server/services/changes/change-sets.ts', 'server/
 /** The change sets' own pieces (open, commit, run …), which change-sets.ts wires together. */
 const WRITER_DIR = 'server/services/changes/change-sets/';
 /** The modules that hold the writer, and its names in each. */
-const WRITER_NAMES = { 'server/store/types': ['Store', 'Repos'], 'server/store/types/index': ['Store', 'Repos'], 'server/store/types/store': ['Store', 'Repos'], 'server/store/open': ['openStore'], 'server/store/sqlite/sqlite': ['openSqliteStore'], 'server/store/postgres/postgres': ['openPostgresStore'] };
+const WRITER_NAMES = {
+  'server/store/types': ['Store', 'Repos'],
+  'server/store/types/index': ['Store', 'Repos'],
+  'server/store/types/store': ['Store', 'Repos'],
+  'server/store/open': ['openStore'],
+  'server/store/sqlite/sqlite': ['openSqliteStore'],
+  'server/store/postgres/postgres': ['openPostgresStore'],
+};
 
 const oneWriter = {
   meta: {
     type: 'problem',
     schema: [],
     messages: {
-      writer: '{{file}} may not take the store\'s writer `{{name}}`: zone writes go through services/changes/change-sets.ts (ServiceStore / ReadStore elsewhere)',
-      whole: '{{file}} may not take the whole of {{target}}, which holds the store\'s writer ({{names}}): import the names it needs (zone writes go through services/changes/change-sets.ts)',
+      writer: "{{file}} may not take the store's writer `{{name}}`: zone writes go through services/changes/change-sets.ts (ServiceStore / ReadStore elsewhere)",
+      whole: "{{file}} may not take the whole of {{target}}, which holds the store's writer ({{names}}): import the names it needs (zone writes go through services/changes/change-sets.ts)",
     },
   },
   create(context) {
@@ -166,7 +183,9 @@ const oneWriter = {
     if (isTest(file) || file.startsWith('server/store/') || WRITER_FILES.has(file) || file.startsWith(WRITER_DIR) || !file.startsWith('server/')) return {};
     return moduleReferences((node, source, _typeOnly, names) => {
       if (!source.startsWith('.')) return;
-      const target = targetOf(context, source).replace(/\.[cm]?[jt]s$/, '').replace(/\/$/, '');
+      const target = targetOf(context, source)
+        .replace(/\.[cm]?[jt]s$/, '')
+        .replace(/\/$/, '');
       const writer = WRITER_NAMES[target];
       if (!writer) return;
       // A namespace, `export *`, `import()` or `typeof import()` holds every name of the module, the writer's too.

@@ -17,7 +17,20 @@ export default defineConfig({
     projects: [
       { test: { ...base, name: 'sqlite', include: ['server/**/*.test.ts', 'web/**/*.test.ts', 'bench/**/*.test.ts'] } },
       ...(postgres
-        ? [{ test: { ...base, name: 'postgres', include: ['server/api/**/*.test.ts', 'server/bff/oidc.test.ts', 'server/pdns/**/{shapes,zones,rrsets,cryptokeys,scope,comments,zone-attributes,tsigkeys,search-data,zone-create,tsig-key-ids}.test.ts'], env: { ZONEDECK_TEST_POSTGRES: postgres } } }]
+        ? [
+            {
+              test: {
+                ...base,
+                name: 'postgres',
+                include: [
+                  'server/api/**/*.test.ts',
+                  'server/bff/oidc.test.ts',
+                  'server/pdns/**/{shapes,zones,rrsets,cryptokeys,scope,comments,zone-attributes,tsigkeys,search-data,zone-create,tsig-key-ids}.test.ts',
+                ],
+                env: { ZONEDECK_TEST_POSTGRES: postgres },
+              },
+            },
+          ]
         : []),
     ],
   },

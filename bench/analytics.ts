@@ -181,7 +181,13 @@ async function storeCost(): Promise<Row> {
         id: i + 1,
         name: `zone${i}.test`,
         counts: STAT_FIELDS.map((_, j) => (i + j) % 7),
-        names: i < 2000 ? ([[`host${i}.zone${i}.test`, 3], [`www.zone${i}.test`, 1]] as Array<[string, number]>) : [],
+        names:
+          i < 2000
+            ? ([
+                [`host${i}.zone${i}.test`, 3],
+                [`www.zone${i}.test`, 1],
+              ] as Array<[string, number]>)
+            : [],
         nxdomain: [] as Array<[string, number]>,
       }));
       const cpu = process.cpuUsage();

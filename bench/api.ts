@@ -71,7 +71,13 @@ export async function benchApi(): Promise<Row[]> {
     for (const z of ['bench.example', 'z1k.example', 'z10k.example', 'z100k.example']) await api('/domains', { method: 'POST', body: JSON.stringify({ name: z }) });
 
     const [refGet, ips] = await rounds([{ url: `${bare.url}/json` }, { url: `${server.url}/api/v1/ips?per_page=50`, headers }]);
-    rows.push({ name: 'GET /ips?per_page=50 (50 records), 32 connections', value: fmt(ips!), reference: `${n0(refGet!.rps)} req/s bare Hono GET${spread(refGet!)}`, ratio: ratio(ips!.rps, refGet!.rps), before: BEFORE.ips });
+    rows.push({
+      name: 'GET /ips?per_page=50 (50 records), 32 connections',
+      value: fmt(ips!),
+      reference: `${n0(refGet!.rps)} req/s bare Hono GET${spread(refGet!)}`,
+      ratio: ratio(ips!.rps, refGet!.rps),
+      before: BEFORE.ips,
+    });
 
     let n = 0;
     const barePost = { url: `${bare.url}/json`, method: 'POST' as const, headers: { 'content-type': 'application/json' }, body: '{"name":"x","record_type":"A","content":"192.0.2.1","ttl":"300"}' };
@@ -84,7 +90,13 @@ export async function benchApi(): Promise<Row[]> {
         requests: [{ setupRequest: (req) => ({ ...req, body: JSON.stringify({ name: `h${n++}`, record_type: 'A', content: '192.0.2.1', ttl: '300' }) }) }],
       },
     ]);
-    rows.push({ name: 'POST /domains/:name/records, 32 connections', value: fmt(post!), reference: `${n0(refPost!.rps)} req/s bare Hono POST${spread(refPost!)}; aim 3,000/s`, ratio: ratio(post!.rps, refPost!.rps), before: BEFORE.recordWrites });
+    rows.push({
+      name: 'POST /domains/:name/records, 32 connections',
+      value: fmt(post!),
+      reference: `${n0(refPost!.rps)} req/s bare Hono POST${spread(refPost!)}; aim 3,000/s`,
+      ratio: ratio(post!.rps, refPost!.rps),
+      before: BEFORE.recordWrites,
+    });
 
     let m = 0;
     const [refPut, put] = await rounds([
@@ -105,7 +117,11 @@ export async function benchApi(): Promise<Row[]> {
     fillZone(dataDir, 'z100k.example', 100_000);
     server = await startServer({ LOG_LEVEL: 'warn' }, dataDir, { cpu: 1 });
     const base: Record<string, Result> = {};
-    for (const [label, zone] of [['1k', 'z1k.example'], ['10k', 'z10k.example'], ['100k', 'z100k.example']] as const) {
+    for (const [label, zone] of [
+      ['1k', 'z1k.example'],
+      ['10k', 'z10k.example'],
+      ['100k', 'z100k.example'],
+    ] as const) {
       let k = 0;
       const write = await load({
         url: `${server.url}/api/v1/domains/${zone}/records`,
@@ -117,8 +133,19 @@ export async function benchApi(): Promise<Row[]> {
       const page = await load({ url: `${server.url}/api/v1/domains/${zone}/records?per_page=50&page=2`, headers });
       base[`w${label}`] ??= write;
       base[`p${label}`] ??= page;
-      rows.push({ name: `record write, ${label}-record zone (1 connection)`, value: `p50 ${write.p50} ms, p99 ${write.p99} ms`, reference: `p50 ${base.w1k!.p50} ms at 1k`, ratio: ratio(write.rps, base.w1k!.rps) });
-      rows.push({ name: `record list page, ${label}-record zone`, value: fmt(page), reference: `${n0(base.p1k!.rps)} req/s at 1k`, ratio: ratio(page.rps, base.p1k!.rps), ...(label === '1k' ? { before: BEFORE.recordPage } : {}) });
+      rows.push({
+        name: `record write, ${label}-record zone (1 connection)`,
+        value: `p50 ${write.p50} ms, p99 ${write.p99} ms`,
+        reference: `p50 ${base.w1k!.p50} ms at 1k`,
+        ratio: ratio(write.rps, base.w1k!.rps),
+      });
+      rows.push({
+        name: `record list page, ${label}-record zone`,
+        value: fmt(page),
+        reference: `${n0(base.p1k!.rps)} req/s at 1k`,
+        ratio: ratio(page.rps, base.p1k!.rps),
+        ...(label === '1k' ? { before: BEFORE.recordPage } : {}),
+      });
     }
   } finally {
     await bare.stop();

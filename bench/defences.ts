@@ -49,7 +49,11 @@ async function flood(port: number, msg: Buffer, count: number, perSecond: number
 }
 
 async function api(server: ServerProcess, token: string, method: string, path: string, body?: unknown): Promise<Response> {
-  return fetch(`${server.url}/api/v1${path}`, { method, headers: { authorization: `Bearer ${token}`, 'content-type': 'application/json' }, body: body === undefined ? undefined : JSON.stringify(body) });
+  return fetch(`${server.url}/api/v1${path}`, {
+    method,
+    headers: { authorization: `Bearer ${token}`, 'content-type': 'application/json' },
+    body: body === undefined ? undefined : JSON.stringify(body),
+  });
 }
 
 async function p99(server: ServerProcess, token: string): Promise<number> {
@@ -109,7 +113,14 @@ export async function benchDefences(): Promise<Row[]> {
   await api(off, token, 'PATCH', `/domains/${ZONE}/rrsets`, { rrsets: [{ name: 'big', record_type: 'TXT', changetype: 'REPLACE', records: txt }] });
   const limited = await startServer({ DNS_PORT: '0', LOG_LEVEL: 'warn', DNS_RATE_LIMIT: '20' }, dir, { cpu: 0 });
   try {
-    const msg = Buffer.from(packet.encode({ id: 1, type: 'query', questions: [{ name: `big.${ZONE}`, type: 'TXT', class: 'IN' }], additionals: [{ type: 'OPT', name: '.', udpPayloadSize: 1232 } as unknown as packet.Answer] }));
+    const msg = Buffer.from(
+      packet.encode({
+        id: 1,
+        type: 'query',
+        questions: [{ name: `big.${ZONE}`, type: 'TXT', class: 'IN' }],
+        additionals: [{ type: 'OPT', name: '.', udpPayloadSize: 1232 } as unknown as packet.Answer],
+      }),
+    );
     const without = await flood(off.dnsPort!, msg, 5000, 1000);
     const withRrl = await flood(limited.dnsPort!, msg, 5000, 1000);
     rows.push({

@@ -179,10 +179,14 @@ async function knotRate(dir: string, zonedeckPort: number, queries: string): Pro
   );
   const child = spawn('taskset', ['-c', String(SERVER_CPU), knotd, '-c', path.join(dir, 'knot.conf')], { stdio: 'ignore' });
   try {
-    const up = await probe.eventually(async () => {
-      const r = spawnSync('dig', ['@127.0.0.1', '-p', String(port), '+short', '+time=1', '+tries=1', `host1.${ZONE}`, 'A']);
-      return r.stdout.toString().trim() !== '';
-    }, 100, 100);
+    const up = await probe.eventually(
+      async () => {
+        const r = spawnSync('dig', ['@127.0.0.1', '-p', String(port), '+short', '+time=1', '+tries=1', `host1.${ZONE}`, 'A']);
+        return r.stdout.toString().trim() !== '';
+      },
+      100,
+      100,
+    );
     if (!up) return null;
     return await measure(port, queries);
   } finally {
@@ -266,7 +270,12 @@ export async function benchDns(): Promise<Row[]> {
     const best = bestOf(ourRuns);
     rows.push({ name: 'DNS queries/s, 1k-record zone (dnsperf mix, 1 core)', value: fmt(best), reference: `bare UDP responder: ${fmt(ref)}`, ratio: ratio(best.qps, ref.qps) });
     const signed = bestOf(signedRuns);
-    rows.push({ name: 'DNSSEC: signed answers/s (DO bit, dnsperf -D), signatures cached', value: fmt(signed), reference: `unsigned answers, same server: ${fmt(best)}`, ratio: ratio(signed.qps, best.qps) });
+    rows.push({
+      name: 'DNSSEC: signed answers/s (DO bit, dnsperf -D), signatures cached',
+      value: fmt(signed),
+      reference: `unsigned answers, same server: ${fmt(best)}`,
+      ratio: ratio(signed.qps, best.qps),
+    });
     // The worst case of online signing: every name new, so every NXDOMAIN needs a fresh NSEC signature.
     const fresh = await dnsperf(small.server.dnsPort!, uniqueNxFile(small.dir), 0, { dnssecOk: true, once: true });
     rows.push({ name: 'DNSSEC: new nonexistent names/s (one fresh signature each)', value: fmt(fresh), reference: `signed, cached: ${fmt(signed)}`, ratio: ratio(fresh.qps, signed.qps) });

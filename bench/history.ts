@@ -55,14 +55,21 @@ async function historyCost(count: number): Promise<Row> {
   const withHistory = measured / (withMs / 1000);
   const without = measured / (withoutMs / 1000);
   await store.close();
-  return { name: 'record writes/s with history (in process, one at a time, fsync each)', value: `${Math.round(withHistory)} writes/s`, reference: `${Math.round(without)} writes/s without history`, ratio: ratio(withHistory, without) };
+  return {
+    name: 'record writes/s with history (in process, one at a time, fsync each)',
+    value: `${Math.round(withHistory)} writes/s`,
+    reference: `${Math.round(without)} writes/s without history`,
+    ratio: ratio(withHistory, without),
+  };
 }
 
 /** Fills the history of a zone with `count` small change sets straight through SQLite (setup only). */
 function fillHistory(dataDir: string, zone: string, count: number): void {
   const db = new Database(path.join(dataDir, 'zonedeck.db'));
   const { id, serial_number } = db.prepare('select id, serial_number from domains where name = ?').get(zone) as { id: number; serial_number: number };
-  const cs = db.prepare("insert into change_sets (domain_id, serial_before, serial_after, created_at, source, actor_username, actor_credential, comment, settings, added_count, removed_count) values (?, ?, ?, ?, 'api', 'bench', 'token:1', '', '{}', 1, 0)");
+  const cs = db.prepare(
+    "insert into change_sets (domain_id, serial_before, serial_after, created_at, source, actor_username, actor_credential, comment, settings, added_count, removed_count) values (?, ?, ?, ?, 'api', 'bench', 'token:1', '', '{}', 1, 0)",
+  );
   const rec = db.prepare("insert into change_set_records (change_set_id, op, name, record_type, ttl, content) values (?, 1, ?, 'TXT', 300, 'x')");
   const at = new Date().toISOString();
   db.transaction(() => {
@@ -103,7 +110,8 @@ export async function benchHistory(): Promise<Row[]> {
     const patchMs = performance.now() - t;
     if (res.status !== 200) throw new Error(`PATCH answered ${res.status}: ${await res.text()}`);
     t = performance.now();
-    for (let i = 0; i < 1000; i++) await api('/domains/single.example/records', { method: 'POST', body: JSON.stringify({ name: `h${i}`, record_type: 'A', ttl: '300', content: `192.0.2.${(i % 250) + 1}` }) });
+    for (let i = 0; i < 1000; i++)
+      await api('/domains/single.example/records', { method: 'POST', body: JSON.stringify({ name: `h${i}`, record_type: 'A', ttl: '300', content: `192.0.2.${(i % 250) + 1}` }) });
     const singleMs = performance.now() - t;
     rows.push({ name: 'PATCH of 1,000 RRsets, one change set', value: ms(patchMs), reference: `${ms(singleMs)} for 1,000 single POSTs`, ratio: ratio(patchMs, singleMs) });
 

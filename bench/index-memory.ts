@@ -39,8 +39,27 @@ async function measure(zones: number): Promise<void> {
     return { mem: m.heapUsed + m.arrayBuffers, rss: m.rss };
   };
   const index = new ZoneIndex();
-  const domainOf = (z: number) => ({ id: z + 1, name: `zone${z}.example`, serial_number: 2026112600, refresh_interval: 10800, retry_interval: 3600, expire_interval: 1209600, minimum_ttl: 3600, dnssec_enabled: 0, dnssec_disabled_at: null, updated_at: new Date().toISOString() });
-  const row = (z: number, i: number, last = 0) => ({ id: i, domain_id: z + 1, name: `host${i}`, record_type: 'A', content: `10.${z & 255}.${(i >> 8) & 255}.${last || i & 255}`, ttl: 3600, disabled: 0 });
+  const domainOf = (z: number) => ({
+    id: z + 1,
+    name: `zone${z}.example`,
+    serial_number: 2026112600,
+    refresh_interval: 10800,
+    retry_interval: 3600,
+    expire_interval: 1209600,
+    minimum_ttl: 3600,
+    dnssec_enabled: 0,
+    dnssec_disabled_at: null,
+    updated_at: new Date().toISOString(),
+  });
+  const row = (z: number, i: number, last = 0) => ({
+    id: i,
+    domain_id: z + 1,
+    name: `host${i}`,
+    record_type: 'A',
+    content: `10.${z & 255}.${(i >> 8) & 255}.${last || i & 255}`,
+    ttl: 3600,
+    disabled: 0,
+  });
   gc();
   const before = used();
   let built = 0;
@@ -99,7 +118,13 @@ export async function benchIndexMemory(): Promise<Row[]> {
     { name: `Index RSS growth per record, 10,000 zones × ${PER_ZONE} A`, value: B(five.rss), reference: '250 B (aim)', ratio: pct(five.rss, 250), before: '303 B' },
     { name: 'Index build from rows per million records, 500k', value: build(half), reference: '1 s (aim, incl. reading)', ratio: pct(perMillion(half), 1000), before: '2.6–3.5 s (CPU 2.4 s)' },
     { name: 'Index build from rows per million records, 5M', value: build(five), reference: '1 s (aim, incl. reading)', ratio: pct(perMillion(five), 1000), before: '2.4–3.3 s (CPU 2.0 s)' },
-    { name: 'One-record change applied, 5M-record index vs 1k', value: us(five.changeUs), reference: `${us(small.changeUs)} (1k records)`, ratio: pct(five.changeUs, small.changeUs), before: '1.9 µs vs 1.2 µs' },
+    {
+      name: 'One-record change applied, 5M-record index vs 1k',
+      value: us(five.changeUs),
+      reference: `${us(small.changeUs)} (1k records)`,
+      ratio: pct(five.changeUs, small.changeUs),
+      before: '1.9 µs vs 1.2 µs',
+    },
   ];
 }
 

@@ -35,7 +35,11 @@ function mixedLoad(url: string, token: string, connections: number, duration: nu
         if (err) reject(err);
         else {
           const statuses = Object.entries(r.statusCodeStats as Record<string, { count: number }>).filter(([code]) => !code.startsWith('2'));
-          const detail = [...statuses.map(([code, s]) => `${s.count}×${code}`), ...(r.timeouts ? [`${r.timeouts} timeouts`] : []), ...(r.errors - r.timeouts > 0 ? [`${r.errors - r.timeouts} socket errors`] : [])].join(', ');
+          const detail = [
+            ...statuses.map(([code, s]) => `${s.count}×${code}`),
+            ...(r.timeouts ? [`${r.timeouts} timeouts`] : []),
+            ...(r.errors - r.timeouts > 0 ? [`${r.errors - r.timeouts} socket errors`] : []),
+          ].join(', ');
           resolve({ rps: r.requests.average, p50: r.latency.p50, p99: r.latency.p99, errors: r.errors + r.non2xx, total: r.requests.total, detail });
         }
       },
@@ -56,11 +60,21 @@ export async function benchLoad(): Promise<Row[]> {
     const token = cli(dataDir, 'tokens', 'create', 'bench').at(-1)!;
     const quiet = await mixedLoad(server.url, token, 1, 5);
     const loaded = await mixedLoad(server.url, token, 200, SECONDS);
-    rows.push({ name: `API mixed reads+writes, 200 connections, ${SECONDS} s`, value: fmt(loaded), reference: `p99 ${quiet.p99} ms unloaded (1 connection)`, ratio: `p99 ×${(loaded.p99 / Math.max(1, quiet.p99)).toFixed(1)}` });
+    rows.push({
+      name: `API mixed reads+writes, 200 connections, ${SECONDS} s`,
+      value: fmt(loaded),
+      reference: `p99 ${quiet.p99} ms unloaded (1 connection)`,
+      ratio: `p99 ×${(loaded.p99 / Math.max(1, quiet.p99)).toFixed(1)}`,
+    });
 
     const dnsAlone = await dnsperf(server.dnsPort!, queries, 10);
     const [both, dnsBusy] = await Promise.all([mixedLoad(server.url, token, 200, SECONDS), dnsperf(server.dnsPort!, queries, SECONDS)]);
-    rows.push({ name: 'API mixed, 200 connections, DNS under dnsperf at once', value: fmt(both), reference: `p99 ${loaded.p99} ms without DNS load`, ratio: `p99 ×${(both.p99 / Math.max(1, loaded.p99)).toFixed(1)}` });
+    rows.push({
+      name: 'API mixed, 200 connections, DNS under dnsperf at once',
+      value: fmt(both),
+      reference: `p99 ${loaded.p99} ms without DNS load`,
+      ratio: `p99 ×${(both.p99 / Math.max(1, loaded.p99)).toFixed(1)}`,
+    });
     rows.push({
       name: 'DNS under API load at once',
       value: `${fmtQps(dnsBusy.qps)}, ${dnsBusy.lost} lost`,

@@ -103,7 +103,12 @@ export async function benchNodes(): Promise<Row[]> {
         reference: `one node (own DNS): p50 ${ms(pct(own, 50))}, p99 ${ms(pct(own, 99))}`,
         ratio: `p99 ×${(pct(other, 99) / pct(own, 99)).toFixed(1)}`,
       },
-      { name: 'cross-node propagation within 1 s', value: `${other.filter((t) => t < 1000).length} of ${WRITES}`, reference: `${WRITES} of ${WRITES}`, ratio: ratio(other.filter((t) => t < 1000).length, WRITES) },
+      {
+        name: 'cross-node propagation within 1 s',
+        value: `${other.filter((t) => t < 1000).length} of ${WRITES}`,
+        reference: `${WRITES} of ${WRITES}`,
+        ratio: ratio(other.filter((t) => t < 1000).length, WRITES),
+      },
     ];
   } finally {
     socket.close();

@@ -83,7 +83,12 @@ export async function benchSearch(): Promise<Row[]> {
     ['address network (CIDR)', { content: '10.7.0.0/16' }],
   ] as const) {
     const t = await median(5, () => services.recordSearch.search(asker, q, w));
-    rows.push({ name: `search ${ZONES} zones × ${PER_ZONE} records, first page of 50: ${what} (SQLite, in process)`, value: fmt(t), reference: `${fmt(list)} one zone's list page`, ratio: ratio(t, list) });
+    rows.push({
+      name: `search ${ZONES} zones × ${PER_ZONE} records, first page of 50: ${what} (SQLite, in process)`,
+      value: fmt(t),
+      reference: `${fmt(list)} one zone's list page`,
+      ratio: ratio(t, list),
+    });
   }
   rows.push({
     name: `record insert, ${EXTRA} in one transaction, keeping the search index (SQLite triggers)`,

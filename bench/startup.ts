@@ -190,11 +190,23 @@ export async function benchStartup(): Promise<Row[]> {
           return perf.qps;
         };
         const us = (as: string) => (cpu.get(as)!.s / cpu.get(as)!.answers) * 1e6;
-        const [smallQps, bigQps] = await alternate(() => qps(small), () => qps(big), (x, y) => x > y);
+        const [smallQps, bigQps] = await alternate(
+          () => qps(small),
+          () => qps(big),
+          (x, y) => x > y,
+        );
         // The big store asked the 1k store's questions (2 zones, 1,000 names, all in both): what the index's size alone costs.
-        const [smallSameQps, bigSameQps] = await alternate(() => qps(small), () => qps(big, small.queries, 'same'), (x, y) => x > y);
+        const [smallSameQps, bigSameQps] = await alternate(
+          () => qps(small),
+          () => qps(big, small.queries, 'same'),
+          (x, y) => x > y,
+        );
         let n = 0;
-        const [smallChange, bigChange] = await alternate(() => change(small, `fresh${zones}-${n++}`), () => change(big, `fresh${zones}-${n++}`), (x, y) => x < y);
+        const [smallChange, bigChange] = await alternate(
+          () => change(small, `fresh${zones}-${n++}`),
+          () => change(big, `fresh${zones}-${n++}`),
+          (x, y) => x < y,
+        );
         rows.push(
           ...(
             [
@@ -202,7 +214,12 @@ export async function benchStartup(): Promise<Row[]> {
               [`from the snapshot the previous start wrote, best of ${ROUNDS}`, (x: Started) => x.warm],
             ] as const
           ).flatMap(([how, b]) => [
-            { name: `Start-up to first DNS answer, ${how}, ${label}`, value: ms(b(big).firstAnswerMs), reference: `1k records: ${ms(b(small).firstAnswerMs)}`, ratio: ratio(b(big).firstAnswerMs, b(small).firstAnswerMs) },
+            {
+              name: `Start-up to first DNS answer, ${how}, ${label}`,
+              value: ms(b(big).firstAnswerMs),
+              reference: `1k records: ${ms(b(small).firstAnswerMs)}`,
+              ratio: ratio(b(big).firstAnswerMs, b(small).firstAnswerMs),
+            },
             {
               name: `Start-up to fully loaded (/readyz ready), ${how}, ${label}`,
               value: `${ms(b(big).loadedMs)} (${(perMillion(b) / 1000).toFixed(2)} s per million records beyond a 1k start)`,
@@ -210,11 +227,36 @@ export async function benchStartup(): Promise<Row[]> {
               ratio: `${Math.round(perMillion(b) / 10)}%`,
             },
           ]),
-          { name: `Server resident memory once loaded, ${label}`, value: `${mb(big.rssBytes)} (${Math.round(perRecord)} B per record beyond a 1k store)`, reference: `250 B per record (aim); 570 B at 0f45cbc; 1k records: ${mb(small.rssBytes)}`, ratio: `${Math.round((perRecord / 250) * 100)}%` },
-          { name: `DNS q/s over every zone (20,000 names of ${zones.toLocaleString('en-US')} zones), ${label}, best of ${ROUNDS} alternating rounds`, value: `${fmtQps(bigQps)} (${us(String(big.records)).toFixed(1)} µs CPU per answer)`, reference: `1k records, its 1,000 names: ${fmtQps(smallQps)} (${us(String(small.records)).toFixed(1)} µs; aim ≥ 95%)`, ratio: ratio(bigQps, smallQps) },
-          { name: `DNS q/s asking the 1k store's 1,000 names (2 zones, in both stores): the index's size alone, ${label}, best of ${ROUNDS} alternating rounds`, value: `${fmtQps(bigSameQps)} (${us('same').toFixed(1)} µs CPU per answer)`, reference: `1k records: ${fmtQps(smallSameQps)} (aim ≥ 95%)`, ratio: ratio(bigSameQps, smallSameQps) },
-          { name: `Longest wait for a DNS answer over the q/s runs (${ROUNDS} × ${SECONDS} s at full load, the serial comparison runs every 10 s), ${label}`, value: ms(longest.get(big)!), reference: `1k records: ${ms(longest.get(small)!)}`, ratio: ratio(longest.get(big)!, longest.get(small)!) },
-          { name: `One record added through the API until DNS answers it, ${label}, best of ${ROUNDS}`, value: ms(bigChange), reference: `1k records: ${ms(smallChange)}`, ratio: ratio(bigChange, smallChange) },
+          {
+            name: `Server resident memory once loaded, ${label}`,
+            value: `${mb(big.rssBytes)} (${Math.round(perRecord)} B per record beyond a 1k store)`,
+            reference: `250 B per record (aim); 570 B at 0f45cbc; 1k records: ${mb(small.rssBytes)}`,
+            ratio: `${Math.round((perRecord / 250) * 100)}%`,
+          },
+          {
+            name: `DNS q/s over every zone (20,000 names of ${zones.toLocaleString('en-US')} zones), ${label}, best of ${ROUNDS} alternating rounds`,
+            value: `${fmtQps(bigQps)} (${us(String(big.records)).toFixed(1)} µs CPU per answer)`,
+            reference: `1k records, its 1,000 names: ${fmtQps(smallQps)} (${us(String(small.records)).toFixed(1)} µs; aim ≥ 95%)`,
+            ratio: ratio(bigQps, smallQps),
+          },
+          {
+            name: `DNS q/s asking the 1k store's 1,000 names (2 zones, in both stores): the index's size alone, ${label}, best of ${ROUNDS} alternating rounds`,
+            value: `${fmtQps(bigSameQps)} (${us('same').toFixed(1)} µs CPU per answer)`,
+            reference: `1k records: ${fmtQps(smallSameQps)} (aim ≥ 95%)`,
+            ratio: ratio(bigSameQps, smallSameQps),
+          },
+          {
+            name: `Longest wait for a DNS answer over the q/s runs (${ROUNDS} × ${SECONDS} s at full load, the serial comparison runs every 10 s), ${label}`,
+            value: ms(longest.get(big)!),
+            reference: `1k records: ${ms(longest.get(small)!)}`,
+            ratio: ratio(longest.get(big)!, longest.get(small)!),
+          },
+          {
+            name: `One record added through the API until DNS answers it, ${label}, best of ${ROUNDS}`,
+            value: ms(bigChange),
+            reference: `1k records: ${ms(smallChange)}`,
+            ratio: ratio(bigChange, smallChange),
+          },
         );
       } finally {
         await stop(big);

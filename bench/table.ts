@@ -20,7 +20,13 @@ export function printTable(rows: Row[]): string {
   const head: Row = { name: 'benchmark', value: 'zonedeck', reference: 'reference', ratio: 'ratio', before: 'before' };
   const all = [head, ...rows];
   const w = (k: keyof Row) => Math.max(...all.map((r) => (r[k] ?? '—').length));
-  const cells = (r: Row) => [r.name.padEnd(w('name')), r.value.padStart(w('value')), r.reference.padStart(w('reference')), r.ratio.padStart(w('ratio')), ...(withBefore ? [(r.before ?? '—').padStart(w('before'))] : [])];
+  const cells = (r: Row) => [
+    r.name.padEnd(w('name')),
+    r.value.padStart(w('value')),
+    r.reference.padStart(w('reference')),
+    r.ratio.padStart(w('ratio')),
+    ...(withBefore ? [(r.before ?? '—').padStart(w('before'))] : []),
+  ];
   const line = (r: Row) => `| ${cells(r).join(' | ')} |`;
   const keys: (keyof Row)[] = ['value', 'reference', 'ratio', ...(withBefore ? (['before'] as const) : [])];
   const sep = `|${'-'.repeat(w('name') + 2)}|${keys.map((k) => `${'-'.repeat(w(k) + 1)}:`).join('|')}|`;

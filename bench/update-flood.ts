@@ -22,7 +22,14 @@ await Promise.all(
     while (Date.now() < until) {
       const id = (tag * 2048 + n) & 0xffff;
       const msg = Buffer.from(
-        packet.encode({ id, type: 'query', opcode: 'UPDATE', flags: 5 << 11, questions: [{ name: ZONE, type: 'SOA', class: 'IN' }], authorities: [{ name: `f${tag}-${n++}.${ZONE}`, type: 'TXT', class: 'IN', ttl: 60, data: ['flood'] }] } as unknown as packet.Packet),
+        packet.encode({
+          id,
+          type: 'query',
+          opcode: 'UPDATE',
+          flags: 5 << 11,
+          questions: [{ name: ZONE, type: 'SOA', class: 'IN' }],
+          authorities: [{ name: `f${tag}-${n++}.${ZONE}`, type: 'TXT', class: 'IN', ttl: 60, data: ['flood'] }],
+        } as unknown as packet.Packet),
       );
       await new Promise<void>((resolve) => {
         const timer = setTimeout(() => (sock.off('message', on), resolve()), 1000);

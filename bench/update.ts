@@ -21,7 +21,14 @@ async function client(port: number, key: { name: string; algorithm: 'hmac-sha256
   while (Date.now() < until) {
     const id = (tag * 2048 + n) & 0xffff;
     const msg = Buffer.from(
-      packet.encode({ id, type: 'query', opcode: 'UPDATE', flags: 5 << 11, questions: [{ name: 'bench.example', type: 'SOA', class: 'IN' }], authorities: [{ name: `u${tag}-${n++}.bench.example`, type: 'TXT', class: 'IN', ttl: 60, data: ['bench'] }] } as unknown as packet.Packet),
+      packet.encode({
+        id,
+        type: 'query',
+        opcode: 'UPDATE',
+        flags: 5 << 11,
+        questions: [{ name: 'bench.example', type: 'SOA', class: 'IN' }],
+        authorities: [{ name: `u${tag}-${n++}.bench.example`, type: 'TXT', class: 'IN', ttl: 60, data: ['bench'] }],
+      } as unknown as packet.Packet),
     );
     const started = performance.now();
     const rcode = await new Promise<number>((resolve) => {

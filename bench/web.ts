@@ -36,7 +36,10 @@ async function editorLoad(page: Page): Promise<number> {
   await page.goto('/domains');
   const t0 = Date.now();
   await page.goto(`/domains/${ZONE}`);
-  await page.getByTestId('records-count').filter({ hasText: `${(RECORDS + 2).toLocaleString('en')} records` }).waitFor();
+  await page
+    .getByTestId('records-count')
+    .filter({ hasText: `${(RECORDS + 2).toLocaleString('en')} records` })
+    .waitFor();
   await page.getByTestId('records-scroll').getByRole('row').first().waitFor();
   return Date.now() - t0;
 }
@@ -124,7 +127,11 @@ export async function benchWeb(): Promise<Row[]> {
   const browser = await chromium.launch({ executablePath: CHROMIUM_PATH, args: ['--headless', '--no-sandbox', '--disable-gpu', '--no-first-run', '--disable-background-networking'] });
   try {
     cli(dataDir, 'users', 'add', 'bench', '--password', 'bench-password');
-    const seeded = spawnSync(process.execPath, ['--import', 'tsx', 'e2e/support/seed.ts', JSON.stringify({ user: 'bench', zone: { name: ZONE, records: RECORDS } })], { cwd: ROOT, env: { ...process.env, DATA_DIR: dataDir }, encoding: 'utf8' });
+    const seeded = spawnSync(process.execPath, ['--import', 'tsx', 'e2e/support/seed.ts', JSON.stringify({ user: 'bench', zone: { name: ZONE, records: RECORDS } })], {
+      cwd: ROOT,
+      env: { ...process.env, DATA_DIR: dataDir },
+      encoding: 'utf8',
+    });
     if (seeded.status !== 0) throw new Error(`seeding failed: ${seeded.stderr}`);
     const page = await browser.newPage({ baseURL: server.url, viewport: { width: 1280, height: 900 } });
     // tsx (esbuild keepNames) wraps named functions in __name(); the page must know it too.

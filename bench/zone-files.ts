@@ -98,13 +98,23 @@ export async function benchZoneFiles(): Promise<Row[]> {
       if (r.status !== 200) throw new Error(`PATCH answered ${r.status}`);
     }
     const patchMs = performance.now() - t2;
-    rows.push({ name: `import of a ${COUNT / 1000}k-record master file, one change set`, value: `${ms(importMs)}, peak RSS ${mb(peak)} (${mb(before)} before)`, reference: `${ms(patchMs)} as 100 PATCHes of 1,000 RRsets`, ratio: ratio(importMs, patchMs) });
+    rows.push({
+      name: `import of a ${COUNT / 1000}k-record master file, one change set`,
+      value: `${ms(importMs)}, peak RSS ${mb(peak)} (${mb(before)} before)`,
+      reference: `${ms(patchMs)} as 100 PATCHes of 1,000 RRsets`,
+      ratio: ratio(importMs, patchMs),
+    });
     const t1 = performance.now();
     const parsed = parseZoneFile(text, 'import.example');
     const parseMs = performance.now() - t1;
     if (parsed.errors.length || parsed.records.length !== COUNT) throw new Error(`the parse found ${parsed.records.length} records and ${parsed.errors.length} errors`);
     rows.push({ name: `parse of that ${COUNT / 1000}k-record file alone (in process, one core)`, value: ms(parseMs), reference: `the whole import: ${ms(importMs)}`, ratio: ratio(parseMs, importMs) });
-    rows.push({ name: 'DNS answers during that import and 2 s after (UDP, every 5 ms)', value: `p50 ${during.p50} ms, p99 ${during.p99} ms, ${during.lost} lost`, reference: `idle: p50 ${idle.p50} ms, p99 ${idle.p99} ms`, ratio: '—' });
+    rows.push({
+      name: 'DNS answers during that import and 2 s after (UDP, every 5 ms)',
+      value: `p50 ${during.p50} ms, p99 ${during.p99} ms, ${during.lost} lost`,
+      reference: `idle: p50 ${idle.p50} ms, p99 ${idle.p99} ms`,
+      ratio: '—',
+    });
 
     const t3 = performance.now();
     const exported = await (await fetch(`${server.url}/api/v1/domains/import.example/zone`, { headers: auth })).text();
@@ -112,7 +122,12 @@ export async function benchZoneFiles(): Promise<Row[]> {
     const t4 = performance.now();
     await (await fetch(`${server.url}/api/v1/domains/import.example/records?per_page=500`, { headers: auth })).text();
     const pageMs = performance.now() - t4;
-    rows.push({ name: `export of the ${COUNT / 1000}k-record zone`, value: `${ms(exportMs)}, ${mb(exported.length / 1024)}`, reference: `${Math.round(pageMs * 10) / 10} ms for one page of 500 records`, ratio: '—' });
+    rows.push({
+      name: `export of the ${COUNT / 1000}k-record zone`,
+      value: `${ms(exportMs)}, ${mb(exported.length / 1024)}`,
+      reference: `${Math.round(pageMs * 10) / 10} ms for one page of 500 records`,
+      ratio: '—',
+    });
   } finally {
     await server?.stop();
   }

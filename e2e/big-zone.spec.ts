@@ -42,7 +42,7 @@ test('the editor holds together in a narrow window', async ({ signedIn: page, us
   await screenshot(page, 'ips-narrow');
 });
 
-test('on a phone, each row\'s buttons are its own: rows are measured, so none covers the next', async ({ signedIn: page, user }) => {
+test("on a phone, each row's buttons are its own: rows are measured, so none covers the next", async ({ signedIn: page, user }) => {
   const zone = `${user.username}-phone.test`;
   await user.api.call('POST', '/domains', { name: zone });
   for (let i = 1; i <= 6; i++) await user.api.call('POST', `/domains/${zone}/records`, { name: `h${i}`, record_type: 'TXT', content: `row ${i} v=spf1 include:_spf.example.com -all` });
@@ -50,7 +50,10 @@ test('on a phone, each row\'s buttons are its own: rows are measured, so none co
   await page.goto(`/domains/${zone}`);
   await expect(page.getByTestId('records-count')).toHaveText('8 records');
   // No two rows overlap: each starts where the one above ends, or below it.
-  const boxes = await page.getByRole('row').filter({ hasText: 'row ' }).evaluateAll((rows) => rows.map((r) => r.getBoundingClientRect()).map((b) => ({ top: b.top, bottom: b.bottom })));
+  const boxes = await page
+    .getByRole('row')
+    .filter({ hasText: 'row ' })
+    .evaluateAll((rows) => rows.map((r) => r.getBoundingClientRect()).map((b) => ({ top: b.top, bottom: b.bottom })));
   expect(boxes).toHaveLength(6);
   for (let i = 1; i < boxes.length; i++) expect(boxes[i]!.top).toBeGreaterThanOrEqual(boxes[i - 1]!.bottom - 0.5);
   // A tap on a row's Edit (at its position on screen, as a finger would) edits that row.

@@ -38,7 +38,11 @@ for (const size of [
   { width: 1280, height: 800 },
   { width: 390, height: 844 },
 ]) {
-  test(`delete a zone in the dashboard, restore it from Deleted: DNS answers again and validates with the old trust anchor (${size.width}×${size.height})`, async ({ signedIn: page, user, server }) => {
+  test(`delete a zone in the dashboard, restore it from Deleted: DNS answers again and validates with the old trust anchor (${size.width}×${size.height})`, async ({
+    signedIn: page,
+    user,
+    server,
+  }) => {
     await page.setViewportSize(size);
     const shot = (name: string) => (size.width === 1280 ? screenshot(page, name) : Promise.resolve());
     const zone = `${user.username}-restore.test`;

@@ -39,8 +39,16 @@ test('DNSSEC: a hosted child’s DS goes into its hosted parent in one click, an
   // The parent holds it as one change set of the dashboard, NS beside DS.
   const at = await user.api.records(parent, 'name=sub');
   expect(at.filter((r) => r.record_type === 'DS').map((r) => r.content)).toEqual([`${ds.key_tag} 13 2 ${ds.digest}`]);
-  const childNs = (await user.api.records(child, 'name=@')).filter((r) => r.record_type === 'NS').map((r) => r.content).sort();
-  expect(at.filter((r) => r.record_type === 'NS').map((r) => r.content).sort()).toEqual(childNs);
+  const childNs = (await user.api.records(child, 'name=@'))
+    .filter((r) => r.record_type === 'NS')
+    .map((r) => r.content)
+    .sort();
+  expect(
+    at
+      .filter((r) => r.record_type === 'NS')
+      .map((r) => r.content)
+      .sort(),
+  ).toEqual(childNs);
   const [change] = await user.api.get(`/domains/${parent}/changes`);
   expect(change).toMatchObject({ source: 'dashboard', comment: `DS of ${child} from its DNSSEC settings` });
   expect(change.added.map((r: { record_type: string }) => r.record_type).sort()).toEqual([...childNs.map(() => 'NS'), 'DS'].sort());

@@ -50,73 +50,76 @@ test('SOA settings: an out-of-range value is refused on its field, a valid one i
 });
 
 // On a desktop and on a 390×844 phone alike: record rows, forms and buttons are measured, not assumed.
-for (const [width, height] of [[1280, 800], [390, 844]] as const) {
-test(`records at ${width}×${height}: add, edit and delete in place, each checked through the API and with dig`, async ({ signedIn: page, user, server }) => {
-  await page.setViewportSize({ width, height });
-  expect(server.dnsPort, 'the e2e server runs DNS too').not.toBeNull();
-  await openEditor(page, user);
-  await page.getByRole('button', { name: '+ Add record' }).click();
-  const add = page.getByRole('form', { name: 'Add a record' });
+for (const [width, height] of [
+  [1280, 800],
+  [390, 844],
+] as const) {
+  test(`records at ${width}×${height}: add, edit and delete in place, each checked through the API and with dig`, async ({ signedIn: page, user, server }) => {
+    await page.setViewportSize({ width, height });
+    expect(server.dnsPort, 'the e2e server runs DNS too').not.toBeNull();
+    await openEditor(page, user);
+    await page.getByRole('button', { name: '+ Add record' }).click();
+    const add = page.getByRole('form', { name: 'Add a record' });
 
-  // A: the registry's field and hint; then a name and TTL.
-  await add.getByLabel('Name').fill('www');
-  await add.getByLabel('IPv4 address').fill('192.0.2.10');
-  await add.getByLabel('TTL (seconds)').fill('600');
-  await add.getByRole('button', { name: 'Add record' }).click();
-  await expect(page.getByText(`Added www.${ZONE} A`)).toBeVisible();
-  await expectServed(user.api, server, ZONE, { name: 'www', record_type: 'A', content: '192.0.2.10', ttl: '600' });
+    // A: the registry's field and hint; then a name and TTL.
+    await add.getByLabel('Name').fill('www');
+    await add.getByLabel('IPv4 address').fill('192.0.2.10');
+    await add.getByLabel('TTL (seconds)').fill('600');
+    await add.getByRole('button', { name: 'Add record' }).click();
+    await expect(page.getByText(`Added www.${ZONE} A`)).toBeVisible();
+    await expectServed(user.api, server, ZONE, { name: 'www', record_type: 'A', content: '192.0.2.10', ttl: '600' });
 
-  // MX: two fields from the registry, joined into one content.
-  await add.getByLabel('Type').selectOption('MX');
-  await expect(add.getByLabel('Preference')).toBeVisible();
-  await add.getByLabel('Name').fill('@');
-  await add.getByLabel('Preference').fill('10');
-  await add.getByLabel('Mail server').fill('Mail.Example.NET.');
-  await add.getByRole('button', { name: 'Add record' }).click();
-  await expect(page.getByText(`Added ${ZONE} MX`)).toBeVisible();
-  await expectServed(user.api, server, ZONE, { name: '@', record_type: 'MX', content: '10 mail.example.net' });
+    // MX: two fields from the registry, joined into one content.
+    await add.getByLabel('Type').selectOption('MX');
+    await expect(add.getByLabel('Preference')).toBeVisible();
+    await add.getByLabel('Name').fill('@');
+    await add.getByLabel('Preference').fill('10');
+    await add.getByLabel('Mail server').fill('Mail.Example.NET.');
+    await add.getByRole('button', { name: 'Add record' }).click();
+    await expect(page.getByText(`Added ${ZONE} MX`)).toBeVisible();
+    await expectServed(user.api, server, ZONE, { name: '@', record_type: 'MX', content: '10 mail.example.net' });
 
-  // A client-side rule: bad content shows on the field and nothing is sent.
-  await add.getByLabel('Type').selectOption('AAAA');
-  await add.getByLabel('Name').fill('v6');
-  await add.getByLabel('IPv6 address').fill('2001:db8::zz');
-  await add.getByRole('button', { name: 'Add record' }).click();
-  await expect(add.getByText('Must be an IPv6 address such as 2001:db8::1')).toBeVisible();
-  await add.getByLabel('IPv6 address').fill('2001:DB8:0::1');
-  await add.getByRole('button', { name: 'Add record' }).click();
-  await expectServed(user.api, server, ZONE, { name: 'v6', record_type: 'AAAA', content: '2001:db8::1' });
-  await expect(page.getByTestId('records-count')).toHaveText('5 records');
-  await screenshot(page, 'editor');
+    // A client-side rule: bad content shows on the field and nothing is sent.
+    await add.getByLabel('Type').selectOption('AAAA');
+    await add.getByLabel('Name').fill('v6');
+    await add.getByLabel('IPv6 address').fill('2001:db8::zz');
+    await add.getByRole('button', { name: 'Add record' }).click();
+    await expect(add.getByText('Must be an IPv6 address such as 2001:db8::1')).toBeVisible();
+    await add.getByLabel('IPv6 address').fill('2001:DB8:0::1');
+    await add.getByRole('button', { name: 'Add record' }).click();
+    await expectServed(user.api, server, ZONE, { name: 'v6', record_type: 'AAAA', content: '2001:db8::1' });
+    await expect(page.getByTestId('records-count')).toHaveText('5 records');
+    await screenshot(page, 'editor');
 
-  // Edit www in place.
-  await page.getByRole('button', { name: `Edit www.${ZONE} A` }).click();
-  const edit = page.getByRole('form', { name: `Edit www.${ZONE} A` });
-  await edit.getByLabel('IPv4 address').fill('192.0.2.20');
-  await screenshot(page, 'editor-edit-row');
-  await edit.getByLabel('IPv4 address').press('Enter');
-  await expect(page.getByText(`Saved www.${ZONE} A`)).toBeVisible();
-  // Keyboard users land back on the row they edited.
-  await expect(page.getByRole('button', { name: `Edit www.${ZONE} A` })).toBeFocused();
-  await expectServed(user.api, server, ZONE, { name: 'www', record_type: 'A', content: '192.0.2.20', ttl: '600' });
-  await expectNotServed(user.api, server, ZONE, { name: 'www', record_type: 'A', content: '192.0.2.10' });
+    // Edit www in place.
+    await page.getByRole('button', { name: `Edit www.${ZONE} A` }).click();
+    const edit = page.getByRole('form', { name: `Edit www.${ZONE} A` });
+    await edit.getByLabel('IPv4 address').fill('192.0.2.20');
+    await screenshot(page, 'editor-edit-row');
+    await edit.getByLabel('IPv4 address').press('Enter');
+    await expect(page.getByText(`Saved www.${ZONE} A`)).toBeVisible();
+    // Keyboard users land back on the row they edited.
+    await expect(page.getByRole('button', { name: `Edit www.${ZONE} A` })).toBeFocused();
+    await expectServed(user.api, server, ZONE, { name: 'www', record_type: 'A', content: '192.0.2.20', ttl: '600' });
+    await expectNotServed(user.api, server, ZONE, { name: 'www', record_type: 'A', content: '192.0.2.10' });
 
-  // Delete asks for a second click.
-  await page.getByRole('button', { name: `Delete v6.${ZONE} AAAA` }).click();
-  await page.getByRole('button', { name: `Confirm delete v6.${ZONE} AAAA` }).click();
-  await expect(page.getByText(`Deleted v6.${ZONE} AAAA`)).toBeVisible();
-  await expectNotServed(user.api, server, ZONE, { name: 'v6', record_type: 'AAAA', content: '2001:db8::1' });
-  await expect(page.getByTestId('records-count')).toHaveText('4 records');
+    // Delete asks for a second click.
+    await page.getByRole('button', { name: `Delete v6.${ZONE} AAAA` }).click();
+    await page.getByRole('button', { name: `Confirm delete v6.${ZONE} AAAA` }).click();
+    await expect(page.getByText(`Deleted v6.${ZONE} AAAA`)).toBeVisible();
+    await expectNotServed(user.api, server, ZONE, { name: 'v6', record_type: 'AAAA', content: '2001:db8::1' });
+    await expect(page.getByTestId('records-count')).toHaveText('4 records');
 
-  // Filter by name and type, and sort.
-  await page.getByLabel('Filter by name').fill('www');
-  await expect(page.getByTestId('records-count')).toHaveText('1 of 4 records');
-  await page.getByLabel('Filter by name').fill('');
-  await page.getByRole('search', { name: 'Filter records' }).getByLabel('Type').selectOption('NS');
-  await expect(page.getByTestId('records-count')).toHaveText('2 of 4 records');
-  await expect(page.getByRole('row').filter({ hasText: 'managed' })).toHaveCount(2);
-  // Nothing makes the page scroll sideways.
-  expect(await page.evaluate(() => document.documentElement.scrollWidth)).toBeLessThanOrEqual(width);
-});
+    // Filter by name and type, and sort.
+    await page.getByLabel('Filter by name').fill('www');
+    await expect(page.getByTestId('records-count')).toHaveText('1 of 4 records');
+    await page.getByLabel('Filter by name').fill('');
+    await page.getByRole('search', { name: 'Filter records' }).getByLabel('Type').selectOption('NS');
+    await expect(page.getByTestId('records-count')).toHaveText('2 of 4 records');
+    await expect(page.getByRole('row').filter({ hasText: 'managed' })).toHaveCount(2);
+    // Nothing makes the page scroll sideways.
+    expect(await page.evaluate(() => document.documentElement.scrollWidth)).toBeLessThanOrEqual(width);
+  });
 }
 
 test('a change the server refuses rolls back and shows its message on the field', async ({ signedIn: page, user, server }) => {

@@ -24,80 +24,86 @@ async function openEditor(page: Page, zone: string, count: number): Promise<void
 
 const changes = (page: Page) => page.locator('ol.changes > li.change');
 
-for (const [width, height] of [[1280, 800], [390, 844]] as const) {
-test(`at ${width}×${height}: an edit shows in History as a dashboard change with +/- lines; reverting it after the preview brings the record back`, async ({ signedIn: page, user, server }) => {
-  await page.setViewportSize({ width, height });
-  const zone = await newZone(user, [{ name: 'www', record_type: 'A', content: '192.0.2.10', ttl: 300 }]);
-  await openEditor(page, zone, 3);
+for (const [width, height] of [
+  [1280, 800],
+  [390, 844],
+] as const) {
+  test(`at ${width}×${height}: an edit shows in History as a dashboard change with +/- lines; reverting it after the preview brings the record back`, async ({ signedIn: page, user, server }) => {
+    await page.setViewportSize({ width, height });
+    const zone = await newZone(user, [{ name: 'www', record_type: 'A', content: '192.0.2.10', ttl: 300 }]);
+    await openEditor(page, zone, 3);
 
-  await page.getByRole('button', { name: `Edit www.${zone} A` }).click();
-  const edit = page.getByRole('form', { name: `Edit www.${zone} A` });
-  await edit.getByLabel('IPv4 address').fill('192.0.2.20');
-  await edit.getByLabel('IPv4 address').press('Enter');
-  await expect(page.getByText(`Saved www.${zone} A`)).toBeVisible();
-  await expectServed(user.api, server, zone, { name: 'www', record_type: 'A', content: '192.0.2.20', ttl: '300' });
+    await page.getByRole('button', { name: `Edit www.${zone} A` }).click();
+    const edit = page.getByRole('form', { name: `Edit www.${zone} A` });
+    await edit.getByLabel('IPv4 address').fill('192.0.2.20');
+    await edit.getByLabel('IPv4 address').press('Enter');
+    await expect(page.getByText(`Saved www.${zone} A`)).toBeVisible();
+    await expectServed(user.api, server, zone, { name: 'www', record_type: 'A', content: '192.0.2.20', ttl: '300' });
 
-  await page.getByRole('navigation', { name: `Views of ${zone}` }).getByRole('link', { name: 'History' }).click();
-  await expect(page).toHaveURL(new RegExp(`/domains/${zone}/history$`));
-  await expect(page.getByTestId('changes-count')).toHaveText('3 changes');
-  const newest = changes(page).first();
-  await expect(newest).toContainText(`${user.username} (dashboard session)`);
-  await expect(newest).toContainText('Dashboard');
-  await expect(newest.getByRole('listitem')).toHaveText(['- www 300 IN A 192.0.2.10', '+ www 300 IN A 192.0.2.20']);
-  // The record's creation came through the API with the CLI-minted token.
-  const tokenId = (await user.api.get(`/domains/${zone}/changes?source=api`))[0].actor.credential.split(':')[1];
-  await expect(changes(page).nth(1)).toContainText(`${user.username} (API token #${tokenId})`);
-  await expect(changes(page).nth(1).getByRole('listitem')).toHaveText(['+ www 300 IN A 192.0.2.10']);
-  await expect(changes(page).nth(2)).toContainText('Zone created');
-  await screenshot(page, 'history');
+    await page
+      .getByRole('navigation', { name: `Views of ${zone}` })
+      .getByRole('link', { name: 'History' })
+      .click();
+    await expect(page).toHaveURL(new RegExp(`/domains/${zone}/history$`));
+    await expect(page.getByTestId('changes-count')).toHaveText('3 changes');
+    const newest = changes(page).first();
+    await expect(newest).toContainText(`${user.username} (dashboard session)`);
+    await expect(newest).toContainText('Dashboard');
+    await expect(newest.getByRole('listitem')).toHaveText(['- www 300 IN A 192.0.2.10', '+ www 300 IN A 192.0.2.20']);
+    // The record's creation came through the API with the CLI-minted token.
+    const tokenId = (await user.api.get(`/domains/${zone}/changes?source=api`))[0].actor.credential.split(':')[1];
+    await expect(changes(page).nth(1)).toContainText(`${user.username} (API token #${tokenId})`);
+    await expect(changes(page).nth(1).getByRole('listitem')).toHaveText(['+ www 300 IN A 192.0.2.10']);
+    await expect(changes(page).nth(2)).toContainText('Zone created');
+    await screenshot(page, 'history');
 
-  // Filters live in the URL: a link opens the same view.
-  await page.getByRole('search', { name: 'Filter the history' }).getByLabel('Source').selectOption('dashboard');
-  await expect(page).toHaveURL(/source=dashboard/);
-  await expect(page.getByTestId('changes-count')).toHaveText('1 change match');
-  await page.goto(`/domains/${zone}/history?source=api&user=${user.username}`);
-  await expect(page.getByTestId('changes-count')).toHaveText('2 changes match');
-  await page.goto(`/domains/${zone}/history?user=nobody-else`);
-  await expect(page.getByText('No change matches these filters')).toBeVisible();
-  await page.getByRole('button', { name: 'Show every change' }).click();
-  await expect(page.getByTestId('changes-count')).toHaveText('3 changes');
+    // Filters live in the URL: a link opens the same view.
+    await page.getByRole('search', { name: 'Filter the history' }).getByLabel('Source').selectOption('dashboard');
+    await expect(page).toHaveURL(/source=dashboard/);
+    await expect(page.getByTestId('changes-count')).toHaveText('1 change match');
+    await page.goto(`/domains/${zone}/history?source=api&user=${user.username}`);
+    await expect(page.getByTestId('changes-count')).toHaveText('2 changes match');
+    await page.goto(`/domains/${zone}/history?user=nobody-else`);
+    await expect(page.getByText('No change matches these filters')).toBeVisible();
+    await page.getByRole('button', { name: 'Show every change' }).click();
+    await expect(page.getByTestId('changes-count')).toHaveText('3 changes');
 
-  // Revert the dashboard edit: first the preview of what would be applied.
-  const [dashboardChange] = await user.api.get(`/domains/${zone}/changes?source=dashboard`);
-  await page.getByRole('button', { name: `Revert change #${dashboardChange.id}` }).click();
-  const dialog = page.getByRole('dialog', { name: `Revert change #${dashboardChange.id}?` });
-  await expect(dialog.getByRole('list', { name: 'Records the revert would apply' }).getByRole('listitem')).toHaveText(['- www 300 IN A 192.0.2.20', '+ www 300 IN A 192.0.2.10']);
-  await dialog.getByLabel('Comment (optional)').fill('back to .10');
-  await screenshot(page, 'history-revert-preview');
-  // The preview changed nothing.
-  await expectServed(user.api, server, zone, { name: 'www', record_type: 'A', content: '192.0.2.20' });
-  await dialog.getByRole('button', { name: 'Confirm revert' }).click();
-  await expect(page.getByText(`Reverted change #${dashboardChange.id}`)).toBeVisible();
-  await expect(dialog).toBeHidden();
+    // Revert the dashboard edit: first the preview of what would be applied.
+    const [dashboardChange] = await user.api.get(`/domains/${zone}/changes?source=dashboard`);
+    await page.getByRole('button', { name: `Revert change #${dashboardChange.id}` }).click();
+    const dialog = page.getByRole('dialog', { name: `Revert change #${dashboardChange.id}?` });
+    await expect(dialog.getByRole('list', { name: 'Records the revert would apply' }).getByRole('listitem')).toHaveText(['- www 300 IN A 192.0.2.20', '+ www 300 IN A 192.0.2.10']);
+    await dialog.getByLabel('Comment (optional)').fill('back to .10');
+    await screenshot(page, 'history-revert-preview');
+    // The preview changed nothing.
+    await expectServed(user.api, server, zone, { name: 'www', record_type: 'A', content: '192.0.2.20' });
+    await dialog.getByRole('button', { name: 'Confirm revert' }).click();
+    await expect(page.getByText(`Reverted change #${dashboardChange.id}`)).toBeVisible();
+    await expect(dialog).toBeHidden();
 
-  await expectServed(user.api, server, zone, { name: 'www', record_type: 'A', content: '192.0.2.10', ttl: '300' });
-  await expectNotServed(user.api, server, zone, { name: 'www', record_type: 'A', content: '192.0.2.20' });
-  const [revert] = await user.api.get(`/domains/${zone}/changes`);
-  expect(revert).toMatchObject({ source: 'revert', comment: 'back to .10', actor: { username: user.username, credential: 'session' } });
-  await expect(page.getByTestId('changes-count')).toHaveText('4 changes');
-  await expect(changes(page).first().locator('.badge')).toHaveText('Revert');
-  await expect(changes(page).first()).toContainText('back to .10');
+    await expectServed(user.api, server, zone, { name: 'www', record_type: 'A', content: '192.0.2.10', ttl: '300' });
+    await expectNotServed(user.api, server, zone, { name: 'www', record_type: 'A', content: '192.0.2.20' });
+    const [revert] = await user.api.get(`/domains/${zone}/changes`);
+    expect(revert).toMatchObject({ source: 'revert', comment: 'back to .10', actor: { username: user.username, credential: 'session' } });
+    await expect(page.getByTestId('changes-count')).toHaveText('4 changes');
+    await expect(changes(page).first().locator('.badge')).toHaveText('Revert');
+    await expect(changes(page).first()).toContainText('back to .10');
 
-  // Reverting the same change again: what it changed is no longer as it left it.
-  await page.getByRole('button', { name: `Revert change #${dashboardChange.id}` }).click();
-  await expect(dialog.getByRole('alert')).toContainText('This change cannot be reverted');
-  await expect(dialog.getByRole('alert')).toContainText('www A changed since');
-  // The RRset it names, with the server's reason.
-  await expect(dialog.getByRole('alert').getByRole('listitem')).toHaveText(/^www A: 192\.0\.2\.(10 has been added again|20 \(TTL 300\) is no longer there)/);
-  await expect(dialog.getByRole('button', { name: 'Confirm revert' })).toBeDisabled();
-  await screenshot(page, 'history-revert-refused');
-  await dialog.getByRole('button', { name: 'Cancel' }).click();
+    // Reverting the same change again: what it changed is no longer as it left it.
+    await page.getByRole('button', { name: `Revert change #${dashboardChange.id}` }).click();
+    await expect(dialog.getByRole('alert')).toContainText('This change cannot be reverted');
+    await expect(dialog.getByRole('alert')).toContainText('www A changed since');
+    // The RRset it names, with the server's reason.
+    await expect(dialog.getByRole('alert').getByRole('listitem')).toHaveText(/^www A: 192\.0\.2\.(10 has been added again|20 \(TTL 300\) is no longer there)/);
+    await expect(dialog.getByRole('button', { name: 'Confirm revert' })).toBeDisabled();
+    await screenshot(page, 'history-revert-refused');
+    await dialog.getByRole('button', { name: 'Cancel' }).click();
 
-  // The editor shows the reverted record.
-  await page.getByRole('link', { name: 'Records and settings' }).click();
-  await expect(page.getByRole('row').filter({ hasText: '192.0.2.10' })).toContainText('www');
-  await expect(page.getByTestId('serial')).toHaveText(String(revert.serial_after));
-});
+    // The editor shows the reverted record.
+    await page.getByRole('link', { name: 'Records and settings' }).click();
+    await expect(page.getByRole('row').filter({ hasText: '192.0.2.10' })).toContainText('www');
+    await expect(page.getByTestId('serial')).toHaveText(String(revert.serial_after));
+  });
 }
 
 test('a stale editor: its save is refused with who changed the zone, never an overwrite; Reload shows the new data and keeps the draft', async ({ signedIn: page, user, server }) => {
@@ -189,7 +195,11 @@ test('several records selected and deleted in one change set, shown in History a
   await expect(page.getByText(/Deleted 3 records in one change/)).toBeVisible();
   await expect(page.getByTestId('records-count')).toHaveText('3 records');
 
-  for (const [name, content] of [['old-a', '192.0.2.1'], ['old-b', '192.0.2.2'], ['old-b', '192.0.2.3']] as const) {
+  for (const [name, content] of [
+    ['old-a', '192.0.2.1'],
+    ['old-b', '192.0.2.2'],
+    ['old-b', '192.0.2.3'],
+  ] as const) {
     await expectNotServed(user.api, server, zone, { name, record_type: 'A', content });
   }
   await expectServed(user.api, server, zone, { name: 'keep', record_type: 'A', content: '192.0.2.4' });

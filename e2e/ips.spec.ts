@@ -39,7 +39,10 @@ test('IPs page through the API pagination, filters by family and status, and sho
   await page.getByLabel('Status').selectOption('all');
   await expect(page.getByText('9 of 60 IPs match')).toBeHidden();
   await page.evaluate(() => {
-    for (const [label, value] of [['Family', 'ipv4'], ['Status', 'active']]) {
+    for (const [label, value] of [
+      ['Family', 'ipv4'],
+      ['Status', 'active'],
+    ]) {
       const select = [...document.querySelectorAll('label')].find((l) => l.textContent?.trim().startsWith(label))?.control as HTMLSelectElement;
       select.value = value;
       select.dispatchEvent(new Event('change', { bubbles: true }));

@@ -32,7 +32,6 @@ async function atProvider(page: Page, idp: TestIdp, login: string, landed: (u: U
   }
 }
 
-
 test.describe('single sign-on (OpenID Connect)', () => {
   let idp: TestIdp;
   let own: ServerProcess;
@@ -43,8 +42,7 @@ test.describe('single sign-on (OpenID Connect)', () => {
   /** Back on the Account page from a link. */
   const linked = (u: URL) => u.origin === new URL(own.url).origin && u.pathname === '/account' && u.searchParams.has('sso');
   /** Back on zonedeck past the sign-in page: signed in, or at its second step. */
-  const signedIn = (u: URL) =>
-    u.origin === new URL(own.url).origin && !u.pathname.startsWith('/bff/') && (!u.pathname.startsWith('/sign-in') || u.searchParams.get('sso') === 'second-factor');
+  const signedIn = (u: URL) => u.origin === new URL(own.url).origin && !u.pathname.startsWith('/bff/') && (!u.pathname.startsWith('/sign-in') || u.searchParams.get('sso') === 'second-factor');
 
   test.beforeAll(async () => {
     const port = await freePort();

@@ -154,7 +154,10 @@ for (const size of SIZES) {
 
     await page.goto(`/domains/${zone}/import`);
     // Character-strings of at most 255 octets each (RFC 1035 §3.3), as a zone file writes a long TXT.
-    const strings = `${LONG_TXT} but longer`.match(/.{1,200}/g)!.map((c) => `"${c}"`).join(' ');
+    const strings = `${LONG_TXT} but longer`
+      .match(/.{1,200}/g)!
+      .map((c) => `"${c}"`)
+      .join(' ');
     await page.getByRole('textbox', { name: 'Zone file' }).fill(`$ORIGIN ${zone}.\n@ 300 IN TXT ${strings}\n`);
     await page.getByRole('button', { name: 'Preview' }).click();
     const diff = page.getByRole('list', { name: 'Records the import would apply' });

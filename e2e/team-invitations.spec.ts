@@ -22,7 +22,10 @@ test('an owner invites a user, who accepts in the dashboard and then reaches the
   // The owner invites the user as an editor, and a name nobody has as a viewer: both wait alike.
   await page.goto(`/teams/${team}`);
   await expect(page.getByRole('heading', { name: `Team ${team}`, level: 1 })).toBeVisible();
-  for (const [username, role] of [[invitee.username, 'editor'], [ghost, 'viewer']] as const) {
+  for (const [username, role] of [
+    [invitee.username, 'editor'],
+    [ghost, 'viewer'],
+  ] as const) {
     await page.getByLabel('Username').fill(username);
     await page.getByLabel('Role', { exact: true }).selectOption(role);
     await page.getByRole('button', { name: 'Invite' }).click();
@@ -31,7 +34,12 @@ test('an owner invites a user, who accepts in the dashboard and then reaches the
   const pending = page.getByRole('region', { name: `Pending invitations to ${team}` });
   await expect(pending.getByRole('row').filter({ hasText: invitee.username })).toContainText('Pending');
   await expect(pending.getByRole('row').filter({ hasText: ghost })).toContainText('Pending');
-  await expect(page.getByRole('region', { name: `Members of ${team}` }).getByRole('row').filter({ hasText: invitee.username })).toHaveCount(0);
+  await expect(
+    page
+      .getByRole('region', { name: `Members of ${team}` })
+      .getByRole('row')
+      .filter({ hasText: invitee.username }),
+  ).toHaveCount(0);
   await screenshot(page, 'team-invitations');
   // The owner takes back the invitation to the unknown name.
   await page.getByRole('button', { name: `Cancel the invitation of ${ghost}` }).click();

@@ -75,7 +75,10 @@ test('an admin shares a zone with a new user as editor; roles, audit log and sel
   await expect(ed.getByRole('navigation', { name: 'Main' }).getByRole('link', { name: 'Users' })).toHaveCount(0);
   // The team's zone is theirs once they accept the invitation.
   await expect(ed.getByRole('link', { name: zone })).toHaveCount(0);
-  await ed.getByRole('navigation', { name: 'Main' }).getByRole('link', { name: /^Teams/ }).click();
+  await ed
+    .getByRole('navigation', { name: 'Main' })
+    .getByRole('link', { name: /^Teams/ })
+    .click();
   await ed.getByRole('button', { name: `Accept the invitation to ${team}` }).click();
   await expect(ed.getByText(`You joined ${team} as editor: its zones are under Domains`)).toBeVisible();
   await ed.getByRole('navigation', { name: 'Main' }).getByRole('link', { name: 'Domains' }).click();

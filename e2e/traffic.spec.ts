@@ -16,11 +16,7 @@ test('the Traffic tab shows the queries sent, by answer, with a chart and the to
   expect((await user.api.call('POST', `/domains/${zone}/records`, { name: 'www', record_type: 'TXT', content: 'hello', ttl: '300' })).status).toBeLessThan(300);
   await new Promise((r) => setTimeout(r, 300)); // served within 100 ms (docs/dns.md)
   const dig = (...args: string[]) => run('dig', ['@127.0.0.1', '-p', String(server.dnsPort), '+norec', '+time=5', '+tries=1', ...args]).then((r) => r.stdout);
-  const answers = await Promise.all([
-    ...Array.from({ length: 6 }, () => dig(`www.${zone}`, 'TXT')),
-    ...Array.from({ length: 3 }, () => dig(`missing.${zone}`, 'A')),
-    dig(`www.${zone}`, 'AAAA'),
-  ]);
+  const answers = await Promise.all([...Array.from({ length: 6 }, () => dig(`www.${zone}`, 'TXT')), ...Array.from({ length: 3 }, () => dig(`missing.${zone}`, 'A')), dig(`www.${zone}`, 'AAAA')]);
   expect(answers.filter((a) => a.includes('status: NOERROR'))).toHaveLength(7);
   expect(answers.filter((a) => a.includes('status: NXDOMAIN'))).toHaveLength(3);
   // Counted in the DNS thread and stored within STATS_FLUSH_MS (5 s).

@@ -28,8 +28,7 @@ test('a TSIG key made on its page signs real DNS queries, carries its scope, and
   await screenshot(page, 'tsig-keys');
 
   // The key signs a real query; dig verifies our signed answer (it would say so if the MAC were wrong).
-  const dig = () =>
-    execFileSync('dig', ['@127.0.0.1', '-p', String(server.dnsPort), '-y', y, `${user.username}.example`, 'SOA', '+time=2', '+tries=1'], { encoding: 'utf8' });
+  const dig = () => execFileSync('dig', ['@127.0.0.1', '-p', String(server.dnsPort), '-y', y, `${user.username}.example`, 'SOA', '+time=2', '+tries=1'], { encoding: 'utf8' });
   await expect.poll(() => /status: NOERROR/.test(dig()), { timeout: 5000 }).toBe(true);
   expect(dig()).not.toMatch(/couldn't verify|could not be validated/i);
 
@@ -43,7 +42,10 @@ test('a TSIG key made on its page signs real DNS queries, carries its scope, and
   expect(await page.content()).not.toContain(y.split(':')[2]);
 
   await row.getByRole('button', { name: `Revoke ${name}` }).click();
-  await page.getByRole('dialog', { name: `Revoke “${name}”?` }).getByRole('button', { name: 'Revoke key' }).click();
+  await page
+    .getByRole('dialog', { name: `Revoke “${name}”?` })
+    .getByRole('button', { name: 'Revoke key' })
+    .click();
   await expect(page.getByText(`Revoked “${name}”`)).toBeVisible();
   await expect(row).toHaveCount(0);
   await expect.poll(() => /BADKEY/.test(dig()), { timeout: 5000 }).toBe(true);

@@ -77,7 +77,10 @@ test('Import: a bad line shows its message and changes nothing; fixed, the previ
     ].join('\n');
 
   await openEditor(page, zone, 3);
-  await page.getByRole('navigation', { name: `Views of ${zone}` }).getByRole('link', { name: 'Import' }).click();
+  await page
+    .getByRole('navigation', { name: `Views of ${zone}` })
+    .getByRole('link', { name: 'Import' })
+    .click();
   await expect(page).toHaveURL(new RegExp(`/domains/${zone.replaceAll('.', '\\.')}/import$`));
   // Replace is the default, and says what it removes.
   await expect(page.getByRole('radio', { name: /Replace/ })).toBeChecked();

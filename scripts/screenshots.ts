@@ -27,7 +27,11 @@ export const SHOTS = [
 ] as const;
 
 async function api(base: string, token: string, method: string, url: string, body?: unknown): Promise<void> {
-  const res = await fetch(`${base}/api/v1${url}`, { method, headers: { authorization: `Bearer ${token}`, 'content-type': 'application/json' }, body: body === undefined ? undefined : JSON.stringify(body) });
+  const res = await fetch(`${base}/api/v1${url}`, {
+    method,
+    headers: { authorization: `Bearer ${token}`, 'content-type': 'application/json' },
+    body: body === undefined ? undefined : JSON.stringify(body),
+  });
   if (!res.ok) throw new Error(`${method} ${url}: ${res.status} ${await res.text()}`);
 }
 

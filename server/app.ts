@@ -101,7 +101,16 @@ export function buildApp({ services, config, log, bff, dnsProgress, staticRoot =
   app.route('/api', pdnsApi(services, config, log));
   app.route('/api/v1', publicApi(services, config));
   // The BFF calls the API through this same app, so auth, validation and errors are the API's own.
-  app.route('/bff', bffApp(services, (req) => app.fetch(req), { rateLimitAddress: config.rateLimitAddress, publicOrigin: config.publicOrigin, allowedHosts: config.allowedHosts, requireTwoFactor: config.requireTwoFactor, ...bff }));
+  app.route(
+    '/bff',
+    bffApp(services, (req) => app.fetch(req), {
+      rateLimitAddress: config.rateLimitAddress,
+      publicOrigin: config.publicOrigin,
+      allowedHosts: config.allowedHosts,
+      requireTwoFactor: config.requireTwoFactor,
+      ...bff,
+    }),
+  );
   app.use('*', compress());
   app.get('*', spaHandler(staticRoot));
   app.notFound((c) => c.json(errorBody(404, 'not_found', `no route for ${c.req.method} ${c.req.path}`), 404));

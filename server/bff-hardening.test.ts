@@ -37,7 +37,11 @@ beforeAll(async () => {
   server = await startServer();
   cli(server.dataDir, 'users', 'add', 'alice', '--password', 'correct horse battery');
   token = cli(server.dataDir, 'tokens', 'create', 'alice').at(-1)!;
-  const res = await fetch(`${server.url}/bff/sign-in`, { method: 'POST', headers: { origin: server.url, 'content-type': 'application/json' }, body: JSON.stringify({ username: 'alice', password: 'correct horse battery' }) });
+  const res = await fetch(`${server.url}/bff/sign-in`, {
+    method: 'POST',
+    headers: { origin: server.url, 'content-type': 'application/json' },
+    body: JSON.stringify({ username: 'alice', password: 'correct horse battery' }),
+  });
   expect(res.status).toBe(200);
   cookie = res.headers.get('set-cookie')!.split(';')[0]!;
   csrf = ((await res.json()) as { csrf_token: string }).csrf_token;
@@ -62,7 +66,16 @@ describe('deeply nested JSON', () => {
 
 describe('the BFF forwards only the dashboard’s v1 resources', () => {
   it('PowerDNS paths, dot segments and unknown resources are 404, and the session lives on', async () => {
-    for (const path of ['/bff/api/servers', '/bff/api/servers/localhost/zones', '/bff/api/domains/..%2f..%2fmetrics', '/bff/api/domains/%2e%2e', '/bff/api/openapi.json', '/bff/api/', '/bff/api/ips/..%5c..%5cmetrics', '/bff/api/domains/%2e%2e/%2e%2e/metrics']) {
+    for (const path of [
+      '/bff/api/servers',
+      '/bff/api/servers/localhost/zones',
+      '/bff/api/domains/..%2f..%2fmetrics',
+      '/bff/api/domains/%2e%2e',
+      '/bff/api/openapi.json',
+      '/bff/api/',
+      '/bff/api/ips/..%5c..%5cmetrics',
+      '/bff/api/domains/%2e%2e/%2e%2e/metrics',
+    ]) {
       const res = await rawGet(path);
       expect({ path, status: res.status }).toEqual({ path, status: 404 });
       expect(res.text).not.toMatch(/zonedeck_http_requests_total/);

@@ -31,7 +31,9 @@ describe('SECONDARIES', () => {
   });
 
   it('a key that is not NOTIFY_TSIG (a tenant’s) stops the start, naming both variables', () => {
-    expect(() => loadConfig({ SECONDARIES: '192.0.2.53:53 tenant-key' })).toThrow(/SECONDARIES: 192\.0\.2\.53:53 names the key tenant-key, but NOTIFY is signed only with the service's own key, NOTIFY_TSIG \(unset\)/);
+    expect(() => loadConfig({ SECONDARIES: '192.0.2.53:53 tenant-key' })).toThrow(
+      /SECONDARIES: 192\.0\.2\.53:53 names the key tenant-key, but NOTIFY is signed only with the service's own key, NOTIFY_TSIG \(unset\)/,
+    );
     expect(() => loadConfig({ SECONDARIES: '192.0.2.53:53 tenant-key', NOTIFY_TSIG: 'hmac-sha256:ops-key:c2VjcmV0' })).toThrow(/NOTIFY_TSIG \(ops-key\)/);
     expect(() => loadConfig({ NOTIFY_TSIG: 'no secret' })).toThrow(/NOTIFY_TSIG: must be algorithm:name:secret/);
   });

@@ -16,7 +16,12 @@ const port = z
 
 const hostList = z
   .string()
-  .transform((s) => s.split(',').map((h) => h.trim().toLowerCase().replace(/\.$/, '')).filter(Boolean))
+  .transform((s) =>
+    s
+      .split(',')
+      .map((h) => h.trim().toLowerCase().replace(/\.$/, ''))
+      .filter(Boolean),
+  )
   .refine((l) => l.length > 0, 'must list at least one host name');
 
 const hostPort = z.string().regex(/^[^\s:]+:[0-9]{1,5}$|^\[[0-9a-fA-F:]+\]:[0-9]{1,5}$/, 'must be host:port');
@@ -32,7 +37,10 @@ const SECONDARY = /^(?:\[([0-9a-fA-F:.]+)\]|([^\s:[\]]+)):([0-9]{1,5})(?:\s+(\S+
 
 const secondaryList = z.string().transform((text, ctx) => {
   const out: SecondaryConfig[] = [];
-  for (const entry of text.split(',').map((x) => x.trim()).filter(Boolean)) {
+  for (const entry of text
+    .split(',')
+    .map((x) => x.trim())
+    .filter(Boolean)) {
     const m = SECONDARY.exec(entry);
     if (!m || Number(m[3]) > 65535) {
       ctx.addIssue({ code: 'custom', message: `"${entry}" must be host:port (IPv6 as [2001:db8::53]:53), optionally followed by a space and a TSIG key name` });
@@ -43,7 +51,10 @@ const secondaryList = z.string().transform((text, ctx) => {
   return out;
 });
 
-const positiveMs = z.string().regex(/^[0-9]+$/, 'must be a whole number of milliseconds').transform(Number);
+const positiveMs = z
+  .string()
+  .regex(/^[0-9]+$/, 'must be a whole number of milliseconds')
+  .transform(Number);
 
 const rate = z
   .string()
@@ -69,27 +80,59 @@ const schema = z.object({
   DNS_HOST: z.string().min(1).default('127.0.0.1'),
   DNS_PORT: z.union([z.literal('off'), port]).default(1053),
   // DNS threads over one shared index; on Node 20 one thread answers whatever is asked (see dnsThreads).
-  DNS_THREADS: z.string().regex(/^[1-9][0-9]?$/, 'must be a whole number of threads from 1 to 99').transform(Number).optional(),
+  DNS_THREADS: z
+    .string()
+    .regex(/^[1-9][0-9]?$/, 'must be a whole number of threads from 1 to 99')
+    .transform(Number)
+    .optional(),
   DATA_DIR: z.string().min(1).default('./data'),
-  DATABASE_URL: z.string().regex(/^postgres(ql)?:\/\//, 'must be a postgres:// URL').optional(),
+  DATABASE_URL: z
+    .string()
+    .regex(/^postgres(ql)?:\/\//, 'must be a postgres:// URL')
+    .optional(),
   TLS_CERT: z.string().optional(),
   TLS_KEY: z.string().optional(),
   NAMESERVERS: hostList.default(['ns1.zonedeck.test', 'ns2.zonedeck.test']),
-  HOSTMASTER: z.string().min(1).transform((s) => s.toLowerCase().replace(/\.$/, '')).default('hostmaster.zonedeck.test'),
+  HOSTMASTER: z
+    .string()
+    .min(1)
+    .transform((s) => s.toLowerCase().replace(/\.$/, ''))
+    .default('hostmaster.zonedeck.test'),
   RESOLVER: hostPort.optional(),
   LOG_LEVEL: z.enum(['trace', 'debug', 'info', 'warn', 'error', 'fatal', 'silent']).default('info'),
-  BODY_LIMIT_BYTES: z.string().regex(/^[0-9]+$/).transform(Number).default(65536),
+  BODY_LIMIT_BYTES: z
+    .string()
+    .regex(/^[0-9]+$/)
+    .transform(Number)
+    .default(65536),
   BODY_TIMEOUT_MS: positiveMs.default(10000),
-  BULK_BODY_LIMIT_BYTES: z.string().regex(/^[0-9]+$/).transform(Number).default(32 * 1024 * 1024),
-  HISTORY_DAYS: z.string().regex(/^[1-9][0-9]{0,4}$/, 'must be a whole number of days, 1 or more').transform(Number).default(365),
-  MAX_RECORDS_PER_ZONE: z.string().regex(/^[1-9][0-9]*$/, 'must be a whole number of 1 or more').transform(Number).default(200_000),
+  BULK_BODY_LIMIT_BYTES: z
+    .string()
+    .regex(/^[0-9]+$/)
+    .transform(Number)
+    .default(32 * 1024 * 1024),
+  HISTORY_DAYS: z
+    .string()
+    .regex(/^[1-9][0-9]{0,4}$/, 'must be a whole number of days, 1 or more')
+    .transform(Number)
+    .default(365),
+  MAX_RECORDS_PER_ZONE: z
+    .string()
+    .regex(/^[1-9][0-9]*$/, 'must be a whole number of 1 or more')
+    .transform(Number)
+    .default(200_000),
   // A Terraform or octoDNS refresh reads every record of a zone back to back: 1,000 GETs pass.
   RATE_LIMIT_TOKEN: rate.default({ perSecond: 100, burst: 1500 }),
   RATE_LIMIT_ADDRESS: rate.default({ perSecond: 100, burst: 1000 }),
   RATE_LIMIT_UPDATE: rate.default({ perSecond: 20, burst: 100 }),
   ALIAS_DENY: z
     .string()
-    .transform((s) => s.split(',').map((x) => x.trim().toLowerCase().replace(/^\./, '').replace(/\.$/, '')).filter(Boolean))
+    .transform((s) =>
+      s
+        .split(',')
+        .map((x) => x.trim().toLowerCase().replace(/^\./, '').replace(/\.$/, ''))
+        .filter(Boolean),
+    )
     .refine((l) => l.every((x) => /^[a-z0-9_]([a-z0-9_.-]*[a-z0-9_])?$/.test(x)), 'must be comma-separated domain suffixes, like corp.example.com,internal.example')
     .default([]),
   //Identical responses a second per client prefix over UDP; off by default, as in Knot and BIND.
@@ -98,12 +141,34 @@ const schema = z.object({
     .regex(/^(off|[1-9][0-9]{0,6})$/, 'must be "off" or a whole number of responses per second, like 20')
     .default('off')
     .transform((s) => (s === 'off' ? null : Number(s))),
-  DNS_RATE_LIMIT_SLIP: z.string().regex(/^([0-9]|10)$/, 'must be a whole number from 0 (drop every limited response) to 10').transform(Number).default(2),
-  ALIAS_ALLOW_PRIVATE: z.enum(['true', 'false'], { error: 'must be true or false' }).transform((v) => v === 'true').default(false),
-  REQUIRE_2FA: z.enum(['true', 'false'], { error: 'must be true or false' }).transform((v) => v === 'true').default(false),
-  MAX_ZONES_PER_USER: z.string().regex(/^[1-9][0-9]{0,8}$/, 'must be a whole number of 1 or more').transform(Number).default(1000),
-  MAX_TOKENS_PER_USER: z.string().regex(/^[1-9][0-9]{0,8}$/, 'must be a whole number of 1 or more').transform(Number).default(100),
-  MAX_TSIG_KEYS_PER_USER: z.string().regex(/^[1-9][0-9]{0,8}$/, 'must be a whole number of 1 or more').transform(Number).default(100),
+  DNS_RATE_LIMIT_SLIP: z
+    .string()
+    .regex(/^([0-9]|10)$/, 'must be a whole number from 0 (drop every limited response) to 10')
+    .transform(Number)
+    .default(2),
+  ALIAS_ALLOW_PRIVATE: z
+    .enum(['true', 'false'], { error: 'must be true or false' })
+    .transform((v) => v === 'true')
+    .default(false),
+  REQUIRE_2FA: z
+    .enum(['true', 'false'], { error: 'must be true or false' })
+    .transform((v) => v === 'true')
+    .default(false),
+  MAX_ZONES_PER_USER: z
+    .string()
+    .regex(/^[1-9][0-9]{0,8}$/, 'must be a whole number of 1 or more')
+    .transform(Number)
+    .default(1000),
+  MAX_TOKENS_PER_USER: z
+    .string()
+    .regex(/^[1-9][0-9]{0,8}$/, 'must be a whole number of 1 or more')
+    .transform(Number)
+    .default(100),
+  MAX_TSIG_KEYS_PER_USER: z
+    .string()
+    .regex(/^[1-9][0-9]{0,8}$/, 'must be a whole number of 1 or more')
+    .transform(Number)
+    .default(100),
   AXFR_ALLOW: z.string().default('127.0.0.0/8,::1/128'),
   SECONDARIES: secondaryList.default([]),
   NOTIFY_TSIG: z
@@ -124,24 +189,35 @@ const schema = z.object({
     .transform((s) => new URL(s.trim()).origin)
     .optional(),
   // Proxies whose X-Forwarded-For/Proto/Host are believed (addresses or networks).
-  TRUST_PROXY: z.string().default('').transform((text, ctx) => {
-    const out: { address: string; cidr: number }[] = [];
-    for (const entry of text.split(',').map((x) => x.trim()).filter(Boolean)) {
-      try {
-        const r = parseIpRange(entry);
-        out.push({ address: r.address, cidr: r.cidr });
-      } catch (err) {
-        ctx.addIssue({ code: 'custom', message: `"${entry.slice(0, 64)}" must be an address or a network like 10.0.0.0/8: ${err instanceof Error ? err.message : String(err)}` });
-        return z.NEVER;
+  TRUST_PROXY: z
+    .string()
+    .default('')
+    .transform((text, ctx) => {
+      const out: { address: string; cidr: number }[] = [];
+      for (const entry of text
+        .split(',')
+        .map((x) => x.trim())
+        .filter(Boolean)) {
+        try {
+          const r = parseIpRange(entry);
+          out.push({ address: r.address, cidr: r.cidr });
+        } catch (err) {
+          ctx.addIssue({ code: 'custom', message: `"${entry.slice(0, 64)}" must be an address or a network like 10.0.0.0/8: ${err instanceof Error ? err.message : String(err)}` });
+          return z.NEVER;
+        }
       }
-    }
-    return out;
-  }),
+      return out;
+    }),
   // Host names the dashboard may be opened at besides IP literals and localhost (without PUBLIC_URL).
   ALLOWED_HOSTS: z
     .string()
     .default('')
-    .transform((s) => s.split(',').map((h) => h.trim().toLowerCase().replace(/\.$/, '')).filter(Boolean))
+    .transform((s) =>
+      s
+        .split(',')
+        .map((h) => h.trim().toLowerCase().replace(/\.$/, ''))
+        .filter(Boolean),
+    )
     .refine((l) => l.every((h) => /^(\*\.)?[a-z0-9]([a-z0-9.-]{0,251}[a-z0-9])?$/.test(h)), 'must be host names separated by commas, like dns.example.com,*.example.net'),
   //Hourly rows kept this many days (minute rows 48 h); off: no counting at all.
   STATS_DAYS: z
@@ -149,8 +225,15 @@ const schema = z.object({
     .regex(/^(off|[1-9][0-9]{0,3})$/, 'must be "off" or a whole number of days from 1 to 9999')
     .default('90')
     .transform((s) => (s === 'off' ? null : Number(s))),
-  STATS_FLUSH_MS: z.string().regex(/^[1-9][0-9]{2,5}$/, 'must be a whole number of milliseconds from 100 to 999999').transform(Number).default(5000),
-  METRICS_PER_ZONE: z.enum(['true', 'false'], { error: 'must be true or false' }).transform((v) => v === 'true').default(false),
+  STATS_FLUSH_MS: z
+    .string()
+    .regex(/^[1-9][0-9]{2,5}$/, 'must be a whole number of milliseconds from 100 to 999999')
+    .transform(Number)
+    .default(5000),
+  METRICS_PER_ZONE: z
+    .enum(['true', 'false'], { error: 'must be true or false' })
+    .transform((v) => v === 'true')
+    .default(false),
   SECRETS_KEY: z
     .string()
     .refine((s) => /^[A-Za-z0-9+/]+={0,2}$/.test(s.trim()) && Buffer.from(s.trim(), 'base64').length === 32, 'must be the base64 of 32 octets (openssl rand -base64 32)')
@@ -165,9 +248,19 @@ const schema = z.object({
     .optional(),
   OIDC_CLIENT_ID: z.string().max(255, 'must be at most 255 characters').optional(),
   OIDC_CLIENT_SECRET: z.string().max(1024, 'must be at most 1024 characters').optional(),
-  OIDC_AUTO_CREATE: z.enum(['true', 'false'], { error: 'must be true or false' }).transform((v) => v === 'true').default(false),
-  OIDC_SKIP_2FA: z.enum(['true', 'false'], { error: 'must be true or false' }).transform((v) => v === 'true').default(false),
-  OIDC_NAME: z.string().max(64, 'must be at most 64 characters').refine((s) => s.trim() !== '' && !/[\u0000-\u001f\u007f]/.test(s), 'must be a short label without control characters').default('Single sign-on'),
+  OIDC_AUTO_CREATE: z
+    .enum(['true', 'false'], { error: 'must be true or false' })
+    .transform((v) => v === 'true')
+    .default(false),
+  OIDC_SKIP_2FA: z
+    .enum(['true', 'false'], { error: 'must be true or false' })
+    .transform((v) => v === 'true')
+    .default(false),
+  OIDC_NAME: z
+    .string()
+    .max(64, 'must be at most 64 characters')
+    .refine((s) => s.trim() !== '' && !/[\u0000-\u001f\u007f]/.test(s), 'must be a short label without control characters')
+    .default('Single sign-on'),
 });
 
 /** An OpenID issuer: https, or http on the loopback host only (a provider on the same machine, tests). */
@@ -284,7 +377,9 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
     );
   }
   if (e.DATABASE_URL && !e.SECRETS_KEY) {
-    throw new ConfigError('invalid configuration:\n  SECRETS_KEY must be set with DATABASE_URL: every node seals and opens the stored secrets with the same key (make one with openssl rand -base64 32)');
+    throw new ConfigError(
+      'invalid configuration:\n  SECRETS_KEY must be set with DATABASE_URL: every node seals and opens the stored secrets with the same key (make one with openssl rand -base64 32)',
+    );
   }
   if (Boolean(e.TLS_CERT) !== Boolean(e.TLS_KEY)) {
     throw new ConfigError('invalid configuration:\n  TLS_CERT and TLS_KEY must be set together');
@@ -296,7 +391,11 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
       throw new ConfigError(`invalid configuration:\n${missing.map((k) => `  ${k}: must be set: OIDC_ISSUER, OIDC_CLIENT_ID and OIDC_CLIENT_SECRET go together`).join('\n')}`);
     }
   }
-  const list = (s: string) => s.split(',').map((x) => x.trim()).filter(Boolean);
+  const list = (s: string) =>
+    s
+      .split(',')
+      .map((x) => x.trim())
+      .filter(Boolean);
   return {
     host: e.HOST,
     port: e.PORT,
@@ -337,6 +436,8 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
     statsDays: e.STATS_DAYS,
     statsFlushMs: e.STATS_FLUSH_MS,
     metricsPerZone: e.METRICS_PER_ZONE,
-    oidc: oidcSet ? { issuer: e.OIDC_ISSUER!, clientId: e.OIDC_CLIENT_ID!, clientSecret: e.OIDC_CLIENT_SECRET!, autoCreate: e.OIDC_AUTO_CREATE, name: e.OIDC_NAME.trim(), skipSecondFactor: e.OIDC_SKIP_2FA } : undefined,
+    oidc: oidcSet
+      ? { issuer: e.OIDC_ISSUER!, clientId: e.OIDC_CLIENT_ID!, clientSecret: e.OIDC_CLIENT_SECRET!, autoCreate: e.OIDC_AUTO_CREATE, name: e.OIDC_NAME.trim(), skipSecondFactor: e.OIDC_SKIP_2FA }
+      : undefined,
   };
 }

@@ -14,8 +14,7 @@ describe('crash safety', () => {
     server = await startServer({}, dataDir);
     cli(dataDir, 'users', 'add', 'alice');
     const token = cli(dataDir, 'tokens', 'create', 'alice').at(-1)!;
-    const api = (url: string, init: RequestInit = {}) =>
-      fetch(`${server!.url}/api/v1${url}`, { ...init, headers: { authorization: `Bearer ${token}`, 'content-type': 'application/json' } });
+    const api = (url: string, init: RequestInit = {}) => fetch(`${server!.url}/api/v1${url}`, { ...init, headers: { authorization: `Bearer ${token}`, 'content-type': 'application/json' } });
     const created = await api('/domains', { method: 'POST', body: JSON.stringify({ name: 'crash.example' }) });
     expect(created.status).toBe(201);
     const initialSerial = (await created.json()).serial_number as number;

@@ -159,10 +159,24 @@ describe.skipIf(missing)('PostgreSQL stopped under two nodes, and started again'
         // The faces that check a password or a token, only while the database is down (a sign-in's
         // password hash is work the two cores of a test machine would rather give the DNS).
         const node = nodes[1]!.url;
-        const bff = wasDown ? await fetch(`${node}/bff/sign-in`, { method: 'POST', headers: { origin: node, 'content-type': 'application/json' }, body: JSON.stringify({ username: 'admin', password: 'not the password' }), signal: AbortSignal.timeout(NO_ANSWER_MS) }) : null;
+        const bff = wasDown
+          ? await fetch(`${node}/bff/sign-in`, {
+              method: 'POST',
+              headers: { origin: node, 'content-type': 'application/json' },
+              body: JSON.stringify({ username: 'admin', password: 'not the password' }),
+              signal: AbortSignal.timeout(NO_ANSWER_MS),
+            })
+          : null;
         const pdns = wasDown ? await fetch(`${node}/api/v1/servers/localhost/zones`, { headers: { 'x-api-key': token }, signal: AbortSignal.timeout(NO_ANSWER_MS) }) : null;
         // Only a probe begun and ended while the database was down says what an outage looks like.
-        probes.push({ down: wasDown && down, readyz: ready.status, reason: ((await ready.json()) as { reason?: string }).reason, healthz: health.status, bff: bff ? await answerOf(bff) : '', pdns: pdns ? await answerOf(pdns) : '' });
+        probes.push({
+          down: wasDown && down,
+          readyz: ready.status,
+          reason: ((await ready.json()) as { reason?: string }).reason,
+          healthz: health.status,
+          bff: bff ? await answerOf(bff) : '',
+          pdns: pdns ? await answerOf(pdns) : '',
+        });
       },
       200,
     );
@@ -206,7 +220,10 @@ describe.skipIf(missing)('PostgreSQL stopped under two nodes, and started again'
     const check = new pg.Client({ connectionString: db.url });
     await check.connect();
     try {
-      const { rows } = await check.query<{ name: string; n: number }>(`select r.name, count(*)::int as n from records r join domains d on d.id = r.domain_id where d.name = $1 and r.record_type = 'TXT' group by r.name`, [ZONE]);
+      const { rows } = await check.query<{ name: string; n: number }>(
+        `select r.name, count(*)::int as n from records r join domains d on d.id = r.domain_id where d.name = $1 and r.record_type = 'TXT' group by r.name`,
+        [ZONE],
+      );
       for (const r of rows) stored.set(r.name.replace(`.${ZONE}`, ''), r.n);
     } finally {
       await check.end();

@@ -8,7 +8,13 @@ import path from 'node:path';
 import { describe, expect, it } from 'vitest';
 
 const ROOT = path.resolve(import.meta.dirname, '..');
-const DOCS = ['README.md', ...fs.readdirSync(path.join(ROOT, 'docs')).filter((f) => f.endsWith('.md')).map((f) => `docs/${f}`)];
+const DOCS = [
+  'README.md',
+  ...fs
+    .readdirSync(path.join(ROOT, 'docs'))
+    .filter((f) => f.endsWith('.md'))
+    .map((f) => `docs/${f}`),
+];
 const text = new Map(DOCS.map((f) => [f, fs.readFileSync(path.join(ROOT, f), 'utf8')]));
 
 /** The text outside fenced code blocks, where a link or a table row is prose. */
@@ -85,7 +91,9 @@ describe('the documentation', () => {
 describe('the repository stands alone', () => {
   it('cites no document or issue tracker it does not hold: every reason is written here', async () => {
     const { execFileSync } = await import('node:child_process');
-    const files = execFileSync('git', ['ls-files'], { cwd: ROOT, encoding: 'utf8' }).split('\n').filter((f) => f && f !== 'package-lock.json' && fs.existsSync(path.join(ROOT, f)));
+    const files = execFileSync('git', ['ls-files'], { cwd: ROOT, encoding: 'utf8' })
+      .split('\n')
+      .filter((f) => f && f !== 'package-lock.json' && fs.existsSync(path.join(ROOT, f)));
     // Built from parts, so that this file does not match itself.
     const outside = new RegExp(['DESIGN', 'SPEC'].map((d) => `${d}\\.md`).join('|') + `|\\b[Ii]ssues? [0-9]+|\\b[Ff]indings? [0-9]+`);
     const cited = files.filter((f) => !/\.(png|jpg|ico|woff2?)$/.test(f) && outside.test(fs.readFileSync(path.join(ROOT, f), 'utf8')));

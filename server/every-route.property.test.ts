@@ -52,13 +52,41 @@ function api(method: string, path: string, body: BodyInit | undefined, type: str
 /** JSON values of every kind, and bodies that are not JSON at all. */
 const jsonText = fc.oneof(
   { weight: 4, arbitrary: fc.jsonValue({ maxDepth: 4 }).map((v) => JSON.stringify(v)) },
-  { weight: 1, arbitrary: fc.constantFrom('-0', '1e400', '-1e400', '123456789012345678901234567890', '"\\u0000"', '"\\ud800"', '{"name": "\\u202e💥"}', '[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[]]]]]]]]]]]]]]]]]]]]]]]]]]]]]]]]]]]]]]]]', 'null', '{}', '[]', '""', 'true') },
-  { weight: 1, arbitrary: fc.record({ name: fc.oneof(fc.string(), fc.constant(ZONE)), record_type: fc.constantFrom('A', 'TXT', 'SOA', 'x'), content: fc.string(), ttl: fc.oneof(fc.integer(), fc.string()) }, { requiredKeys: [] }).map((v) => JSON.stringify(v)) },
+  {
+    weight: 1,
+    arbitrary: fc.constantFrom(
+      '-0',
+      '1e400',
+      '-1e400',
+      '123456789012345678901234567890',
+      '"\\u0000"',
+      '"\\ud800"',
+      '{"name": "\\u202e💥"}',
+      '[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[]]]]]]]]]]]]]]]]]]]]]]]]]]]]]]]]]]]]]]]]',
+      'null',
+      '{}',
+      '[]',
+      '""',
+      'true',
+    ),
+  },
+  {
+    weight: 1,
+    arbitrary: fc
+      .record(
+        { name: fc.oneof(fc.string(), fc.constant(ZONE)), record_type: fc.constantFrom('A', 'TXT', 'SOA', 'x'), content: fc.string(), ttl: fc.oneof(fc.integer(), fc.string()) },
+        { requiredKeys: [] },
+      )
+      .map((v) => JSON.stringify(v)),
+  },
 );
 const body = fc.oneof(
   { weight: 6, arbitrary: jsonText.map((t): BodyInit => t) },
   { weight: 1, arbitrary: fc.string({ unit: 'grapheme' }).map((t): BodyInit => t) },
-  { weight: 1, arbitrary: fc.constantFrom<BodyInit>('', '$ORIGIN held.example.\nwww 300 IN A 192.0.2.1\n', 'name=x&record_type=A', '--b\r\nContent-Disposition: form-data; name="name"\r\n\r\nx\r\n--b--\r\n') },
+  {
+    weight: 1,
+    arbitrary: fc.constantFrom<BodyInit>('', '$ORIGIN held.example.\nwww 300 IN A 192.0.2.1\n', 'name=x&record_type=A', '--b\r\nContent-Disposition: form-data; name="name"\r\n\r\nx\r\n--b--\r\n'),
+  },
   { weight: 1, arbitrary: fc.uint8Array({ minLength: 1, maxLength: 64 }).map((b): BodyInit => Buffer.from(b)) },
   // Past BODY_LIMIT_BYTES (and BULK_BODY_LIMIT_BYTES) of this server.
   { weight: 1, arbitrary: fc.constant<BodyInit>(JSON.stringify({ name: 'x'.repeat(20_000) })) },
@@ -92,7 +120,10 @@ const REAL: Record<string, string[]> = {
   key_id: ['1'],
   kind: ['ALLOW-AXFR-FROM', 'SOA-EDIT-API'],
 };
-const anyParam = fc.oneof(fc.string({ minLength: 1 }).map((s) => encodeURIComponent(s)), fc.constantFrom('0', '-1', '99999999999999999999', 'x'.repeat(300), '%00', '%2e%2e'));
+const anyParam = fc.oneof(
+  fc.string({ minLength: 1 }).map((s) => encodeURIComponent(s)),
+  fc.constantFrom('0', '-1', '99999999999999999999', 'x'.repeat(300), '%00', '%2e%2e'),
+);
 const param = (name: string) => fc.oneof({ weight: 3, arbitrary: fc.constantFrom(...(REAL[name] ?? ['1'])) }, anyParam);
 
 /**

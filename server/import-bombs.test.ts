@@ -36,7 +36,7 @@ async function expectRefused(res: Response, line: RegExp) {
 
 describe('zone-file bombs', () => {
   for (const [what, bomb, message] of [
-    ['the audit\'s width bomb', WIDTH_BOMB, /the file holds more than 200000 records/],
+    ["the audit's width bomb", WIDTH_BOMB, /the file holds more than 200000 records/],
     ['a width bomb within the record limit', '$GENERATE 0-3 ${0,200000000} A 192.0.2.1\n'.repeat(5), /a width must be at most 255/],
     ['a count bomb', COUNT_BOMB, /the file holds more than 200000 records/],
   ] as const) {

@@ -62,7 +62,10 @@ describe('zonedeck/layers', () => {
     ['server/services/x.ts', "import type { ServiceStore } from '../store/types';\nimport { Invalid } from '../core/errors';"],
     ['server/dns/x.ts', "import { createChangeSets } from '../services/change-sets';"],
     ['server/services/x.ts', "import { backgroundFailures } from '../metrics';"],
-    ['web/features/records/x.ts', "import { recordType } from '../../../server/core/record-types';\nimport type { Services } from '../../../server/services';\nimport { domainKeys } from '../../lib/domain-keys';"],
+    [
+      'web/features/records/x.ts',
+      "import { recordType } from '../../../server/core/record-types';\nimport type { Services } from '../../../server/services';\nimport { domainKeys } from '../../lib/domain-keys';",
+    ],
     ['server/bff/x.ts', "import { clientAddress } from '../http/client-address';\nimport type { ReadStore } from '../store/types';\nimport { loadConfig } from '../config';"],
     ['server/cli/x.ts', "import type { DatabaseFiles } from '../store/types';\nimport type * as rules from '../core/domain-name';\nexport * from '../services/identity/audit';"],
     ['server/services/x.ts', "type Row = import('../store/types').UserRow;\nconst names = await import('../core/domain-name');"],

@@ -57,7 +57,9 @@ async function main(): Promise<void> {
   // nothing and is asked again at the first click on its button.
   if (config.oidc) {
     const issuer = config.oidc.issuer;
-    void services.oidc.warmUp().then((ok) => (ok ? log.info({ issuer }, 'single sign-on: provider discovered') : log.warn({ issuer }, 'single sign-on: the provider cannot be reached; its button answers 503 until it can')));
+    void services.oidc
+      .warmUp()
+      .then((ok) => (ok ? log.info({ issuer }, 'single sign-on: provider discovered') : log.warn({ issuer }, 'single sign-on: the provider cannot be reached; its button answers 503 until it can')));
   }
 
   // The zone history and the audit log are kept HISTORY_DAYS days; a failure is
@@ -71,7 +73,12 @@ async function main(): Promise<void> {
 
   // Per-zone query statistics: each node writes its own rows, named for this run.
   const stats = config.statsDays
-    ? createStatsRecorder(store, { node: services.events.origin.slice(0, 8), days: config.statsDays, metricsPerZone: config.metricsPerZone, onError: (err) => log.error({ err }, 'storing query statistics failed') })
+    ? createStatsRecorder(store, {
+        node: services.events.origin.slice(0, 8),
+        days: config.statsDays,
+        metricsPerZone: config.metricsPerZone,
+        onError: (err) => log.error({ err }, 'storing query statistics failed'),
+      })
     : null;
   void stats?.prune().catch(() => {});
   // Background writes of the zones, through the same change sets as every other write: the weekly
@@ -114,7 +121,7 @@ async function main(): Promise<void> {
     const [major, minor] = process.versions.node.split('.').map(Number) as [number, number];
     const why =
       major > 22 || (major === 22 && minor >= 12)
-        ? 'one DNS thread answers: the zone index is this thread\'s, and a thread per core would copy it'
+        ? "one DNS thread answers: the zone index is this thread's, and a thread per core would copy it"
         : 'one DNS thread answers: this Node has no UDP reusePort to share the DNS port between threads';
     if (config.dnsThreads.set) log.warn(said, why);
     else log.info(said, why);

@@ -41,7 +41,8 @@ describe('secrets at rest', () => {
     const s = await up(dir);
     cli(dir, 'users', 'add', 'alice');
     const token = cli(dir, 'tokens', 'create', 'alice').at(-1)!;
-    const api = (method: string, p: string, body?: unknown) => fetch(`${s.url}/api/v1${p}`, { method, headers: { authorization: `Bearer ${token}`, 'content-type': 'application/json' }, body: body === undefined ? undefined : JSON.stringify(body) });
+    const api = (method: string, p: string, body?: unknown) =>
+      fetch(`${s.url}/api/v1${p}`, { method, headers: { authorization: `Bearer ${token}`, 'content-type': 'application/json' }, body: body === undefined ? undefined : JSON.stringify(body) });
     expect((await api('POST', '/domains', { name: 'sealed.test', dnssec_enabled: true })).status).toBe(201);
     const key = (await (await api('POST', '/tsig-keys', { name: 'sealed-key' })).json()) as { secret: string; nsupdate: string };
 
@@ -122,7 +123,12 @@ describe('secrets at rest', () => {
     cli(dir, 'tsig', 'create', 'carol', 'carol-key');
     await s.stop();
     const node = (env: Record<string, string>) =>
-      spawnSync(process.execPath, ['build/server.js'], { cwd: path.resolve(__dirname, '..'), env: { ...process.env, HOST: '127.0.0.1', PORT: '0', DNS_PORT: 'off', DATA_DIR: dir, ...env }, encoding: 'utf8', timeout: 20_000 });
+      spawnSync(process.execPath, ['build/server.js'], {
+        cwd: path.resolve(__dirname, '..'),
+        env: { ...process.env, HOST: '127.0.0.1', PORT: '0', DNS_PORT: 'off', DATA_DIR: dir, ...env },
+        encoding: 'utf8',
+        timeout: 20_000,
+      });
     const wrong = node({ SECRETS_KEY: Buffer.alloc(32, 9).toString('base64') });
     expect(wrong.status).toBe(2);
     expect(wrong.stderr).toMatch(/^zonedeck: SECRETS_KEY: a secret in the database was sealed under key [0-9a-f]{8}, but this key is [0-9a-f]{8}/);

@@ -9,7 +9,10 @@ import { startServer, tempDataDir, type ServerProcess } from './testing/server-p
 
 let server: ServerProcess;
 
-function get(url: string, init: { method?: string; headers?: Record<string, string>; body?: string } = {}): Promise<{ status: number; headers: Record<string, string | string[] | undefined>; body: string }> {
+function get(
+  url: string,
+  init: { method?: string; headers?: Record<string, string>; body?: string } = {},
+): Promise<{ status: number; headers: Record<string, string | string[] | undefined>; body: string }> {
   return new Promise((resolve, reject) => {
     const req = https.request(url, { method: init.method ?? 'GET', headers: init.headers, rejectUnauthorized: false }, (res) => {
       let body = '';
@@ -25,7 +28,9 @@ beforeAll(async () => {
   const dir = tempDataDir();
   const cert = path.join(dir, 'cert.pem');
   const key = path.join(dir, 'key.pem');
-  execFileSync('openssl', ['req', '-x509', '-newkey', 'ec', '-pkeyopt', 'ec_paramgen_curve:prime256v1', '-nodes', '-days', '1', '-subj', '/CN=localhost', '-keyout', key, '-out', cert], { stdio: 'ignore' });
+  execFileSync('openssl', ['req', '-x509', '-newkey', 'ec', '-pkeyopt', 'ec_paramgen_curve:prime256v1', '-nodes', '-days', '1', '-subj', '/CN=localhost', '-keyout', key, '-out', cert], {
+    stdio: 'ignore',
+  });
   expect(fs.existsSync(cert)).toBe(true);
   server = await startServer({ TLS_CERT: cert, TLS_KEY: key }, dir);
 });

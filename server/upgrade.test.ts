@@ -24,7 +24,17 @@ describe('upgrades', () => {
     await db.insertInto('users').values({ username: 'alice', password_hash: 'x', created_at: now }).execute();
     await db
       .insertInto('domains')
-      .values({ user_id: 1, name: 'old.example', serial_number: 2024010100, refresh_interval: 10800, retry_interval: 3600, expire_interval: 1209600, minimum_ttl: 3600, created_at: now, updated_at: now })
+      .values({
+        user_id: 1,
+        name: 'old.example',
+        serial_number: 2024010100,
+        refresh_interval: 10800,
+        retry_interval: 3600,
+        expire_interval: 1209600,
+        minimum_ttl: 3600,
+        created_at: now,
+        updated_at: now,
+      })
       .execute();
     await db.insertInto('records').values({ domain_id: 1, name: 'www', record_type: 'A', content: '192.0.2.7', ttl: 300, created_at: now, updated_at: now }).execute();
     await db.destroy();

@@ -47,9 +47,7 @@ export async function expectServed(api: ApiClient, server: ServerInfo, domain: s
 }
 
 export async function expectNotServed(api: ApiClient, server: ServerInfo, domain: string, rec: Omit<Expected, 'ttl'>): Promise<void> {
-  await expect
-    .poll(async () => (await api.records(domain, `name=${encodeURIComponent(rec.name)}`)).filter((r) => r.record_type === rec.record_type).map((r) => r.content))
-    .not.toContain(rec.content);
+  await expect.poll(async () => (await api.records(domain, `name=${encodeURIComponent(rec.name)}`)).filter((r) => r.record_type === rec.record_type).map((r) => r.content)).not.toContain(rec.content);
   if (server.dnsPort !== null) {
     await expect.poll(() => dig(server, fqdn(rec.name, domain), rec.record_type).map((a) => a.content), { message: `dig ${fqdn(rec.name, domain)} ${rec.record_type}` }).not.toContain(rec.content);
   }

@@ -32,7 +32,15 @@ if (seed.zone) {
   for (let i = 0; i < seed.zone.records; i++) {
     const type = i === 0 ? 'TXT' : types[i % types.length]!;
     const content =
-      type === 'A' ? `10.${(i >> 16) & 255}.${(i >> 8) & 255}.${i & 255}` : type === 'AAAA' ? `2001:db8::${(i >> 16).toString(16)}:${(i & 0xffff).toString(16)}` : type === 'TXT' ? `"v=spf1 include:_spf${i}.example.net -all"` : type === 'MX' ? `10 mx${i}.example.net.` : `target${i}.example.net.`;
+      type === 'A'
+        ? `10.${(i >> 16) & 255}.${(i >> 8) & 255}.${i & 255}`
+        : type === 'AAAA'
+          ? `2001:db8::${(i >> 16).toString(16)}:${(i & 0xffff).toString(16)}`
+          : type === 'TXT'
+            ? `"v=spf1 include:_spf${i}.example.net -all"`
+            : type === 'MX'
+              ? `10 mx${i}.example.net.`
+              : `target${i}.example.net.`;
     lines.push(`${i === 0 ? '@' : `host${String(i).padStart(5, '0')}`} 3600 IN ${type} ${content}`);
   }
   await services.zoneFiles.importInto(zone, (tx) => services.zones.owned(user.id, zone.name, tx), `${lines.join('\n')}\n`, 'merge', { ...CLI_WRITE, comment: 'seeded' });

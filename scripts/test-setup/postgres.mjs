@@ -108,6 +108,8 @@ export async function testDatabaseUrl(root) {
   } finally {
     await client.end().catch(() => {});
   }
-  console.log(`npm test: PostgreSQL for the tests on 127.0.0.1:${port} (data in ${cluster.data}; stop it with \`${process.getuid?.() === 0 ? 'runuser -u postgres -- ' : ''}${pgCtl} stop -D ${cluster.data}\`)`);
+  console.log(
+    `npm test: PostgreSQL for the tests on 127.0.0.1:${port} (data in ${cluster.data}; stop it with \`${process.getuid?.() === 0 ? 'runuser -u postgres -- ' : ''}${pgCtl} stop -D ${cluster.data}\`)`,
+  );
   return url;
 }

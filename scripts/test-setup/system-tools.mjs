@@ -86,7 +86,10 @@ export function ensureSystemTools(tools) {
   }
   console.log(`npm test: installing ${pkgs.join(' ')} (missing: ${names})`);
   const env = { ...process.env, DEBIAN_FRONTEND: 'noninteractive' };
-  for (const args of [['update', '-qq'], ['install', '-y', '-qq', '--no-install-recommends', ...pkgs]]) {
+  for (const args of [
+    ['update', '-qq'],
+    ['install', '-y', '-qq', '--no-install-recommends', ...pkgs],
+  ]) {
     const r = spawnSync(apt, args, { env, stdio: ['ignore', 'pipe', 'inherit'], maxBuffer: 64 << 20 });
     if (r.status !== 0) {
       process.stderr.write(r.stdout ?? '');

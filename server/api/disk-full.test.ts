@@ -61,7 +61,9 @@ function freeDisk(): void {
 }
 
 /** Many TXT records of one name, enough to need pages the file does not have. */
-const bulk = (label: string) => ({ rrsets: [{ name: label, record_type: 'TXT', ttl: '300', changetype: 'REPLACE', records: Array.from({ length: 400 }, (_, i) => `"${label} ${i} ${'x'.repeat(200)}"`) }] });
+const bulk = (label: string) => ({
+  rrsets: [{ name: label, record_type: 'TXT', ttl: '300', changetype: 'REPLACE', records: Array.from({ length: 400 }, (_, i) => `"${label} ${i} ${'x'.repeat(200)}"`) }],
+});
 
 async function zone(): Promise<{ serial: number; records: number }> {
   const z = await request('GET', '/api/v1/domains/full.example');
@@ -96,7 +98,13 @@ describe('SQLite with its disk full', () => {
     const batch = await request('POST', '/api/v1/records/bulk', { content: '192.0.2.30', match: 'exact', action: 'replace', replacement: '192.0.2.40' });
     expect(batch.status).toBe(507);
     // An RFC 2136 update: not refused (REFUSED), but failed, which the DNS answers SERVFAIL for the client to try again.
-    const update = services.updates.apply({ zone: 'full.example', prerequisites: [], updates: Array.from({ length: 100 }, (_, i) => ({ name: `upd${i}`, type: 'TXT', cls: 'zone' as const, content: 'u'.repeat(200), ttl: 60 })), key: 'dana-key', address: '192.0.2.53' });
+    const update = services.updates.apply({
+      zone: 'full.example',
+      prerequisites: [],
+      updates: Array.from({ length: 100 }, (_, i) => ({ name: `upd${i}`, type: 'TXT', cls: 'zone' as const, content: 'u'.repeat(200), ttl: 60 })),
+      key: 'dana-key',
+      address: '192.0.2.53',
+    });
     await expect(update).rejects.toBeInstanceOf(InsufficientStorage);
 
     // Reads go on; /readyz says why writes fail, and stays 200: this node answers what it holds.

@@ -73,7 +73,9 @@ export function healthApp(store: ReadStore, { now = Date.now, dnsProgress }: Hea
       if (ready.zones.length === 0 && !diskFull) return c.json({ status: 'ready', schema_version: ready.schema_version });
       const reasons = [
         ...(diskFull ? [`the disk under the database is full (since ${diskFull}): writes answer 507 until there is space; reads and DNS go on`] : []),
-        ...(ready.zones.length > 0 ? [`signatures at the secondaries expire within ${WARN_BEFORE_MS / DAY} days for ${ready.zones.length} signed zone(s): re-signing has been failing (see the log, job "resign")`] : []),
+        ...(ready.zones.length > 0
+          ? [`signatures at the secondaries expire within ${WARN_BEFORE_MS / DAY} days for ${ready.zones.length} signed zone(s): re-signing has been failing (see the log, job "resign")`]
+          : []),
       ];
       return c.json({
         status: 'degraded',

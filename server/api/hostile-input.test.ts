@@ -19,14 +19,22 @@ async function expectClean(res: Response): Promise<void> {
   }
 }
 
-const text = fc.oneof(fc.string(), fc.string({ unit: 'grapheme' }), fc.string({ unit: 'binary' }), fc.constantFrom('', '@', '*', '.', '..', '-', '_', 'xn--', 'a'.repeat(300), '\u0000', 'a\u0000b', '\ud800', 'x\udfff', '💥.example'));
+const text = fc.oneof(
+  fc.string(),
+  fc.string({ unit: 'grapheme' }),
+  fc.string({ unit: 'binary' }),
+  fc.constantFrom('', '@', '*', '.', '..', '-', '_', 'xn--', 'a'.repeat(300), '\u0000', 'a\u0000b', '\ud800', 'x\udfff', '💥.example'),
+);
 const ttlish = fc.oneof(fc.string(), fc.nat().map(String), fc.integer(), fc.constant(null), fc.constant('2147483648'));
 
 describe('hostile input', () => {
   it('record creation with random fields', async () => {
     await fc.assert(
       fc.asyncProperty(
-        fc.record({ name: text, record_type: fc.oneof(fc.constantFrom('A', 'AAAA', 'TXT', 'CNAME', 'MX', 'NS', 'SRV', 'CAA', 'PTR', 'SOA'), fc.string()), content: text, ttl: ttlish }, { requiredKeys: [] }),
+        fc.record(
+          { name: text, record_type: fc.oneof(fc.constantFrom('A', 'AAAA', 'TXT', 'CNAME', 'MX', 'NS', 'SRV', 'CAA', 'PTR', 'SOA'), fc.string()), content: text, ttl: ttlish },
+          { requiredKeys: [] },
+        ),
         async (body) => expectClean(await t.request('POST', '/api/v1/domains/fuzz.example/records', { body })),
       ),
       { numRuns: 150 },
@@ -35,10 +43,14 @@ describe('hostile input', () => {
 
   it('arbitrary JSON bodies on every write endpoint', async () => {
     await fc.assert(
-      fc.asyncProperty(fc.jsonValue({ maxDepth: 4 }), fc.constantFrom('POST /api/v1/domains', 'PUT /api/v1/domains/fuzz.example', 'POST /api/v1/domains/fuzz.example/records', 'PUT /api/v1/domains/fuzz.example/records/1'), async (body, route) => {
-        const [method, path] = route.split(' ') as [string, string];
-        await expectClean(await t.request(method, path, { body }));
-      }),
+      fc.asyncProperty(
+        fc.jsonValue({ maxDepth: 4 }),
+        fc.constantFrom('POST /api/v1/domains', 'PUT /api/v1/domains/fuzz.example', 'POST /api/v1/domains/fuzz.example/records', 'PUT /api/v1/domains/fuzz.example/records/1'),
+        async (body, route) => {
+          const [method, path] = route.split(' ') as [string, string];
+          await expectClean(await t.request(method, path, { body }));
+        },
+      ),
       { numRuns: 150 },
     );
   });

@@ -34,7 +34,13 @@ const endpoints: { name: string; path: (t: Target) => string; method: string; bo
   { name: 'GET /domains/:name', method: 'GET', path: (x) => `/api/v1/domains/${zoneOf[x]}`, ok: 200 },
   { name: 'PUT /domains/:name', method: 'PUT', path: (x) => `/api/v1/domains/${zoneOf[x]}.json`, body: () => ({ minimum_ttl: 300 }), ok: 200 },
   { name: 'GET records', method: 'GET', path: (x) => `/api/v1/domains/${zoneOf[x]}/records`, ok: 200 },
-  { name: 'POST records', method: 'POST', path: (x) => `/api/v1/domains/${zoneOf[x]}/records`, body: () => ({ name: `n${Math.random().toString(36).slice(2)}`, record_type: 'A', content: '192.0.2.1' }), ok: 200 },
+  {
+    name: 'POST records',
+    method: 'POST',
+    path: (x) => `/api/v1/domains/${zoneOf[x]}/records`,
+    body: () => ({ name: `n${Math.random().toString(36).slice(2)}`, record_type: 'A', content: '192.0.2.1' }),
+    ok: 200,
+  },
   { name: 'GET record', method: 'GET', path: (x) => `/api/v1/domains/${zoneOf[x]}/records/${recordOf(x)}`, ok: 200 },
   { name: 'PUT record', method: 'PUT', path: (x) => `/api/v1/domains/${zoneOf[x]}/records/${recordOf(x)}`, body: () => ({ ttl: '600' }), ok: 200 },
 ];

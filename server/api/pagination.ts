@@ -20,7 +20,10 @@ export const pageQuery = {
     .regex(/^([1-9]|[1-9][0-9]|[1-4][0-9]{2}|500)$/, `must be a whole number from 1 to ${MAX_PER_PAGE}`)
     .optional()
     .openapi({ param: { name: 'per_page', in: 'query' }, example: '50', description: `Items per page, 1–${MAX_PER_PAGE} (default ${DEFAULT_PER_PAGE})` }),
-  apikey: z.string().optional().openapi({ param: { name: 'apikey', in: 'query' }, description: 'API key, instead of the Authorization header' }),
+  apikey: z
+    .string()
+    .optional()
+    .openapi({ param: { name: 'apikey', in: 'query' }, description: 'API key, instead of the Authorization header' }),
 };
 
 export const pageHeaders = z.object({

@@ -17,7 +17,11 @@ beforeAll(async () => {
   for (const name of ['alice1.test', 'alice2.test', 'matrix.test']) {
     expect((await t.request('POST', '/api/v1/domains', { body: { name } })).status).toBe(201);
   }
-  for (const [zone, name] of [['alice2.test', 'www'], ['alice2.test', 'a.sub'], ['matrix.test', 'www']] as const) {
+  for (const [zone, name] of [
+    ['alice2.test', 'www'],
+    ['alice2.test', 'a.sub'],
+    ['matrix.test', 'www'],
+  ] as const) {
     const res = await t.request('POST', `/api/v1/domains/${zone}/records`, { body: { name, record_type: 'A', content: '192.0.2.1', ttl: '300' } });
     expect(res.status).toBe(200);
   }
@@ -60,13 +64,24 @@ describe('a path names a zone through one function, and the scope is judged on t
     const before = await snapshot('alice2.test');
     for (const s of spellings) {
       for (const token of [only1, alice]) {
-        for (const [method, suffix] of [['GET', ''], ['GET', '/records'], ['GET', '/changes'], ['GET', '/zone'], ['PUT', ''], ['DELETE', '']] as const) {
+        for (const [method, suffix] of [
+          ['GET', ''],
+          ['GET', '/records'],
+          ['GET', '/changes'],
+          ['GET', '/zone'],
+          ['PUT', ''],
+          ['DELETE', ''],
+        ] as const) {
           const res = await t.request(method, `/api/v1/domains/${s}${suffix}`, { token, ...(method === 'PUT' ? { body: { refresh_interval: 7200 } } : {}) });
           expect({ s, token: token === alice ? 'unrestricted' : 'scoped', method, suffix, status: res.status }).toMatchObject({ status: 404 });
         }
       }
       const id = s.replace(/%([0-9A-F]{2})/gi, '=$1');
-      for (const [method, body] of [['GET', undefined], ['PUT', { dnssec: true }], ['DELETE', undefined]] as const) {
+      for (const [method, body] of [
+        ['GET', undefined],
+        ['PUT', { dnssec: true }],
+        ['DELETE', undefined],
+      ] as const) {
         const res = await pdns(only1, method, `/${id}${id.endsWith('.') ? '' : '.'}`, body);
         expect({ id, method, status: res.status }).toMatchObject({ status: 404 });
       }
@@ -78,7 +93,9 @@ describe('a path names a zone through one function, and the scope is judged on t
     const only1 = await scoped({ zones: ['alice1.test'] });
     const before = await snapshot('alice2.test');
     const noise = fc.constantFrom('', ' ', '\t', '.', '..', '\u00ad', '\u200b', '\u3002', '\uff0e', '\ufeff', 'ſ', '\uff12', 'A', 'É', '%', '%2e', '/', '\\');
-    const spelling = fc.tuple(noise, fc.constantFrom('alice2', 'ALICE2', 'alice\uff12', 'alıce2'), noise, fc.constantFrom('.', '\u3002', '\uff0e', '\uff61'), fc.constantFrom('test', 'TEST', 'teſt'), noise).map((p) => p.join(''));
+    const spelling = fc
+      .tuple(noise, fc.constantFrom('alice2', 'ALICE2', 'alice\uff12', 'alıce2'), noise, fc.constantFrom('.', '\u3002', '\uff0e', '\uff61'), fc.constantFrom('test', 'TEST', 'teſt'), noise)
+      .map((p) => p.join(''));
     await fc.assert(
       fc.asyncProperty(spelling, fc.constantFrom('', '/records', '/changes', '/zone'), async (name, suffix) => {
         const path = `/api/v1/domains/${encodeURIComponent(name)}${suffix}`;
@@ -91,7 +108,9 @@ describe('a path names a zone through one function, and the scope is judged on t
         if (fullRes.status === 200 && suffix === '') expect((await fullRes.json()).name).toBe('alice2.test');
         const del = await t.request('DELETE', `/api/v1/domains/${encodeURIComponent(name)}`, { token: only1 });
         expect([403, 404]).toContain(del.status);
-        const id = [...new TextEncoder().encode(name)].map((b) => (/[A-Za-z0-9.-]/.test(String.fromCharCode(b)) ? String.fromCharCode(b) : `=${b.toString(16).toUpperCase().padStart(2, '0')}`)).join('');
+        const id = [...new TextEncoder().encode(name)]
+          .map((b) => (/[A-Za-z0-9.-]/.test(String.fromCharCode(b)) ? String.fromCharCode(b) : `=${b.toString(16).toUpperCase().padStart(2, '0')}`))
+          .join('');
         const p = await pdns(only1, 'DELETE', `/${encodeURIComponent(id)}`);
         expect([403, 404]).toContain(p.status);
       }),
@@ -156,7 +175,11 @@ describe('a credential limited to names or types changes records only', () => {
     expect(after.domain.dnssec_enabled).toBe(true);
     expect(after.domain.dnssec_ds ?? after.domain.ds ?? JSON.stringify(after.domain)).toEqual(keyBefore);
     // What it is for still works: a merge import of its own record alone, without SOA timers.
-    const ok = await t.request('POST', '/api/v1/domains/signed.test/zone?mode=merge', { token: acme, raw: '_acme-challenge.signed.test. 60 IN TXT "token"\n', headers: { 'content-type': 'text/dns' } });
+    const ok = await t.request('POST', '/api/v1/domains/signed.test/zone?mode=merge', {
+      token: acme,
+      raw: '_acme-challenge.signed.test. 60 IN TXT "token"\n',
+      headers: { 'content-type': 'text/dns' },
+    });
     expect(ok.status).toBe(200);
     const txt = await (await t.request('GET', '/api/v1/domains/signed.test/records?name=_acme-challenge')).json();
     expect(txt.map((r: { content: string }) => r.content)).toEqual(['token']);
@@ -167,7 +190,10 @@ describe('a delegation or DNAME takes the subtree, so it needs the subtree in th
   it('a token limited to www cannot put NS or DNAME at www, on any path; with *.www it can', async () => {
     const www = await scoped({ names: ['www'] });
     const before = await snapshot('alice1.test');
-    for (const [type, content] of [['NS', 'ns.attacker.example.'], ['DNAME', 'attacker.example.']]) {
+    for (const [type, content] of [
+      ['NS', 'ns.attacker.example.'],
+      ['DNAME', 'attacker.example.'],
+    ]) {
       const post = await t.request('POST', '/api/v1/domains/alice1.test/records', { token: www, body: { name: 'www', record_type: type, content, ttl: '300' } });
       expect(post.status).toBe(403);
       expect((await post.json()).error.message).toMatch(/takes over every name below it/);
@@ -204,13 +230,22 @@ describe('the scope matrix: every scope part refuses the same out-of-scope write
     { path: 'record POST', run: (k) => t.request('POST', `/api/v1/domains/${zone}/records`, { token: k, body: { name: 'www', record_type: 'A', content: '192.0.2.9', ttl: '300' } }) },
     { path: 'record PUT', run: (k) => t.request('PUT', `/api/v1/domains/${zone}/records/${recordId}`, { token: k, body: { content: '192.0.2.10' } }) },
     { path: 'record DELETE', run: (k) => t.request('DELETE', `/api/v1/domains/${zone}/records/${recordId}`, { token: k }) },
-    { path: 'PATCH rrsets', run: (k) => t.request('PATCH', `/api/v1/domains/${zone}/rrsets`, { token: k, body: { rrsets: [{ name: 'www', record_type: 'A', changetype: 'REPLACE', records: ['192.0.2.11'] }] } }) },
+    {
+      path: 'PATCH rrsets',
+      run: (k) => t.request('PATCH', `/api/v1/domains/${zone}/rrsets`, { token: k, body: { rrsets: [{ name: 'www', record_type: 'A', changetype: 'REPLACE', records: ['192.0.2.11'] }] } }),
+    },
     { path: 'revert', run: (k) => t.request('POST', `/api/v1/domains/${zone}/changes/${changeId}/revert`, { token: k }) },
-    { path: 'import merge', run: (k) => t.request('POST', `/api/v1/domains/${zone}/zone?mode=merge`, { token: k, raw: 'www.matrix.test. 300 IN A 192.0.2.12\n', headers: { 'content-type': 'text/dns' } }) },
+    {
+      path: 'import merge',
+      run: (k) => t.request('POST', `/api/v1/domains/${zone}/zone?mode=merge`, { token: k, raw: 'www.matrix.test. 300 IN A 192.0.2.12\n', headers: { 'content-type': 'text/dns' } }),
+    },
     { path: 'import replace', run: (k) => t.request('POST', `/api/v1/domains/${zone}/zone`, { token: k, raw: 'www.matrix.test. 300 IN A 192.0.2.13\n', headers: { 'content-type': 'text/dns' } }) },
     { path: 'PUT zone', run: (k) => t.request('PUT', `/api/v1/domains/${zone}`, { token: k, body: { refresh_interval: 7200 } }) },
     { path: 'DELETE zone', run: (k) => t.request('DELETE', `/api/v1/domains/${zone}`, { token: k }) },
-    { path: 'PowerDNS PATCH', run: (k) => pdns(k, 'PATCH', `/${zone}.`, { rrsets: [{ name: `www.${zone}.`, type: 'A', ttl: 300, changetype: 'REPLACE', records: [{ content: '192.0.2.14', disabled: false }] }] }) },
+    {
+      path: 'PowerDNS PATCH',
+      run: (k) => pdns(k, 'PATCH', `/${zone}.`, { rrsets: [{ name: `www.${zone}.`, type: 'A', ttl: 300, changetype: 'REPLACE', records: [{ content: '192.0.2.14', disabled: false }] }] }),
+    },
     { path: 'PowerDNS PUT', run: (k) => pdns(k, 'PUT', `/${zone}.`, { dnssec: true }) },
     { path: 'PowerDNS DELETE', run: (k) => pdns(k, 'DELETE', `/${zone}.`) },
     { path: 'PowerDNS cryptokeys POST', run: (k) => pdns(k, 'POST', `/${zone}./cryptokeys`, { keytype: 'csk', active: true }) },

@@ -69,9 +69,7 @@ export function forwarder(apiFetch: ApiFetch, sessions: Sessions, prefix = '/bff
     if (address !== undefined) headers.set(DASHBOARD_CLIENT_HEADER, address);
     const method = c.req.method;
     const hasBody = method !== 'GET' && method !== 'HEAD' && c.req.raw.body !== null;
-    const res = await apiFetch(
-      new Request(url, { method, headers, body: hasBody ? c.req.raw.body : undefined, ...(hasBody ? { duplex: 'half' } : {}) } as RequestInit),
-    );
+    const res = await apiFetch(new Request(url, { method, headers, body: hasBody ? c.req.raw.body : undefined, ...(hasBody ? { duplex: 'half' } : {}) } as RequestInit));
     // The session's token was revoked or expired behind our back (CLI, expiry): the session is over.
     // Only the v1 API's own verdict on the token ends it, never another 401.
     if (res.status === 401 && /error="invalid_token"/.test(res.headers.get('www-authenticate') ?? '')) {

@@ -40,7 +40,7 @@ export async function ipUsage(services: Services, userId: number): Promise<IpUsa
       for (const type of ['A', 'AAAA'] as const) {
         const candidates = usage.filter(({ ip }) => (type === 'A' ? ip.ipv4 : ip.ipv6));
         if (candidates.length === 0) continue;
-        for (let after: { name: string; id: number } | null = null; ; ) {
+        for (let after: { name: string; id: number } | null = null; ;) {
           const rows = await store.records.ofType(zone.id, type, after, PAGE);
           for (const r of rows) {
             for (const { ip, out } of candidates) {

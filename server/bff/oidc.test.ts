@@ -171,12 +171,25 @@ describe('single sign-on (OpenID Connect)', () => {
     const again = await signInWithSso(t, 'alice');
     expect(await whoIs(t, again.session)).toBe('alice');
     // Back to the page the sign-in started from; never to another site.
-    for (const [next, lands] of [['/account?tab=1', '/account?tab=1'], ['//evil.example/x', '/'], ['https://evil.example/', '/'], ['/\\evil.example', '/']]) {
+    for (const [next, lands] of [
+      ['/account?tab=1', '/account?tab=1'],
+      ['//evil.example/x', '/'],
+      ['https://evil.example/', '/'],
+      ['/\\evil.example', '/'],
+    ]) {
       const s = await start(t, next);
       expect((await back(t, await atProvider(s.authUrl, 'alice'), s.browser)).location).toBe(lands);
     }
     // The session counts as a recent sign-in: a token can be made at once.
-    const token = await t.request('POST', '/bff/api/tokens', { token: null, body: { label: 'x' }, headers: { cookie: again.session!, origin: 'http://localhost', 'x-csrf-token': ((await (await t.request('GET', '/bff/session', { token: null, headers: { cookie: again.session! } })).json()) as { csrf_token: string }).csrf_token } });
+    const token = await t.request('POST', '/bff/api/tokens', {
+      token: null,
+      body: { label: 'x' },
+      headers: {
+        cookie: again.session!,
+        origin: 'http://localhost',
+        'x-csrf-token': ((await (await t.request('GET', '/bff/session', { token: null, headers: { cookie: again.session! } })).json()) as { csrf_token: string }).csrf_token,
+      },
+    });
     expect(token.status).toBe(201);
   });
 
@@ -203,7 +216,9 @@ describe('single sign-on (OpenID Connect)', () => {
     const [row] = await t.services.store.sessions.byUser((await t.services.store.users.byUsername('alice'))!.id);
     await t.forge.sessions.authenticated(row!.id_hash, new Date(Date.now() - 11 * 60_000).toISOString());
     expect(await link(t, alice, 'alice')).toMatchObject({ status: 403, error: 'reauthentication_required' });
-    expect((await t.request('POST', '/bff/reauthenticate', { token: null, headers: { ...SAME_SITE, cookie: alice.cookie, 'x-csrf-token': alice.csrf }, body: { password: 'password123' } })).status).toBe(204);
+    expect(
+      (await t.request('POST', '/bff/reauthenticate', { token: null, headers: { ...SAME_SITE, cookie: alice.cookie, 'x-csrf-token': alice.csrf }, body: { password: 'password123' } })).status,
+    ).toBe(204);
 
     // The browser came back signed in as someone else: nothing is linked, to either.
     const bob = await passwordSession(t, 'bob');
@@ -350,8 +365,7 @@ describe('single sign-on (OpenID Connect)', () => {
 describe("zonedeck's second factor after the provider", () => {
   /** The code an authenticator app shows `stepsAhead` periods from now (a code is accepted one step either side, and once). */
   const codeOf = (secret: string, stepsAhead = 0) => new TOTP({ secret: Secret.fromBase32(secret) }).generate({ timestamp: Date.now() + stepsAhead * 30_000 });
-  const step = (app: TestApp, method: string, cookie: string, body?: unknown) =>
-    app.request(method, '/bff/oidc/second-factor', { token: null, headers: { ...SAME_SITE, cookie }, body });
+  const step = (app: TestApp, method: string, cookie: string, body?: unknown) => app.request(method, '/bff/oidc/second-factor', { token: null, headers: { ...SAME_SITE, cookie }, body });
 
   /** Turns TOTP on for `username` as they would on their Account page; returns the secret. */
   async function enrolTotp(app: TestApp, username: string): Promise<string> {
@@ -382,7 +396,10 @@ describe("zonedeck's second factor after the provider", () => {
     const right = await step(t, 'POST', held.step!, { code });
     expect(right.status).toBe(200);
     expect(await right.json()).toMatchObject({ username: 'alice', next: '/domains' });
-    const session = right.headers.getSetCookie().map((c) => c.split(';')[0]!).find((c) => c.startsWith('zd_session=') && c !== 'zd_session=');
+    const session = right.headers
+      .getSetCookie()
+      .map((c) => c.split(';')[0]!)
+      .find((c) => c.startsWith('zd_session=') && c !== 'zd_session=');
     expect(await whoIs(t, session)).toBe('alice');
     // Used once.
     const replay = await step(t, 'POST', held.step!, { code: codeOf(secret) });

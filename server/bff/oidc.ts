@@ -77,7 +77,10 @@ export function oidcApp(deps: BffDeps) {
     } catch (e) {
       if (!(e instanceof OidcUnavailable)) throw e;
       if ((c.req.header('accept') ?? '').includes('text/html')) {
-        return c.html(`<!doctype html><html lang="en"><meta charset="utf-8"><title>Sign-in unavailable</title><h1>Sign-in unavailable</h1><p>${escapeHtml(unreachable())}</p><p><a href="/sign-in">Back to sign-in</a></p></html>`, 503);
+        return c.html(
+          `<!doctype html><html lang="en"><meta charset="utf-8"><title>Sign-in unavailable</title><h1>Sign-in unavailable</h1><p>${escapeHtml(unreachable())}</p><p><a href="/sign-in">Back to sign-in</a></p></html>`,
+          503,
+        );
       }
       throw new BffError(503, 'sso_unavailable', unreachable());
     }
@@ -155,14 +158,25 @@ export function oidcApp(deps: BffDeps) {
     await throttle.passwordRight(attempt);
     const factor = await services.secondFactors.verify(user.id, body.code);
     if (!factor) {
-      await audit.record({ kind: 'sign-in-failed', actor: { username: '', credential: 'oidc', ...requestFrom(c) }, subject: { id: user.id, username: user.username }, detail: { method: 'oidc', factor: 'totp' } });
+      await audit.record({
+        kind: 'sign-in-failed',
+        actor: { username: '', credential: 'oidc', ...requestFrom(c) },
+        subject: { id: user.id, username: user.username },
+        detail: { method: 'oidc', factor: 'totp' },
+      });
       throw new BffError(401, 'invalid_second_factor', 'Wrong code. Enter the current code of your authenticator app, or an unused recovery code.');
     }
     await throttle.succeeded(attempt);
     const taken = await oidc.release(secret);
     if (!taken) throw new BffError(401, 'sso_expired', 'This sign-in is over or took too long: sign in again.');
     deleteCookie(c, STEP_COOKIE, { path: COOKIE_PATH, secure: https(c) });
-    const signIn: OidcSignIn = { kind: 'sign-in', user, next: taken.next_path, identity: { issuer: taken.issuer, subject: '', email: taken.email }, how: taken.how === 'created' ? 'created' : 'linked' };
+    const signIn: OidcSignIn = {
+      kind: 'sign-in',
+      user,
+      next: taken.next_path,
+      identity: { issuer: taken.issuer, subject: '', email: taken.email },
+      how: taken.how === 'created' ? 'created' : 'linked',
+    };
     const session = await startSession(c, signIn, factor);
     return c.json({ ...(await info(session)), next: taken.next_path }, 200);
   });
@@ -170,7 +184,13 @@ export function oidcApp(deps: BffDeps) {
   /** Starts the session of a sign-in through the provider, as every sign-in does (signing-in.ts). */
   function startSession(c: Context<BffEnv>, signIn: OidcSignIn, factor?: string): Promise<ActiveSession> {
     const { user, identity, how } = signIn;
-    return beginSession(c, deps, user, 'oidc', { method: 'oidc', issuer: identity.issuer, ...(identity.email ? { email: identity.email } : {}), ...(how !== 'linked' ? { first: how } : {}), ...(factor ? { factor } : {}) });
+    return beginSession(c, deps, user, 'oidc', {
+      method: 'oidc',
+      issuer: identity.issuer,
+      ...(identity.email ? { email: identity.email } : {}),
+      ...(how !== 'linked' ? { first: how } : {}),
+      ...(factor ? { factor } : {}),
+    });
   }
 
   return app;

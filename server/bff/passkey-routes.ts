@@ -31,7 +31,11 @@ export function passkeyRoutes(deps: BffDeps) {
   app.post('/passkeys', originCheck, session, passkeyBody, async (c) => {
     const s = c.get('session');
     requireRecent(s.row, now(), 'adding a passkey');
-    const body = await parsedBody(c, z.object({ name: z.unknown(), response: z.record(z.string(), z.unknown()) }), 'send {"name": "…", "response": {…}} (the browser\'s registration response) as JSON');
+    const body = await parsedBody(
+      c,
+      z.object({ name: z.unknown(), response: z.record(z.string(), z.unknown()) }),
+      'send {"name": "…", "response": {…}} (the browser\'s registration response) as JSON',
+    );
     const actor = { userId: s.row.user_id, username: s.username, credential: 'session', ...requestFrom(c) };
     const key = await services.passkeys.register(actor, body.name, body.response as never, rp(c));
     return c.json({ id: key.id, name: key.name, created_at: key.created_at, last_used_at: key.last_used_at }, 201);

@@ -13,7 +13,14 @@ import { originCheck, requireSession, type BffEnv } from './guard';
 import { jsonBody, parsedBody } from './json-body';
 import { beginSession, requestFrom, reserveTry } from './signing-in';
 
-const SignIn = z.strictObject({ username: z.string().max(64).refine((s) => textProblem(s) === null), password: z.string().max(1024), code: z.string().max(64).optional() });
+const SignIn = z.strictObject({
+  username: z
+    .string()
+    .max(64)
+    .refine((s) => textProblem(s) === null),
+  password: z.string().max(1024),
+  code: z.string().max(64).optional(),
+});
 const Reauthenticate = z.strictObject({ password: z.string().max(1024), code: z.string().max(64).optional() });
 
 /** The one message for any failed sign-in: it does not tell which of the two was wrong. */
@@ -51,7 +58,12 @@ export function passwordRoutes(deps: BffDeps) {
     if (checked) await throttle.passwordRight(attempt);
     const factor = checked ? await secondFactor(deps, checked.id, body.code) : undefined;
     if (checked && factor === null) {
-      await services.audit.record({ kind: 'sign-in-failed', actor: { username: '', credential: 'password', ...from }, subject: { id: checked.id, username: checked.username }, detail: { factor: 'totp' } });
+      await services.audit.record({
+        kind: 'sign-in-failed',
+        actor: { username: '', credential: 'password', ...from },
+        subject: { id: checked.id, username: checked.username },
+        detail: { factor: 'totp' },
+      });
       throw new BffError(401, 'invalid_second_factor', 'Wrong code. Enter the current code of your authenticator app, or an unused recovery code.');
     }
     if (checked && factor === 'missing') {

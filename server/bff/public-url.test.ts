@@ -19,7 +19,7 @@ const signIn = (origin: string) =>
   });
 
 describe('PUBLIC_URL', () => {
-  it('a sign-in from the public origin works over the proxy\'s plain HTTP, with the __Host- Secure cookie; the internal origin is refused', async () => {
+  it("a sign-in from the public origin works over the proxy's plain HTTP, with the __Host- Secure cookie; the internal origin is refused", async () => {
     h = await createHarness({ publicOrigin: PUBLIC });
     await h.services.accounts.addUser('alice', 'password123');
     const ok = await signIn(PUBLIC);
@@ -35,7 +35,7 @@ describe('PUBLIC_URL', () => {
     expect(((await refused.json()) as { error: { code: string } }).error.code).toBe('csrf');
   });
 
-  it('without it, the request\'s own origin is the site (as before)', async () => {
+  it("without it, the request's own origin is the site (as before)", async () => {
     h = await createHarness();
     await h.services.accounts.addUser('alice', 'password123');
     expect((await signIn('http://10.0.0.5:8080')).status).toBe(200);

@@ -33,7 +33,7 @@ describe('TRUST_PROXY', () => {
     expect(await code(spoofed)).toBe('csrf');
   });
 
-  it("a token limited to 203.0.113.0/24 works through the proxy for that client, and a forged X-Forwarded-For gains nothing", async () => {
+  it('a token limited to 203.0.113.0/24 works through the proxy for that client, and a forged X-Forwarded-For gains nothing', async () => {
     app = await createTestApp({ TRUST_PROXY: '10.0.0.0/24' });
     await app.user('alice');
     const user = (await app.services.store.users.byUsername('alice'))!;
@@ -52,7 +52,10 @@ describe('TRUST_PROXY', () => {
   it('a bad entry stops the start naming the variable', () => {
     expect(() => loadConfig({ TRUST_PROXY: '10.0.0.1/8' })).toThrow(/TRUST_PROXY/);
     expect(() => loadConfig({ TRUST_PROXY: 'proxy.example.com' })).toThrow(/TRUST_PROXY/);
-    expect(loadConfig({ TRUST_PROXY: '10.0.0.0/8, ::1' }).trustProxy).toEqual([{ address: '10.0.0.0', cidr: 8 }, { address: '::1', cidr: 128 }]);
+    expect(loadConfig({ TRUST_PROXY: '10.0.0.0/8, ::1' }).trustProxy).toEqual([
+      { address: '10.0.0.0', cidr: 8 },
+      { address: '::1', cidr: 128 },
+    ]);
   });
 });
 

@@ -65,7 +65,15 @@ async function records(server: ServerProcess): Promise<Set<string>> {
 const changeCount = async (server: ServerProcess) => Number((await api(server, 'GET', `/domains/${ZONE}/changes?per_page=1`)).headers.get('x-total-count'));
 
 /** Every file of a directory with a digest of its content. */
-const snapshot = (dir: string) => Object.fromEntries(fs.readdirSync(dir).map((f) => [f, createHash('sha256').update(fs.readFileSync(path.join(dir, f))).digest('hex')]));
+const snapshot = (dir: string) =>
+  Object.fromEntries(
+    fs.readdirSync(dir).map((f) => [
+      f,
+      createHash('sha256')
+        .update(fs.readFileSync(path.join(dir, f)))
+        .digest('hex'),
+    ]),
+  );
 
 describe('backup and restore', () => {
   it('copies a database under write load that a fresh DATA_DIR serves as it was, secrets and signatures included', async () => {
@@ -199,28 +207,32 @@ describe('backup and restore', () => {
   });
 
   const pgUrl = process.env.TEST_DATABASE_URL ?? process.env.ZONEDECK_TEST_POSTGRES;
-  it.skipIf(!pgUrl)('and those steps, run as printed, carry zones and secrets to another database (TEST_DATABASE_URL)', async () => {
-    const [from, to] = [await createPostgresDatabase(pgUrl!), await createPostgresDatabase(pgUrl!)];
-    const dump = path.join(backups, 'zonedeck.dump');
-    try {
-      const on = (url: string, ...args: string[]) => runCli(tempDataDir(), args, { DATABASE_URL: url, SECRETS_KEY: TEST_SECRETS_KEY });
-      await on(from.url, 'users', 'add', 'alice', '--init');
-      const zoneFile = path.join(backups, 'pg.zone');
-      fs.writeFileSync(zoneFile, `$ORIGIN ${ZONE}.\nwww 300 IN A 192.0.2.1\nmail 300 IN MX 10 mx.example.net.\n`);
-      expect((await on(from.url, 'zones', 'import', 'alice', ZONE, zoneFile)).status).toBe(0);
-      expect((await on(from.url, 'tsig', 'create', 'alice', 'pg-key')).status).toBe(0);
-      const steps = (await on(from.url, 'backup', dump)).stderr.split('\n').filter((l) => /^ {2}pg_(dump|restore) /.test(l));
-      expect(steps).toHaveLength(2);
-      await exec('sh', ['-c', steps[0]!.trim().replace('zonedeck.dump', dump)], { env: { ...process.env, DATABASE_URL: from.url } });
-      await exec('sh', ['-c', steps[1]!.trim().replace(/zonedeck\.dump$/, dump)], { env: { ...process.env, DATABASE_URL: to.url } });
-      // Opening the store opens every sealed secret: with the key it works, without it the start is refused.
-      expect((await on(to.url, 'zones', 'export', ZONE)).stdout).toBe((await on(from.url, 'zones', 'export', ZONE)).stdout);
-      expect((await on(to.url, 'tsig', 'list', 'alice')).stdout).toContain('"name":"pg-key"');
-      const wrongKey = await runCli(tempDataDir(), ['tsig', 'list', 'alice'], { DATABASE_URL: to.url, SECRETS_KEY: Buffer.alloc(32, 9).toString('base64') });
-      expect(wrongKey.stderr).toMatch(/sealed under key [0-9a-f]{8}, but this key is/);
-    } finally {
-      await from.drop();
-      await to.drop();
-    }
-  }, 60_000);
+  it.skipIf(!pgUrl)(
+    'and those steps, run as printed, carry zones and secrets to another database (TEST_DATABASE_URL)',
+    async () => {
+      const [from, to] = [await createPostgresDatabase(pgUrl!), await createPostgresDatabase(pgUrl!)];
+      const dump = path.join(backups, 'zonedeck.dump');
+      try {
+        const on = (url: string, ...args: string[]) => runCli(tempDataDir(), args, { DATABASE_URL: url, SECRETS_KEY: TEST_SECRETS_KEY });
+        await on(from.url, 'users', 'add', 'alice', '--init');
+        const zoneFile = path.join(backups, 'pg.zone');
+        fs.writeFileSync(zoneFile, `$ORIGIN ${ZONE}.\nwww 300 IN A 192.0.2.1\nmail 300 IN MX 10 mx.example.net.\n`);
+        expect((await on(from.url, 'zones', 'import', 'alice', ZONE, zoneFile)).status).toBe(0);
+        expect((await on(from.url, 'tsig', 'create', 'alice', 'pg-key')).status).toBe(0);
+        const steps = (await on(from.url, 'backup', dump)).stderr.split('\n').filter((l) => /^ {2}pg_(dump|restore) /.test(l));
+        expect(steps).toHaveLength(2);
+        await exec('sh', ['-c', steps[0]!.trim().replace('zonedeck.dump', dump)], { env: { ...process.env, DATABASE_URL: from.url } });
+        await exec('sh', ['-c', steps[1]!.trim().replace(/zonedeck\.dump$/, dump)], { env: { ...process.env, DATABASE_URL: to.url } });
+        // Opening the store opens every sealed secret: with the key it works, without it the start is refused.
+        expect((await on(to.url, 'zones', 'export', ZONE)).stdout).toBe((await on(from.url, 'zones', 'export', ZONE)).stdout);
+        expect((await on(to.url, 'tsig', 'list', 'alice')).stdout).toContain('"name":"pg-key"');
+        const wrongKey = await runCli(tempDataDir(), ['tsig', 'list', 'alice'], { DATABASE_URL: to.url, SECRETS_KEY: Buffer.alloc(32, 9).toString('base64') });
+        expect(wrongKey.stderr).toMatch(/sealed under key [0-9a-f]{8}, but this key is/);
+      } finally {
+        await from.drop();
+        await to.drop();
+      }
+    },
+    60_000,
+  );
 });

@@ -79,6 +79,8 @@ export async function backup(files: DatabaseFiles, config: Config, file: string,
     out(`its secrets are sealed under SECRETS_KEY (key ${keyId})${sealed}, which is not in the backup`);
     out('keep SECRETS_KEY with the backup, stored apart from it: without it the TSIG secrets and DNSSEC keys in the backup cannot be read');
   } else {
-    out(`there is no key file ${keyFile}${summary.sealedUnder.length > 0 ? `, yet its secrets are sealed under key ${summary.sealedUnder.join(', ')}: the TSIG secrets and DNSSEC keys in the backup cannot be read without that key` : ': the backup holds no sealed secret'}`);
+    out(
+      `there is no key file ${keyFile}${summary.sealedUnder.length > 0 ? `, yet its secrets are sealed under key ${summary.sealedUnder.join(', ')}: the TSIG secrets and DNSSEC keys in the backup cannot be read without that key` : ': the backup holds no sealed secret'}`,
+    );
   }
 }

@@ -42,7 +42,10 @@ describe('admin CLI', () => {
     expect(ip).toEqual({ id: expect.any(Number), address: '198.51.100.0', active: true, cidr: 24, ipv4: true, ipv6: false, first: '198.51.100.0', last: '198.51.100.255' });
     cli(server.dataDir, 'ips', 'add', 'alice', '2001:db8::1', '--inactive');
     const listed = await (await ips(token)).json();
-    expect(listed.map((r: { address: string; active: boolean }) => [r.address, r.active])).toEqual([['198.51.100.0', true], ['2001:db8::1', false]]);
+    expect(listed.map((r: { address: string; active: boolean }) => [r.address, r.active])).toEqual([
+      ['198.51.100.0', true],
+      ['2001:db8::1', false],
+    ]);
     expect(cli(server.dataDir, 'ips', 'list', 'alice').map((l) => JSON.parse(l).address)).toEqual(['198.51.100.0', '2001:db8::1']);
 
     cli(server.dataDir, 'ips', 'remove', String(ip.id));
@@ -140,7 +143,9 @@ describe('admin CLI and its database (no silent new database)', () => {
       const password = new URL(db.url).password;
       const refused = await runCli(tempDataDir(), ['users', 'add', 'alice'], env);
       expect(refused.status).toBe(1);
-      expect(refused.stderr).toMatch(/^database: PostgreSQL postgres:\/\/.*\(DATABASE_URL\)\nerror: the database postgres:\/\/.* holds no zonedeck data: set DATABASE_URL to the server's database, or add --init/);
+      expect(refused.stderr).toMatch(
+        /^database: PostgreSQL postgres:\/\/.*\(DATABASE_URL\)\nerror: the database postgres:\/\/.* holds no zonedeck data: set DATABASE_URL to the server's database, or add --init/,
+      );
       if (password) expect(refused.stderr).not.toContain(password);
       expect((await runCli(tempDataDir(), ['users', 'add', 'alice', '--init'], env)).status).toBe(0);
       const listed = await runCli(tempDataDir(), ['tokens', 'list', 'alice'], env);

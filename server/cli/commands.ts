@@ -97,19 +97,21 @@ export const COMMANDS = [
   {
     name: 'secrets rotate',
     flags: ['new-key'],
-    about: 're-seal every stored secret under a new key (stop the server first); with the key file it holds the new key after, with SECRETS_KEY the new key is printed alone on the last line: set it on every node',
+    about:
+      're-seal every stored secret under a new key (stop the server first); with the key file it holds the new key after, with SECRETS_KEY the new key is printed alone on the last line: set it on every node',
   },
   {
     name: 'backup',
     args: '<file>',
     flags: ['force'],
-    about: "a consistent copy of the SQLite database, safe while the server runs; with the key file, its key goes to <file>.key (without it the backup's TSIG secrets and DNSSEC keys cannot be read). PostgreSQL: prints the pg_dump steps",
+    about:
+      "a consistent copy of the SQLite database, safe while the server runs; with the key file, its key goes to <file>.key (without it the backup's TSIG secrets and DNSSEC keys cannot be read). PostgreSQL: prints the pg_dump steps",
   },
   {
     name: 'restore',
     args: '<file>',
     flags: ['force'],
-    about: "put a backup in DATA_DIR while its server is stopped, with <file>.key if there is one; checks it first; --force replaces a database that is there",
+    about: 'put a backup in DATA_DIR while its server is stopped, with <file>.key if there is one; checks it first; --force replaces a database that is there',
   },
   { name: 'help', args: '[command]', about: 'print the commands and their flags (also: --help, <command> --help)' },
 ] as const satisfies readonly Command[];
@@ -173,7 +175,9 @@ function entry(c: CommandSpec, withFlags: boolean): string[] {
   const head = `  ${synopsis(c)}`;
   const about = wrap(c.about, 100 - COLUMN);
   const lines = head.length < COLUMN ? [pad(head) + about[0], ...about.slice(1).map((l) => pad('') + l)] : [head, ...about.map((l) => pad('') + l)];
-  if (withFlags) for (const f of [...flagsOf(c), ...(STORELESS.includes(c.name) ? [] : (['init'] as const))]) lines.push(...wrap(FLAGS[f].about, 100 - COLUMN).map((l, i) => pad(i === 0 ? `    ${flagText(f)}` : '') + l));
+  if (withFlags)
+    for (const f of [...flagsOf(c), ...(STORELESS.includes(c.name) ? [] : (['init'] as const))])
+      lines.push(...wrap(FLAGS[f].about, 100 - COLUMN).map((l, i) => pad(i === 0 ? `    ${flagText(f)}` : '') + l));
   return lines;
 }
 

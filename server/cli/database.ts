@@ -39,9 +39,7 @@ async function databaseExists(config: Where): Promise<boolean> {
   client.on('error', () => {});
   try {
     await client.connect();
-    const { rows } = await client.query<{ n: number }>(
-      `select count(*)::int as n from pg_catalog.pg_tables where tablename = 'kysely_migration' and schemaname = any (current_schemas(false))`,
-    );
+    const { rows } = await client.query<{ n: number }>(`select count(*)::int as n from pg_catalog.pg_tables where tablename = 'kysely_migration' and schemaname = any (current_schemas(false))`);
     return Number(rows[0]?.n) > 0;
   } catch (e) {
     throw new Refusal(`cannot reach the database ${shownUrl(config.databaseUrl)}: ${(e as Error).message}`);
@@ -54,11 +52,10 @@ async function databaseExists(config: Where): Promise<boolean> {
 export async function requireDatabase(config: Where, init: boolean): Promise<void> {
   if (init || (await databaseExists(config))) return;
   if (config.databaseUrl) {
-    throw new Refusal(
-      `the database ${shownUrl(config.databaseUrl)} holds no zonedeck data: set DATABASE_URL to the server's database, or add --init to set up a new, empty one there`,
-    );
+    throw new Refusal(`the database ${shownUrl(config.databaseUrl)} holds no zonedeck data: set DATABASE_URL to the server's database, or add --init to set up a new, empty one there`);
   }
-  if (config.sqlitePath === ':memory:') throw new Refusal('DATA_DIR=:memory: holds nothing between runs: set DATA_DIR to the server\'s data directory, or add --init to work on an empty database anyway');
+  if (config.sqlitePath === ':memory:')
+    throw new Refusal("DATA_DIR=:memory: holds nothing between runs: set DATA_DIR to the server's data directory, or add --init to work on an empty database anyway");
   throw new Refusal(
     `there is no database at ${path.resolve(config.sqlitePath)} (DATA_DIR=${config.dataDir}): set DATA_DIR to the server's data directory, or add --init to create a new, empty database there`,
   );

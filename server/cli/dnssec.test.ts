@@ -58,14 +58,25 @@ describe('dnssec rollover', () => {
     expect(await dsTags()).toEqual([old, fresh]);
     // Both keys published, every RRset signed by both (RFC 6781 §4.1.2 double signature).
     expect(dns('DNSKEY').filter((a) => a.type === 'DNSKEY')).toHaveLength(2);
-    expect(dns('SOA').filter((a) => a.type === 'RRSIG').map((a) => a.data.keyTag)).toEqual([old, fresh]);
+    expect(
+      dns('SOA')
+        .filter((a) => a.type === 'RRSIG')
+        .map((a) => a.data.keyTag),
+    ).toEqual([old, fresh]);
     await expect(cli('dnssec', 'rollover', 'example.com')).rejects.toThrow(/already rolling over/);
 
     const finished = await cli('dnssec', 'rollover', 'example.com', '--finish');
     expect(finished[0]).toBe(`example.com: rollover finished; the zone is signed with key ${fresh} alone`);
     expect(await dsTags()).toEqual([fresh]);
-    expect(dns('SOA').filter((a) => a.type === 'RRSIG').map((a) => a.data.keyTag)).toEqual([fresh]);
-    expect(await cli('dnssec', 'show', 'example.com')).toEqual([expect.stringMatching(new RegExp(`^example\\.com\\. IN DS ${fresh} 13 2 [0-9A-F]{64}$`)), expect.stringMatching(/^example\.com\. IN DNSKEY 257 3 13 /)]);
+    expect(
+      dns('SOA')
+        .filter((a) => a.type === 'RRSIG')
+        .map((a) => a.data.keyTag),
+    ).toEqual([fresh]);
+    expect(await cli('dnssec', 'show', 'example.com')).toEqual([
+      expect.stringMatching(new RegExp(`^example\\.com\\. IN DS ${fresh} 13 2 [0-9A-F]{64}$`)),
+      expect.stringMatching(/^example\.com\. IN DNSKEY 257 3 13 /),
+    ]);
   });
 
   it('refuses a zone that is not signed', async () => {

@@ -226,7 +226,9 @@ async function importZone({ args: [name, zoneArg, sourceArg], values, services, 
     ? await s.zoneFiles.importRecords(locate, transferred, mode, opts).then((r) => ({ ...r, result: { ignored: transferred.ignored } }))
     : await s.zoneFiles.importInto(await s.zones.owned(user.id, zoneName), locate, text!, mode, opts);
   const verb = opts.dryRun ? 'would' : change.id === null ? 'no change:' : `change ${change.id}:`;
-  out(`${zoneName}: ${verb} ${opts.dryRun ? 'add' : 'added'} ${change.added.length} and ${opts.dryRun ? 'remove' : 'removed'} ${change.removed.length} records (serial ${change.serial_before} -> ${change.serial_after})`);
+  out(
+    `${zoneName}: ${verb} ${opts.dryRun ? 'add' : 'added'} ${change.added.length} and ${opts.dryRun ? 'remove' : 'removed'} ${change.removed.length} records (serial ${change.serial_before} -> ${change.serial_after})`,
+  );
   for (const [field, [before, after]] of Object.entries(change.settings)) out(`  ${field}: ${String(before)} -> ${String(after)}`);
   for (const i of result.ignored) out(`  ignored ${action === 'import' ? 'line' : 'record'} ${i.line}: ${i.name} ${i.record_type}: ${i.reason}`);
 }

@@ -18,7 +18,13 @@ describe('admin CLI help', () => {
   });
 
   it('explains the flags of one command, or of a group, with <command> --help and help <command>', async () => {
-    const [a, b, tsigHelp] = await Promise.all([['zones', 'import', '--help'], ['help', 'zones', 'import'], ['tsig', '--help']].map((args) => runCli(tempDataDir(), args)));
+    const [a, b, tsigHelp] = await Promise.all(
+      [
+        ['zones', 'import', '--help'],
+        ['help', 'zones', 'import'],
+        ['tsig', '--help'],
+      ].map((args) => runCli(tempDataDir(), args)),
+    );
     for (const out of [stdout(a!), stdout(b!)]) {
       expect(out).toContain('zones import <username> <zone> <file|-> [--merge] [--dry-run]');
       expect(out).toMatch(/--dry-run\s+print the change without applying it/);

@@ -61,7 +61,11 @@ export async function run(given: Services | undefined, argv: string[], out: Out,
   for (const t of tokens) {
     if (t.kind === 'option' && !flagAllowed(command, t.name)) throw new CommandUsageError(`${t.rawName} is not a flag of ${command.name}`, command);
   }
-  const split = (s: string | undefined) => s?.split(',').map((x) => x.trim()).filter(Boolean);
+  const split = (s: string | undefined) =>
+    s
+      ?.split(',')
+      .map((x) => x.trim())
+      .filter(Boolean);
   const scope: ScopeInput = {
     zones: split(values.zones),
     names: split(values.names),

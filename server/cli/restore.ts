@@ -57,7 +57,10 @@ export async function restore(files: DatabaseFiles, config: Config, file: string
     files.requireKnownSchema(summary.migrations);
     const key = chooseKey(files, config, `${source}.key`, keyInDir);
     if (summary.sealedUnder.length > 0) {
-      if (!key) throw new Refusal(`the backup's TSIG secrets and DNSSEC keys are sealed under key ${summary.sealedUnder.join(', ')}, and no key came with it: put its key file at ${source}.key, or set SECRETS_KEY`);
+      if (!key)
+        throw new Refusal(
+          `the backup's TSIG secrets and DNSSEC keys are sealed under key ${summary.sealedUnder.join(', ')}, and no key came with it: put its key file at ${source}.key, or set SECRETS_KEY`,
+        );
       const refusal = await files.secretsRefusal(partial, key.box);
       if (refusal !== null) throw new Refusal(`the backup's secrets do not open under ${key.from} (key ${key.box.id}): ${refusal}`);
     }

@@ -36,7 +36,19 @@ beforeAll(async () => {
   knotDir = fs.mkdtempSync(path.join(os.tmpdir(), 'zonedeck-knot-primary-'));
   fs.writeFileSync(
     path.join(knotDir, 'legacy.example.zone'),
-    ['$ORIGIN legacy.example.', '$TTL 3600', '@ SOA ns1.legacy.example. hostmaster.legacy.example. 7 3600 900 604800 300', '@ NS ns1.legacy.example.', 'ns1 A 192.0.2.53', 'www 300 A 192.0.2.80', 'mail MX 10 mx.legacy.example.', 'mx A 192.0.2.25', '_sip._tcp SRV 10 5 5060 www.legacy.example.', 'txt TXT "hello from knot"', ''].join('\n'),
+    [
+      '$ORIGIN legacy.example.',
+      '$TTL 3600',
+      '@ SOA ns1.legacy.example. hostmaster.legacy.example. 7 3600 900 604800 300',
+      '@ NS ns1.legacy.example.',
+      'ns1 A 192.0.2.53',
+      'www 300 A 192.0.2.80',
+      'mail MX 10 mx.legacy.example.',
+      'mx A 192.0.2.25',
+      '_sip._tcp SRV 10 5 5060 www.legacy.example.',
+      'txt TXT "hello from knot"',
+      '',
+    ].join('\n'),
   );
   const conf = path.join(knotDir, 'knot.conf');
   fs.writeFileSync(

@@ -23,13 +23,18 @@ describe('tsig', () => {
     expect(last).toMatch(/^hmac-sha256:acme-key:[A-Za-z0-9+/]{43}=$/);
     expect(lines.slice(0, -1).join('\n')).not.toContain(last.split(':')[2]);
     const listed = await (await api('/tsig-keys')).json();
-    expect(listed).toEqual([{ name: 'acme-key', algorithm: 'hmac-sha256', scope: { zones: ['example.com'], names: ['_acme-challenge', '_acme-challenge.*'], types: ['TXT'] }, created_at: expect.any(String) }]);
+    expect(listed).toEqual([
+      { name: 'acme-key', algorithm: 'hmac-sha256', scope: { zones: ['example.com'], names: ['_acme-challenge', '_acme-challenge.*'], types: ['TXT'] }, created_at: expect.any(String) },
+    ]);
     expect(JSON.stringify(listed)).not.toContain(last.split(':')[2]);
 
     const sha512 = cli(server.dataDir, 'tsig', 'create', 'carol', 'xfr.key', '--algorithm', 'hmac-sha512', '--read-only').at(-1)!;
     expect(sha512).toMatch(/^hmac-sha512:xfr\.key:/);
     const rows = cli(server.dataDir, 'tsig', 'list', 'carol').map((l) => JSON.parse(l));
-    expect(rows.map((r: { name: string; scope: object }) => [r.name, r.scope])).toEqual([['acme-key', { zones: ['example.com'], names: ['_acme-challenge', '_acme-challenge.*'], types: ['TXT'] }], ['xfr.key', { read_only: true }]]);
+    expect(rows.map((r: { name: string; scope: object }) => [r.name, r.scope])).toEqual([
+      ['acme-key', { zones: ['example.com'], names: ['_acme-challenge', '_acme-challenge.*'], types: ['TXT'] }],
+      ['xfr.key', { read_only: true }],
+    ]);
 
     expect(cli(server.dataDir, 'tsig', 'revoke', 'xfr.key')).toEqual(['revoked TSIG key xfr.key']);
     expect((await (await api('/tsig-keys')).json()).map((k: { name: string }) => k.name)).toEqual(['acme-key']);

@@ -79,7 +79,11 @@ beforeAll(async () => {
     `server:\n    rundir: "${dir}"\n    listen: 127.0.0.1@${knotPort}\nlog:\n  - target: stdout\n    any: info\ndatabase:\n    storage: "${dir}"\nacl:\n  - id: transfer\n    address: 127.0.0.1\n    action: transfer\nzone:\n  - domain: ${ZONE}\n    file: "${dir}/${ZONE}.zone"\n    acl: transfer\n`,
   );
   knot = spawn(daemonPath('knotd', 'knot'), ['-c', path.join(dir, 'knot.conf')], { stdio: 'ignore' });
-  const up = await eventually(async () => (await run('dig', ['@127.0.0.1', '-p', String(knotPort), '+short', '+time=1', '+tries=1', ZONE, 'SOA']).catch(() => ({ stdout: '' }))).stdout.includes('7200'), 100, 100);
+  const up = await eventually(
+    async () => (await run('dig', ['@127.0.0.1', '-p', String(knotPort), '+short', '+time=1', '+tries=1', ZONE, 'SOA']).catch(() => ({ stdout: '' }))).stdout.includes('7200'),
+    100,
+    100,
+  );
   expect(up).toBe(true);
   // No server has started on this data dir: the CLI creates its database.
   cli(dataDir, 'users', 'add', 'alice', '--init');

@@ -31,7 +31,13 @@ const api = (method: string, url: string, body?: unknown) =>
   });
 
 beforeAll(async () => {
-  for (const [name, pkg] of [['certbot', 'certbot'], ['pebble', 'pebble'], ['openssl', 'openssl'], ['dig', 'bind9-dnsutils']] as const) need(name, pkg);
+  for (const [name, pkg] of [
+    ['certbot', 'certbot'],
+    ['pebble', 'pebble'],
+    ['openssl', 'openssl'],
+    ['dig', 'bind9-dnsutils'],
+  ] as const)
+    need(name, pkg);
   server = await startServer({ DNS_PORT: '0' });
   cli(server.dataDir, 'users', 'add', 'acme');
   token = cli(server.dataDir, 'tokens', 'create', 'acme').at(-1)!;
@@ -57,14 +63,42 @@ describe('certbot --manual with DNS-01 hooks on the API', () => {
     // certbot looks the hook's first word up as is (quotes included), so no quoting here.
     const hook = (phase: string) => `${process.execPath} ${HOOK} ${phase}`;
     // certbot's own args: see `certbot --help manual` (certbot 2.x).
-    const args = ['certonly', '--config', cliIni, '--manual', '--preferred-challenges', 'dns', '--non-interactive', '--agree-tos', '-m', 'test@example.test', '--server', pebble!.directory, '--config-dir', config, '--work-dir', workDir, '--logs-dir', logs, '--manual-auth-hook', hook('auth'), '--manual-cleanup-hook', hook('cleanup'), '-d', 'example.test', '-d', 'www.example.test'];
+    const args = [
+      'certonly',
+      '--config',
+      cliIni,
+      '--manual',
+      '--preferred-challenges',
+      'dns',
+      '--non-interactive',
+      '--agree-tos',
+      '-m',
+      'test@example.test',
+      '--server',
+      pebble!.directory,
+      '--config-dir',
+      config,
+      '--work-dir',
+      workDir,
+      '--logs-dir',
+      logs,
+      '--manual-auth-hook',
+      hook('auth'),
+      '--manual-cleanup-hook',
+      hook('cleanup'),
+      '-d',
+      'example.test',
+      '-d',
+      'www.example.test',
+    ];
     const env = { ...process.env, REQUESTS_CA_BUNDLE: pebble!.caBundle, ZONEDECK_API: `${server!.url}/api/v1`, ZONEDECK_TOKEN: token, ZONEDECK_HOOK_STATE: state };
     const result = await run('certbot', args, { env, timeout: 120_000 }).then(
       (r) => ({ code: 0, output: r.stdout + r.stderr }),
       (e: { code?: number; stdout?: string; stderr?: string; message: string }) => ({ code: e.code ?? -1, output: `${e.message}\n${e.stdout ?? ''}${e.stderr ?? ''}` }),
     );
     const certbotLog = path.join(logs, 'letsencrypt.log');
-    const why = () => `certbot:\n${result.output}\n--- letsencrypt.log (tail) ---\n${fs.existsSync(certbotLog) ? fs.readFileSync(certbotLog, 'utf8').slice(-6000) : ''}\n--- pebble ---\n${pebble!.log().slice(-4000)}`;
+    const why = () =>
+      `certbot:\n${result.output}\n--- letsencrypt.log (tail) ---\n${fs.existsSync(certbotLog) ? fs.readFileSync(certbotLog, 'utf8').slice(-6000) : ''}\n--- pebble ---\n${pebble!.log().slice(-4000)}`;
     expect(result.code, why()).toBe(0);
 
     const pem = fs.readFileSync(path.join(config, 'live', 'example.test', 'cert.pem'));

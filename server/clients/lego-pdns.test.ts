@@ -34,7 +34,13 @@ const api = (method: string, url: string, body?: unknown) =>
   });
 
 beforeAll(async () => {
-  for (const [name, pkg] of [['lego', 'lego'], ['pebble', 'pebble'], ['openssl', 'openssl'], ['dig', 'bind9-dnsutils']] as const) need(name, pkg);
+  for (const [name, pkg] of [
+    ['lego', 'lego'],
+    ['pebble', 'pebble'],
+    ['openssl', 'openssl'],
+    ['dig', 'bind9-dnsutils'],
+  ] as const)
+    need(name, pkg);
   server = await startServer({ DNS_PORT: '0' });
   cli(server.dataDir, 'users', 'add', 'acme');
   token = cli(server.dataDir, 'tokens', 'create', 'acme').at(-1)!;
@@ -59,10 +65,35 @@ afterAll(async () => {
 describe('lego --dns pdns', () => {
   it('gets one certificate for example.test and www.example.test and leaves no challenge record', async () => {
     // lego's flags and the pdns provider's variables: `lego --help`, `lego dnshelp -c pdns` (lego 4.9).
-    const args = ['--accept-tos', '--email', 'test@example.test', '--server', pebble!.directory, '--path', work, '--dns', 'pdns',
+    const args = [
+      '--accept-tos',
+      '--email',
+      'test@example.test',
+      '--server',
+      pebble!.directory,
+      '--path',
+      work,
+      '--dns',
+      'pdns',
       // Zone lookups ask zonedeck's DNS port; the check at the zone's NS names is off (ns1.zonedeck.test resolves nowhere).
-      '--dns.resolvers', `127.0.0.1:${server!.dnsPort}`, '--dns.disable-cp', '--domains', 'example.test', '--domains', 'www.example.test', 'run'];
-    const env = { ...process.env, LEGO_CA_CERTIFICATES: pebble!.caBundle, PDNS_API_URL: `${server!.url}/`, PDNS_API_KEY: acmeToken, PDNS_SERVER_NAME: 'localhost', PDNS_PROPAGATION_TIMEOUT: '30', PDNS_POLLING_INTERVAL: '1' };
+      '--dns.resolvers',
+      `127.0.0.1:${server!.dnsPort}`,
+      '--dns.disable-cp',
+      '--domains',
+      'example.test',
+      '--domains',
+      'www.example.test',
+      'run',
+    ];
+    const env = {
+      ...process.env,
+      LEGO_CA_CERTIFICATES: pebble!.caBundle,
+      PDNS_API_URL: `${server!.url}/`,
+      PDNS_API_KEY: acmeToken,
+      PDNS_SERVER_NAME: 'localhost',
+      PDNS_PROPAGATION_TIMEOUT: '30',
+      PDNS_POLLING_INTERVAL: '1',
+    };
     const result = await run('lego', args, { env, timeout: 120_000 }).then(
       (r) => ({ code: 0, output: r.stdout + r.stderr }),
       (e: { code?: number; stdout?: string; stderr?: string; message: string }) => ({ code: e.code ?? -1, output: `${e.message}\n${e.stdout ?? ''}${e.stderr ?? ''}` }),
@@ -83,8 +114,17 @@ describe('lego --dns pdns', () => {
     }
 
     // Each of lego's writes is one change set of the zone's history, made through the PowerDNS API.
-    const changes = (await (await api('GET', '/domains/example.test/changes?source=pdns')).json()) as Array<{ added: Array<{ name: string; record_type: string }>; removed: Array<{ name: string }>; actor: { credential: string } }>;
-    const challenges = (side: 'added' | 'removed') => changes.flatMap((c) => c[side]).filter((r) => r.name.startsWith('_acme-challenge')).map((r) => r.name).sort();
+    const changes = (await (await api('GET', '/domains/example.test/changes?source=pdns')).json()) as Array<{
+      added: Array<{ name: string; record_type: string }>;
+      removed: Array<{ name: string }>;
+      actor: { credential: string };
+    }>;
+    const challenges = (side: 'added' | 'removed') =>
+      changes
+        .flatMap((c) => c[side])
+        .filter((r) => r.name.startsWith('_acme-challenge'))
+        .map((r) => r.name)
+        .sort();
     expect(challenges('added')).toEqual(['_acme-challenge', '_acme-challenge.www']);
     expect(challenges('removed')).toEqual(['_acme-challenge', '_acme-challenge.www']);
     // …all of them by lego's scoped token, not the one that created the zone.

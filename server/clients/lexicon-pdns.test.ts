@@ -47,11 +47,19 @@ async function changesSince(count: number): Promise<Change[]> {
 const records = (side: Change['added']) => side.map((r) => `${r.name} ${r.record_type} ${r.content}`);
 
 beforeAll(async () => {
-  for (const [name, pkg] of [['lexicon', 'lexicon'], ['dig', 'bind9-dnsutils']] as const) need(name, pkg);
+  for (const [name, pkg] of [
+    ['lexicon', 'lexicon'],
+    ['dig', 'bind9-dnsutils'],
+  ] as const)
+    need(name, pkg);
   server = await startServer({ DNS_PORT: '0' });
   cli(server.dataDir, 'users', 'add', 'lex');
   token = cli(server.dataDir, 'tokens', 'create', 'lex').at(-1)!;
-  const created = await fetch(`${server.url}/api/v1/domains`, { method: 'POST', headers: { authorization: `Bearer ${token}`, 'content-type': 'application/json' }, body: JSON.stringify({ name: 'example.org' }) });
+  const created = await fetch(`${server.url}/api/v1/domains`, {
+    method: 'POST',
+    headers: { authorization: `Bearer ${token}`, 'content-type': 'application/json' },
+    body: JSON.stringify({ name: 'example.org' }),
+  });
   expect(created.status).toBe(201);
 });
 

@@ -42,7 +42,11 @@ describe('parseIpRange', () => {
         const masked = ipaddr.fromByteArray(bytes.map((b, i) => b & ((0xff << (8 - Math.min(8, Math.max(0, cidr - i * 8)))) & 0xff)));
         const text = masked.kind() === 'ipv6' ? (masked as ipaddr.IPv6).toRFC5952String() : masked.toString();
         const r = parseIpRange(`${text}/${cidr}`);
-        const toBig = (s: string) => ipaddr.parse(s).toByteArray().reduce((acc, b) => (acc << 8n) + BigInt(b), 0n);
+        const toBig = (s: string) =>
+          ipaddr
+            .parse(s)
+            .toByteArray()
+            .reduce((acc, b) => (acc << 8n) + BigInt(b), 0n);
         expect(toBig(r.last) - toBig(r.first) + 1n).toBe(1n << BigInt(bits - cidr));
         expect(r.first).toBe(r.address);
         expect(rangeContains(r, r.first)).toBe(true);

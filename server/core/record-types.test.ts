@@ -38,7 +38,11 @@ describe('record content per type', () => {
     // SVCB/HTTPS: keys in numeric order (RFC 9460 §2.2), alpn quoted and mandatory sorted as dig prints them.
     ['HTTPS', '1 . ipv4hint=192.0.2.1 alpn=h3,h2', '1 . alpn="h3,h2" ipv4hint=192.0.2.1'],
     ['HTTPS', '0 CDN.Example.NET.', '0 cdn.example.net'],
-    ['SVCB', '1 svc.example.com. port=8443 mandatory=port,alpn alpn=h2 no-default-alpn ipv6hint=2001:DB8::1,::1', '1 svc.example.com mandatory=alpn,port alpn="h2" no-default-alpn port=8443 ipv6hint=2001:db8::1,::1'],
+    [
+      'SVCB',
+      '1 svc.example.com. port=8443 mandatory=port,alpn alpn=h2 no-default-alpn ipv6hint=2001:DB8::1,::1',
+      '1 svc.example.com mandatory=alpn,port alpn="h2" no-default-alpn port=8443 ipv6hint=2001:db8::1,::1',
+    ],
     ['SVCB', '1 . key65000=abc dohpath=/q{?dns} ohttp ech="AAAA"', '1 . ech=AAAA key7="/q{?dns}" key8 key65000="abc"'],
     ['SVCB', '1 . alpn="f\\\\\\\\oo\\\\,bar,h2"', '1 . alpn="f\\\\\\\\oo\\\\,bar,h2"'], // RFC 9460 Appendix A.1: ids "f\oo,bar" and "h2"
     ['NAPTR', '100 10 S SIP+D2U "" _sip._udp.example.com.', '100 10 "S" "SIP+D2U" "" _sip._udp.example.com'],
@@ -211,7 +215,11 @@ describe('wire form', () => {
     // RFC 9460 Appendix D.2, "Figure 4": a ServiceMode record with port.
     ['SVCB', '16 foo.example.com port=53', '0010' + '03666f6f076578616d706c6503636f6d00' + '00030002' + '0035'],
     // Appendix D.2 figure 8: mandatory, alpn with the escapes of A.1.
-    ['SVCB', '16 foo.example.org mandatory=alpn,ipv4hint alpn="h2,h3-19" ipv4hint=192.0.2.1', '0010' + '03666f6f076578616d706c65036f726700' + '0000000400010004' + '000100090268320568332d3139' + '00040004c0000201'],
+    [
+      'SVCB',
+      '16 foo.example.org mandatory=alpn,ipv4hint alpn="h2,h3-19" ipv4hint=192.0.2.1',
+      '0010' + '03666f6f076578616d706c65036f726700' + '0000000400010004' + '000100090268320568332d3139' + '00040004c0000201',
+    ],
     ['LOC', '52 22 23.000 N 4 53 32.000 E -2.00m 1m 10000m 10m', '00121613' + '8b3cf018' + '810cbce0' + '009895b8'],
     ['URI', '10 1 "ftp://ftp1.example.com/public"', '000a0001' + Buffer.from('ftp://ftp1.example.com/public').toString('hex')],
     ['HINFO', '"PC" "Linux"', '025043' + '054c696e7578'],

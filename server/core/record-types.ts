@@ -89,7 +89,15 @@ export const RECORD_TYPES: readonly RecordType[] = [
     fields: [ipv6({ name: 'address', label: 'IPv6 address', what: '', hint: 'Stored in canonical compressed form (RFC 5952)', placeholder: '2001:db8::1' })],
     wireData: (c) => c,
   }),
-  hostType('CNAME', 5, 'Alias to another name', 'target.example.com', 'Fully qualified name; nothing else may exist at this name', false, 'a CNAME record cannot stand at the zone apex (RFC 1034 §3.6.2)'),
+  hostType(
+    'CNAME',
+    5,
+    'Alias to another name',
+    'target.example.com',
+    'Fully qualified name; nothing else may exist at this name',
+    false,
+    'a CNAME record cannot stand at the zone apex (RFC 1034 §3.6.2)',
+  ),
   defineType({
     type: 'MX',
     code: 15,
@@ -215,7 +223,14 @@ export const RECORD_TYPES: readonly RecordType[] = [
     description: 'Geographic location (RFC 1876)',
     example: '52 22 23.000 N 4 53 32.000 E -2.00m 1m 10000m 10m',
     form: 'd [m [s]] N|S d [m [s]] E|W altitude [size [hp [vp]]]',
-    fields: [locField({ name: 'location', label: 'Location', hint: 'd m s N|S d m s E|W altitude [size [horizontal [vertical precision]]], e.g. 52 22 23 N 4 53 32 E -2m', placeholder: '52 22 23.000 N 4 53 32.000 E -2.00m' })],
+    fields: [
+      locField({
+        name: 'location',
+        label: 'Location',
+        hint: 'd m s N|S d m s E|W altitude [size [horizontal [vertical precision]]], e.g. 52 22 23 N 4 53 32 E -2m',
+        placeholder: '52 22 23.000 N 4 53 32.000 E -2.00m',
+      }),
+    ],
   }),
   defineType({
     type: 'HINFO',
@@ -233,7 +248,11 @@ export const RECORD_TYPES: readonly RecordType[] = [
     description: 'Certificate or CRL (RFC 4398)',
     example: 'PGP 0 0 mQENBFit2jsBCADrbl5vjVxYeAE0g0IDYCBpHirv1Sjlqxx5gjtPhb2YhvyDMXjq',
     fields: [
-      uint(16, { name: 'certtype', label: 'Certificate type', hint: 'PKIX, SPKI, PGP, IPKIX, ISPKI, IPGP, ACPKIX, IACPKIX, URI, OID or a number', placeholder: 'PKIX' }, { names: CERT_TYPES, print: true }),
+      uint(
+        16,
+        { name: 'certtype', label: 'Certificate type', hint: 'PKIX, SPKI, PGP, IPKIX, ISPKI, IPGP, ACPKIX, IACPKIX, URI, OID or a number', placeholder: 'PKIX' },
+        { names: CERT_TYPES, print: true },
+      ),
       uint(16, { name: 'keytag', label: 'Key tag', hint: '0–65535; 0 when no DNSSEC key is meant', placeholder: '0' }),
       uint(8, { name: 'algorithm', label: 'Algorithm', hint: 'DNSSEC algorithm, 0 when none', placeholder: '0' }, { names: DNSSEC_ALGORITHMS, print: true }),
       base64({ name: 'certificate', label: 'Certificate', hint: 'Base64', placeholder: 'MIIB…' }),
@@ -268,7 +287,9 @@ export const ALIAS_TYPE: RecordType = defineType({
   code: 65401,
   description: 'Address alias (CNAME flattening): the name answers the target’s addresses',
   example: 'lb.example.net',
-  fields: [name({ name: 'target', label: 'Target', hint: 'A and AAAA queries at this name get the target’s current addresses; allowed at the apex (@), where a CNAME is not', placeholder: 'lb.example.net' })],
+  fields: [
+    name({ name: 'target', label: 'Target', hint: 'A and AAAA queries at this name get the target’s current addresses; allowed at the apex (@), where a CNAME is not', placeholder: 'lb.example.net' }),
+  ],
   wireData: (c) => c,
   synthetic: true,
 });

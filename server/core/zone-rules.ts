@@ -46,7 +46,7 @@ export function zoneRuleViolations<R extends RuleRecord>(zone: string, records: 
 /** The same, letting the event loop turn (`step`) between names: a change may touch hundreds of thousands. */
 export async function zoneRuleViolationsSliced<R extends RuleRecord>(zone: string, records: readonly R[], step: () => Promise<void>): Promise<ZoneRuleViolation<R>[]> {
   const out: ZoneRuleViolation<R>[] = [];
-  for (const steps = violations(zone, records, out); !steps.next().done; ) await step();
+  for (const steps = violations(zone, records, out); !steps.next().done;) await step();
   return out;
 }
 
@@ -92,7 +92,11 @@ function* violations<R extends RuleRecord>(zone: string, records: readonly R[], 
         const message = `${label} is below the delegation at ${fqdnOf(cut, zone)}: an ALIAS there would never be answered, the child zone answers for it (RFC 1034 §4.2.1)`;
         fail(alias, 'name', message);
         // Blamed on the NS too, so whichever of the two a change adds is named.
-        fail(byName.get(cut)!.find((r) => r.record_type === 'NS')!, 'name', message);
+        fail(
+          byName.get(cut)!.find((r) => r.record_type === 'NS')!,
+          'name',
+          message,
+        );
       }
     }
     if (count('DNAME') > 1) fail(rs.filter((r) => r.record_type === 'DNAME')[1]!, 'record_type', `${label} can have only one DNAME record (RFC 6672 §2.4)`);
@@ -103,7 +107,9 @@ function* violations<R extends RuleRecord>(zone: string, records: readonly R[], 
       fail(
         first('DS'),
         'record_type',
-        name === APEX ? 'a DS record belongs in the parent zone, at the delegation (RFC 4035 §2.4)' : `a DS record stands only at a delegation: ${label} has no NS records (RFC 4035 §2.4); add the NS records first, or in the same change (Terraform: depends_on the NS record)`,
+        name === APEX
+          ? 'a DS record belongs in the parent zone, at the delegation (RFC 4035 §2.4)'
+          : `a DS record stands only at a delegation: ${label} has no NS records (RFC 4035 §2.4); add the NS records first, or in the same change (Terraform: depends_on the NS record)`,
       );
     }
     if (dnames.size > 0 && name !== APEX) {

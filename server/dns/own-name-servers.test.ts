@@ -21,7 +21,11 @@ let adminToken: string;
 const as = (token: string, method: string, url: string, body?: unknown) =>
   fetch(`${s.http}/api/v1${url}`, { method, headers: { authorization: `Bearer ${token}`, 'content-type': 'application/json' }, body: body === undefined ? undefined : JSON.stringify(body) });
 const pdnsCreate = (token: string, name: string) =>
-  fetch(`${s.http}/api/v1/servers/localhost/zones`, { method: 'POST', headers: { 'X-API-Key': token, 'content-type': 'application/json' }, body: JSON.stringify({ name: `${name}.`, kind: 'Native' }) });
+  fetch(`${s.http}/api/v1/servers/localhost/zones`, {
+    method: 'POST',
+    headers: { 'X-API-Key': token, 'content-type': 'application/json' },
+    body: JSON.stringify({ name: `${name}.`, kind: 'Native' }),
+  });
 const message = async (res: Response) => ((await res.json()) as { error: { message: string; fields?: Record<string, string> } }).error;
 
 /** The CLI with the server's configuration (it reads NAMESERVERS like the server). */

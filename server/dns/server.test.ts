@@ -211,15 +211,19 @@ describe('dns server (dig)', () => {
 
   it('limits TCP connections per client but keeps serving', async () => {
     const socks = await Promise.all(
-      Array.from({ length: 24 }, () => new Promise<{ sock: net.Socket; closed: Promise<boolean> }>((resolve) => {
-        const sock = net.connect(s.dns, '127.0.0.1');
-        const closed = new Promise<boolean>((r) => {
-          sock.on('close', () => r(true));
-          setTimeout(() => r(false), 1500);
-        });
-        sock.on('error', () => {});
-        sock.on('connect', () => resolve({ sock, closed }));
-      })),
+      Array.from(
+        { length: 24 },
+        () =>
+          new Promise<{ sock: net.Socket; closed: Promise<boolean> }>((resolve) => {
+            const sock = net.connect(s.dns, '127.0.0.1');
+            const closed = new Promise<boolean>((r) => {
+              sock.on('close', () => r(true));
+              setTimeout(() => r(false), 1500);
+            });
+            sock.on('error', () => {});
+            sock.on('connect', () => resolve({ sock, closed }));
+          }),
+      ),
     );
     const closed = (await Promise.all(socks.map((x) => x.closed))).filter(Boolean).length;
     expect(closed).toBeGreaterThanOrEqual(8);

@@ -30,7 +30,8 @@ import { ZoneIndex } from './index/zone-index';
 import type { LoadProgress } from './sync/sync-deps';
 import { syncZones, type ZoneSync } from './sync/zone-sync';
 
-export type DnsConfig = Pick<Config, 'dnsHost' | 'dnsPort' | 'nameservers' | 'hostmaster' | 'axfrAllow' | 'secondaries' | 'resolver' | 'catalogZone'> & Partial<Pick<Config, 'aliasAllowPrivate' | 'notifyTsig' | 'dnsRateLimit' | 'secretsKey' | 'rateLimitUpdate' | 'statsDays' | 'dataDir'>>;
+export type DnsConfig = Pick<Config, 'dnsHost' | 'dnsPort' | 'nameservers' | 'hostmaster' | 'axfrAllow' | 'secondaries' | 'resolver' | 'catalogZone'> &
+  Partial<Pick<Config, 'aliasAllowPrivate' | 'notifyTsig' | 'dnsRateLimit' | 'secretsKey' | 'rateLimitUpdate' | 'statsDays' | 'dataDir'>>;
 
 /** The keyring with the service's key beside the tenants': it wins its name, and may transfer every zone (SERVICE_KEY_USER). */
 function withServiceKey(keys: Keyring, service: TsigKey): KeyLookup {

@@ -43,7 +43,7 @@ describe('request bodies', () => {
     const [latest] = (await (await t.request('GET', '/api/v1/domains/bare.example/changes')).json()) as Array<{ id: number }>;
     // A revert's comment is optional: no body and no content type is a revert without one.
     expect((await t.request('POST', `/api/v1/domains/bare.example/changes/${latest!.id}/revert`)).status).toBe(200);
-    expect((await (await t.request('GET', '/api/v1/domains/bare.example/records?record_type=A')).json())).toEqual([]);
+    expect(await (await t.request('GET', '/api/v1/domains/bare.example/records?record_type=A')).json()).toEqual([]);
   });
 
   it('answers a zone import sent as JSON with 415 naming the zone file types, whatever the body, and changes nothing', async () => {

@@ -166,7 +166,9 @@ export function readBody(c: Context, limit: number, timeoutMs: number, errors: B
 
 /** Bulk writes (many RRsets at once, whole zones) may be larger than ordinary bodies. */
 const isBulk = (method: string, path: string) =>
-  (method === 'PATCH' && path.endsWith('/rrsets')) || (method === 'POST' && (path.endsWith('/zone') || path.endsWith('/domains'))) || ((method === 'POST' || method === 'PUT') && /\/templates(\/[0-9]+)?$/.test(path));
+  (method === 'PATCH' && path.endsWith('/rrsets')) ||
+  (method === 'POST' && (path.endsWith('/zone') || path.endsWith('/domains'))) ||
+  ((method === 'POST' || method === 'PUT') && /\/templates(\/[0-9]+)?$/.test(path));
 
 /** The limits of a route reached without the edge (a test's own app): the defaults of BODY_LIMIT_BYTES and BODY_TIMEOUT_MS. */
 const DEFAULT_LIMITS: BodyLimits = { limitBytes: 65_536, timeoutMs: 10_000 };

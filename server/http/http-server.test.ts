@@ -18,9 +18,17 @@ beforeAll(async () => {
   // The default limits (64 KiB; 32 MiB for bulk writes), and a short body time for the endless body.
   server = await startServer({ BODY_TIMEOUT_MS: '1000' });
   token = cli(server.dataDir, 'tokens', 'create', 'admin').at(-1)!;
-  const created = await fetch(`${server.url}/api/v1/domains`, { method: 'POST', headers: { authorization: `Bearer ${token}`, 'content-type': 'application/json' }, body: JSON.stringify({ name: ZONE }) });
+  const created = await fetch(`${server.url}/api/v1/domains`, {
+    method: 'POST',
+    headers: { authorization: `Bearer ${token}`, 'content-type': 'application/json' },
+    body: JSON.stringify({ name: ZONE }),
+  });
   expect(created.status).toBe(201);
-  const signIn = await fetch(`${server.url}/bff/sign-in`, { method: 'POST', headers: { origin: server.url, 'content-type': 'application/json' }, body: JSON.stringify({ username: 'admin', password: server.adminPassword }) });
+  const signIn = await fetch(`${server.url}/bff/sign-in`, {
+    method: 'POST',
+    headers: { origin: server.url, 'content-type': 'application/json' },
+    body: JSON.stringify({ username: 'admin', password: server.adminPassword }),
+  });
   expect(signIn.status).toBe(200);
   session = { cookie: signIn.headers.get('set-cookie')!.split(';')[0]!, csrf: ((await signIn.json()) as { csrf_token: string }).csrf_token };
 });
@@ -64,7 +72,9 @@ describe('a body over the limit, sent by fetch', () => {
     const headers = { cookie: session.cookie, origin: server.url, 'sec-fetch-site': 'same-origin', 'x-csrf-token': session.csrf, 'content-type': 'application/json' };
     const forwarded = await eachWay((body) => fetch(`${server.url}/bff/api/domains/${ZONE}/records`, { method: 'POST', headers, body, duplex: 'half' } as RequestInit));
     for (const a of forwarded) expect(a).toEqual({ status: 413, body: { error: { status: 413, code: 'payload_too_large', message: 'request body is larger than 65536 bytes' } } });
-    const signIn = await eachWay((body) => fetch(`${server.url}/bff/sign-in`, { method: 'POST', headers: { origin: server.url, 'content-type': 'application/json' }, body, duplex: 'half' } as RequestInit));
+    const signIn = await eachWay((body) =>
+      fetch(`${server.url}/bff/sign-in`, { method: 'POST', headers: { origin: server.url, 'content-type': 'application/json' }, body, duplex: 'half' } as RequestInit),
+    );
     for (const a of signIn) expect(a).toEqual({ status: 413, body: { error: { status: 413, code: 'payload_too_large', message: 'request body is too large' } } });
   });
 
@@ -79,7 +89,8 @@ describe('a body over the limit, sent by fetch', () => {
     // One connection (a raw socket): the refused body is sent whole, then a second request on the same socket.
     const { port } = new URL(server.url);
     const body = bigRecord(200_000);
-    const head = (length: number) => `POST /api/v1/domains/${ZONE}/records HTTP/1.1\r\nHost: x\r\nAuthorization: Bearer ${token}\r\nContent-Type: application/json\r\nContent-Length: ${length}\r\n\r\n`;
+    const head = (length: number) =>
+      `POST /api/v1/domains/${ZONE}/records HTTP/1.1\r\nHost: x\r\nAuthorization: Bearer ${token}\r\nContent-Type: application/json\r\nContent-Length: ${length}\r\n\r\n`;
     const small = JSON.stringify({ name: 'small', record_type: 'TXT', content: 'fits' });
     const socket = net.connect(Number(port), '127.0.0.1');
     let data = '';
@@ -131,4 +142,3 @@ describe('a client that goes away mid-body', () => {
     expect(logged().filter((l) => l.msg === 'unhandled error')).toEqual([]);
   });
 });
-

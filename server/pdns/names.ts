@@ -40,7 +40,7 @@ export function zoneNameOfId(id: string): string {
   const name = new TextDecoder().decode(Uint8Array.from(bytes)).toLowerCase();
   // At most one trailing dot: `example.org..` names no zone.
   const bare = name.endsWith('.') ? name.slice(0, -1) : name;
-  if (bare.endsWith('.')) throw new PdnsError(404, 'Could not find domain \'' + id.slice(0, 100) + '\'');
+  if (bare.endsWith('.')) throw new PdnsError(404, "Could not find domain '" + id.slice(0, 100) + "'");
   return bare;
 }
 

@@ -7,7 +7,13 @@ import { pdnsHarness, ZONES, type PdnsHarness } from '../testing/pdns-harness';
 import { contentWords, nameWords } from './powerdns-words';
 
 const ZONE = `${ZONES}/words.example.`;
-const rs = (name: string, type: string, changetype: string, contents: string[], ttl?: number) => ({ name, type, changetype, ...(ttl === undefined ? {} : { ttl }), records: contents.map((content) => ({ content, disabled: false })) });
+const rs = (name: string, type: string, changetype: string, contents: string[], ttl?: number) => ({
+  name,
+  type,
+  changetype,
+  ...(ttl === undefined ? {} : { ttl }),
+  records: contents.map((content) => ({ content, disabled: false })),
+});
 
 let h: PdnsHarness;
 const patch = (...rrsets: unknown[]) => h.json('PATCH', ZONE, { rrsets });
@@ -39,7 +45,7 @@ describe('PATCH refusals in PowerDNS’s words', () => {
     [rs('a.words.example.', 'A', 'REPLACE', [''], 60), "missing field at the end of record content ''"],
     [rs('words.example.', 'MX', 'REPLACE', ['10 mail@mx.words.example.'], 60), 'RRset words.example. IN MX: non-hostname content mail@mx.words.example.: rrsets.0.records.0: MX: '],
     [rs('elsewhere.example.', 'A', 'REPLACE', ['192.0.2.1'], 60), 'RRset elsewhere.example. IN A: Name is out of zone: rrsets.0.name: '],
-    [rs('test:words.example.', 'A', 'REPLACE', ['192.0.2.1'], 60), "contains unsupported characters"],
+    [rs('test:words.example.', 'A', 'REPLACE', ['192.0.2.1'], 60), 'contains unsupported characters'],
     [rs('c.words.example.', 'CNAME', 'REPLACE', ['a.example.', 'b.example.'], 60), 'RRset c.words.example. IN CNAME: only one such record allowed: '],
     [rs('words.example.', 'SOA', 'REPLACE', ['a. b. 1 2 3 4 5', 'c. d. 1 2 3 4 5'], 60), 'IN SOA: only one such record allowed'],
     [rs('sub.words.example.', 'SOA', 'REPLACE', ['a. b. 1 2 3 4 5'], 60), 'IN SOA: is only allowed at apex'],

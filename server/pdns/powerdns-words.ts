@@ -63,7 +63,8 @@ export function hostnameWords(type: string, content: string, message: string): s
 export function ruleWords(message: string, replacingAll = false): string | null {
   if (/can have only one (CNAME|DNAME) record|a CNAME record already exists at /.test(message)) return 'only one such record allowed';
   if (/a CNAME record cannot stand at the zone apex/.test(message)) return replacingAll ? 'conflicts with existing NS RRset of the same name' : 'Conflicts with pre-existing RRset';
-  if (/no other record can stand beside it|a CNAME must be the only record at its name/.test(message)) return replacingAll ? 'conflicts with existing RRset of the same name' : 'Conflicts with pre-existing RRset';
+  if (/no other record can stand beside it|a CNAME must be the only record at its name/.test(message))
+    return replacingAll ? 'conflicts with existing RRset of the same name' : 'Conflicts with pre-existing RRset';
   if (/a DNAME cannot stand beside the NS records/.test(message)) return 'Cannot have both NS and DNAME except in zone apex';
   if (/a DS record belongs in the parent zone/.test(message)) return 'is not allowed at apex';
   return null;
@@ -77,7 +78,11 @@ export function ruleWords(message: string, replacingAll = false): string | null 
 export function zoneFileWords(line: string, message: string): string | null {
   const m = /^name (\S+) is outside the zone/.exec(message);
   if (!m) return null;
-  const type = line.trim().split(/\s+/).slice(1).find((t) => !/^[0-9]+[smhdw]?$/i.test(t) && !/^(IN|CH|HS)$/i.test(t));
+  const type = line
+    .trim()
+    .split(/\s+/)
+    .slice(1)
+    .find((t) => !/^[0-9]+[smhdw]?$/i.test(t) && !/^(IN|CH|HS)$/i.test(t));
   return `RRset ${m[1]} IN ${(type ?? '').toUpperCase()}: Name is out of zone`;
 }
 

@@ -19,7 +19,13 @@ export const CommentIn = z.object({
   content: z.string({ error: 'must be a string' }).max(4096, 'must be at most 4096 characters'),
   account: optional(z.string({ error: 'must be a string' }).max(255, 'must be at most 255 characters')),
   // PowerDNS's words for a bad one (pdns/json.cc), then zonedeck's.
-  modified_at: optional(z.number({ error: "Key 'modified_at' is not a valid number: seconds since 1970" }).int().min(0).max(2 ** 32 - 1, "Key 'modified_at' is not a valid number: seconds since 1970, at most 4294967295")),
+  modified_at: optional(
+    z
+      .number({ error: "Key 'modified_at' is not a valid number: seconds since 1970" })
+      .int()
+      .min(0)
+      .max(2 ** 32 - 1, "Key 'modified_at' is not a valid number: seconds since 1970, at most 4294967295"),
+  ),
 });
 
 export const RRsetIn = z.object({
@@ -53,7 +59,12 @@ export const ZoneIn = z.object({
   nsec3param: optional(z.string({ error: 'must be a string' })),
   presigned: optional(z.boolean({ error: 'must be true or false' })),
   // Kept and answered as PowerDNS does; they change nothing zonedeck serves.
-  account: optional(z.string({ error: 'must be a string' }).max(255, 'must be at most 255 characters').regex(/^[^\x00-\x1f\x7f]*$/, 'must not contain control characters')),
+  account: optional(
+    z
+      .string({ error: 'must be a string' })
+      .max(255, 'must be at most 255 characters')
+      .regex(/^[^\x00-\x1f\x7f]*$/, 'must not contain control characters'),
+  ),
   soa_edit_api: optional(z.string({ error: 'must be a string' }).max(32)),
   catalog: optional(z.string({ error: 'must be a string' }).max(255)),
   master_tsig_key_ids: optional(z.array(z.string().max(255), { error: 'must be an array of TSIG key ids' }).max(100)),

@@ -26,7 +26,13 @@ describe('token scopes', () => {
     expect(names((await h.json('GET', ZONES, undefined, { key })).body)).toEqual(['in.example.']);
     expect((await h.json('GET', `${ZONES}?zone=out.example.`, undefined, { key })).body).toEqual([]);
     expect((await h.json('GET', `${ZONES}/in.example.`, undefined, { key })).status).toBe(200);
-    for (const [method, path, body] of [['GET', ''], ['PATCH', '', { rrsets: [] }], ['DELETE', ''], ['GET', '/export'], ['GET', '/cryptokeys']] as const) {
+    for (const [method, path, body] of [
+      ['GET', ''],
+      ['PATCH', '', { rrsets: [] }],
+      ['DELETE', ''],
+      ['GET', '/export'],
+      ['GET', '/cryptokeys'],
+    ] as const) {
       const res = await h.json(method, `${ZONES}/out.example.${path}`, body, { key });
       expect([method, path, res.status]).toEqual([method, path, 403]);
       expect(res.body.error).toMatch(/scope does not include the zone out\.example/);
@@ -43,7 +49,11 @@ describe('token scopes', () => {
     expect((await h.json('PUT', `${zone}/notify`, undefined, { key })).status).toBe(200);
 
     const before = (await h.json('GET', zone)).body;
-    for (const rrsets of [[rs('www.in.example.', 'A', ['192.0.2.1'])], [rs('_acme-challenge.in.example.', 'A', ['192.0.2.1'])], [rs('_acme-challenge.in.example.', 'TXT', ['"ok"']), rs('www.in.example.', 'TXT', ['"not ok"'])]]) {
+    for (const rrsets of [
+      [rs('www.in.example.', 'A', ['192.0.2.1'])],
+      [rs('_acme-challenge.in.example.', 'A', ['192.0.2.1'])],
+      [rs('_acme-challenge.in.example.', 'TXT', ['"ok"']), rs('www.in.example.', 'TXT', ['"not ok"'])],
+    ]) {
       const res = await h.json('PATCH', zone, { rrsets }, { key });
       expect(res.status).toBe(403);
       expect(res.body.error).toMatch(/may not change/);
@@ -54,7 +64,11 @@ describe('token scopes', () => {
     const managed = before.rrsets.filter((s: { type: string }) => s.type === 'SOA' || s.type === 'NS').map((s: object) => ({ ...s, changetype: 'REPLACE' }));
     expect((await h.json('PATCH', zone, { rrsets: [...managed, rs('_acme-challenge.in.example.', 'TXT', ['"token-3"'])] }, { key })).status).toBe(204);
 
-    for (const [method, path, body] of [['PUT', '', { dnssec: true }], ['DELETE', ''], ['POST', '/cryptokeys', {}]] as const) {
+    for (const [method, path, body] of [
+      ['PUT', '', { dnssec: true }],
+      ['DELETE', ''],
+      ['POST', '/cryptokeys', {}],
+    ] as const) {
       const res = await h.json(method, `${zone}${path}`, body, { key });
       expect([method, path, res.status]).toEqual([method, path, 403]);
       expect(res.body.error).toMatch(/not the zone itself/);

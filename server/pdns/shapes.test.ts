@@ -48,7 +48,13 @@ describe('the documented examples', () => {
     expect(created.status).toBe(201);
     expect(shapeGaps(created.body, docs.ZONE)).toEqual([]);
     const [soa, ns] = created.body.rrsets;
-    expect(soa).toEqual({ name: 'example.org.', type: 'SOA', ttl: 3600, records: [{ content: expect.stringMatching(/^ns1\.zonedeck\.test\. hostmaster\.zonedeck\.test\. [0-9]{10} 10800 3600 1209600 3600$/), disabled: false }], comments: [] });
+    expect(soa).toEqual({
+      name: 'example.org.',
+      type: 'SOA',
+      ttl: 3600,
+      records: [{ content: expect.stringMatching(/^ns1\.zonedeck\.test\. hostmaster\.zonedeck\.test\. [0-9]{10} 10800 3600 1209600 3600$/), disabled: false }],
+      comments: [],
+    });
     expect(ns.records.map((r: { content: string }) => r.content)).toEqual(['ns1.zonedeck.test.', 'ns2.zonedeck.test.']);
 
     const list = await h.json('GET', ZONES);

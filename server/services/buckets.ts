@@ -43,4 +43,3 @@ export function bucketsFor(rate: BucketRate, shared: SharedBuckets | undefined):
   const own = new TokenBuckets(rate);
   return (key) => own.take(key);
 }
-

@@ -81,7 +81,8 @@ export type Services = ReturnType<typeof createServices>;
 /** The services as configured: apex NS set from NAMESERVERS, the records-per-zone cap, the catalog zone's name, ALIAS only with a RESOLVER. */
 export function servicesFor(
   store: Store,
-  config: Pick<Config, 'nameservers' | 'hostmaster' | 'maxRecordsPerZone' | 'catalogZone' | 'resolver'> & Partial<Pick<Config, 'maxZonesPerUser' | 'maxTokensPerUser' | 'maxTsigKeysPerUser' | 'rateLimitUpdate' | 'aliasDeny' | 'dataDir' | 'historyDays' | 'oidc'>>,
+  config: Pick<Config, 'nameservers' | 'hostmaster' | 'maxRecordsPerZone' | 'catalogZone' | 'resolver'> &
+    Partial<Pick<Config, 'maxZonesPerUser' | 'maxTokensPerUser' | 'maxTsigKeysPerUser' | 'rateLimitUpdate' | 'aliasDeny' | 'dataDir' | 'historyDays' | 'oidc'>>,
   events?: ZoneEvents,
 ): Services {
   return createServices(

@@ -19,7 +19,10 @@ const broken: Step = {
 };
 
 async function tables(db: Kysely<any>, dialect: Dialect): Promise<string[]> {
-  const q = dialect === 'sqlite' ? sql<{ name: string }>`select name from sqlite_master where type = 'table'` : sql<{ name: string }>`select tablename as name from pg_tables where schemaname = current_schema()`;
+  const q =
+    dialect === 'sqlite'
+      ? sql<{ name: string }>`select name from sqlite_master where type = 'table'`
+      : sql<{ name: string }>`select tablename as name from pg_tables where schemaname = current_schema()`;
   return (await q.execute(db)).rows.map((r) => r.name);
 }
 

@@ -59,7 +59,7 @@ function callEveryWrite(writer: Store, reader: ReadStore): number {
 }
 
 describe('a read store on SQLite', () => {
-  it('has no write method: each one called by name is not there, on the DNS thread\'s store and on the face the services hand out', async () => {
+  it("has no write method: each one called by name is not there, on the DNS thread's store and on the face the services hand out", async () => {
     const { store, config } = await sqliteWriter();
     const reader = await openReadStore(config);
     cleanups.push(() => reader.close());
@@ -75,7 +75,9 @@ describe('a read store on SQLite', () => {
   it('runs on a connection SQLite itself keeps from writing (SQLITE_READONLY)', async () => {
     const { config } = await sqliteWriter();
     const raw = readOnlyDatabase(config.sqlitePath);
-    cleanups.push(() => { raw.close(); });
+    cleanups.push(() => {
+      raw.close();
+    });
     expect(raw.prepare('select count(*) as n from kysely_migration').get()).toEqual({ n: MIGRATIONS.length });
     expect(() => raw.prepare("insert into settings (key, value) values ('password-sign-in', 'off')").run()).toThrow(expect.objectContaining({ code: 'SQLITE_READONLY' }));
     expect(() => raw.exec("update tsig_keys set secret = 'x'")).toThrow(expect.objectContaining({ code: 'SQLITE_READONLY' }));
@@ -99,10 +101,19 @@ describe('a read store on SQLite', () => {
 
   it('seals nothing: a secret stored in clear by an older version stays in clear, and reads as it is', async () => {
     const { store, config } = await sqliteWriter();
-    await store.tsigKeys.insert({ user_id: (await store.users.insert({ username: 'bob', password_hash: 'x', created_at: new Date().toISOString() })).id, name: 'k1', algorithm: 'hmac-sha256', secret: 'c2VjcmV0c2VjcmV0c2VjcmV0', scope: {}, created_at: new Date().toISOString() });
+    await store.tsigKeys.insert({
+      user_id: (await store.users.insert({ username: 'bob', password_hash: 'x', created_at: new Date().toISOString() })).id,
+      name: 'k1',
+      algorithm: 'hmac-sha256',
+      secret: 'c2VjcmV0c2VjcmV0c2VjcmV0',
+      scope: {},
+      created_at: new Date().toISOString(),
+    });
     // As a version before sealing left it.
     const rw = new Database(config.sqlitePath);
-    cleanups.push(() => { rw.close(); });
+    cleanups.push(() => {
+      rw.close();
+    });
     rw.prepare("update tsig_keys set secret = 'c2VjcmV0c2VjcmV0c2VjcmV0' where name = 'k1'").run();
     const reader = await openReadStore(config);
     cleanups.push(() => reader.close());

@@ -109,14 +109,22 @@ export async function sealStoredSecrets(db: import('kysely').Kysely<import('./sc
   for (const r of await db.selectFrom('tsig_keys').select(['id', 'name', 'secret']).execute()) {
     if (SecretBox.isSealed(r.secret)) box.open(r.secret, `tsig:${r.name}`);
     else {
-      await db.updateTable('tsig_keys').set({ secret: box.seal(r.secret, `tsig:${r.name}`) }).where('id', '=', r.id).execute();
+      await db
+        .updateTable('tsig_keys')
+        .set({ secret: box.seal(r.secret, `tsig:${r.name}`) })
+        .where('id', '=', r.id)
+        .execute();
       sealed++;
     }
   }
   for (const r of await db.selectFrom('dnssec_keys').select(['id', 'domain_id', 'private_key']).execute()) {
     if (SecretBox.isSealed(r.private_key)) box.open(r.private_key, `dnssec:${r.domain_id}`);
     else {
-      await db.updateTable('dnssec_keys').set({ private_key: box.seal(r.private_key, `dnssec:${r.domain_id}`) }).where('id', '=', r.id).execute();
+      await db
+        .updateTable('dnssec_keys')
+        .set({ private_key: box.seal(r.private_key, `dnssec:${r.domain_id}`) })
+        .where('id', '=', r.id)
+        .execute();
       sealed++;
     }
   }
@@ -133,11 +141,19 @@ export async function resealSecrets(db: import('kysely').Kysely<import('./schema
   return db.transaction().execute(async (trx) => {
     let n = 0;
     for (const r of await trx.selectFrom('tsig_keys').select(['id', 'name', 'secret']).execute()) {
-      await trx.updateTable('tsig_keys').set({ secret: next.seal(from.open(r.secret, `tsig:${r.name}`), `tsig:${r.name}`) }).where('id', '=', r.id).execute();
+      await trx
+        .updateTable('tsig_keys')
+        .set({ secret: next.seal(from.open(r.secret, `tsig:${r.name}`), `tsig:${r.name}`) })
+        .where('id', '=', r.id)
+        .execute();
       n++;
     }
     for (const r of await trx.selectFrom('dnssec_keys').select(['id', 'domain_id', 'private_key']).execute()) {
-      await trx.updateTable('dnssec_keys').set({ private_key: next.seal(from.open(r.private_key, `dnssec:${r.domain_id}`), `dnssec:${r.domain_id}`) }).where('id', '=', r.id).execute();
+      await trx
+        .updateTable('dnssec_keys')
+        .set({ private_key: next.seal(from.open(r.private_key, `dnssec:${r.domain_id}`), `dnssec:${r.domain_id}`) })
+        .where('id', '=', r.id)
+        .execute();
       n++;
     }
     // Deleted zones' keys, in their archives (migration 0019): sealed as they were stored, under the zone's id.
@@ -145,11 +161,19 @@ export async function resealSecrets(db: import('kysely').Kysely<import('./schema
       const snapshot = JSON.parse(r.snapshot) as { keys?: Array<{ private_key: string }> };
       if (!snapshot.keys?.length) continue;
       for (const k of snapshot.keys) k.private_key = next.seal(from.open(k.private_key, `dnssec:${r.domain_id}`), `dnssec:${r.domain_id}`);
-      await trx.updateTable('deleted_zones').set({ snapshot: JSON.stringify(snapshot) }).where('id', '=', r.id).execute();
+      await trx
+        .updateTable('deleted_zones')
+        .set({ snapshot: JSON.stringify(snapshot) })
+        .where('id', '=', r.id)
+        .execute();
       n += snapshot.keys.length;
     }
     for (const r of await trx.selectFrom('totp_factors').select(['user_id', 'secret']).execute()) {
-      await trx.updateTable('totp_factors').set({ secret: next.seal(from.open(r.secret, `totp:${r.user_id}`), `totp:${r.user_id}`) }).where('user_id', '=', r.user_id).execute();
+      await trx
+        .updateTable('totp_factors')
+        .set({ secret: next.seal(from.open(r.secret, `totp:${r.user_id}`), `totp:${r.user_id}`) })
+        .where('user_id', '=', r.user_id)
+        .execute();
       n++;
     }
     return n;

@@ -17,8 +17,7 @@ export function testDatabaseUrl(what: string): string {
   const url = process.env.TEST_DATABASE_URL;
   if (!url) {
     throw new Error(
-      `${what} need PostgreSQL: set TEST_DATABASE_URL=postgres://user:password@host:port/database ` +
-        '(a role that may create databases; `npm test` starts a private cluster and sets it)',
+      `${what} need PostgreSQL: set TEST_DATABASE_URL=postgres://user:password@host:port/database ` + '(a role that may create databases; `npm test` starts a private cluster and sets it)',
     );
   }
   return url;
@@ -60,13 +59,14 @@ export async function startCluster(adminUrl: string, count: number, env: Record<
     // One after the other: the first creates the schema and the admin user.
     for (let i = 0; i < count; i++) {
       const proc = await startServer({ DATABASE_URL: db.url, SECRETS_KEY: TEST_SECRETS_KEY, DNS_PORT: '0', ...env }, undefined, { cpu: opts.cpus?.[i] });
-      const parsed = () => proc.lines.flatMap((l) => {
-        try {
-          return [JSON.parse(l) as Record<string, unknown>];
-        } catch {
-          return [];
-        }
-      });
+      const parsed = () =>
+        proc.lines.flatMap((l) => {
+          try {
+            return [JSON.parse(l) as Record<string, unknown>];
+          } catch {
+            return [];
+          }
+        });
       nodes.push({ proc, url: proc.url, dns: proc.dnsPort!, logs: parsed });
     }
     store = await openPostgresStore(db.url, new SecretBox(keyFromBase64(TEST_SECRETS_KEY)));

@@ -17,7 +17,12 @@ export interface DashboardBrowser {
 /** `from.code`: a second factor's code, sent with the password. */
 export async function dashboardSignIn(t: TestApp, username: string, password: string, from: { address?: string; userAgent?: string; code?: string } = {}): Promise<DashboardBrowser> {
   const headers = (extra: Record<string, string> = {}) => ({ origin: 'http://localhost', 'sec-fetch-site': 'same-origin', ...(from.userAgent ? { 'user-agent': from.userAgent } : {}), ...extra });
-  const res = await t.request('POST', '/bff/sign-in', { token: null, body: { username, password, ...(from.code !== undefined ? { code: from.code } : {}) }, headers: headers(), address: from.address });
+  const res = await t.request('POST', '/bff/sign-in', {
+    token: null,
+    body: { username, password, ...(from.code !== undefined ? { code: from.code } : {}) },
+    headers: headers(),
+    address: from.address,
+  });
   let cookie = '';
   let csrf = '';
   if (res.ok) {

@@ -52,7 +52,16 @@ export async function startTestIdp(redirectUris: string[], port = 0): Promise<Te
   const clientSecret = 'test-client-secret-0123456789abcdef';
 
   const provider = new Provider(issuer, {
-    clients: [{ client_id: clientId, client_secret: clientSecret, redirect_uris: redirectUris, grant_types: ['authorization_code'], response_types: ['code'], token_endpoint_auth_method: 'client_secret_basic' }],
+    clients: [
+      {
+        client_id: clientId,
+        client_secret: clientSecret,
+        redirect_uris: redirectUris,
+        grant_types: ['authorization_code'],
+        response_types: ['code'],
+        token_endpoint_auth_method: 'client_secret_basic',
+      },
+    ],
     claims: { openid: ['sub'], email: ['email', 'email_verified'], profile: ['preferred_username', 'name'] },
     // The claims go into the ID token itself (zonedeck reads them there, as most IdPs send them).
     conformIdTokenClaims: false,

@@ -38,7 +38,12 @@ const hexOf = (n: number) => fc.tuple(bytes(n, n), fc.boolean()).map(([b, lower]
 const digest = (table: Record<number, number>, maxOther: number) =>
   fc.oneof(
     ...Object.entries(table).map(([t, n]) => hexOf(n).map((h) => [Number(t), h] as const)),
-    fc.tuple(u8.filter((t) => !(t in table)), fc.integer({ min: 1, max: maxOther })).chain(([t, n]) => hexOf(n).map((h) => [t, h] as const)),
+    fc
+      .tuple(
+        u8.filter((t) => !(t in table)),
+        fc.integer({ min: 1, max: maxOther }),
+      )
+      .chain(([t, n]) => hexOf(n).map((h) => [t, h] as const)),
   );
 
 const ipv4 = fc.ipV4();
@@ -102,7 +107,10 @@ export const CONTENT: Record<string, fc.Arbitrary<string>> = {
   NS: hostName,
   PTR: hostName,
   DNAME: hostName,
-  MX: fc.oneof(fc.tuple(u16, hostName).map(([p, h]) => `${p} ${h}`), fc.constant('0 .')),
+  MX: fc.oneof(
+    fc.tuple(u16, hostName).map(([p, h]) => `${p} ${h}`),
+    fc.constant('0 .'),
+  ),
   TXT: octetString(1000).map(txtText),
   SRV: fc.tuple(u16, u16, u16, hostOrRoot).map((x) => x.join(' ')),
   CAA: fc.tuple(u8, fc.stringMatching(/^[a-z0-9]{1,15}$/), octetString(200)).map(([f, t, v]) => `${f} ${t} ${quoteOctets(v)}`),
@@ -112,10 +120,14 @@ export const CONTENT: Record<string, fc.Arbitrary<string>> = {
   SSHFP: fc.tuple(u8, digest({ 1: 20, 2: 32 }, 64)).map(([a, [t, h]]) => `${a} ${t} ${h}`),
   SVCB: svcb,
   HTTPS: svcb,
-  NAPTR: fc
-    .tuple(u16, u16, fc.stringMatching(/^[A-Za-z0-9]{0,2}$/), quoted(40), quoted(60), hostOrRoot)
-    .map(([o, p, f, s, r, h]) => `${o} ${p} "${f}" ${s} ${r} ${h}`),
-  URI: fc.tuple(u16, u16, octetString(200).filter((b) => b.length > 0)).map(([p, w, t]) => `${p} ${w} ${quoteOctets(t)}`),
+  NAPTR: fc.tuple(u16, u16, fc.stringMatching(/^[A-Za-z0-9]{0,2}$/), quoted(40), quoted(60), hostOrRoot).map(([o, p, f, s, r, h]) => `${o} ${p} "${f}" ${s} ${r} ${h}`),
+  URI: fc
+    .tuple(
+      u16,
+      u16,
+      octetString(200).filter((b) => b.length > 0),
+    )
+    .map(([p, w, t]) => `${p} ${w} ${quoteOctets(t)}`),
   LOC: loc,
   HINFO: fc.tuple(quoted(60), quoted(60)).map(([c, o]) => `${c} ${o}`),
   CERT: fc.tuple(fc.oneof(u16.map(String), fc.constantFrom('PKIX', 'PGP', 'URI')), u16, u8, bytes(1, 80)).map(([t, k, a, b]) => `${t} ${k} ${a} ${base64Text(b)}`),

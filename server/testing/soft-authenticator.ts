@@ -46,7 +46,13 @@ export class SoftAuthenticator {
     idLength.writeUInt16BE(this.credentialId.length);
     // Flags: user present (0x01), user verified (0x04), attested credential data (0x40).
     const authData = Buffer.concat([sha256(rpId), Buffer.from([0x45]), u32(this.counter), Buffer.alloc(16), idLength, this.credentialId, cose]);
-    const attestationObject = isoCBOR.encode(new Map<string, unknown>([['fmt', 'none'], ['attStmt', new Map()], ['authData', authData]]) as never);
+    const attestationObject = isoCBOR.encode(
+      new Map<string, unknown>([
+        ['fmt', 'none'],
+        ['attStmt', new Map()],
+        ['authData', authData],
+      ]) as never,
+    );
     const clientDataJSON = JSON.stringify({ type: 'webauthn.create', challenge: options.challenge, origin: this.origin, crossOrigin: false });
     return {
       id: b64url(this.credentialId),

@@ -75,8 +75,16 @@ export const router = createBrowserRouter([
       { path: 'templates', lazy: () => import('./pages/templates-page') },
       { path: 'templates/:id', lazy: () => import('./pages/template-page') },
       { path: 'search', lazy: () => import('./pages/search-page') },
-      { path: 'tokens', lazy: () => import('./pages/tokens-page'), loader: ({ request }) => prefetch(queryClient.prefetchQuery(tokensQuery(Math.max(1, Number(new URL(request.url).searchParams.get('page')) || 1)))) },
-      { path: 'tsig-keys', lazy: () => import('./pages/tsig-keys-page'), loader: ({ request }) => prefetch(queryClient.prefetchQuery(tsigKeysQuery(Math.max(1, Number(new URL(request.url).searchParams.get('page')) || 1)))) },
+      {
+        path: 'tokens',
+        lazy: () => import('./pages/tokens-page'),
+        loader: ({ request }) => prefetch(queryClient.prefetchQuery(tokensQuery(Math.max(1, Number(new URL(request.url).searchParams.get('page')) || 1)))),
+      },
+      {
+        path: 'tsig-keys',
+        lazy: () => import('./pages/tsig-keys-page'),
+        loader: ({ request }) => prefetch(queryClient.prefetchQuery(tsigKeysQuery(Math.max(1, Number(new URL(request.url).searchParams.get('page')) || 1)))),
+      },
       {
         path: 'account',
         lazy: () => import('./pages/account-page'),
@@ -85,7 +93,12 @@ export const router = createBrowserRouter([
           return prefetch(queryClient.prefetchQuery(sessionsQuery));
         },
       },
-      { path: 'teams', lazy: () => import('./pages/teams-page'), loader: ({ request }) => prefetch(queryClient.prefetchQuery(teamsQuery(Math.max(1, Number(new URL(request.url).searchParams.get('page')) || 1), new URL(request.url).searchParams.get('all') === 'true'))) },
+      {
+        path: 'teams',
+        lazy: () => import('./pages/teams-page'),
+        loader: ({ request }) =>
+          prefetch(queryClient.prefetchQuery(teamsQuery(Math.max(1, Number(new URL(request.url).searchParams.get('page')) || 1), new URL(request.url).searchParams.get('all') === 'true'))),
+      },
       { path: 'teams/:name', lazy: () => import('./pages/team-page'), loader: ({ params }) => prefetch(queryClient.prefetchQuery(membersQuery(params.name!))) },
       // Not prefetched: the users list answers 403 to anyone but an administrator, which the page tells first.
       { path: 'admin/users', lazy: () => import('./pages/users-page') },

@@ -26,7 +26,9 @@ describe('changeSentence', () => {
     const cs = { actor: { username: 'alice', credential: 'token:7' }, source: 'api' as const, created_at: '2026-11-23T10:00:00Z' };
     expect(changeSentence(cs, 'example.com', now)).toBe('alice changed example.com 12 s ago via the API');
     expect(changeSentence({ ...cs, source: 'dashboard', created_at: '2026-11-23T09:55:00Z' }, 'example.com', now)).toBe('alice changed example.com 5 min ago in the dashboard');
-    expect(changeSentence({ ...cs, actor: { username: '', credential: 'tsig:k1' }, source: 'rfc2136' }, 'example.com', now)).toBe('TSIG key k1 changed example.com 12 s ago by a dynamic update (RFC 2136)');
+    expect(changeSentence({ ...cs, actor: { username: '', credential: 'tsig:k1' }, source: 'rfc2136' }, 'example.com', now)).toBe(
+      'TSIG key k1 changed example.com 12 s ago by a dynamic update (RFC 2136)',
+    );
     expect(changeSentence({ ...cs, created_at: '2026-11-23T10:00:10Z' }, 'example.com', now)).toBe('alice changed example.com just now via the API');
   });
 

@@ -10,7 +10,10 @@ afterEach(() => {
 
 describe('the api client', () => {
   it("turns an error body into an ApiError with the server's fields", async () => {
-    vi.stubGlobal('fetch', vi.fn(async () => json({ error: { status: 400, code: 'invalid_field', message: 'ttl: bad', fields: { ttl: 'must be digits' } } }, 400)));
+    vi.stubGlobal(
+      'fetch',
+      vi.fn(async () => json({ error: { status: 400, code: 'invalid_field', message: 'ttl: bad', fields: { ttl: 'must be digits' } } }, 400)),
+    );
     const err = (await request('POST', '/bff/api/x', { body: {} }).catch((e: unknown) => e)) as ApiError;
     expect(err).toBeInstanceOf(ApiError);
     expect(err).toMatchObject({ status: 400, code: 'invalid_field', message: 'ttl: bad' });
@@ -31,7 +34,10 @@ describe('the api client', () => {
   it('reports a lost session once, so the app can go to sign-in', async () => {
     const lost = vi.fn();
     handleSignedOut(lost);
-    vi.stubGlobal('fetch', vi.fn(async () => json({ error: { status: 401, code: 'signed_out', message: 'gone' } }, 401)));
+    vi.stubGlobal(
+      'fetch',
+      vi.fn(async () => json({ error: { status: 401, code: 'signed_out', message: 'gone' } }, 401)),
+    );
     await expect(request('GET', '/bff/api/ips')).rejects.toThrow('gone');
     expect(lost).toHaveBeenCalledTimes(1);
   });
@@ -50,7 +56,10 @@ describe('the api client', () => {
   });
 
   it('says so when the server cannot be reached', async () => {
-    vi.stubGlobal('fetch', vi.fn(async () => Promise.reject(new TypeError('failed'))));
+    vi.stubGlobal(
+      'fetch',
+      vi.fn(async () => Promise.reject(new TypeError('failed'))),
+    );
     await expect(request('GET', '/x')).rejects.toMatchObject({ status: 0, code: 'network' });
   });
 
@@ -75,8 +84,15 @@ describe('the api client', () => {
 
   it('keeps the 412 of a stale write as an ApiError with the serial the zone is at', async () => {
     const body = { error: { status: 412, code: 'precondition_failed', message: 'x.test has changed', fields: { 'If-Match': 'the zone is at serial 9' } } };
-    vi.stubGlobal('fetch', vi.fn(async () => json(body, 412)));
-    await expect(requestWrite('DELETE', '/bff/api/domains/x/records/1', { ifMatch: 8 })).rejects.toMatchObject({ status: 412, code: 'precondition_failed', fields: { 'If-Match': 'the zone is at serial 9' } });
+    vi.stubGlobal(
+      'fetch',
+      vi.fn(async () => json(body, 412)),
+    );
+    await expect(requestWrite('DELETE', '/bff/api/domains/x/records/1', { ifMatch: 8 })).rejects.toMatchObject({
+      status: 412,
+      code: 'precondition_failed',
+      fields: { 'If-Match': 'the zone is at serial 9' },
+    });
   });
 
   it('reads a serial from strong, weak and bare entity tags only', () => {

@@ -22,7 +22,12 @@ const rrsetKey = (r: ChangeRecord) => `${r.name === '@' ? '' : r.name}\u0000${r.
 
 /** What was removed and added, one RRset after another, its removed lines first (as a unified diff reads). */
 export function diffLines(cs: Pick<ChangeSet, 'added' | 'removed'>): DiffLine[] {
-  const line = (sign: DiffLine['sign']) => (r: ChangeRecord, order: number) => ({ sign, order, key: rrsetKey(r), line: { sign, name: r.name, ttl: r.ttl, record_type: r.record_type, content: r.content, ...(r.disabled ? { disabled: true } : {}) } });
+  const line = (sign: DiffLine['sign']) => (r: ChangeRecord, order: number) => ({
+    sign,
+    order,
+    key: rrsetKey(r),
+    line: { sign, name: r.name, ttl: r.ttl, record_type: r.record_type, content: r.content, ...(r.disabled ? { disabled: true } : {}) },
+  });
   const all = [...cs.removed.map(line('-')), ...cs.added.map(line('+'))];
   all.sort((a, b) => (a.key < b.key ? -1 : a.key > b.key ? 1 : a.sign === b.sign ? a.order - b.order : a.sign === '-' ? -1 : 1));
   return all.map((x) => x.line);

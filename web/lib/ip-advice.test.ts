@@ -2,8 +2,22 @@ import { describe, expect, it } from 'vitest';
 import type { Ip } from './api-types';
 import { adviceHint, adviceText, ipAdvice, ipSuggestions } from './ip-advice';
 
-const ip = (address: string, cidr: number, first: string, last: string, active = true, id = 1): Ip => ({ id, address, cidr, first, last, active, ipv4: !address.includes(':'), ipv6: address.includes(':') });
-const ips = [ip('198.51.100.0', 24, '198.51.100.0', '198.51.100.255'), ip('198.51.100.128', 25, '198.51.100.128', '198.51.100.255', false, 2), ip('203.0.113.0', 24, '203.0.113.0', '203.0.113.255', false, 3), ip('2001:db8::1', 128, '2001:db8::1', '2001:db8::1', true, 4)];
+const ip = (address: string, cidr: number, first: string, last: string, active = true, id = 1): Ip => ({
+  id,
+  address,
+  cidr,
+  first,
+  last,
+  active,
+  ipv4: !address.includes(':'),
+  ipv6: address.includes(':'),
+});
+const ips = [
+  ip('198.51.100.0', 24, '198.51.100.0', '198.51.100.255'),
+  ip('198.51.100.128', 25, '198.51.100.128', '198.51.100.255', false, 2),
+  ip('203.0.113.0', 24, '203.0.113.0', '203.0.113.255', false, 3),
+  ip('2001:db8::1', 128, '2001:db8::1', '2001:db8::1', true, 4),
+];
 
 describe('ipAdvice', () => {
   it('is quiet inside an active range, even when an inactive one also holds the address', () => {

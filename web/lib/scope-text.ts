@@ -14,7 +14,11 @@ export interface ScopeDraft {
 
 export const EMPTY_SCOPE: ScopeDraft = { zones: '', names: '', types: '', allowedIps: '', readOnly: false };
 
-const list = (text: string) => text.split(/[,\s]+/).map((s) => s.trim()).filter(Boolean);
+const list = (text: string) =>
+  text
+    .split(/[,\s]+/)
+    .map((s) => s.trim())
+    .filter(Boolean);
 
 /** The scope to send: only the parts the user filled in. */
 export function scopeOf(d: ScopeDraft): ScopeInput {

@@ -30,7 +30,21 @@ export interface ConfirmDialogProps {
   children: ReactNode;
 }
 
-export function ConfirmDialog({ open, title, onCancel, onConfirm, confirmLabel, pendingLabel, pending = false, disabled = false, tone = 'danger', error, wide = false, form = false, children }: ConfirmDialogProps) {
+export function ConfirmDialog({
+  open,
+  title,
+  onCancel,
+  onConfirm,
+  confirmLabel,
+  pendingLabel,
+  pending = false,
+  disabled = false,
+  tone = 'danger',
+  error,
+  wide = false,
+  form = false,
+  children,
+}: ConfirmDialogProps) {
   const body = (
     <>
       {children}

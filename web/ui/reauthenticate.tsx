@@ -71,7 +71,17 @@ export function ReauthenticateDialog({ error, onConfirmed, onCancel }: { error: 
       {passwordOn ? (
         <form onSubmit={onSubmit} noValidate aria-label="Confirm your password">
           <TextField label="Your password" name="password" type="password" autoComplete="current-password" autoFocus value={password} onChange={(e) => setPassword(e.target.value)} />
-          {needsCode ? <TextField label="Authentication code" name="code" autoComplete="one-time-code" spellCheck={false} value={code} onChange={(e) => setCode(e.target.value)} hint="6 digits from your app, or a recovery code" /> : null}
+          {needsCode ? (
+            <TextField
+              label="Authentication code"
+              name="code"
+              autoComplete="one-time-code"
+              spellCheck={false}
+              value={code}
+              onChange={(e) => setCode(e.target.value)}
+              hint="6 digits from your app, or a recovery code"
+            />
+          ) : null}
           <div className="dialog-actions">
             <button type="button" className="btn" onClick={close}>
               Cancel

@@ -30,10 +30,43 @@ export function ScopeFields(props: {
     <fieldset className="scope-fieldset">
       <legend>Scope (optional: leave empty for a {props.what} that may do everything you may)</legend>
       <div className="inline-form">
-        {field('Zones', 'zones', 'zones', 'example.com', <>Only these zones (<code>zones</code>), comma-separated.</>)}
-        {field('Record names', 'names', 'names', '_acme-challenge, _acme-challenge.*', <>Only these names (<code>names</code>), relative to the zone; “*” as the first or last label stands for one or more labels.</>)}
-        {field('Record types', 'types', 'types', 'TXT', <>Only these types (<code>types</code>).</>, false)}
-        {field('Client networks', 'allowedIps', 'allowed_ips', '203.0.113.0/24', <>Only from these addresses or CIDR blocks (<code>allowed_ips</code>).</>)}
+        {field(
+          'Zones',
+          'zones',
+          'zones',
+          'example.com',
+          <>
+            Only these zones (<code>zones</code>), comma-separated.
+          </>,
+        )}
+        {field(
+          'Record names',
+          'names',
+          'names',
+          '_acme-challenge, _acme-challenge.*',
+          <>
+            Only these names (<code>names</code>), relative to the zone; “*” as the first or last label stands for one or more labels.
+          </>,
+        )}
+        {field(
+          'Record types',
+          'types',
+          'types',
+          'TXT',
+          <>
+            Only these types (<code>types</code>).
+          </>,
+          false,
+        )}
+        {field(
+          'Client networks',
+          'allowedIps',
+          'allowed_ips',
+          '203.0.113.0/24',
+          <>
+            Only from these addresses or CIDR blocks (<code>allowed_ips</code>).
+          </>,
+        )}
       </div>
       <div className="form-actions">
         <label className="check">

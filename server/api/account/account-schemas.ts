@@ -25,10 +25,7 @@ export const AccountSchema = z
 export const PasswordChangeSchema = z
   .strictObject({
     current_password: z.string(required('a string')).max(MAX_PASSWORD, `must be at most ${MAX_PASSWORD} characters`),
-    new_password: z
-      .string(required('a string'))
-      .min(MIN_PASSWORD, `must be at least ${MIN_PASSWORD} characters`)
-      .max(MAX_PASSWORD, `must be at most ${MAX_PASSWORD} characters`),
+    new_password: z.string(required('a string')).min(MIN_PASSWORD, `must be at least ${MIN_PASSWORD} characters`).max(MAX_PASSWORD, `must be at most ${MAX_PASSWORD} characters`),
   })
   .openapi('PasswordChange');
 

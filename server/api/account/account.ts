@@ -128,7 +128,14 @@ const removePasskey = createRoute({
   summary: 'Remove one of your passkeys (needs a sign-in within the last 10 minutes)',
   tags,
   security,
-  request: { params: z.object({ id: z.string().max(1024).openapi({ param: { name: 'id', in: 'path' } }) }) },
+  request: {
+    params: z.object({
+      id: z
+        .string()
+        .max(1024)
+        .openapi({ param: { name: 'id', in: 'path' } }),
+    }),
+  },
   responses: { 204: { description: 'Removed' }, ...errors(404) },
 });
 
@@ -141,7 +148,12 @@ export function accountApi(services: Services) {
   const { users, secondFactors } = services;
   return createApi()
     .endpoint(factors, async (c) => c.json(await secondFactors.status(c.get('principal').user.id), 200))
-    .endpoint(passkeys, async (c) => c.json((await services.passkeys.list(c.get('principal').user.id)).map((p) => ({ id: p.id, name: p.name, created_at: p.created_at, last_used_at: p.last_used_at })), 200))
+    .endpoint(passkeys, async (c) =>
+      c.json(
+        (await services.passkeys.list(c.get('principal').user.id)).map((p) => ({ id: p.id, name: p.name, created_at: p.created_at, last_used_at: p.last_used_at })),
+        200,
+      ),
+    )
     .endpoint(removePasskey, async (c) => {
       unrestricted(c);
       await secondFactors.requireRecentSignIn(c.get('principal').token.id, 'removing a passkey');

@@ -52,9 +52,39 @@ describe('sign-in, sign-out', () => {
 
     const mine = await audit(alice);
     expect(mine).toEqual([
-      { id: expect.any(Number), created_at: expect.any(String), kind: 'sign-out', actor: { username: 'alice', credential: 'session' }, address: '198.51.100.7', user_agent: FIREFOX, subject: 'alice', team: null, detail: { session_id: expect.any(Number) } },
-      { id: expect.any(Number), created_at: expect.any(String), kind: 'sign-in-failed', actor: { username: null, credential: 'password' }, address: '203.0.113.9', user_agent: 'curl/8', subject: 'alice', team: null, detail: {} },
-      { id: expect.any(Number), created_at: expect.any(String), kind: 'sign-in', actor: { username: 'alice', credential: 'password' }, address: '198.51.100.7', user_agent: FIREFOX, subject: 'alice', team: null, detail: { session_id: expect.any(Number) } },
+      {
+        id: expect.any(Number),
+        created_at: expect.any(String),
+        kind: 'sign-out',
+        actor: { username: 'alice', credential: 'session' },
+        address: '198.51.100.7',
+        user_agent: FIREFOX,
+        subject: 'alice',
+        team: null,
+        detail: { session_id: expect.any(Number) },
+      },
+      {
+        id: expect.any(Number),
+        created_at: expect.any(String),
+        kind: 'sign-in-failed',
+        actor: { username: null, credential: 'password' },
+        address: '203.0.113.9',
+        user_agent: 'curl/8',
+        subject: 'alice',
+        team: null,
+        detail: {},
+      },
+      {
+        id: expect.any(Number),
+        created_at: expect.any(String),
+        kind: 'sign-in',
+        actor: { username: 'alice', credential: 'password' },
+        address: '198.51.100.7',
+        user_agent: FIREFOX,
+        subject: 'alice',
+        team: null,
+        detail: { session_id: expect.any(Number) },
+      },
     ]);
     // An attempt under an unknown name concerns no user: only an administrator reads it.
     expect(await audit(bob)).toEqual([]);
@@ -79,7 +109,12 @@ describe('calls the dashboard forwards', () => {
   });
 
   it('are the only calls whose stated client address is believed', async () => {
-    const res = await t.request('POST', '/api/v1/tokens', { token: alice, body: { label: 'x' }, address: '192.0.2.1', headers: { 'x-zonedeck-client-address': '10.9.9.9', 'x-zonedeck-dashboard': 'guess' } });
+    const res = await t.request('POST', '/api/v1/tokens', {
+      token: alice,
+      body: { label: 'x' },
+      address: '192.0.2.1',
+      headers: { 'x-zonedeck-client-address': '10.9.9.9', 'x-zonedeck-dashboard': 'guess' },
+    });
     expect(res.status).toBe(201);
     const [event] = await audit(alice);
     expect(event).toMatchObject({ kind: 'token-created', address: '192.0.2.1', actor: { credential: expect.stringMatching(/^token:\d+$/) } });
@@ -88,7 +123,9 @@ describe('calls the dashboard forwards', () => {
 
 describe('tokens and TSIG keys', () => {
   it('records their creation and revocation on the API and the PowerDNS API, never a secret', async () => {
-    const created = await t.request('POST', '/api/v1/tokens', { token: alice, body: { label: 'ci', scope: { read_only: true } }, address: '192.0.2.1', headers: { 'user-agent': 'terraform/1.9' } }).then((r) => r.json());
+    const created = await t
+      .request('POST', '/api/v1/tokens', { token: alice, body: { label: 'ci', scope: { read_only: true } }, address: '192.0.2.1', headers: { 'user-agent': 'terraform/1.9' } })
+      .then((r) => r.json());
     expect((await t.request('DELETE', `/api/v1/tokens/${created.id}`, { token: alice })).status).toBe(200);
     const key = await t.request('POST', '/api/v1/tsig-keys', { token: alice, body: { name: 'acme' } }).then((r) => r.json());
     expect((await t.request('DELETE', '/api/v1/tsig-keys/acme', { token: alice })).status).toBe(200);
@@ -98,7 +135,15 @@ describe('tokens and TSIG keys', () => {
     expect((await pdns('DELETE', '/octodns2.')).status).toBe(204);
 
     const events = await audit(alice);
-    expect(kinds(events)).toEqual(['tsig-key-deleted alice', 'tsig-key-created alice', 'tsig-key-created alice', 'tsig-key-deleted alice', 'tsig-key-created alice', 'token-revoked alice', 'token-created alice']);
+    expect(kinds(events)).toEqual([
+      'tsig-key-deleted alice',
+      'tsig-key-created alice',
+      'tsig-key-created alice',
+      'tsig-key-deleted alice',
+      'tsig-key-created alice',
+      'token-revoked alice',
+      'token-created alice',
+    ]);
     const aliceToken = events.at(-1)!.actor.credential;
     expect(aliceToken).toMatch(/^token:\d+$/);
     expect(events.every((e) => e.actor.username === 'alice' && e.actor.credential === aliceToken)).toBe(true);
@@ -119,7 +164,8 @@ describe('who reads which events', () => {
     const team = await store.teams.insert({ name: 'ops', created_at: at });
     await store.teams.setMember(team.id, a!.id, 'owner', at);
     await store.teams.setMember(team.id, b!.id, 'editor', at);
-    const record = (e: Omit<AuditInput, 'actor'> & { by: { id: number; username: string } }) => t.services.audit.record({ ...e, actor: { userId: e.by.id, username: e.by.username, credential: 'token:1' } });
+    const record = (e: Omit<AuditInput, 'actor'> & { by: { id: number; username: string } }) =>
+      t.services.audit.record({ ...e, actor: { userId: e.by.id, username: e.by.username, credential: 'token:1' } });
     await record({ kind: 'member-added', by: a!, subject: { id: b!.id, username: 'bob' }, team: { id: team.id, name: 'ops' }, detail: { role: 'editor' } });
     await record({ kind: 'member-added', by: a!, subject: { id: carol!.id, username: 'carol' }, team: { id: team.id, name: 'ops' }, detail: { role: 'viewer' } });
     await record({ kind: 'member-removed', by: a!, subject: { id: carol!.id, username: 'carol' }, team: { id: team.id, name: 'ops' } });
@@ -149,7 +195,12 @@ describe('where team events came from', () => {
     expect((await t.request('POST', '/api/v1/teams', { token: alice, body: { name: 'ops' }, ...from })).status).toBe(201);
     const team = (await t.services.store.teams.byName('ops'))!;
     const at = new Date().toISOString();
-    for (const [name, role] of [['bob', 'editor'], ['carol', 'editor'], ['dave', 'admin'], ['erin', 'viewer']] as const) {
+    for (const [name, role] of [
+      ['bob', 'editor'],
+      ['carol', 'editor'],
+      ['dave', 'admin'],
+      ['erin', 'viewer'],
+    ] as const) {
       await t.forge.teams.setMember(team.id, (await t.services.accounts.userByName(name)).id, role, at);
     }
     expect((await t.request('POST', '/api/v1/domains', { token: alice, body: { name: 'ops.example', team: 'ops' }, ...from })).status).toBe(201);
@@ -232,7 +283,19 @@ describe('retention', () => {
   it('prune removes the events older than HISTORY_DAYS and keeps the rest', async () => {
     const a = await t.services.accounts.userByName('alice');
     const old = new Date(Date.now() - 400 * 86_400_000).toISOString();
-    const base = { kind: 'sign-in', actor_user_id: a.id, actor_username: 'alice', credential: 'password', address: '', user_agent: '', subject_user_id: a.id, subject_username: 'alice', team_id: null, team_name: '', detail: {} };
+    const base = {
+      kind: 'sign-in',
+      actor_user_id: a.id,
+      actor_username: 'alice',
+      credential: 'password',
+      address: '',
+      user_agent: '',
+      subject_user_id: a.id,
+      subject_username: 'alice',
+      team_id: null,
+      team_name: '',
+      detail: {},
+    };
     await t.forge.audit.insert({ ...base, created_at: old });
     await t.forge.audit.insert({ ...base, created_at: new Date(Date.now() - 10 * 86_400_000).toISOString() });
     expect((await audit(alice)).length).toBe(2);

@@ -86,7 +86,11 @@ describe('TOTP', () => {
     expect((await b.send('POST', '/bff/api/tokens', { label: 'fresh' })).status).toBe(201);
     const [session] = await t.services.store.sessions.byUser((await t.services.store.users.byUsername('alice'))!.id);
     await t.forge.sessions.authenticated(session!.id_hash, new Date(Date.now() - 11 * 60_000).toISOString());
-    for (const [method, path, body] of [['POST', '/bff/api/tokens', { label: 'late' }], ['POST', '/bff/api/tsig-keys', { name: 'late-key' }], ['DELETE', '/bff/api/account/totp', undefined]] as const) {
+    for (const [method, path, body] of [
+      ['POST', '/bff/api/tokens', { label: 'late' }],
+      ['POST', '/bff/api/tsig-keys', { name: 'late-key' }],
+      ['DELETE', '/bff/api/account/totp', undefined],
+    ] as const) {
       const res = await b.send(method, path, body);
       expect(res.status, path).toBe(403);
       expect((await res.json()).error.code).toBe('reauthentication_required');
@@ -119,7 +123,8 @@ describe('the sign-in throttle with a second factor', () => {
     const from = { address: '203.0.113.50' };
     expect((await dashboardSignIn(t, 'alice', 'password123', from)).error).toBe('second_factor_required');
     expect((await dashboardSignIn(t, 'alice', 'password123', { ...from, code: codeOf(secret, 1) })).status).toBe(200);
-    const failures = async () => Object.fromEntries((await t.services.store.signInFailures.byKeys(['user:alice', 'pair:alice@203.0.113.50', 'addr:203.0.113.50'])).filter((r) => r.failures > 0).map((r) => [r.key, r.failures]));
+    const failures = async () =>
+      Object.fromEntries((await t.services.store.signInFailures.byKeys(['user:alice', 'pair:alice@203.0.113.50', 'addr:203.0.113.50'])).filter((r) => r.failures > 0).map((r) => [r.key, r.failures]));
     expect(await failures()).toEqual({});
     expect((await dashboardSignIn(t, 'alice', 'password123', { ...from, code: '000000' === codeOf(secret, 1) ? '111111' : '000000' })).error).toBe('invalid_second_factor');
     expect(await failures()).toEqual({ 'user:alice': 1, 'pair:alice@203.0.113.50': 1 });

@@ -35,13 +35,15 @@ const EMAIL = /^[^\s@\u0000-\u001f\u007f]{1,64}@[^\s@\u0000-\u001f\u007f]{1,189}
 
 const UserEmailSchema = z
   .strictObject({
-    email: z.string(required('an email address or null')).max(254, 'must be at most 254 characters').refine((s) => EMAIL.test(s.trim()), 'must be an email address like alice@example.com').nullable(),
+    email: z
+      .string(required('an email address or null'))
+      .max(254, 'must be at most 254 characters')
+      .refine((s) => EMAIL.test(s.trim()), 'must be an email address like alice@example.com')
+      .nullable(),
   })
   .openapi('UserEmail');
 
-const IdentitySchema = z
-  .object({ id: z.number().int(), issuer: z.string(), email: z.string(), created_at: z.string(), last_used_at: z.string().nullable() })
-  .openapi('Identity');
+const IdentitySchema = z.object({ id: z.number().int(), issuer: z.string(), email: z.string(), created_at: z.string(), last_used_at: z.string().nullable() }).openapi('Identity');
 
 const tags = ['Sign-in settings'];
 
@@ -67,7 +69,8 @@ const putSettings = createRoute({
 const putEmail = createRoute({
   method: 'put',
   path: '/users/{username}/email',
-  summary: "Set (or clear with null) a user's email address: a first single sign-on whose verified email it is gets no new account but is told to link from the Account page (administrators only; needs a sign-in within the last 10 minutes)",
+  summary:
+    "Set (or clear with null) a user's email address: a first single sign-on whose verified email it is gets no new account but is told to link from the Account page (administrators only; needs a sign-in within the last 10 minutes)",
   tags,
   security,
   request: { params: z.object({ username: z.string().openapi({ param: { name: 'username', in: 'path' }, example: 'alice' }) }), body: { required: true, content: json(UserEmailSchema) } },
@@ -126,7 +129,10 @@ export function settingsApi(services: Services) {
     })
     .endpoint(listIdentities, async (c) => {
       const rows = await oidc.identities(c.get('principal').user.id);
-      return c.json(rows.map((r) => ({ id: r.id, issuer: r.issuer, email: r.email, created_at: r.created_at, last_used_at: r.last_used_at })), 200);
+      return c.json(
+        rows.map((r) => ({ id: r.id, issuer: r.issuer, email: r.email, created_at: r.created_at, last_used_at: r.last_used_at })),
+        200,
+      );
     })
     .endpoint(unlinkIdentity, async (c) => {
       const { scope, token } = c.get('principal');

@@ -16,12 +16,16 @@ beforeAll(async () => {
   t = await createTestApp();
   for (const p of PEOPLE) tok[p] = await t.user(p);
   expect((await t.request('POST', '/api/v1/teams', { token: tok.olivia, body: { name: 'Crew' } })).status).toBe(201);
-  for (const [who, role] of [['adam', 'admin'], ['edith', 'editor'], ['victor', 'viewer']] as const) await join(inMemory(t), 'crew', tok.olivia!, { username: who, token: tok[who]! }, role);
+  for (const [who, role] of [
+    ['adam', 'admin'],
+    ['edith', 'editor'],
+    ['victor', 'viewer'],
+  ] as const)
+    await join(inMemory(t), 'crew', tok.olivia!, { username: who, token: tok[who]! }, role);
 });
 afterAll(() => t.close());
 
-const pdns = (token: string, method: string, path: string, body?: unknown) =>
-  t.request(method, `/api/v1/servers/localhost/zones${path}`, { token: null, body, headers: { 'x-api-key': token } });
+const pdns = (token: string, method: string, path: string, body?: unknown) => t.request(method, `/api/v1/servers/localhost/zones${path}`, { token: null, body, headers: { 'x-api-key': token } });
 
 /** What a user would check after a refused write: the zone is there, at the same serial, with the same records. */
 async function snapshot(zone: string) {
@@ -95,10 +99,16 @@ describe('the role matrix: every write path, each role as it says, nothing appli
     { path: 'record POST', run: (k, z) => t.request('POST', `/api/v1/domains/${z}/records`, { token: k, body: { name: 'new', record_type: 'A', content: '192.0.2.9', ttl: '300' } }) },
     { path: 'record PUT', run: (k, z, i) => t.request('PUT', `/api/v1/domains/${z}/records/${i.record}`, { token: k, body: { content: '192.0.2.10' } }) },
     { path: 'record DELETE', run: (k, z, i) => t.request('DELETE', `/api/v1/domains/${z}/records/${i.record}`, { token: k }) },
-    { path: 'PATCH rrsets', run: (k, z) => t.request('PATCH', `/api/v1/domains/${z}/rrsets`, { token: k, body: { rrsets: [{ name: 'www', record_type: 'A', changetype: 'REPLACE', records: ['192.0.2.11'] }] } }) },
+    {
+      path: 'PATCH rrsets',
+      run: (k, z) => t.request('PATCH', `/api/v1/domains/${z}/rrsets`, { token: k, body: { rrsets: [{ name: 'www', record_type: 'A', changetype: 'REPLACE', records: ['192.0.2.11'] }] } }),
+    },
     { path: 'revert', run: (k, z, i) => t.request('POST', `/api/v1/domains/${z}/changes/${i.change}/revert`, { token: k }) },
     { path: 'import merge', run: (k, z) => t.request('POST', `/api/v1/domains/${z}/zone?mode=merge`, { token: k, raw: `www.${z}. 300 IN A 192.0.2.12\n`, headers: { 'content-type': 'text/dns' } }) },
-    { path: 'PowerDNS PATCH', run: (k, z) => pdns(k, 'PATCH', `/${z}.`, { rrsets: [{ name: `www.${z}.`, type: 'A', ttl: 300, changetype: 'REPLACE', records: [{ content: '192.0.2.14', disabled: false }] }] }) },
+    {
+      path: 'PowerDNS PATCH',
+      run: (k, z) => pdns(k, 'PATCH', `/${z}.`, { rrsets: [{ name: `www.${z}.`, type: 'A', ttl: 300, changetype: 'REPLACE', records: [{ content: '192.0.2.14', disabled: false }] }] }),
+    },
     { path: 'PUT zone', zoneLevel: 'settings', run: (k, z) => t.request('PUT', `/api/v1/domains/${z}`, { token: k, body: { refresh_interval: 7200 } }) },
     { path: 'DNSSEC on', zoneLevel: 'settings', run: (k, z) => t.request('PUT', `/api/v1/domains/${z}`, { token: k, body: { dnssec_enabled: true } }) },
     { path: 'PowerDNS PUT', zoneLevel: 'settings', run: (k, z) => pdns(k, 'PUT', `/${z}.`, { dnssec: true }) },

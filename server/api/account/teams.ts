@@ -229,7 +229,12 @@ export function teamsApi(services: Services) {
       const to = c.req.valid('json').team;
       const { zone, from } = await zones.move(user.id, pathZone(c), to, scope);
       const team = zone.team_id != null ? (to ?? '').trim().toLowerCase() : null;
-      await audit.record({ kind: 'zone-moved', actor: auditActor(c), ...(zone.team_id != null ? { team: { id: zone.team_id, name: team! } } : {}), detail: { zone: zone.name, from: from ?? user.username, to: team ?? user.username } });
+      await audit.record({
+        kind: 'zone-moved',
+        actor: auditActor(c),
+        ...(zone.team_id != null ? { team: { id: zone.team_id, name: team! } } : {}),
+        detail: { zone: zone.name, from: from ?? user.username, to: team ?? user.username },
+      });
       return c.json({ name: zone.name, team }, 200);
     });
 }

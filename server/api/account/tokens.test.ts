@@ -29,7 +29,16 @@ describe('POST /tokens', () => {
     const { res, body } = await create({ label: '  deploy script ' });
     expect(res.status).toBe(201);
     expect(res.headers.get('cache-control')).toBe('no-store');
-    expect(body).toEqual({ id: expect.any(Number), label: 'deploy script', created_at: expect.any(String), last_used_at: null, expires_at: null, current: false, scope: {}, token: expect.stringMatching(TOKEN_SHAPE) });
+    expect(body).toEqual({
+      id: expect.any(Number),
+      label: 'deploy script',
+      created_at: expect.any(String),
+      last_used_at: null,
+      expires_at: null,
+      current: false,
+      scope: {},
+      token: expect.stringMatching(TOKEN_SHAPE),
+    });
 
     const ips = await t.request('GET', '/api/v1/ips', { token: body.token });
     expect(ips.status).toBe(200);
@@ -191,10 +200,11 @@ describe('hostile input', () => {
     const body = fc.oneof(fc.jsonValue({ maxDepth: 3 }), fc.record({ label, expires_in_days: days }, { requiredKeys: [] }));
     // Never the caller's own token: revoking it would turn the rest of the run into 401s that prove nothing.
     const callerId = (await list()).find((x: { current: boolean }) => x.current).id as number;
-    const ids = fc.nat().filter((n) => n !== callerId).map(String);
-    const id = fc
-      .oneof(ids, fc.string(), fc.constantFrom(String(bobs.id), '-1', '1e3', '99999999999999999999', '%00'))
-      .filter((raw) => !/^[0-9]+$/.test(raw) || Number(raw) !== callerId);
+    const ids = fc
+      .nat()
+      .filter((n) => n !== callerId)
+      .map(String);
+    const id = fc.oneof(ids, fc.string(), fc.constantFrom(String(bobs.id), '-1', '1e3', '99999999999999999999', '%00')).filter((raw) => !/^[0-9]+$/.test(raw) || Number(raw) !== callerId);
     await fc.assert(
       fc.asyncProperty(body, id, async (b, raw) => {
         for (const res of [await t.request('POST', '/api/v1/tokens', { body: b }), await t.request('DELETE', `/api/v1/tokens/${encodeURIComponent(raw)}`)]) {

@@ -26,7 +26,14 @@ describe('POST /tsig-keys', () => {
     const { res, body } = await create({ name: 'ACME-Key.' });
     expect(res.status).toBe(201);
     expect(res.headers.get('cache-control')).toBe('no-store');
-    expect(body).toEqual({ name: 'acme-key', algorithm: 'hmac-sha256', scope: {}, created_at: expect.any(String), secret: expect.stringMatching(BASE64_32), nsupdate: `hmac-sha256:acme-key:${body.secret}` });
+    expect(body).toEqual({
+      name: 'acme-key',
+      algorithm: 'hmac-sha256',
+      scope: {},
+      created_at: expect.any(String),
+      secret: expect.stringMatching(BASE64_32),
+      nsupdate: `hmac-sha256:acme-key:${body.secret}`,
+    });
     expect(Buffer.from(body.secret, 'base64')).toHaveLength(32);
     const again = await create({ name: 'other-key' });
     expect(again.body.secret).not.toBe(body.secret);

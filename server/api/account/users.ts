@@ -66,7 +66,7 @@ const update = createRoute({
 const reset = createRoute({
   method: 'post',
   path: '/users/{username}/password',
-  summary: "Give a user a new one-time password; every dashboard session of theirs ends (administrators only; needs a sign-in within the last 10 minutes)",
+  summary: 'Give a user a new one-time password; every dashboard session of theirs ends (administrators only; needs a sign-in within the last 10 minutes)',
   tags,
   security,
   request: { params: usernameParam },
@@ -76,7 +76,8 @@ const reset = createRoute({
 const resetFactors = createRoute({
   method: 'delete',
   path: '/users/{username}/second-factors',
-  summary: "Remove a user's second factors (TOTP with its recovery codes, and every passkey) and end their dashboard sessions, e.g. after a lost phone (administrators only; needs a sign-in within the last 10 minutes; audited)",
+  summary:
+    "Remove a user's second factors (TOTP with its recovery codes, and every passkey) and end their dashboard sessions, e.g. after a lost phone (administrators only; needs a sign-in within the last 10 minutes; audited)",
   tags,
   security,
   request: { params: usernameParam },

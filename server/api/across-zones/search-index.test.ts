@@ -86,7 +86,16 @@ describe('the search index answers as a scan does', () => {
       return cs.slice(from, from + 1 + Math.floor(rand() * 6)).join('');
     };
     const contentTerms = new Set(['%', '_', '\\', '"', 'é', 'É', 'ß', 'a%', '_a', 'ab', 'é"', 'ÉÉÉ', 'ǄǄǄ', 'ǅǅǅ', 'ÉÉÉ ǅ', 'xx_', '%%%', '\\\\"', 'zzzz', '日日日']);
-    while (contentTerms.size < 80) contentTerms.add(rand() < 0.5 ? slice(pick(contents)) : word(CONTENT_CHARS.map((c) => c.replace(/^\\/, '')), 1, 5));
+    while (contentTerms.size < 80)
+      contentTerms.add(
+        rand() < 0.5
+          ? slice(pick(contents))
+          : word(
+              CONTENT_CHARS.map((c) => c.replace(/^\\/, '')),
+              1,
+              5,
+            ),
+      );
     const nameTerms = new Set(['_', '%', 'a_', '_x', 'bx-', '.idx', 'ex', '\\', 'b%', 'idx-a', 'IDX-A.EX', 'zzz']);
     while (nameTerms.size < 60) nameTerms.add(rand() < 0.7 ? slice(pick(names)) : word([...LABEL_CHARS, '.', '%'], 1, 5));
 

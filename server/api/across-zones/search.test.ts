@@ -96,9 +96,13 @@ describe('bulk changes across zones', () => {
     expect(dry.status).toBe(200);
     const preview = await dry.json();
     expect(preview.batch).toBeNull();
-    expect(preview.zones.map((z: { zone: string; change: { added: Array<{ content: string }>; removed: Array<{ content: string }> } }) => [z.zone, z.change.removed.map((r) => r.content), z.change.added.map((r) => r.content)])).toEqual(
-      ZONES.map((z) => [z, ['192.0.2.10'], ['192.0.2.20']]),
-    );
+    expect(
+      preview.zones.map((z: { zone: string; change: { added: Array<{ content: string }>; removed: Array<{ content: string }> } }) => [
+        z.zone,
+        z.change.removed.map((r) => r.content),
+        z.change.added.map((r) => r.content),
+      ]),
+    ).toEqual(ZONES.map((z) => [z, ['192.0.2.10'], ['192.0.2.20']]));
     expect((await find('content=192.0.2.20&match=exact')).hits).toEqual([]);
 
     const bad = await t.request('POST', '/api/v1/records/bulk', { token: alice, body: { ...body, replacement: 'not-an-address' } });
@@ -128,7 +132,10 @@ describe('bulk changes across zones', () => {
     expect(brief((await find('content=192.0.2.10&match=exact')).hits)).toEqual([]);
 
     // Put c.example back as the batch left it: now the batch reverts as one.
-    await t.request('PATCH', '/api/v1/domains/c.example/rrsets', { token: alice, body: { rrsets: [{ name: 'www', record_type: 'A', changetype: 'REPLACE', records: ['192.0.2.20', '198.51.100.3'] }] } });
+    await t.request('PATCH', '/api/v1/domains/c.example/rrsets', {
+      token: alice,
+      body: { rrsets: [{ name: 'www', record_type: 'A', changetype: 'REPLACE', records: ['192.0.2.20', '198.51.100.3'] }] },
+    });
     const reverted = await t.request('POST', `/api/v1/batches/${batch}/revert`, { token: alice, body: { comment: 'back to .10' } });
     expect(reverted.status).toBe(200);
     const again = await reverted.json();

@@ -29,7 +29,8 @@ const transactions = {
 beforeAll(async () => {
   t = await createTestApp({ MAX_RECORDS_PER_ZONE: String(MAX), HOST: '127.0.0.1', PORT: '0' });
   alice = await t.user('alice');
-  for (const name of ['a.example', 'b.example', 'full.example', 'live.example', 'gone.example']) expect((await t.request('POST', '/api/v1/domains', { token: alice, body: { name } })).status).toBe(201);
+  for (const name of ['a.example', 'b.example', 'full.example', 'live.example', 'gone.example'])
+    expect((await t.request('POST', '/api/v1/domains', { token: alice, body: { name } })).status).toBe(201);
   const store = t.forge;
   const run = store.transaction.bind(store);
   store.transaction = (<T>(fn: (tx: Repos) => Promise<T>) =>
@@ -110,7 +111,12 @@ describe('the work of a request is counted before it is built', () => {
   it('writes a big answer in pieces that make the same JSON as in one go', async () => {
     const id = (await (await t.request('GET', '/api/v1/templates?per_page=100', { token: alice })).json()).find((x: { name: string }) => x.name === 'three-thousand').id;
     const user = (await t.services.accounts.authenticate(alice))!.user;
-    const result = await t.services.templates.apply({ userId: user.id }, id, { zones: ['a.example', 'live.example'] }, { source: 'api', actor: { username: 'alice', userId: user.id, credential: 'test' }, dryRun: true });
+    const result = await t.services.templates.apply(
+      { userId: user.id },
+      id,
+      { zones: ['a.example', 'live.example'] },
+      { source: 'api', actor: { username: 'alice', userId: user.id, credential: 'test' }, dryRun: true },
+    );
     expect(result.zones.map((z) => z.change.added.length)).toEqual([3000, 3000]);
     expect(JSON.parse(await batchJson(result))).toEqual(JSON.parse(JSON.stringify(batchView(result))));
   });
@@ -191,7 +197,11 @@ describe('long work lets the service answer, and stops when its client goes', ()
       );
     };
     try {
-      const res = await fetch(`${url}/api/v1/templates/${id}/apply`, { method: 'POST', headers: { authorization: `Bearer ${alice}`, 'content-type': 'application/json' }, body: JSON.stringify({ zones: ['live.example'] }) });
+      const res = await fetch(`${url}/api/v1/templates/${id}/apply`, {
+        method: 'POST',
+        headers: { authorization: `Bearer ${alice}`, 'content-type': 'application/json' },
+        body: JSON.stringify({ zones: ['live.example'] }),
+      });
       expect(res.status).toBe(200);
       await res.arrayBuffer();
       await Promise.all(probes);
@@ -217,7 +227,12 @@ describe('long work lets the service answer, and stops when its client goes', ()
       };
     });
     try {
-      const answer = fetch(`${url}/api/v1/templates/${id}/apply`, { method: 'POST', signal: client.signal, headers: { authorization: `Bearer ${alice}`, 'content-type': 'application/json' }, body: JSON.stringify({ zones: ['gone.example'] }) });
+      const answer = fetch(`${url}/api/v1/templates/${id}/apply`, {
+        method: 'POST',
+        signal: client.signal,
+        headers: { authorization: `Bearer ${alice}`, 'content-type': 'application/json' },
+        body: JSON.stringify({ zones: ['gone.example'] }),
+      });
       await expect(answer).rejects.toThrow(/abort/i);
       await writeEnded;
     } finally {

@@ -27,7 +27,10 @@ async function scoped(scope: ScopeInput): Promise<string> {
 }
 
 const www = (name: string, team?: string) => ({ name, ...(team ? { team } : {}), rrsets: [{ name: 'www', record_type: 'A', records: ['192.0.2.1'] }] });
-const templates = async () => ((await (await t.request('GET', '/api/v1/templates', { token: alice })).json()) as Array<{ id: number; name: string; rrsets: Array<{ name: string; records: string[] }> }>).map((x) => `${x.name}: ${x.rrsets.map((r) => `${r.name} ${r.records.join(',')}`).join('; ')}`);
+const templates = async () =>
+  ((await (await t.request('GET', '/api/v1/templates', { token: alice })).json()) as Array<{ id: number; name: string; rrsets: Array<{ name: string; records: string[] }> }>).map(
+    (x) => `${x.name}: ${x.rrsets.map((r) => `${r.name} ${r.records.join(',')}`).join('; ')}`,
+  );
 
 describe('a scoped credential and templates', () => {
   it('answers 403 to a token with any scope that creates, changes or deletes a template, personal or team, and changes nothing', async () => {
@@ -69,17 +72,28 @@ describe('a scoped credential and templates', () => {
 describe('the apex NS set and templates', () => {
   it('refuses a template whose NS set stands at the apex, however the apex is written, naming the RRset', async () => {
     for (const name of ['@', '', '{zone}.', ' {zone}. ']) {
-      const body = { name: 'ns', rrsets: [{ name: 'www', record_type: 'A', records: ['192.0.2.1'] }, { name, record_type: 'NS', records: ['ns.attacker.example.'] }] };
+      const body = {
+        name: 'ns',
+        rrsets: [
+          { name: 'www', record_type: 'A', records: ['192.0.2.1'] },
+          { name, record_type: 'NS', records: ['ns.attacker.example.'] },
+        ],
+      };
       const res = await t.request('POST', '/api/v1/templates', { token: alice, body });
       expect(res.status, JSON.stringify(name)).toBe(400);
       expect(Object.keys((await res.json()).error.fields), JSON.stringify(name)).toContain('rrsets.1.record_type');
     }
     // The SOA is no record a template (or anything else) may hold.
-    const soa = await t.request('POST', '/api/v1/templates', { token: alice, body: { name: 'soa', rrsets: [{ name: '@', record_type: 'SOA', records: ['ns.attacker.example. h.attacker.example. 1 2 3 4 5'] }] } });
+    const soa = await t.request('POST', '/api/v1/templates', {
+      token: alice,
+      body: { name: 'soa', rrsets: [{ name: '@', record_type: 'SOA', records: ['ns.attacker.example. h.attacker.example. 1 2 3 4 5'] }] },
+    });
     expect(soa.status).toBe(400);
     expect(Object.keys((await soa.json()).error.fields)).toContain('rrsets.0.record_type');
     // A delegation below the apex is an ordinary RRset.
-    expect((await t.request('POST', '/api/v1/templates', { token: alice, body: { name: 'delegation', rrsets: [{ name: 'sub', record_type: 'NS', records: ['ns1.example.net.'] }] } })).status).toBe(201);
+    expect((await t.request('POST', '/api/v1/templates', { token: alice, body: { name: 'delegation', rrsets: [{ name: 'sub', record_type: 'NS', records: ['ns1.example.net.'] }] } })).status).toBe(
+      201,
+    );
     expect((await templates()).some((x) => x.startsWith('ns:'))).toBe(false);
   });
 
@@ -87,7 +101,8 @@ describe('the apex NS set and templates', () => {
     const res = await t.request('POST', '/api/v1/templates', { token: alice, body: { name: 'host-ns', rrsets: [{ name: '{host}', record_type: 'NS', records: ['ns.attacker.example.'] }] } });
     expect(res.status).toBe(201);
     const id = (await res.json()).id as number;
-    const ns = async (zone: string) => ((await (await t.request('GET', `/api/v1/domains/${zone}/records?record_type=NS`, { token: alice })).json()) as Array<{ content: string }>).map((r) => r.content).sort();
+    const ns = async (zone: string) =>
+      ((await (await t.request('GET', `/api/v1/domains/${zone}/records?record_type=NS`, { token: alice })).json()) as Array<{ content: string }>).map((r) => r.content).sort();
     const before = await ns('one.example');
     for (const host of ['@', 'one.example.']) {
       for (const dry of [true, false]) {

@@ -54,7 +54,15 @@ describe('templates', () => {
     expect(res.status).toBe(201);
     const body = await res.json();
     id = body.id;
-    expect(body).toMatchObject({ name: 'mail', team: null, variables: ['mx'], rrsets: [{ name: '@', record_type: 'MX', ttl: '3600', records: ['10 {mx}.'] }, { name: '_dmarc', ttl: '300' }] });
+    expect(body).toMatchObject({
+      name: 'mail',
+      team: null,
+      variables: ['mx'],
+      rrsets: [
+        { name: '@', record_type: 'MX', ttl: '3600', records: ['10 {mx}.'] },
+        { name: '_dmarc', ttl: '300' },
+      ],
+    });
     expect((await (await t.request('GET', '/api/v1/templates', { token: alice })).json()).map((x: { name: string }) => x.name)).toEqual(['mail']);
     expect(await (await t.request('GET', '/api/v1/templates', { token: bob })).json()).toEqual([]);
     expect((await t.request('GET', `/api/v1/templates/${id}`, { token: bob })).status).toBe(404);
@@ -114,7 +122,15 @@ describe('templates', () => {
 
   it('previews an apply per zone, applies it as one batch, shows drift, and reverts the batch', async () => {
     // one.example has an MX of its own that merge mode replaces.
-    await t.request('PATCH', '/api/v1/domains/one.example/rrsets', { token: alice, body: { rrsets: [{ name: '@', record_type: 'MX', ttl: '3600', changetype: 'REPLACE', records: ['5 old.one.example.'] }, { name: 'www', record_type: 'A', ttl: '300', changetype: 'REPLACE', records: ['192.0.2.1'] }] } });
+    await t.request('PATCH', '/api/v1/domains/one.example/rrsets', {
+      token: alice,
+      body: {
+        rrsets: [
+          { name: '@', record_type: 'MX', ttl: '3600', changetype: 'REPLACE', records: ['5 old.one.example.'] },
+          { name: 'www', record_type: 'A', ttl: '300', changetype: 'REPLACE', records: ['192.0.2.1'] },
+        ],
+      },
+    });
     const before = await records('one.example');
     const body = { zones: ['one.example', 'two.example'], variables: { mx: 'mx.example.net' } };
     const dry = await t.request('POST', `/api/v1/templates/${id}/apply?dry_run=true`, { token: alice, body });
@@ -122,8 +138,20 @@ describe('templates', () => {
     const preview = await dry.json();
     expect(preview.batch).toBeNull();
     expect(preview.zones.map((z: { zone: string; rrsets: unknown }) => [z.zone, z.rrsets])).toEqual([
-      ['one.example', [{ name: '@', record_type: 'MX', action: 'replace' }, { name: '_dmarc', record_type: 'TXT', action: 'add' }]],
-      ['two.example', [{ name: '@', record_type: 'MX', action: 'add' }, { name: '_dmarc', record_type: 'TXT', action: 'add' }]],
+      [
+        'one.example',
+        [
+          { name: '@', record_type: 'MX', action: 'replace' },
+          { name: '_dmarc', record_type: 'TXT', action: 'add' },
+        ],
+      ],
+      [
+        'two.example',
+        [
+          { name: '@', record_type: 'MX', action: 'add' },
+          { name: '_dmarc', record_type: 'TXT', action: 'add' },
+        ],
+      ],
     ]);
     expect(await records('one.example')).toEqual(before);
 

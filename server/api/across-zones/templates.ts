@@ -23,7 +23,15 @@ const tags = ['Templates'];
 const idOnly = z.object({ id: idParam });
 const templateId = (raw: string) => pathId(raw, 'template');
 
-const list = createRoute({ method: 'get', path: '/templates', summary: 'Templates you may use: yours and your teams’', tags, security, request: { query: z.object(pageQuery) }, responses: { 200: { description: 'Templates, by name', headers: pageHeaders, content: json(z.array(TemplateSchema)) }, ...errors(400) } });
+const list = createRoute({
+  method: 'get',
+  path: '/templates',
+  summary: 'Templates you may use: yours and your teams’',
+  tags,
+  security,
+  request: { query: z.object(pageQuery) },
+  responses: { 200: { description: 'Templates, by name', headers: pageHeaders, content: json(z.array(TemplateSchema)) }, ...errors(400) },
+});
 const create = createRoute({
   method: 'post',
   path: '/templates',
@@ -33,7 +41,15 @@ const create = createRoute({
   request: { body: { required: true, content: json(TemplateCreateSchema) } },
   responses: { 201: { description: 'The new template', content: json(TemplateSchema) }, ...errors(400, 404, 408, 409, 413) },
 });
-const get = createRoute({ method: 'get', path: '/templates/{id}', summary: 'One template', tags, security, request: { params: idOnly }, responses: { 200: { description: 'The template', content: json(TemplateSchema) }, ...errors(404) } });
+const get = createRoute({
+  method: 'get',
+  path: '/templates/{id}',
+  summary: 'One template',
+  tags,
+  security,
+  request: { params: idOnly },
+  responses: { 200: { description: 'The template', content: json(TemplateSchema) }, ...errors(404) },
+});
 const update = createRoute({
   method: 'put',
   path: '/templates/{id}',
@@ -43,12 +59,21 @@ const update = createRoute({
   request: { params: idOnly, body: { required: true, content: json(TemplateUpdateSchema) } },
   responses: { 200: { description: 'The template', content: json(TemplateSchema) }, ...errors(400, 404, 408, 409, 413) },
 });
-const remove = createRoute({ method: 'delete', path: '/templates/{id}', summary: 'Delete a template (its zones keep their records)', tags, security, request: { params: idOnly }, responses: { 200: { description: 'The deleted template', content: json(TemplateSchema) }, ...errors(404) } });
+const remove = createRoute({
+  method: 'delete',
+  path: '/templates/{id}',
+  summary: 'Delete a template (its zones keep their records)',
+  tags,
+  security,
+  request: { params: idOnly },
+  responses: { 200: { description: 'The deleted template', content: json(TemplateSchema) }, ...errors(404) },
+});
 const apply = createRoute({
   method: 'post',
   path: '/templates/{id}/apply',
   summary: 'Apply a template to zones: one change set per zone under one batch',
-  description: 'With ?dry_run=true: per zone, the RRsets it would add, replace or remove, and the change set, nothing changed. Any zone that would fail fails the whole batch before anything is written.',
+  description:
+    'With ?dry_run=true: per zone, the RRsets it would add, replace or remove, and the change set, nothing changed. Any zone that would fail fails the whole batch before anything is written.',
   tags,
   security,
   request: { params: idOnly, query: z.object(writeQuery), body: { required: true, content: json(TemplateApplySchema) } },
@@ -70,7 +95,14 @@ const zoneTemplate = createRoute({
   summary: 'The template the zone came from (or had applied last), and whether the zone has drifted from it',
   tags,
   security,
-  request: { params: z.object({ name: z.string().max(300).openapi({ param: { name: 'name', in: 'path' }, example: 'example.com' }) }) },
+  request: {
+    params: z.object({
+      name: z
+        .string()
+        .max(300)
+        .openapi({ param: { name: 'name', in: 'path' }, example: 'example.com' }),
+    }),
+  },
   responses: { 200: { description: 'The template and the zone’s drift', content: json(ZoneTemplateSchema) }, ...errors(404) },
 });
 
@@ -87,7 +119,7 @@ export function rrsetActions(change: ChangeSet): RRsetAction[] {
 /** The same, letting the event loop turn (`step`) every thousand records. */
 async function rrsetActionsSliced(change: ChangeSet, step: () => Promise<void>): Promise<RRsetAction[]> {
   const out: RRsetAction[] = [];
-  for (const steps = actions(change, out); !steps.next().done; ) await step();
+  for (const steps = actions(change, out); !steps.next().done;) await step();
   return out;
 }
 
@@ -132,7 +164,7 @@ export async function batchJson(b: BatchResult): Promise<string> {
   for (const [i, { zone, change }] of b.zones.entries()) {
     await slice();
     const { added, removed, ...rest } = changeView({ ...change, added: [], removed: [], added_count: change.added.length, removed_count: change.removed.length });
-    void added, void removed;
+    (void added, void removed);
     const rrsets = await rrsetActionsSliced(change, slice);
     await slice();
     parts.push(`${i > 0 ? ',' : ''}{"zone":${JSON.stringify(zone)},"rrsets":${JSON.stringify(rrsets)},"change":${JSON.stringify(rest).slice(0, -1)}`);

@@ -45,11 +45,20 @@ describe('ALIAS records', () => {
   it('are refused at a delegation, below one, and below a DNAME, naming the field', async () => {
     await app();
     expect((await add('sub', 'NS', 'ns1.elsewhere.example')).status).toBe(200);
-    expect(await error(await add('sub', 'ALIAS', 'lb.example.net'))).toMatchObject({ status: 400, fields: { record_type: expect.stringMatching(/ALIAS cannot stand beside the NS records of a delegation at sub\.example\.com/) } });
-    expect(await error(await add('www.sub', 'ALIAS', 'lb.example.net'))).toMatchObject({ status: 400, fields: { name: expect.stringMatching(/www\.sub\.example\.com is below the delegation at sub\.example\.com/) } });
+    expect(await error(await add('sub', 'ALIAS', 'lb.example.net'))).toMatchObject({
+      status: 400,
+      fields: { record_type: expect.stringMatching(/ALIAS cannot stand beside the NS records of a delegation at sub\.example\.com/) },
+    });
+    expect(await error(await add('www.sub', 'ALIAS', 'lb.example.net'))).toMatchObject({
+      status: 400,
+      fields: { name: expect.stringMatching(/www\.sub\.example\.com is below the delegation at sub\.example\.com/) },
+    });
     // Whichever comes second: a delegation above an ALIAS is refused too.
     expect((await add('www.team', 'ALIAS', 'lb.example.net')).status).toBe(200);
-    expect(await error(await add('team', 'NS', 'ns1.elsewhere.example'))).toMatchObject({ status: 400, fields: { name: expect.stringMatching(/www\.team\.example\.com is below the delegation at team\.example\.com/) } });
+    expect(await error(await add('team', 'NS', 'ns1.elsewhere.example'))).toMatchObject({
+      status: 400,
+      fields: { name: expect.stringMatching(/www\.team\.example\.com is below the delegation at team\.example\.com/) },
+    });
     expect((await add('old', 'DNAME', 'example.net')).status).toBe(200);
     expect(await error(await add('x.old', 'ALIAS', 'lb.example.net'))).toMatchObject({ status: 400, fields: { name: expect.stringMatching(/below the DNAME/) } });
   });

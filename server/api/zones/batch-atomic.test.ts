@@ -108,7 +108,10 @@ describe('a batch across zones is all or nothing', () => {
     const bulk = await t.request('POST', '/api/v1/records/bulk', { token, body: { content: '192.0.2.30', match: 'exact', action: 'replace', replacement: '192.0.2.40' } });
     expect(bulk.status, await bulk.clone().text()).toBe(200);
     const { batch } = (await bulk.json()) as { batch: string };
-    const edit = await t.request('PATCH', '/api/v1/domains/two.example/rrsets', { token, body: { rrsets: [{ name: 'www', record_type: 'A', ttl: '300', changetype: 'REPLACE', records: ['192.0.2.41'] }] } });
+    const edit = await t.request('PATCH', '/api/v1/domains/two.example/rrsets', {
+      token,
+      body: { rrsets: [{ name: 'www', record_type: 'A', ttl: '300', changetype: 'REPLACE', records: ['192.0.2.41'] }] },
+    });
     expect(edit.status).toBe(200);
     const before = await Promise.all(ZONES.map(seen));
     const res = await t.request('POST', `/api/v1/batches/${batch}/revert`, { token, body: {} });

@@ -76,7 +76,10 @@ describe('change sets', () => {
         for (const o of ops) {
           await track(async () => {
             if (o.kind === 'patch') {
-              const rrsets = o.rrsets.map(({ pick, ...r }) => ({ ...r, records: r.changetype === 'DELETE' ? undefined : pick.map((i) => contents[r.record_type]![i % contents[r.record_type]!.length]!) }));
+              const rrsets = o.rrsets.map(({ pick, ...r }) => ({
+                ...r,
+                records: r.changetype === 'DELETE' ? undefined : pick.map((i) => contents[r.record_type]![i % contents[r.record_type]!.length]!),
+              }));
               return t.request('PATCH', `${Z}/rrsets`, { body: { rrsets } });
             }
             if (o.kind === 'soa') return t.request('PUT', Z, { body: { minimum_ttl: o.minimum_ttl, refresh_interval: o.refresh_interval } });

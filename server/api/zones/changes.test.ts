@@ -44,7 +44,14 @@ describe('the history', () => {
     expect(settings.settings).toEqual({ minimum_ttl: [3600, 600] });
     expect(edit).toMatchObject({ added: [{ name: 'www', content: '192.0.2.2' }], removed: [{ name: 'www', content: '192.0.2.1' }] });
     expect(edit.serial_after).toBe(await serial());
-    expect(zone).toMatchObject({ serial_before: 0, comment: 'zone created', added: [{ name: '@', record_type: 'NS' }, { name: '@', record_type: 'NS' }] });
+    expect(zone).toMatchObject({
+      serial_before: 0,
+      comment: 'zone created',
+      added: [
+        { name: '@', record_type: 'NS' },
+        { name: '@', record_type: 'NS' },
+      ],
+    });
     // Each change set continues where the one before it ended.
     for (let i = 0; i + 1 < list.length; i++) expect(list[i].serial_before).toBe(list[i + 1].serial_after);
   });
@@ -212,9 +219,7 @@ describe('If-Match and dry runs on every write', () => {
   it('two writers with the same If-Match: exactly one succeeds, the other gets 412', async () => {
     const tag = (await t.request('GET', Z)).headers.get('etag')!;
     const results = await Promise.all(
-      ['192.0.2.1', '192.0.2.2', '192.0.2.3', '192.0.2.4'].map((content, i) =>
-        t.request('POST', `${Z}/records`, { body: { name: `w${i}`, record_type: 'A', content }, headers: { 'if-match': tag } }),
-      ),
+      ['192.0.2.1', '192.0.2.2', '192.0.2.3', '192.0.2.4'].map((content, i) => t.request('POST', `${Z}/records`, { body: { name: `w${i}`, record_type: 'A', content }, headers: { 'if-match': tag } })),
     );
     expect(results.map((r) => r.status).sort()).toEqual([200, 412, 412, 412]);
     expect((await records()).filter((r) => r.startsWith('w')).length).toBe(1);
@@ -241,10 +246,12 @@ describe('revert', () => {
   it('applies the inverse as a new change set, which can itself be reverted', async () => {
     await patch([{ name: 'www', record_type: 'A', ttl: '300', changetype: 'REPLACE', records: ['192.0.2.1'] }]);
     const before = await records();
-    const change = await json(patch([
-      { name: 'www', record_type: 'A', ttl: '600', changetype: 'REPLACE', records: ['192.0.2.1', '192.0.2.2'] },
-      { name: 'txt', record_type: 'TXT', changetype: 'ADD', records: ['hello'] },
-    ]));
+    const change = await json(
+      patch([
+        { name: 'www', record_type: 'A', ttl: '600', changetype: 'REPLACE', records: ['192.0.2.1', '192.0.2.2'] },
+        { name: 'txt', record_type: 'TXT', changetype: 'ADD', records: ['hello'] },
+      ]),
+    );
     await t.request('PUT', Z, { body: { minimum_ttl: 900 } });
     const preview = await json(t.request('POST', `${Z}/changes/${change.id}/revert?dry_run=true`));
     expect(preview).toMatchObject({ id: null, source: 'revert' });
@@ -263,10 +270,12 @@ describe('revert', () => {
   });
 
   it('is a 409 naming the RRsets that changed since, and applies nothing', async () => {
-    const change = await json(patch([
-      { name: 'www', record_type: 'A', changetype: 'REPLACE', records: ['192.0.2.1'] },
-      { name: 'api', record_type: 'A', changetype: 'REPLACE', records: ['192.0.2.7'] },
-    ]));
+    const change = await json(
+      patch([
+        { name: 'www', record_type: 'A', changetype: 'REPLACE', records: ['192.0.2.1'] },
+        { name: 'api', record_type: 'A', changetype: 'REPLACE', records: ['192.0.2.7'] },
+      ]),
+    );
     await patch([{ name: 'www', record_type: 'A', changetype: 'REPLACE', records: ['192.0.2.5'] }]);
     const before = await records();
     const s = await serial();

@@ -29,7 +29,10 @@ const list = createRoute({
     params: zoneOnly,
     query: z.object({
       ...pageQuery,
-      source: z.enum(SOURCES, { error: `must be one of ${SOURCES.join(', ')}` }).optional().openapi({ description: 'Only change sets from this source' }),
+      source: z
+        .enum(SOURCES, { error: `must be one of ${SOURCES.join(', ')}` })
+        .optional()
+        .openapi({ description: 'Only change sets from this source' }),
       username: z.string().max(64).optional().openapi({ description: 'Only change sets made by this user' }),
     }),
   },
@@ -80,7 +83,10 @@ export function changesApi(services: Services) {
       const zone = pathZone(c).zone;
       const page = await changes.page(zone, { source: q.source, username: q.username?.trim().toLowerCase() }, p.window);
       setPageHeaders(c, page.total, p);
-      return c.json(page.rows.map((cs) => changeView(cs)), 200);
+      return c.json(
+        page.rows.map((cs) => changeView(cs)),
+        200,
+      );
     })
     .endpoint(get, async (c) => {
       const { id } = c.req.valid('param');

@@ -110,7 +110,11 @@ beforeAll(async () => {
       const q = packet.decode(msg);
       const { name } = q.questions![0]!;
       const soa = { mname: 'ns1.zonedeck.test', rname: 'hostmaster.zonedeck.test', serial: OLD_SERIAL, refresh: 1, retry: 1, expire: 1, minimum: 1 };
-      s.send(packet.encode({ id: q.id, type: 'response', flags: packet.AUTHORITATIVE_ANSWER, questions: q.questions, answers: [{ type: 'SOA', name, ttl: 300, data: soa }] }), rinfo.port, rinfo.address);
+      s.send(
+        packet.encode({ id: q.id, type: 'response', flags: packet.AUTHORITATIVE_ANSWER, questions: q.questions, answers: [{ type: 'SOA', name, ttl: 300, data: soa }] }),
+        rinfo.port,
+        rinfo.address,
+      );
     }),
     await udp('127.0.0.4', dns.port),
   );

@@ -33,7 +33,9 @@ async function ok<T = any>(res: Promise<Response>, status = 200): Promise<T> {
 const deleted = (token = alice) => ok<Deleted[]>(api('GET', '/deleted-domains', undefined, token));
 const changes = (name: string) => ok<Change[]>(api('GET', `/domains/${name}/changes?per_page=500`));
 const records = async (name: string) =>
-  (await ok<Rec[]>(api('GET', `/domains/${name}/records?per_page=500`))).map(({ name: n, record_type, content, ttl, disabled }) => ({ name: n, record_type, content, ttl, disabled: disabled ?? false })).sort((a, b) => `${a.name} ${a.record_type} ${a.content}`.localeCompare(`${b.name} ${b.record_type} ${b.content}`));
+  (await ok<Rec[]>(api('GET', `/domains/${name}/records?per_page=500`)))
+    .map(({ name: n, record_type, content, ttl, disabled }) => ({ name: n, record_type, content, ttl, disabled: disabled ?? false }))
+    .sort((a, b) => `${a.name} ${a.record_type} ${a.content}`.localeCompare(`${b.name} ${b.record_type} ${b.content}`));
 
 /** A signed zone with served and disabled records, changed SOA fields and some history. */
 async function signedZone(name: string) {
@@ -60,7 +62,15 @@ describe('deleting and restoring a zone', () => {
     expect(await ok(api('GET', '/domains'))).toEqual([]);
     const [first, ...none] = await deleted();
     expect(none).toEqual([]);
-    expect(first).toEqual({ id: expect.any(Number), name: 'example.com', deleted_at: expect.any(String), deleted_by: 'alice', records: recordsBefore.length, dnssec: true, expires_at: expect.any(String) });
+    expect(first).toEqual({
+      id: expect.any(Number),
+      name: 'example.com',
+      deleted_at: expect.any(String),
+      deleted_by: 'alice',
+      records: recordsBefore.length,
+      dnssec: true,
+      expires_at: expect.any(String),
+    });
     expect(Date.parse(first!.expires_at) - Date.parse(first!.deleted_at)).toBe(365 * 86_400_000);
 
     // The name is free: a zone created under it starts anew, with a history of its own.
@@ -87,7 +97,15 @@ describe('deleting and restoring a zone', () => {
 
     // Restore the first: the same zone, with a newer serial and its history, then "zone restored".
     const restored = await ok(api('POST', `/deleted-domains/${first!.id}/restore`));
-    expect(restored).toMatchObject({ name: 'example.com', dnssec_enabled: true, minimum_ttl: 600, refresh_interval: 7200, retry_interval: before.retry_interval, expire_interval: before.expire_interval, created_at: before.created_at });
+    expect(restored).toMatchObject({
+      name: 'example.com',
+      dnssec_enabled: true,
+      minimum_ttl: 600,
+      refresh_interval: 7200,
+      retry_interval: before.retry_interval,
+      expire_interval: before.expire_interval,
+      created_at: before.created_at,
+    });
     expect(restored.serial_number).toBeGreaterThan(before.serial_number);
     expect(restored.ds_records).toEqual(before.ds_records);
     expect(restored.dnskey_records).toEqual(before.dnskey_records);
@@ -246,7 +264,7 @@ describe('restoring under the rules of a creation', () => {
     expect((await api('GET', '/domains/a.example')).status).toBe(404);
   });
 
-  it("a zone of another account now nested inside the name is a 409 naming it", async () => {
+  it('a zone of another account now nested inside the name is a 409 naming it', async () => {
     await setup();
     await ok(api('POST', '/domains', { name: 'parent.example' }), 201);
     expect((await api('DELETE', '/domains/parent.example')).status).toBe(200);

@@ -84,7 +84,7 @@ describe('disabled records through the API', () => {
   });
 });
 
-describe('disabled records through the PowerDNS API (PowerDNS-Admin\'s Disable toggle)', () => {
+describe("disabled records through the PowerDNS API (PowerDNS-Admin's Disable toggle)", () => {
   it('REPLACE with disabled: true is kept and read back as written, and not served', async () => {
     const rrset = {
       name: 'app.off.test.',
@@ -108,7 +108,7 @@ describe('disabled records through the PowerDNS API (PowerDNS-Admin\'s Disable t
     expect((await answers('app.off.test', 'A')).split('\n').sort()).toEqual(['192.0.2.40', '192.0.2.41']);
   });
 
-  it('the service\'s SOA and apex NS cannot be disabled (422 naming the record)', async () => {
+  it("the service's SOA and apex NS cannot be disabled (422 naming the record)", async () => {
     const zone = await json<{ rrsets: Array<{ name: string; type: string; ttl: number; records: Array<{ content: string }> }> }>(pdns('GET', '/zones/off.test.'));
     const ns = zone.rrsets.find((r) => r.name === 'off.test.' && r.type === 'NS')!;
     const r = await pdns('PATCH', '/zones/off.test.', { rrsets: [{ ...ns, changetype: 'REPLACE', records: ns.records.map((x) => ({ content: x.content, disabled: true })) }] });

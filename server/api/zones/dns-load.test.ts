@@ -43,9 +43,7 @@ afterAll(() => t?.close());
 
 /** Every name of the zone with its RRsets in their order: type, TTL and data. */
 const dump = (zone: Zone) =>
-  [...zone.nodes.entries()]
-    .map(([name, node]) => [name, [...node.entries()].map(([type, set]) => [type, set.ttl, set.data.map(String)])] as const)
-    .sort((x, y) => (x[0] < y[0] ? -1 : 1));
+  [...zone.nodes.entries()].map(([name, node]) => [name, [...node.entries()].map(([type, set]) => [type, set.ttl, set.data.map(String)])] as const).sort((x, y) => (x[0] < y[0] ? -1 : 1));
 
 describe('the start-up load', () => {
   it('builds the zone the records make, in slices by name', async () => {
@@ -57,7 +55,11 @@ describe('the start-up load', () => {
     const loaded = index.get('load.test')!;
     const domain = (await store.domains.byName('load.test'))!;
     // The zone as the records make it when handed over all at once, in id order.
-    const reference = new Zone(domain, (await store.records.byDomain(domain.id)).filter((r) => !r.disabled), IDENTITY);
+    const reference = new Zone(
+      domain,
+      (await store.records.byDomain(domain.id)).filter((r) => !r.disabled),
+      IDENTITY,
+    );
     expect(dump(loaded)).toEqual(dump(reference));
     // The apex, the a names, b, x-y, xy, x.y and x_y (quiet holds only a disabled record).
     expect(loaded.nodes.size).toBe(1 + 1995 + 5);

@@ -38,7 +38,13 @@ const get = async (name: string) => (await (await t.request('GET', `/api/v1/doma
 function digestOf(dnskey: string): { tag: number; digest: string } {
   const [owner, , , flags, protocol, algorithm, key] = dnskey.split(' ');
   const rdata = Buffer.concat([Buffer.from([Number(flags) >> 8, Number(flags) & 255, Number(protocol), Number(algorithm)]), Buffer.from(key!, 'base64')]);
-  const wire = Buffer.concat([...owner!.split('.').filter(Boolean).map((l) => Buffer.concat([Buffer.from([l.length]), Buffer.from(l)])), Buffer.from([0])]);
+  const wire = Buffer.concat([
+    ...owner!
+      .split('.')
+      .filter(Boolean)
+      .map((l) => Buffer.concat([Buffer.from([l.length]), Buffer.from(l)])),
+    Buffer.from([0]),
+  ]);
   let ac = 0;
   for (let i = 0; i < rdata.length; i++) ac += i & 1 ? rdata[i]! : rdata[i]! << 8;
   ac += (ac >> 16) & 0xffff;
@@ -51,7 +57,7 @@ describe('DNSSEC details of a domain', () => {
     expect(d).toMatchObject({ dnssec_enabled: false, ds_records: [], dnskey_records: [] });
   });
 
-  it('show one DS (algorithm 13, SHA-256) matching the zone\'s DNSKEY once DNSSEC is turned on', async () => {
+  it("show one DS (algorithm 13, SHA-256) matching the zone's DNSKEY once DNSSEC is turned on", async () => {
     await create({ name: 'example.com' });
     const res = await put('example.com', { dnssec_enabled: true });
     expect(res.status).toBe(200);

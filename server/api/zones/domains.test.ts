@@ -128,7 +128,10 @@ describe('PUT /domains/:name', () => {
     [{ minimum_ttl: 300.5 }, { minimum_ttl: 'must be a whole number of seconds' }],
     [{ dnssec_enabled: 'yes' }, { dnssec_enabled: 'must be true or false' }],
     [{ name: 'other.example' }, { name: 'is read-only' }],
-    [{ serial_number: 1, delegated: true, created_at: 'x' }, { serial_number: 'is read-only', delegated: 'is read-only', created_at: 'is read-only' }],
+    [
+      { serial_number: 1, delegated: true, created_at: 'x' },
+      { serial_number: 'is read-only', delegated: 'is read-only', created_at: 'is read-only' },
+    ],
     [[], { body: 'must be a JSON object' }],
   ])('rejects %j with 400 per field and changes nothing', async (body, fields) => {
     const before = await get('example.com');

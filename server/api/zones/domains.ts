@@ -59,7 +59,10 @@ const get = createRoute({
   tags,
   security,
   request: { params: nameParam },
-  responses: { 200: { description: 'The domain; its serial is the ETag for If-Match', headers: z.object({ ETag: z.string().openapi({ example: '"2026112301"' }) }), content: json(DomainSchema) }, ...errors(404) },
+  responses: {
+    200: { description: 'The domain; its serial is the ETag for If-Match', headers: z.object({ ETag: z.string().openapi({ example: '"2026112301"' }) }), content: json(DomainSchema) },
+    ...errors(404),
+  },
 });
 
 const update = createRoute({
@@ -69,7 +72,10 @@ const update = createRoute({
   tags,
   security,
   request: { params: nameParam, query: z.object(writeQuery), headers: writeHeaders, body: { required: true, content: json(DomainUpdateSchema) } },
-  responses: { 200: { description: 'The updated domain (with ?dry_run=true: the change set that would be applied)', content: json(z.union([DomainSchema, ChangeSetSchema])) }, ...errors(400, 404, 408, 412, 413) },
+  responses: {
+    200: { description: 'The updated domain (with ?dry_run=true: the change set that would be applied)', content: json(z.union([DomainSchema, ChangeSetSchema])) },
+    ...errors(400, 404, 408, 412, 413),
+  },
 });
 
 const remove = createRoute({

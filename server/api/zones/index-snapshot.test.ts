@@ -58,7 +58,9 @@ afterAll(() => t?.close());
 /** Every name of the zone with its RRsets in their order: type, TTL and data. */
 const dump = (zone: Zone) =>
   [...zone.nodes.entries()]
-    .map(([name, node]) => [name, [...node.entries()].map(([type, set]) => [type, set.ttl, set.data.map((d) => (d instanceof Uint8Array ? Buffer.from(d).toString('hex') : JSON.stringify(d)))])] as const)
+    .map(
+      ([name, node]) => [name, [...node.entries()].map(([type, set]) => [type, set.ttl, set.data.map((d) => (d instanceof Uint8Array ? Buffer.from(d).toString('hex') : JSON.stringify(d)))])] as const,
+    )
     .sort((x, y) => (x[0] < y[0] ? -1 : 1));
 
 /** A start of the DNS index on the test app's store, with the snapshot beside it: how it loaded, and the index. */
@@ -178,13 +180,14 @@ describe('the start-up snapshot', () => {
       expect(await refreshing).toEqual({ kept: 1, read: 2, written: true });
       expect(fs.existsSync(leftover)).toBe(false);
       // The file it replaced is closed (on the thread pool): its disk space is given back, not held by a deleted file left open.
-      const heldDeleted = () => fs.readdirSync('/proc/self/fd').filter((fd) => {
-        try {
-          return fs.readlinkSync(`/proc/self/fd/${fd}`).startsWith(`${file} (deleted)`);
-        } catch {
-          return false;
-        }
-      });
+      const heldDeleted = () =>
+        fs.readdirSync('/proc/self/fd').filter((fd) => {
+          try {
+            return fs.readlinkSync(`/proc/self/fd/${fd}`).startsWith(`${file} (deleted)`);
+          } catch {
+            return false;
+          }
+        });
       await vi.waitFor(() => expect(heldDeleted()).toEqual([]), { timeout: 5000, interval: 10 });
       expect(fs.statSync(file).mode & 0o777).toBe(0o600);
       expect(await sync.refreshSnapshot()).toEqual({ kept: 3, read: 0, written: false });

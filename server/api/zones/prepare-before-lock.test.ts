@@ -38,8 +38,7 @@ async function holdLock(): Promise<() => Promise<void>> {
   };
 }
 
-const pdnsPatch = (rrsets: unknown[]) =>
-  t.request('PATCH', `/api/v1/servers/localhost/zones/${ZONE}.`, { token: null, headers: { 'X-API-Key': token }, body: { rrsets } });
+const pdnsPatch = (rrsets: unknown[]) => t.request('PATCH', `/api/v1/servers/localhost/zones/${ZONE}.`, { token: null, headers: { 'X-API-Key': token }, body: { rrsets } });
 
 describe('a change is prepared before the write lock', () => {
   it.runIf(process.env.ZONEDECK_TEST_POSTGRES).each([
@@ -47,11 +46,24 @@ describe('a change is prepared before the write lock', () => {
     ['a record whose TTL is out of bounds', () => t.request('POST', `/api/v1/domains/${ZONE}/records`, { token, body: { name: 'www', record_type: 'A', content: '192.0.2.1', ttl: -5 } }), 'ttl'],
     [
       'an RRset PATCH with one bad record among many',
-      () => t.request('PATCH', `/api/v1/domains/${ZONE}/rrsets`, { token, body: { rrsets: [...Array.from({ length: 200 }, (_, i) => ({ name: `h${i}`, record_type: 'A', changetype: 'REPLACE', records: [`192.0.2.${i % 250}`] })), { name: 'bad', record_type: 'MX', changetype: 'REPLACE', records: ['no-priority'] }] } }),
+      () =>
+        t.request('PATCH', `/api/v1/domains/${ZONE}/rrsets`, {
+          token,
+          body: {
+            rrsets: [
+              ...Array.from({ length: 200 }, (_, i) => ({ name: `h${i}`, record_type: 'A', changetype: 'REPLACE', records: [`192.0.2.${i % 250}`] })),
+              { name: 'bad', record_type: 'MX', changetype: 'REPLACE', records: ['no-priority'] },
+            ],
+          },
+        }),
       'rrsets.200.records.0',
     ],
     ['a PowerDNS PATCH with bad content', () => pdnsPatch([{ name: `x.${ZONE}.`, type: 'AAAA', ttl: 300, changetype: 'REPLACE', records: [{ content: '192.0.2.1', disabled: false }] }]), null],
-    ['a zone file with a bad line', () => t.request('POST', `/api/v1/domains/${ZONE}/zone`, { token, raw: 'www 300 IN A 192.0.2.1\nmail 300 IN MX mail\n', headers: { 'content-type': 'text/dns' } }), 'line 2'],
+    [
+      'a zone file with a bad line',
+      () => t.request('POST', `/api/v1/domains/${ZONE}/zone`, { token, raw: 'www 300 IN A 192.0.2.1\nmail 300 IN MX mail\n', headers: { 'content-type': 'text/dns' } }),
+      'line 2',
+    ],
   ])('%s is refused at once while another write holds the zone', async (_what, send, field) => {
     const release = await holdLock();
     try {

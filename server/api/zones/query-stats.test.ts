@@ -38,11 +38,45 @@ beforeAll(async () => {
     zones: [{ id: zoneId, name: 'traffic.test', counts: c, names, nxdomain }],
     unattributed: counts({}),
   });
-  const one = createStatsRecorder(t.forge, { node: 'node-one', days: 90, metricsPerZone: false, onError: (e) => { throw e; } });
-  const two = createStatsRecorder(t.forge, { node: 'node-two', days: 90, metricsPerZone: false, onError: (e) => { throw e; } });
-  one.record(batch(minute - 120, counts({ queries: 10, noerror: 7, nxdomain: 3, udp: 10, qtype_a: 10 }), [['www.traffic.test', 7], ['gone.traffic.test', 3]], [['gone.traffic.test', 3]]));
+  const one = createStatsRecorder(t.forge, {
+    node: 'node-one',
+    days: 90,
+    metricsPerZone: false,
+    onError: (e) => {
+      throw e;
+    },
+  });
+  const two = createStatsRecorder(t.forge, {
+    node: 'node-two',
+    days: 90,
+    metricsPerZone: false,
+    onError: (e) => {
+      throw e;
+    },
+  });
+  one.record(
+    batch(
+      minute - 120,
+      counts({ queries: 10, noerror: 7, nxdomain: 3, udp: 10, qtype_a: 10 }),
+      [
+        ['www.traffic.test', 7],
+        ['gone.traffic.test', 3],
+      ],
+      [['gone.traffic.test', 3]],
+    ),
+  );
   one.record(batch(minute - 120, counts({ queries: 2, nodata: 2, tcp: 2, dnssec_ok: 2, qtype_aaaa: 2 }), [['www.traffic.test', 2]]));
-  two.record(batch(minute - 60, counts({ queries: 5, noerror: 4, nxdomain: 1, udp: 5, truncated: 1, qtype_txt: 5 }), [['www.traffic.test', 4], ['typo.traffic.test', 1]], [['typo.traffic.test', 1]]));
+  two.record(
+    batch(
+      minute - 60,
+      counts({ queries: 5, noerror: 4, nxdomain: 1, udp: 5, truncated: 1, qtype_txt: 5 }),
+      [
+        ['www.traffic.test', 4],
+        ['typo.traffic.test', 1],
+      ],
+      [['typo.traffic.test', 1]],
+    ),
+  );
   await Promise.all([one.close(), two.close()]);
 });
 afterAll(() => t.close());
@@ -115,7 +149,14 @@ describe('GET /domains/:name/stats/top', () => {
 
 describe('retention', () => {
   it('drops minute rows after 48 hours and hourly rows after STATS_DAYS', async () => {
-    const recorder = createStatsRecorder(t.forge, { node: 'node-one', days: 3, metricsPerZone: false, onError: (e) => { throw e; } });
+    const recorder = createStatsRecorder(t.forge, {
+      node: 'node-one',
+      days: 3,
+      metricsPerZone: false,
+      onError: (e) => {
+        throw e;
+      },
+    });
     await recorder.prune(NOW + 49 * 3600_000);
     const recent = await (await get(`/api/v1/domains/traffic.test/stats?from=${new Date(NOW - 3600_000).toISOString()}`)).json();
     expect(recent.totals.queries).toBe(0); // minute rows gone
@@ -133,13 +174,31 @@ describe('the recorder', () => {
   it('adds up batches that come faster than it writes, and stores their exact sums per minute, hour and name', async () => {
     expect((await t.request('POST', '/api/v1/domains', { token: tok.olivia, body: { name: 'busy.test' } })).status).toBe(201);
     const id = (await t.services.store.domains.byName('busy.test'))!.id;
-    const recorder = createStatsRecorder(t.forge, { node: 'node-one', days: 90, metricsPerZone: false, onError: (e) => { throw e; } });
+    const recorder = createStatsRecorder(t.forge, {
+      node: 'node-one',
+      days: 90,
+      metricsPerZone: false,
+      onError: (e) => {
+        throw e;
+      },
+    });
     const base = minute - 240;
     // 30 batches back to back, over three minutes: the first is written at once, the others while it is.
     for (let i = 0; i < 30; i++) {
       recorder.record({
         minute: base + (i % 3) * 60,
-        zones: [{ id, name: 'busy.test', counts: counts({ queries: 2, noerror: 1, nxdomain: 1, udp: 2 }), names: [['www.busy.test', 1], [`n${i % 2}.busy.test`, 1]], nxdomain: [['typo.busy.test', 1]] }],
+        zones: [
+          {
+            id,
+            name: 'busy.test',
+            counts: counts({ queries: 2, noerror: 1, nxdomain: 1, udp: 2 }),
+            names: [
+              ['www.busy.test', 1],
+              [`n${i % 2}.busy.test`, 1],
+            ],
+            nxdomain: [['typo.busy.test', 1]],
+          },
+        ],
         unattributed: counts({}),
       });
     }
@@ -162,7 +221,14 @@ describe('the recorder', () => {
   it('keeps at most MAX_PENDING_TOP names waiting, however many distinct names a flood brings', async () => {
     expect((await t.request('POST', '/api/v1/domains', { token: tok.olivia, body: { name: 'flood.test' } })).status).toBe(201);
     const id = (await t.services.store.domains.byName('flood.test'))!.id;
-    const recorder = createStatsRecorder(t.forge, { node: 'node-one', days: 90, metricsPerZone: false, onError: (e) => { throw e; } });
+    const recorder = createStatsRecorder(t.forge, {
+      node: 'node-one',
+      days: 90,
+      metricsPerZone: false,
+      onError: (e) => {
+        throw e;
+      },
+    });
     const names: Array<[string, number]> = [['hot.flood.test', 1]];
     for (let i = 0; i < MAX_PENDING_TOP + 500; i++) names.push([`r${i}.flood.test`, 1]);
     const batch = (m: number) => ({ minute: m, zones: [{ id, name: 'flood.test', counts: counts({ queries: 1 }), names, nxdomain: [] }], unattributed: counts({}) });
@@ -178,14 +244,22 @@ describe('the recorder', () => {
   it('stores a big write a transaction at a time, the main thread answering between them; flushed stores the rest at once', async () => {
     expect((await t.request('POST', '/api/v1/domains', { token: tok.olivia, body: { name: 'paced.test' } })).status).toBe(201);
     const id = (await t.services.store.domains.byName('paced.test'))!.id;
-    const recorder = createStatsRecorder(t.forge, { node: 'node-one', days: 90, metricsPerZone: false, onError: (e) => { throw e; } });
+    const recorder = createStatsRecorder(t.forge, {
+      node: 'node-one',
+      days: 90,
+      metricsPerZone: false,
+      onError: (e) => {
+        throw e;
+      },
+    });
     // 12,000 minutes of one zone: 12,200 rows, a dozen transactions.
     const MINUTES = 12_000;
     const first = minute - MINUTES * 60;
     const stored = async () => (await t.services.store.queryStats.series(id, 60, first, minute, 60)).length;
     /** Whether a minute's row is stored (rows go in the order they came). */
     const has = async (m: number) => (await t.services.store.queryStats.series(id, 60, first + m * 60, first + m * 60 + 60, 60)).length === 1;
-    for (let m = 0; m < MINUTES; m++) recorder.record({ minute: first + m * 60, zones: [{ id, name: 'paced.test', counts: counts({ queries: 1 }), names: [], nxdomain: [] }], unattributed: counts({}) });
+    for (let m = 0; m < MINUTES; m++)
+      recorder.record({ minute: first + m * 60, zones: [{ id, name: 'paced.test', counts: counts({ queries: 1 }), names: [], nxdomain: [] }], unattributed: counts({}) });
     // Reads of this thread (as HTTP requests and the DNS thread's hand-ons would be) are answered
     // while the write goes on: half of it is seen stored while the rest is not yet. How much of the
     // thread the write takes is bench/analytics.ts's figure.

@@ -11,15 +11,18 @@ import { pathZone } from './scope';
 
 const tags = ['Statistics'];
 const params = z.object({ name: z.string().openapi({ param: { name: 'name', in: 'path' }, example: 'example.com' }) });
-const time = (what: string) => z.string().max(40).optional().openapi({ description: `${what}, ISO 8601 (2026-11-26T09:00:00Z)` });
+const time = (what: string) =>
+  z
+    .string()
+    .max(40)
+    .optional()
+    .openapi({ description: `${what}, ISO 8601 (2026-11-26T09:00:00Z)` });
 
-const Counts = z
-  .object(Object.fromEntries(STAT_FIELDS.map((f) => [f, z.number().int()])) as Record<StatField, z.ZodNumber>)
-  .openapi('QueryCounts', {
-    description:
-      'Answers counted: queries; by rcode noerror, nxdomain, nodata (NOERROR without answers), refused, servfail, other_rcode; ' +
-      'udp and tcp; dnssec_ok (DO bit set); truncated (TC); and by query type qtype_a … qtype_other.',
-  });
+const Counts = z.object(Object.fromEntries(STAT_FIELDS.map((f) => [f, z.number().int()])) as Record<StatField, z.ZodNumber>).openapi('QueryCounts', {
+  description:
+    'Answers counted: queries; by rcode noerror, nxdomain, nodata (NOERROR without answers), refused, servfail, other_rcode; ' +
+    'udp and tcp; dnssec_ok (DO bit set); truncated (TC); and by query type qtype_a … qtype_other.',
+});
 
 export const QuerySeriesSchema = z
   .object({

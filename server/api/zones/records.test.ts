@@ -114,7 +114,7 @@ describe('list, get, update and delete records', () => {
     const mail = await (await add({ name: 'mail', record_type: 'A', content: '192.0.2.2' })).json();
     expect((await list('?name=www')).map((r: { record_type: string }) => r.record_type)).toEqual(['A', 'AAAA']);
     expect((await list('?record_type=a')).map((r: { name: string }) => r.name)).toEqual(['mail', 'www']);
-    expect((await list('?name=@&record_type=NS'))).toHaveLength(2);
+    expect(await list('?name=@&record_type=NS')).toHaveLength(2);
     const page = await t.request('GET', `${base}?per_page=2&page=2`);
     expect(page.headers.get('x-total-count')).toBe('5');
     expect(await page.json()).toHaveLength(2);
@@ -138,9 +138,7 @@ describe('list, get, update and delete records', () => {
     expect(await list('?name=sub')).toEqual(order(made.filter((r) => r.name === 'sub')));
     // At a place below the apex: names relative to it, the place itself as @.
     const below = await (await t.request('GET', '/api/v1/domains/sub.example.com/records?per_page=500')).json();
-    expect(below.map((r: { name: string; content: string }) => [r.name, r.content])).toEqual(
-      order(made).map((r) => [r.name === 'sub' ? '@' : r.name.slice(0, -'.sub'.length), r.content]),
-    );
+    expect(below.map((r: { name: string; content: string }) => [r.name, r.content])).toEqual(order(made).map((r) => [r.name === 'sub' ? '@' : r.name.slice(0, -'.sub'.length), r.content]));
     const belowA = await (await t.request('GET', '/api/v1/domains/sub.example.com/records?record_type=A')).json();
     expect(belowA.map((r: { fqdn: string }) => r.fqdn)).toEqual(['a.sub.example.com', 'sub.example.com']);
     // A full page of a filtered list counts what the filter selects.
@@ -225,7 +223,14 @@ describe('records per zone', () => {
       expect(await list()).toEqual(before);
       expect((await (await small.request('GET', '/api/v1/domains/small.example')).json()).serial_number).toBe(serial);
       // Replacing two records with two others keeps the size: allowed at the limit's edge too.
-      expect((await patch([{ name: 'a', record_type: 'TXT', changetype: 'DELETE' }, { name: 'b', record_type: 'TXT', changetype: 'REPLACE', records: ['3', '4'] }])).status).toBe(200);
+      expect(
+        (
+          await patch([
+            { name: 'a', record_type: 'TXT', changetype: 'DELETE' },
+            { name: 'b', record_type: 'TXT', changetype: 'REPLACE', records: ['3', '4'] },
+          ])
+        ).status,
+      ).toBe(200);
       expect(await list()).toEqual(expect.arrayContaining(['b 3', 'b 4']));
     } finally {
       await small.close();

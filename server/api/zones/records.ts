@@ -46,7 +46,10 @@ const create = createRoute({
   tags,
   security,
   request: { params: zoneOnly, query: z.object(writeQuery), headers: writeHeaders, body: { required: true, content: json(RecordCreateSchema) } },
-  responses: { 200: { description: 'The created record (with ?dry_run=true: the change set that would be applied)', content: json(z.union([RecordSchema, ChangeSetSchema])) }, ...errors(400, 404, 408, 409, 412, 413) },
+  responses: {
+    200: { description: 'The created record (with ?dry_run=true: the change set that would be applied)', content: json(z.union([RecordSchema, ChangeSetSchema])) },
+    ...errors(400, 404, 408, 409, 412, 413),
+  },
 });
 
 const get = createRoute({
@@ -66,7 +69,10 @@ const update = createRoute({
   tags,
   security,
   request: { params: zoneAndId, query: z.object(writeQuery), headers: writeHeaders, body: { required: true, content: json(RecordUpdateSchema) } },
-  responses: { 200: { description: 'The updated record (with ?dry_run=true: the change set that would be applied)', content: json(z.union([RecordSchema, ChangeSetSchema])) }, ...errors(400, 403, 404, 408, 409, 412, 413) },
+  responses: {
+    200: { description: 'The updated record (with ?dry_run=true: the change set that would be applied)', content: json(z.union([RecordSchema, ChangeSetSchema])) },
+    ...errors(400, 403, 404, 408, 409, 412, 413),
+  },
 });
 
 const remove = createRoute({
@@ -76,7 +82,10 @@ const remove = createRoute({
   tags,
   security,
   request: { params: zoneAndId, query: z.object(writeQuery), headers: writeHeaders },
-  responses: { 200: { description: 'The deleted record (with ?dry_run=true: the change set that would be applied)', content: json(z.union([RecordSchema, ChangeSetSchema])) }, ...errors(400, 403, 404, 412) },
+  responses: {
+    200: { description: 'The deleted record (with ?dry_run=true: the change set that would be applied)', content: json(z.union([RecordSchema, ChangeSetSchema])) },
+    ...errors(400, 403, 404, 412),
+  },
 });
 
 export function recordsApi(services: Services) {
@@ -91,7 +100,10 @@ export function recordsApi(services: Services) {
       // The serial read before the records: a write in between makes it older, never newer, so an
       // If-Match built on it can only give a needless 412, never overwrite unseen changes.
       c.header('ETag', etag(zone.serial_number));
-      return c.json(page.rows.map((r) => recordView(zone, r, base)), 200);
+      return c.json(
+        page.rows.map((r) => recordView(zone, r, base)),
+        200,
+      );
     })
     .endpoint(create, async (c) => {
       const opts = writeOptions(c);

@@ -32,7 +32,10 @@ export const ErrorSchema = z
       status: z.number().int(),
       code: z.string().openapi({ example: 'invalid_field' }),
       message: z.string(),
-      fields: z.record(z.string(), z.string()).optional().openapi({ example: { ttl: `must be a whole number of seconds between 0 and ${MAX_TTL}` } }),
+      fields: z
+        .record(z.string(), z.string())
+        .optional()
+        .openapi({ example: { ttl: `must be a whole number of seconds between 0 and ${MAX_TTL}` } }),
       request_id: z.string().optional(),
     }),
   })
@@ -74,12 +77,11 @@ export const DomainSchema = z
     expire_interval: z.number().int(),
     minimum_ttl: z.number().int(),
     dnssec_enabled: z.boolean(),
-    ds_records: z
-      .array(DsRecordSchema)
-      .openapi({ description: 'Read-only. The DS record(s) to give the registrar of the parent zone; empty when DNSSEC is off, two during a key rollover' }),
-    dnskey_records: z
-      .array(z.string())
-      .openapi({ description: 'Read-only. The zone\'s DNSKEY records (for registries that take a DNSKEY instead of a DS); empty when DNSSEC is off', example: ['example.com. IN DNSKEY 257 3 13 mdsswUyr3DPW132mOi8V9xESWE8jTo0dxCjjnopKl+GqJxpVXckHAeF+KkxLbxILfDLUT0rAK9iUzy1L53eKGQ=='] }),
+    ds_records: z.array(DsRecordSchema).openapi({ description: 'Read-only. The DS record(s) to give the registrar of the parent zone; empty when DNSSEC is off, two during a key rollover' }),
+    dnskey_records: z.array(z.string()).openapi({
+      description: "Read-only. The zone's DNSKEY records (for registries that take a DNSKEY instead of a DS); empty when DNSSEC is off",
+      example: ['example.com. IN DNSKEY 257 3 13 mdsswUyr3DPW132mOi8V9xESWE8jTo0dxCjjnopKl+GqJxpVXckHAeF+KkxLbxILfDLUT0rAK9iUzy1L53eKGQ=='],
+    }),
     team: z.string().optional().openapi({ description: "Only for a team's zone: the team that owns it" }),
     role: z.enum(['owner', 'admin', 'editor', 'viewer']).optional().openapi({ description: "Only for a team's zone: your role in its team" }),
   })
@@ -101,12 +103,20 @@ export const DomainCreateSchema = z
       .max(64, 'must be at most 64 characters')
       .optional()
       .openapi({ description: 'Creates the zone for this team (you must be its owner or admin); absent: for you alone', example: 'ops' }),
-    zone_file: text('the text of a master file (RFC 1035 §5)')
+    zone_file: text('the text of a master file (RFC 1035 §5)').optional().openapi({
+      description: 'Creates the zone from this master file in one step: its records and its SOA timers; its serial and apex NS set are ignored',
+      example: '$TTL 3600\nwww IN A 192.0.2.1\n',
+    }),
+    template: z
+      .number({ error: 'must be the id of a template' })
+      .int('must be the id of a template')
+      .positive('must be the id of a template')
       .optional()
-      .openapi({ description: "Creates the zone from this master file in one step: its records and its SOA timers; its serial and apex NS set are ignored", example: '$TTL 3600\nwww IN A 192.0.2.1\n' }),
-    template: z.number({ error: 'must be the id of a template' }).int('must be the id of a template').positive('must be the id of a template').optional().openapi({ description: "Creates the zone with this template's RRsets in its first change set; the zone remembers it" }),
+      .openapi({ description: "Creates the zone with this template's RRsets in its first change set; the zone remembers it" }),
     variables: z
-      .record(z.string().max(32, 'a variable name is at most 32 characters'), z.string({ error: 'must be a string' }).max(255, 'must be at most 255 characters'), { error: 'must be an object of variable names and values' })
+      .record(z.string().max(32, 'a variable name is at most 32 characters'), z.string({ error: 'must be a string' }).max(255, 'must be at most 255 characters'), {
+        error: 'must be an object of variable names and values',
+      })
       .optional()
       .openapi({ description: "Values of the template's {var} placeholders" }),
   })
@@ -124,7 +134,12 @@ export const READ_ONLY_FIELDS = new Set(['name', 'serial_number', 'created_at', 
 const ttl = z
   .union([z.string(), z.number()], required('a whole number of seconds, e.g. "3600" or 3600'))
   .transform((v) => (typeof v === 'number' ? String(v) : v))
-  .openapi({ type: ['string', 'integer'], pattern: '^[0-9]+$', example: '3600', description: `Seconds, 0–${MAX_TTL}, as a string of digits (a JSON number is accepted too; answers always carry a string); defaults to the RRset's TTL, else the zone's minimum_ttl` });
+  .openapi({
+    type: ['string', 'integer'],
+    pattern: '^[0-9]+$',
+    example: '3600',
+    description: `Seconds, 0–${MAX_TTL}, as a string of digits (a JSON number is accepted too; answers always carry a string); defaults to the RRset's TTL, else the zone's minimum_ttl`,
+  });
 
 export const RecordSchema = z
   .object({
@@ -165,17 +180,17 @@ export const RecordUpdateSchema = z
   .openapi('RecordUpdate');
 
 const list = (what: string, example: string[], description: string) =>
-  z
-    .array(text(what), required('a list of strings'))
-    .max(MAX_SCOPE_ENTRIES, `must list at most ${MAX_SCOPE_ENTRIES} entries`)
-    .optional()
-    .openapi({ example, description });
+  z.array(text(what), required('a list of strings')).max(MAX_SCOPE_ENTRIES, `must list at most ${MAX_SCOPE_ENTRIES} entries`).optional().openapi({ example, description });
 
 /** What a credential may do; every part is optional and an empty one restricts nothing. */
 export const ScopeSchema = z
   .strictObject({
     zones: list('a zone name', ['example.com'], 'Zones it may touch'),
-    names: list('a record name relative to its zone', ['_acme-challenge', '_acme-challenge.*'], 'Record names relative to their zone ("@" is the apex); "*" as the whole first or last label stands for one or more labels'),
+    names: list(
+      'a record name relative to its zone',
+      ['_acme-challenge', '_acme-challenge.*'],
+      'Record names relative to their zone ("@" is the apex); "*" as the whole first or last label stands for one or more labels',
+    ),
     types: list('a record type', ['TXT'], 'Record types it may write'),
     read_only: flag().optional().openapi({ description: 'No writes at all' }),
     allowed_ips: list('an address or CIDR block', ['203.0.113.0/24', '2001:db8::/32'], 'Client networks it may be used from'),
@@ -289,13 +304,17 @@ export const TsigKeySchema = z
 
 export const TsigKeyCreatedSchema = TsigKeySchema.extend({
   secret: z.string().openapi({ example: 'pQ8m0U4yCkYFd3h2mWj1Zg9bX0sV8n2rT6kL4aQe7cI=', description: 'Base64. Shown only in this response' }),
-  nsupdate: z.string().openapi({ example: 'hmac-sha256:acme-key:pQ8m0U4yCkYFd3h2mWj1Zg9bX0sV8n2rT6kL4aQe7cI=', description: 'The key as `nsupdate -y`, `dig -y`, `knsupdate -y` and `kdig -y` take it' }),
+  nsupdate: z
+    .string()
+    .openapi({ example: 'hmac-sha256:acme-key:pQ8m0U4yCkYFd3h2mWj1Zg9bX0sV8n2rT6kL4aQe7cI=', description: 'The key as `nsupdate -y`, `dig -y`, `knsupdate -y` and `kdig -y` take it' }),
 }).openapi('TsigKeyCreated');
 
 export const TsigKeyCreateSchema = z
   .strictObject({
     name: text('a key name such as acme-key').openapi({ example: 'acme-key', description: 'A domain name: letters, digits, hyphens, underscores and dots; unique' }),
-    algorithm: text('an algorithm name').optional().openapi({ example: 'hmac-sha256', enum: [...TSIG_ALGORITHM_NAMES], description: 'Default hmac-sha256' }),
+    algorithm: text('an algorithm name')
+      .optional()
+      .openapi({ example: 'hmac-sha256', enum: [...TSIG_ALGORITHM_NAMES], description: 'Default hmac-sha256' }),
     secret: text('base64').optional().openapi({ description: 'Base64, 16–512 octets, to bring an existing key along; omit to have a random 256-bit secret made' }),
     scope: ScopeSchema.optional(),
   })

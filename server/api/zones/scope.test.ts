@@ -48,7 +48,7 @@ describe('read_only', () => {
     await expect403(await t.request('POST', '/api/v1/domains/example.com/records', { token, body: { name: 'www', record_type: 'A', content: '192.0.2.1' } }), /read-only/);
     await expect403(await t.request('PUT', '/api/v1/domains/example.com', { token, body: { minimum_ttl: 600 } }), /read-only/);
     await expect403(await t.request('DELETE', '/api/v1/domains/example.org', { token }), /read-only/);
-    expect((await (await t.request('GET', '/api/v1/domains/example.com/records?name=www')).json())).toEqual([]);
+    expect(await (await t.request('GET', '/api/v1/domains/example.com/records?name=www')).json()).toEqual([]);
     expect((await t.request('GET', '/api/v1/domains/example.org')).status).toBe(200);
   });
 });
@@ -112,10 +112,18 @@ describe('names and types', () => {
     await expect403(await post('example.com', { name: '_acme-challenge', record_type: 'A', content: '192.0.2.1' }), /may not change _acme-challenge A/);
     const patch = await t.request('PATCH', '/api/v1/domains/example.com/rrsets', {
       token,
-      body: { rrsets: [{ name: '_acme-challenge', record_type: 'TXT', changetype: 'REPLACE', records: ['ok'] }, { name: 'mail', record_type: 'TXT', changetype: 'ADD', records: ['no'] }] },
+      body: {
+        rrsets: [
+          { name: '_acme-challenge', record_type: 'TXT', changetype: 'REPLACE', records: ['ok'] },
+          { name: 'mail', record_type: 'TXT', changetype: 'ADD', records: ['no'] },
+        ],
+      },
     });
     expect(patch.status).toBe(403);
     const records = await (await t.request('GET', '/api/v1/domains/example.com/records')).json();
-    expect(records.map((r: { name: string; content: string }) => `${r.name} ${r.content}`).filter((x: string) => !x.startsWith('@'))).toEqual(['_acme-challenge apex-proof', '_acme-challenge.www www-proof']);
+    expect(records.map((r: { name: string; content: string }) => `${r.name} ${r.content}`).filter((x: string) => !x.startsWith('@'))).toEqual([
+      '_acme-challenge apex-proof',
+      '_acme-challenge.www www-proof',
+    ]);
   });
 });

@@ -21,7 +21,11 @@ export const writeHeaders = z.object({
   'if-match': z
     .string()
     .optional()
-    .openapi({ param: { name: 'if-match', in: 'header' }, example: '"2026112301"', description: 'The zone serial the change was made against (its ETag); a stale one answers 412 and changes nothing' }),
+    .openapi({
+      param: { name: 'if-match', in: 'header' },
+      example: '"2026112301"',
+      description: 'The zone serial the change was made against (its ETag); a stale one answers 412 and changes nothing',
+    }),
 });
 
 /** `"2026112301"`, `2026112301`, `W/"…"` or `*`. */
@@ -56,7 +60,9 @@ export function writeOptions(c: Context<ApiEnv>, comment?: string): WriteOptions
 export function changeView(cs: ChangeSet & { added_count?: number; removed_count?: number }, limit = Infinity) {
   // A disabled record (kept, not served) says so; a served one has no `disabled` field (the shape of the interface specification).
   const rec = (r: { name: string; record_type: string; ttl: number; content: string; disabled?: boolean }) =>
-    r.disabled ? { name: r.name, record_type: r.record_type, ttl: String(r.ttl), content: r.content, disabled: true as const } : { name: r.name, record_type: r.record_type, ttl: String(r.ttl), content: r.content };
+    r.disabled
+      ? { name: r.name, record_type: r.record_type, ttl: String(r.ttl), content: r.content, disabled: true as const }
+      : { name: r.name, record_type: r.record_type, ttl: String(r.ttl), content: r.content };
   return {
     id: cs.id,
     serial_before: cs.serial_before,

@@ -40,11 +40,21 @@ const importRoute = createRoute({
     query: z.object({
       ...writeQuery,
       comment: z.string().max(500, 'must be at most 500 characters').optional().openapi({ description: "The change set's comment" }),
-      mode: z.enum(['replace', 'merge'], { error: 'must be replace or merge' }).optional().openapi({ description: 'replace (default): the zone holds exactly the file\'s records; merge: the file\'s records are added' }) }),
+      mode: z
+        .enum(['replace', 'merge'], { error: 'must be replace or merge' })
+        .optional()
+        .openapi({ description: "replace (default): the zone holds exactly the file's records; merge: the file's records are added" }),
+    }),
     headers: writeHeaders,
     body: { required: true, content: { 'text/dns': { schema: zoneText }, 'text/plain': { schema: zoneText } } },
   },
-  responses: { 200: { description: 'The change set (id null for a dry run; at most 1,000 records of each side, with their counts) and what the file held that was not taken', content: json(ZoneImportResultSchema) }, ...errors(400, 403, 404, 408, 409, 412, 413) },
+  responses: {
+    200: {
+      description: 'The change set (id null for a dry run; at most 1,000 records of each side, with their counts) and what the file held that was not taken',
+      content: json(ZoneImportResultSchema),
+    },
+    ...errors(400, 403, 404, 408, 409, 412, 413),
+  },
 });
 
 export function zoneFilesApi(services: Services) {

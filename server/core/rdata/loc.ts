@@ -84,7 +84,7 @@ const LON: [string, string] = ['E', 'W'];
 
 /** LOC presentation text; `fixed`: sizes with two decimals, as PowerDNS prints them (`1.00m`). */
 export function locText(v: Loc, fixed = false): string {
-  const size = fixed ? (b: number) => `${((b >> 4) * 10 ** (b & 15) / 100).toFixed(2)}m` : sizeText;
+  const size = fixed ? (b: number) => `${(((b >> 4) * 10 ** (b & 15)) / 100).toFixed(2)}m` : sizeText;
   return `${angleText(v.lat, LAT)} ${angleText(v.lon, LON)} ${centimetresText(v.alt)} ${size(v.size)} ${size(v.hp)} ${size(v.vp)}`;
 }
 

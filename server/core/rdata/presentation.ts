@@ -152,7 +152,7 @@ export const ddd = (v: number): string => `\\${String(v).padStart(3, '0')}`;
  */
 export function octetsText(b: Uint8Array, escape: (c: number) => string, ascii: boolean): string {
   let out = '';
-  for (let i = 0; i < b.length; ) {
+  for (let i = 0; i < b.length;) {
     const c = b[i]!;
     if (c < 0x80) {
       out += escape(c);
@@ -172,8 +172,7 @@ export function octetsText(b: Uint8Array, escape: (c: number) => string, ascii: 
 }
 
 /** Inside a quoted character-string: `"` and `\` escaped, controls as `\DDD`. */
-const quotedChar = (c: number): string =>
-  c === QUOTE || c === BACKSLASH ? `\\${String.fromCharCode(c)}` : c < 0x20 || c === 0x7f ? ddd(c) : String.fromCharCode(c);
+const quotedChar = (c: number): string => (c === QUOTE || c === BACKSLASH ? `\\${String.fromCharCode(c)}` : c < 0x20 || c === 0x7f ? ddd(c) : String.fromCharCode(c));
 
 /**
  * A character-string in quotes (RFC 1035 §5.1). `ascii` (master files): every octet outside

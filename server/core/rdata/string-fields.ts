@@ -63,9 +63,7 @@ export function restString(meta: FieldMeta, opts: { max?: number; nonEmpty?: boo
     read(c) {
       const tokens = c.rest();
       if (tokens.length > 1) {
-        throw new RuleError(
-          tokens.some((t) => t.quoted) ? says(what, 'must be one quoted string; escape inner quotes as \\"') : says(what, 'with spaces must be quoted'),
-        );
+        throw new RuleError(tokens.some((t) => t.quoted) ? says(what, 'must be one quoted string; escape inner quotes as \\"') : says(what, 'with spaces must be quoted'));
       }
       const v = octets(tokens[0]!, what);
       if (opts.max !== undefined && v.length > opts.max) throw new RuleError(says(what, `must be at most ${opts.max} octets`));

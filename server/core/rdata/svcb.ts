@@ -124,11 +124,15 @@ const KEYS: Record<number, Key> = {
     },
     show(v, zone) {
       const ids: string[] = [];
-      for (let i = 0; i < v.length; ) {
+      for (let i = 0; i < v.length;) {
         const n = v[i]!;
         if (n === 0 || i + 1 + n > v.length) throw new RuleError('alpn has a bad protocol id length');
         // Appendix A.1: "," and "\" inside an id are escaped once for the list, once for the string.
-        const id = octetsText(v.subarray(i + 1, i + 1 + n), (c) => (c === 0x2c ? '\\\\,' : c === 0x5c ? '\\\\\\\\' : c === 0x22 ? '\\"' : c < 0x20 || c === 0x7f ? `\\${String(c).padStart(3, '0')}` : String.fromCharCode(c)), zone);
+        const id = octetsText(
+          v.subarray(i + 1, i + 1 + n),
+          (c) => (c === 0x2c ? '\\\\,' : c === 0x5c ? '\\\\\\\\' : c === 0x22 ? '\\"' : c < 0x20 || c === 0x7f ? `\\${String(c).padStart(3, '0')}` : String.fromCharCode(c)),
+          zone,
+        );
         ids.push(id);
         i += 1 + n;
       }

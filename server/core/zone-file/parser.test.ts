@@ -238,7 +238,15 @@ describe('big files', () => {
     const lines = ['$ORIGIN example.com.', '$TTL 300', '@ SOA ns1 hostmaster 1 7200 3600 1209600 300'];
     for (let i = 0; i < 20_000; i++) {
       const n = `host${i}`;
-      lines.push(i % 4 === 0 ? `${n} IN TXT "v=spf1 ip4:192.0.2.${i % 256} -all"` : i % 4 === 1 ? `${n} IN MX 10 mail${i}` : i % 4 === 2 ? `${n} 60 IN AAAA 2001:db8::${(i % 65536).toString(16)}` : `${n} A 192.0.2.${i % 256}`);
+      lines.push(
+        i % 4 === 0
+          ? `${n} IN TXT "v=spf1 ip4:192.0.2.${i % 256} -all"`
+          : i % 4 === 1
+            ? `${n} IN MX 10 mail${i}`
+            : i % 4 === 2
+              ? `${n} 60 IN AAAA 2001:db8::${(i % 65536).toString(16)}`
+              : `${n} A 192.0.2.${i % 256}`,
+      );
     }
     const text = lines.join('\n');
     const parsed = parse(text);
@@ -250,15 +258,25 @@ describe('big files', () => {
 
 describe('hostile files, property-based', () => {
   const lines = fixture('source.zone').split('\n');
-  const piece = fc.oneof(fc.constantFrom(...lines), fc.string({ unit: 'binary', maxLength: 40 }), fc.constantFrom('(', ')', '"', '\\', '$ORIGIN', '$TTL', '$GENERATE 1-2', ' ', '\t', '@', ';', '\\# 2 00'));
+  const piece = fc.oneof(
+    fc.constantFrom(...lines),
+    fc.string({ unit: 'binary', maxLength: 40 }),
+    fc.constantFrom('(', ')', '"', '\\', '$ORIGIN', '$TTL', '$GENERATE 1-2', ' ', '\t', '@', ';', '\\# 2 00'),
+  );
   it('never throws: every problem is an error with its line', () => {
     fc.assert(
-      fc.property(fc.array(fc.array(piece, { maxLength: 6 }).map((p) => p.join(' ')), { maxLength: 30 }), (ls) => {
-        const text = ls.join('\n');
-        const parsed = parse(text);
-        for (const e of parsed.errors) expect(e.line).toBeGreaterThanOrEqual(1);
-        for (const r of parsed.records) expect(r.content).toBe(r.record_type === 'TXT' ? r.content : r.content.trim());
-      }),
+      fc.property(
+        fc.array(
+          fc.array(piece, { maxLength: 6 }).map((p) => p.join(' ')),
+          { maxLength: 30 },
+        ),
+        (ls) => {
+          const text = ls.join('\n');
+          const parsed = parse(text);
+          for (const e of parsed.errors) expect(e.line).toBeGreaterThanOrEqual(1);
+          for (const r of parsed.records) expect(r.content).toBe(r.record_type === 'TXT' ? r.content : r.content.trim());
+        },
+      ),
       { numRuns: 500 },
     );
   });

@@ -89,10 +89,19 @@ describe('an ALIAS below the apex', () => {
   });
 
   it('is refused beside an A, at a delegation and below one: 400 naming the field', async () => {
-    expect(await fields(await add('www', 'A', '192.0.2.1'))).toEqual({ status: 400, fields: { record_type: expect.stringMatching(/www\.names\.test has an ALIAS record.*no A or AAAA record can stand beside it/) } });
+    expect(await fields(await add('www', 'A', '192.0.2.1'))).toEqual({
+      status: 400,
+      fields: { record_type: expect.stringMatching(/www\.names\.test has an ALIAS record.*no A or AAAA record can stand beside it/) },
+    });
     expect((await add('sub', 'NS', 'ns1.elsewhere.example.')).status).toBe(200);
-    expect(await fields(await add('sub', 'ALIAS', 'lb.cdn.example.'))).toEqual({ status: 400, fields: { record_type: expect.stringMatching(/ALIAS cannot stand beside the NS records of a delegation at sub\.names\.test/) } });
-    expect(await fields(await add('www.sub', 'ALIAS', 'lb.cdn.example.'))).toEqual({ status: 400, fields: { name: expect.stringMatching(/www\.sub\.names\.test is below the delegation at sub\.names\.test/) } });
+    expect(await fields(await add('sub', 'ALIAS', 'lb.cdn.example.'))).toEqual({
+      status: 400,
+      fields: { record_type: expect.stringMatching(/ALIAS cannot stand beside the NS records of a delegation at sub\.names\.test/) },
+    });
+    expect(await fields(await add('www.sub', 'ALIAS', 'lb.cdn.example.'))).toEqual({
+      status: 400,
+      fields: { name: expect.stringMatching(/www\.sub\.names\.test is below the delegation at sub\.names\.test/) },
+    });
   });
 
   it('is what external-dns --prefer-alias writes through the PowerDNS API: 204, and read back as written', async () => {
@@ -124,7 +133,11 @@ describe('an ALIAS below the apex', () => {
     expect(signed).toMatch(/^www\.names\.test\.\s+300\s+IN\s+RRSIG\s+A 13 3 300 /m);
     const anchor = path.join(s.dir, 'anchor.conf');
     fs.writeFileSync(anchor, `trust-anchors {\n  "${Z}." static-key 257 3 13 "${dnskey}";\n};\n`);
-    for (const [name, type] of [[`www.${Z}.`, 'A'], [`www.${Z}.`, 'AAAA'], [`shop.apps.${Z}.`, 'A']] as const) {
+    for (const [name, type] of [
+      [`www.${Z}.`, 'A'],
+      [`www.${Z}.`, 'AAAA'],
+      [`shop.apps.${Z}.`, 'A'],
+    ] as const) {
       const { stdout } = await promisify(execFile)('delv', ['@127.0.0.1', '-p', String(s.dns), '-a', anchor, `+root=${Z}`, name, type]);
       expect(stdout, `${name} ${type}`).toMatch(/; fully validated/);
     }

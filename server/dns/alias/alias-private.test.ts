@@ -26,7 +26,13 @@ beforeAll(async () => {
   resolver.on('message', (msg, rinfo) => {
     const q = packet.decode(msg);
     const { name, type } = q.questions![0]!;
-    const reply = packet.encode({ id: q.id, type: 'response', flags: packet.RECURSION_AVAILABLE, questions: q.questions, answers: (ANSWERS[type] ?? []).map((data) => ({ name, type: type as 'A', ttl: 300, data })) });
+    const reply = packet.encode({
+      id: q.id,
+      type: 'response',
+      flags: packet.RECURSION_AVAILABLE,
+      questions: q.questions,
+      answers: (ANSWERS[type] ?? []).map((data) => ({ name, type: type as 'A', ttl: 300, data })),
+    });
     resolver.send(reply, rinfo.port, rinfo.address);
   });
   await new Promise<void>((r) => resolver.bind(port, '127.0.0.1', () => r()));
@@ -56,10 +62,18 @@ describe('ALIAS and internal names', () => {
       expect(Object.keys(body.error.fields)).toEqual(['content']);
       const patch = await s.api('PATCH', '/domains/alias.test/rrsets', { rrsets: [{ name: '@', record_type: 'ALIAS', changetype: 'REPLACE', records: [`${target}.`] }] });
       expect(patch.status, target).toBe(400);
-      const pdns = await fetch(`${s.http}/api/v1/servers/localhost/zones/alias.test.`, { method: 'PATCH', headers: { 'X-API-Key': token, 'content-type': 'application/json' }, body: JSON.stringify({ rrsets: [{ name: 'alias.test.', type: 'ALIAS', ttl: 300, changetype: 'REPLACE', records: [{ content: `${target}.`, disabled: false }] }] }) });
+      const pdns = await fetch(`${s.http}/api/v1/servers/localhost/zones/alias.test.`, {
+        method: 'PATCH',
+        headers: { 'X-API-Key': token, 'content-type': 'application/json' },
+        body: JSON.stringify({ rrsets: [{ name: 'alias.test.', type: 'ALIAS', ttl: 300, changetype: 'REPLACE', records: [{ content: `${target}.`, disabled: false }] }] }),
+      });
       expect(pdns.status, target).toBe(422);
     }
-    const imp = await fetch(`${s.http}/api/v1/domains/alias.test/zone?mode=merge`, { method: 'POST', headers: { authorization: `Bearer ${token}`, 'content-type': 'text/dns' }, body: '@ 300 IN ALIAS db.corp.internal.\n' });
+    const imp = await fetch(`${s.http}/api/v1/domains/alias.test/zone?mode=merge`, {
+      method: 'POST',
+      headers: { authorization: `Bearer ${token}`, 'content-type': 'text/dns' },
+      body: '@ 300 IN ALIAS db.corp.internal.\n',
+    });
     expect(imp.status).toBe(400);
     expect(((await imp.json()) as { error: { fields: Record<string, string> } }).error.fields['line 1']).toMatch(/\.internal/);
   });
@@ -70,7 +84,10 @@ describe('ALIAS and internal names', () => {
     expect(await eventually(async () => (await short(s, 'A')).length > 0, 50, 100)).toBe(true);
     expect(await short(s, 'A')).toEqual(['192.0.2.55']);
     expect(await short(s, 'AAAA')).toEqual(['2001:db8::55', '64:ff9b::c000:237']);
-    const axfr = (await s.dig('+tcp', 'alias.test', 'AXFR')).split('\n').filter((l) => !l.startsWith(';')).join('\n');
+    const axfr = (await s.dig('+tcp', 'alias.test', 'AXFR'))
+      .split('\n')
+      .filter((l) => !l.startsWith(';'))
+      .join('\n');
     expect(axfr).toMatch(/alias\.test\.\s+\d+\s+IN\s+A\s+192\.0\.2\.55/);
     expect(axfr).not.toMatch(/10\.1\.2\.3|192\.168\.1\.1|127\.0\.0\.1|fd00::1|fe80::1|64:ff9b::7f00:1|2002:7f00:1::|::ffff:|2001:0:|64:ff9b:1::/);
 

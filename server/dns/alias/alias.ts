@@ -194,9 +194,7 @@ export class AliasResolver implements AliasWatcher {
     e.busy = true;
     let result: Lookup;
     try {
-      result = this.options.resolver
-        ? await (this.options.lookup ?? lookupAddresses)(this.options.resolver, target, type)
-        : { kind: 'failed', reason: 'RESOLVER is not set' };
+      result = this.options.resolver ? await (this.options.lookup ?? lookupAddresses)(this.options.resolver, target, type) : { kind: 'failed', reason: 'RESOLVER is not set' };
     } catch (err) {
       result = { kind: 'failed', reason: err instanceof Error ? err.message : String(err) };
     } finally {

@@ -15,7 +15,12 @@ import type { Zone } from '../index/zone';
 const zone = (id: number, name = `z${id}.test`) => ({ id, name }) as Zone;
 
 function query(name: string, type: string, dnssec = false): Buffer {
-  return packet.encode({ type: 'query', id: 1, questions: [{ name, type, class: 'IN' } as packet.Question], additionals: [{ type: 'OPT', name: '.', udpPayloadSize: 1232, flags: dnssec ? packet.DNSSEC_OK : 0 } as unknown as packet.Answer] });
+  return packet.encode({
+    type: 'query',
+    id: 1,
+    questions: [{ name, type, class: 'IN' } as packet.Question],
+    additionals: [{ type: 'OPT', name: '.', udpPayloadSize: 1232, flags: dnssec ? packet.DNSSEC_OK : 0 } as unknown as packet.Answer],
+  });
 }
 
 /** A response header: rcode, answer count, AA and TC as a real answer would carry them. */
@@ -111,7 +116,12 @@ describe('query counters', () => {
     }
     expect(s.length).toBe(TOP_CAPACITY);
     const entries = s.entries();
-    expect(entries.slice(0, 7).map((e) => e.name).sort()).toEqual(['hot0', 'hot1', 'hot2', 'hot3', 'hot4', 'hot5', 'hot6']);
+    expect(
+      entries
+        .slice(0, 7)
+        .map((e) => e.name)
+        .sort(),
+    ).toEqual(['hot0', 'hot1', 'hot2', 'hot3', 'hot4', 'hot5', 'hot6']);
     for (const e of entries) expect(e.count - e.error).toBeLessThanOrEqual(truth.get(e.name)!);
   });
 
@@ -230,7 +240,12 @@ describe('query counters', () => {
     fill(twice, 2);
     const both = byZone([twice.take()!]);
     const got = new Map<number, number[]>();
-    for (const b of more) for (const z of b.zones) got.set(z.id, (got.get(z.id) ?? new Array<number>(z.counts.length).fill(0)).map((v, i) => v + z.counts[i]!));
+    for (const b of more)
+      for (const z of b.zones)
+        got.set(
+          z.id,
+          (got.get(z.id) ?? new Array<number>(z.counts.length).fill(0)).map((v, i) => v + z.counts[i]!),
+        );
     expect(got).toEqual(both);
   });
 });

@@ -21,7 +21,6 @@ export interface DelegationOptions {
   slice?: number;
 }
 
-
 export function createDelegationCheck(store: ReadStore, options: DelegationOptions) {
   const resolver = parseHostPort(options.resolver);
   const timeoutMs = options.timeoutMs ?? 3000;

@@ -12,7 +12,6 @@ import { DNSKEY_TTL, type SigningKey } from './keys';
 export const CDS = 59;
 export const CDNSKEY = 60;
 
-
 /** CDS rdata (RFC 7344 §3.1, the DS format of RFC 4034 §5.1): key tag, algorithm, SHA-256 digest. */
 function cdsRdata(zone: string, key: SigningKey): Buffer {
   const head = Buffer.alloc(4);
@@ -40,4 +39,3 @@ export function deleteRRsets(zone: string): RRset[] {
     { name: zone, type: CDNSKEY, ttl: DNSKEY_TTL, data: [Buffer.from([0, 0, 3, 0, 0])] },
   ];
 }
-

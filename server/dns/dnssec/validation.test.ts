@@ -79,7 +79,7 @@ afterAll(async () => {
   await s?.stop();
 });
 
-describe('delv with the zone\'s DNSKEY as trust anchor', () => {
+describe("delv with the zone's DNSKEY as trust anchor", () => {
   it('fully validates a positive answer, a CNAME and the apex', async () => {
     const a = anchor(dnskey);
     const www = await delv(a, 'www.example.com');

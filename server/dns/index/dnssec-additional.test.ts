@@ -66,7 +66,11 @@ describe('a signed zone under DO', () => {
     expect(out).not.toMatch(/flags:[^;]*\btc\b/);
     expect(section(out, 'ANSWER').filter((l) => /\sIN\s+MX\s/.test(l))).toHaveLength(12);
     const additional = section(out, 'ADDITIONAL').filter((l) => !l.startsWith(';'));
-    const owners = (type: RegExp) => additional.filter((l) => type.test(l)).map((l) => l.split(/\s+/)[0]).sort();
+    const owners = (type: RegExp) =>
+      additional
+        .filter((l) => type.test(l))
+        .map((l) => l.split(/\s+/)[0])
+        .sort();
     const addresses = owners(/\sIN\s+AAAA\s/);
     expect(addresses.length).toBeGreaterThan(0);
     expect(addresses.length).toBeLessThan(12);

@@ -88,7 +88,7 @@ const hasUtf8Slice = typeof (Buffer.prototype as Partial<Sliced>).utf8Slice === 
 
 /** Fills `buf` with the octets at `position`, on the thread pool. */
 async function readAsync(fd: number, buf: Buffer, position: number): Promise<Buffer> {
-  for (let got = 0; got < buf.length; ) {
+  for (let got = 0; got < buf.length;) {
     const r = await new Promise<number>((resolve, reject) => fs.read(fd, buf, got, buf.length - got, position + got, (err, n) => (err ? reject(err) : resolve(n))));
     if (r === 0) throw new Error('the snapshot file ends early');
     got += r;
@@ -196,7 +196,12 @@ export class SnapshotReader {
    * shape), possibly after some names were handed on: the caller builds a zone apart and keeps it
    * only when this resolves, and checks each entry it is handed.
    */
-  async read(e: SnapshotEntry, onRows: (rel: string, rows: readonly ServedRecord[]) => void, onEntry: (rel: string, buf: Buffer, start: number, end: number) => void, pause: () => Promise<void>): Promise<void> {
+  async read(
+    e: SnapshotEntry,
+    onRows: (rel: string, rows: readonly ServedRecord[]) => void,
+    onEntry: (rel: string, buf: Buffer, start: number, end: number) => void,
+    pause: () => Promise<void>,
+  ): Promise<void> {
     const damaged = () => new Error(`the snapshot block of ${e.name} is damaged`);
     let crc = 0;
     let at = e.offset;
@@ -397,10 +402,10 @@ export class SnapshotWriter {
     if (this.zone) throw new Error('a zone is being written');
     this.flush();
     const offset = this.pos;
-    for (let done = 0; done < e.length; ) {
+    for (let done = 0; done < e.length;) {
       const n = Math.min(WINDOW, e.length - done);
       const data = await read(e.offset + done, n);
-      for (let w = 0; w < n; ) w += await new Promise<number>((resolve, reject) => fs.write(this.fd, data, w, n - w, this.pos + w, (err, k) => (err ? reject(err) : resolve(k))));
+      for (let w = 0; w < n;) w += await new Promise<number>((resolve, reject) => fs.write(this.fd, data, w, n - w, this.pos + w, (err, k) => (err ? reject(err) : resolve(k))));
       this.pos += n;
       done += n;
     }
@@ -476,7 +481,7 @@ export class SnapshotWriter {
   }
 
   private writeAt(data: Buffer, position: number): void {
-    for (let done = 0; done < data.length; ) done += fs.writeSync(this.fd, data, done, data.length - done, position + done);
+    for (let done = 0; done < data.length;) done += fs.writeSync(this.fd, data, done, data.length - done, position + done);
   }
 }
 

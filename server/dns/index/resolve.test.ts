@@ -9,7 +9,12 @@ const index = exampleIndex();
 /** An RRset as "owner TYPE rdata…" strings, so the table reads like dig output. */
 function show(sets: RRset[]): string[] {
   const name = Object.fromEntries(Object.entries(T).map(([k, v]) => [v, k]));
-  return sets.map((s) => `${s.name} ${name[s.type]} ${s.data.map((d) => (d instanceof Array ? d.map((c) => Buffer.from(c).toString()).join('') : typeof d === 'object' ? JSON.stringify(d) : String(d))).join(' | ')}`.slice(0, 120));
+  return sets.map((s) =>
+    `${s.name} ${name[s.type]} ${s.data.map((d) => (d instanceof Array ? d.map((c) => Buffer.from(c).toString()).join('') : typeof d === 'object' ? JSON.stringify(d) : String(d))).join(' | ')}`.slice(
+      0,
+      120,
+    ),
+  );
 }
 
 interface Case {
@@ -40,7 +45,13 @@ const cases: Case[] = [
   { q: 'c.example.com', type: T.A, rcode: RCODE.NOERROR, aa: true, answer: [], authority: ['SOA'] },
   // CNAME chasing inside the zone (RFC 1034 §3.6.2) and the final RCODE (RFC 6604).
   { q: 'alias.example.com', type: T.A, rcode: RCODE.NOERROR, aa: true, answer: ['alias.example.com CNAME www.example.com', 'www.example.com A 192.0.2.1 | 192.0.2.2'] },
-  { q: 'chain.example.com', type: T.AAAA, rcode: RCODE.NOERROR, aa: true, answer: ['chain.example.com CNAME alias.example.com', 'alias.example.com CNAME www.example.com', 'www.example.com AAAA 2001:db8::1'] },
+  {
+    q: 'chain.example.com',
+    type: T.AAAA,
+    rcode: RCODE.NOERROR,
+    aa: true,
+    answer: ['chain.example.com CNAME alias.example.com', 'alias.example.com CNAME www.example.com', 'www.example.com AAAA 2001:db8::1'],
+  },
   { q: 'alias.example.com', type: T.CNAME, rcode: RCODE.NOERROR, aa: true, answer: ['alias.example.com CNAME www.example.com'] },
   { q: 'dangling.example.com', type: T.A, rcode: RCODE.NXDOMAIN, aa: true, answer: ['dangling.example.com CNAME missing.example.com'], authority: ['SOA'] },
   { q: 'outside.example.com', type: T.A, rcode: RCODE.NOERROR, aa: true, answer: ['outside.example.com CNAME www.example.net'], authority: [] },
@@ -52,7 +63,15 @@ const cases: Case[] = [
   { q: 'exists.wild.example.com', type: T.TXT, rcode: RCODE.NOERROR, aa: true, answer: [], authority: ['SOA'] },
   { q: 'foo.cn.example.com', type: T.A, rcode: RCODE.NOERROR, aa: true, answer: ['foo.cn.example.com CNAME www.example.com', 'www.example.com A 192.0.2.1 | 192.0.2.2'] },
   // Referrals: not authoritative, NS in authority, glue in additional (RFC 1034 §4.3.2 3b).
-  { q: 'sub.example.com', type: T.A, rcode: RCODE.NOERROR, aa: false, answer: [], authority: ['sub.example.com NS ns1.sub.example.com | ns.example.net'], additional: ['ns1.sub.example.com A 192.0.2.53'] },
+  {
+    q: 'sub.example.com',
+    type: T.A,
+    rcode: RCODE.NOERROR,
+    aa: false,
+    answer: [],
+    authority: ['sub.example.com NS ns1.sub.example.com | ns.example.net'],
+    additional: ['ns1.sub.example.com A 192.0.2.53'],
+  },
   { q: 'deep.below.sub.example.com', type: T.MX, rcode: RCODE.NOERROR, aa: false, authority: ['sub.example.com NS ns1.sub.example.com | ns.example.net'] },
   { q: 'ns1.sub.example.com', type: T.A, rcode: RCODE.NOERROR, aa: false, answer: [], authority: ['sub.example.com NS ns1.sub.example.com | ns.example.net'] },
   // DS belongs to the parent side of a cut (RFC 4035 §3.1.4.1): NODATA, not a referral.

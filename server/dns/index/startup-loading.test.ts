@@ -53,7 +53,14 @@ describe('the start-up load', () => {
     const index = new ZoneIndex();
     const progress: LoadProgress[] = [];
     let done = false;
-    sync = await syncZones({ store: gated, events: createServices(store, { nameservers: ['ns1.zonedeck.test'], nsTtl: 3600 }).events, index, identity: IDENTITY, hooks: { loading: (p) => progress.push(p) }, reconcileMs: 3_600_000 });
+    sync = await syncZones({
+      store: gated,
+      events: createServices(store, { nameservers: ['ns1.zonedeck.test'], nsTtl: 3600 }).events,
+      index,
+      identity: IDENTITY,
+      hooks: { loading: (p) => progress.push(p) },
+      reconcileMs: 3_600_000,
+    });
     void sync.loaded.then(() => (done = true));
     const rcode = (qname: string) => resolve(index, { qname, qtype: T.A }).rcode;
 

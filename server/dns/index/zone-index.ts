@@ -67,7 +67,7 @@ export class ZoneIndex implements ZoneLookup {
 
   loading(qname: string): boolean {
     if (this.pending.size === 0) return false;
-    for (let n = qname; ; ) {
+    for (let n = qname; ;) {
       if (this.zones.has(n)) return false;
       if (this.pending.has(n)) return true;
       const dot = n.indexOf('.');
@@ -77,7 +77,7 @@ export class ZoneIndex implements ZoneLookup {
   }
 
   find(qname: string): Zone | undefined {
-    for (let n = qname; ; ) {
+    for (let n = qname; ;) {
       const zone = this.zones.get(n);
       if (zone) return zone;
       // A closer hosted zone still loading: not the parent's to answer.

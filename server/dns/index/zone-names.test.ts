@@ -7,7 +7,8 @@ import { ZoneIndex } from './zone-index';
 import { ZoneNames, type PutInfo } from './zone-names';
 
 const IDENTITY = { primary: 'ns1.zonedeck.test', hostmaster: 'hostmaster.zonedeck.test' };
-const domain = (name: string) => ({ id: 1, name, serial_number: 1, refresh_interval: 10800, retry_interval: 3600, expire_interval: 1209600, minimum_ttl: 300, dnssec_enabled: 0, dnssec_disabled_at: null, updated_at: '' }) as never;
+const domain = (name: string) =>
+  ({ id: 1, name, serial_number: 1, refresh_interval: 10800, retry_interval: 3600, expire_interval: 1209600, minimum_ttl: 300, dnssec_enabled: 0, dnssec_disabled_at: null, updated_at: '' }) as never;
 let id = 0;
 const row = (name: string, record_type: string, content: string, ttl = 3600) => ({ id: ++id, domain_id: 1, name, record_type, content, ttl, disabled: 0 }) as unknown as RecordRow;
 
@@ -89,7 +90,9 @@ describe('the compact names of a zone', () => {
         model.delete(rel);
       } else {
         // Now and then a big TXT, so entries cross the 1 MiB chunks.
-        const rows = Array.from({ length: 1 + rand(3) }, (_, i) => (op >= 8 ? row(rel, 'TXT', 'x'.repeat(20_000 + i)) : row(rel, i === 2 ? 'MX' : 'A', i === 2 ? `${rand(50)} mx.example.com` : `10.0.${rand(256)}.${i}`)));
+        const rows = Array.from({ length: 1 + rand(3) }, (_, i) =>
+          op >= 8 ? row(rel, 'TXT', 'x'.repeat(20_000 + i)) : row(rel, i === 2 ? 'MX' : 'A', i === 2 ? `${rand(50)} mx.example.com` : `10.0.${rand(256)}.${i}`),
+        );
         names.putRows(rel, rows, info);
         model.set(rel, rows);
       }
@@ -133,7 +136,6 @@ describe('a zone on compact names', () => {
     expect(zone.recordCount()).toBe(5 + 1);
   });
 
-
   it('tells empty non-terminals from names that do not exist, as names come and go', () => {
     const zone = new Zone(domain('example.com'), [row('a.b.c', 'A', '192.0.2.1'), row('x', 'A', '192.0.2.2')], IDENTITY);
     expect(zone.exists('a.b.c.example.com')).toBe(true);
@@ -152,7 +154,11 @@ describe('a zone on compact names', () => {
   });
 
   it('keeps cuts and DNAMEs from packed names, and the apex SOA across a reload of the apex', () => {
-    const zone = new Zone(domain('example.com'), [row('@', 'NS', 'ns1.example.net'), row('sub', 'NS', 'ns.sub.example.com'), row('ns.sub', 'A', '192.0.2.53'), row('old', 'DNAME', 'example.net')], IDENTITY);
+    const zone = new Zone(
+      domain('example.com'),
+      [row('@', 'NS', 'ns1.example.net'), row('sub', 'NS', 'ns.sub.example.com'), row('ns.sub', 'A', '192.0.2.53'), row('old', 'DNAME', 'example.net')],
+      IDENTITY,
+    );
     expect(zone.cutAbove('x.sub.example.com')).toBe('sub.example.com');
     expect(zone.dnameAbove('x.old.example.com')).toBe('old.example.com');
     expect(zone.dnames.get('old.example.com')).toBe('example.net');

@@ -91,7 +91,12 @@ export class Zone {
   private loading = true;
 
   /** `capacity`: octets the arena should start with, when the caller knows better than the records given (the start-up snapshot). */
-  constructor(domain: DomainRow, records: readonly ServedRecord[], private readonly identity: ZoneIdentity, capacity?: number) {
+  constructor(
+    domain: DomainRow,
+    records: readonly ServedRecord[],
+    private readonly identity: ZoneIdentity,
+    capacity?: number,
+  ) {
     this.name = domain.name;
     this.id = domain.id;
     this.domain = domain;
@@ -332,7 +337,7 @@ export class Zone {
   dnameAbove(fqdn: string): string | undefined {
     if (this.dnames.size === 0) return undefined;
     let found: string | undefined;
-    for (let n = fqdn; n.length > this.name.length; ) {
+    for (let n = fqdn; n.length > this.name.length;) {
       n = n.slice(n.indexOf('.') + 1);
       if (this.dnames.has(n)) found = n;
     }
@@ -349,7 +354,7 @@ export class Zone {
   /** Counts a name (relative) in or out of the names below each of its ancestors, up to the apex. */
   private adjust(rel: string, delta: number): void {
     if (rel === APEX) return;
-    for (let n = rel; n !== APEX; ) {
+    for (let n = rel; n !== APEX;) {
       const dot = n.indexOf('.');
       n = dot < 0 ? APEX : n.slice(dot + 1);
       const w = (this.below.get(n) ?? 0) + delta;

@@ -24,14 +24,7 @@ export interface DnsHandle {
 }
 
 /** `writes` are the main thread's (see DnsWrites); `onStats` takes the per-zone query counts (STATS_DAYS) every STATS_FLUSH_MS. */
-export async function startDnsThread(
-  config: Config,
-  store: ReadStore,
-  events: ZoneEvents,
-  log: Logger,
-  writes: DnsWrites = {},
-  onStats?: (batch: StatsBatch) => void,
-): Promise<DnsHandle | null> {
+export async function startDnsThread(config: Config, store: ReadStore, events: ZoneEvents, log: Logger, writes: DnsWrites = {}, onStats?: (batch: StatsBatch) => void): Promise<DnsHandle | null> {
   if (config.dnsPort === null) return null;
   if (config.sqlitePath === ':memory:' && !config.databaseUrl) {
     const dns = await startDns(config, store, events, log, writes);
@@ -69,7 +62,8 @@ export async function startDnsThread(
       else if (m.type === 'delegated') writes.delegated?.(m.zoneId, m.delegated);
       else if (m.type === 'update') {
         const done = (rcode: number) => send({ type: 'update-done', id: m.id, rcode });
-        if (!writes.update) done(4); // NOTIMP
+        if (!writes.update)
+          done(4); // NOTIMP
         else
           writes.update(m.request).then(done, (err: unknown) => {
             log.error({ err }, 'dynamic update failed');

@@ -43,7 +43,12 @@ async function main(): Promise<void> {
     } else void close();
   });
   // This thread writes nothing itself: updates, ALIAS serials and delegation flags go to the main thread's change sets.
-  const dns = (await startDns(config, store, events, log, { update, aliasChanged: (zoneId) => post({ type: 'alias-changed', zoneId }), delegated: (zoneId, delegated) => post({ type: 'delegated', zoneId, delegated }), loading: (p) => post({ type: 'loading', ...p }) }))!;
+  const dns = (await startDns(config, store, events, log, {
+    update,
+    aliasChanged: (zoneId) => post({ type: 'alias-changed', zoneId }),
+    delegated: (zoneId, delegated) => post({ type: 'delegated', zoneId, delegated }),
+    loading: (p) => post({ type: 'loading', ...p }),
+  }))!;
   const others = followOtherNodes(store, events, dns.sync, log);
   const metrics = setInterval(() => post({ type: 'metrics', udp: dnsResponses.udp, tcp: dnsResponses.tcp, defences: dnsDefences }), 1000);
   metrics.unref();

@@ -16,7 +16,7 @@ export const SERIAL_SLICE = 1000;
  * id: a slice per step, so that the caller can give the event loop a turn between two.
  */
 export async function* zoneSlices(store: Pick<ReadStore, 'domains'>, limit = SERIAL_SLICE): AsyncGenerator<ZoneSerial[]> {
-  for (let after = 0; ; ) {
+  for (let after = 0; ;) {
     const slice = await store.domains.serials(after, limit);
     if (slice.length > 0) yield slice;
     if (slice.length < limit) return;

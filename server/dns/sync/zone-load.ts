@@ -34,7 +34,7 @@ export async function readZoneRows(store: SyncDeps['store'], domain: DomainRow, 
     onName(group[0]!.name, group);
     group = [];
   };
-  for (let after: ServedRecord | null = null; ; ) {
+  for (let after: ServedRecord | null = null; ;) {
     const rows = await store.records.served(domain.id, after, LOAD_SLICE);
     for (const r of rows) {
       if (group.length > 0 && group[0]!.name !== r.name) build();

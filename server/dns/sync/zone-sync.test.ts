@@ -37,7 +37,15 @@ beforeAll(async () => {
   await nodeA.accounts.addUser('alice');
   userId = (await storeA.users.byUsername('alice'))!.id;
   await nodeA.zones.create(userId, { name: 'before.test' });
-  sync = await syncZones({ store: storeA, events: nodeA.events, index, identity: IDENTITY, hooks: { serialChanged: (z) => notified.push(z.domain.serial_number) }, reconcileMs: 3_600_000, serialSlice: 2 });
+  sync = await syncZones({
+    store: storeA,
+    events: nodeA.events,
+    index,
+    identity: IDENTITY,
+    hooks: { serialChanged: (z) => notified.push(z.domain.serial_number) },
+    reconcileMs: 3_600_000,
+    serialSlice: 2,
+  });
   await sync.loaded;
 });
 

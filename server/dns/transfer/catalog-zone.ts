@@ -29,7 +29,17 @@ const TIMERS = { refresh_interval: 3600, retry_interval: 600, expire_interval: 2
 export function catalogZone(name: string, serial: number, members: readonly Pick<DomainRow, 'id' | 'name' | 'created_at'>[], identity: ZoneIdentity): Zone {
   const at = new Date(0).toISOString();
   const domain: DomainRow = { id: CATALOG_ID, user_id: 0, name, serial_number: serial, ...TIMERS, dnssec_enabled: false, delegated: false, created_at: at, updated_at: at };
-  const row = (rel: string, record_type: string, content: string): RecordRow => ({ id: 0, domain_id: CATALOG_ID, name: rel, record_type, content, ttl: 0, created_at: at, updated_at: at, disabled: 0 });
+  const row = (rel: string, record_type: string, content: string): RecordRow => ({
+    id: 0,
+    domain_id: CATALOG_ID,
+    name: rel,
+    record_type,
+    content,
+    ttl: 0,
+    created_at: at,
+    updated_at: at,
+    disabled: 0,
+  });
   const records = [row(APEX, 'NS', 'invalid'), row('version', 'TXT', '2'), ...members.map((m) => row(`${memberLabel(m)}.zones`, 'PTR', m.name))];
   return new Zone(domain, records, identity);
 }

@@ -15,18 +15,42 @@ const S0 = 2024010100;
 const S1 = 2024010101;
 
 function step(settings: Record<string, unknown>, entries: ChangeEntryRow[], source = 'api'): { history: HistoryReader } {
-  const cs: ChangeSetRow = { id: 1, domain_id: 1, serial_before: S0, serial_after: S1, created_at: '', source, actor_username: 'a', actor_credential: 'cli', comment: '', settings: JSON.stringify(settings), added_count: entries.filter((e) => e.op === 1).length, removed_count: entries.filter((e) => e.op === 0).length };
+  const cs: ChangeSetRow = {
+    id: 1,
+    domain_id: 1,
+    serial_before: S0,
+    serial_after: S1,
+    created_at: '',
+    source,
+    actor_username: 'a',
+    actor_credential: 'cli',
+    comment: '',
+    settings: JSON.stringify(settings),
+    added_count: entries.filter((e) => e.op === 1).length,
+    removed_count: entries.filter((e) => e.op === 0).length,
+  };
   return { history: { since: async () => [cs], entries: async () => entries } };
 }
 
 async function mode(zone: Zone, history: HistoryReader) {
-  const raw = packet.encode({ id: 1, type: 'query', questions: [{ name: zone.name, type: 'IXFR' }], authorities: [{ name: zone.name, type: 'SOA', ttl: 0, data: { mname: 'a', rname: 'b', serial: S0, refresh: 1, retry: 1, expire: 1, minimum: 1 } }] });
+  const raw = packet.encode({
+    id: 1,
+    type: 'query',
+    questions: [{ name: zone.name, type: 'IXFR' }],
+    authorities: [{ name: zone.name, type: 'SOA', ttl: 0, data: { mname: 'a', rname: 'b', serial: S0, refresh: 1, retry: 1, expire: 1, minimum: 1 } }],
+  });
   const parsed = parseQuery(raw);
   if (parsed.kind !== 'query') throw new Error('bad query');
   return (await ixfrMessages(raw, parsed.query, zone, history)).mode;
 }
 
-const records = (extra: ReturnType<typeof row>[] = []) => [row(1, '@', 'NS', 'ns1.zonedeck.test', 3600), row(1, 'www', 'A', '192.0.2.1'), row(1, 'a', 'A', '192.0.2.2'), row(1, 'b', 'A', '192.0.2.3'), ...extra];
+const records = (extra: ReturnType<typeof row>[] = []) => [
+  row(1, '@', 'NS', 'ns1.zonedeck.test', 3600),
+  row(1, 'www', 'A', '192.0.2.1'),
+  row(1, 'a', 'A', '192.0.2.2'),
+  row(1, 'b', 'A', '192.0.2.3'),
+  ...extra,
+];
 const www: ChangeEntryRow = { op: 1, name: 'www', record_type: 'A', ttl: 300, content: '192.0.2.1', disabled: 0 };
 
 describe('IXFR falls back to AXFR', () => {

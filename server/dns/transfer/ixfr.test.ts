@@ -54,7 +54,12 @@ describe('IXFR', () => {
     ]);
     // The SOA of each version carries that version's timers: the minimum before the change was 3600.
     const full = await zd.dig('+tcp', '+short', `IXFR=${s1}`, 'ixfr.example');
-    expect(full.trim().split('\n').map((l) => l.split(' ').at(-1))).toEqual(['600', '3600', '600', '600']);
+    expect(
+      full
+        .trim()
+        .split('\n')
+        .map((l) => l.split(' ').at(-1)),
+    ).toEqual(['600', '3600', '600', '600']);
   });
 
   it('answers the SOA alone to a client that is current', async () => {

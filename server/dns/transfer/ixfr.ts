@@ -32,7 +32,6 @@ export interface HistoryReader {
   entries(changeSetId: number): Promise<ChangeEntryRow[]>;
 }
 
-
 /**
  * The change sets that lead from `from` to the zone's current serial without a gap, or null
  * when the history does not cover that (pruned, or a serial it never recorded).

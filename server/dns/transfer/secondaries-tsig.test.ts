@@ -118,7 +118,12 @@ it('takes a NOTIFY signed with the key after an API change, and serves the new r
 
 it('(control) Knot denies the same NOTIFY unsigned, so the one above was signed', async () => {
   const { notifyMessage } = await import('./notify');
-  const soa = { name: 'example.com', type: 6, ttl: 3600, data: [{ mname: 'ns1.zonedeck.test', rname: 'hostmaster.zonedeck.test', serial: 4_000_000_000, refresh: 10800, retry: 3600, expire: 1209600, minimum: 3600 }] };
+  const soa = {
+    name: 'example.com',
+    type: 6,
+    ttl: 3600,
+    data: [{ mname: 'ns1.zonedeck.test', rname: 'hostmaster.zonedeck.test', serial: 4_000_000_000, refresh: 10800, retry: 3600, expire: 1209600, minimum: 3600 }],
+  };
   const reply = await new Promise<Buffer | null>((resolve) => {
     const sock = dgram.createSocket('udp4');
     const timer = setTimeout(() => (sock.close(), resolve(null)), 2000);

@@ -13,7 +13,13 @@ import { exampleIndex } from '../../testing/zone-fixture';
 
 const NOW = 1_800_000_000;
 const key = (name: string, userId = 1, scope: Scope = {}): DnsKey => ({ name, algorithm: 'hmac-sha256', secret: Buffer.alloc(32, name.length), userId, scope });
-const KEYS = [key('owner.key'), key('stranger.key', 2), key('acme.key', 1, { names: ['_acme-challenge'], types: ['TXT'] }), key('other-zone.key', 1, { zones: ['example.org'] }), key('lan.key', 1, { allowed_ips: ['10.0.0.0/8'] })];
+const KEYS = [
+  key('owner.key'),
+  key('stranger.key', 2),
+  key('acme.key', 1, { names: ['_acme-challenge'], types: ['TXT'] }),
+  key('other-zone.key', 1, { zones: ['example.org'] }),
+  key('lan.key', 1, { allowed_ips: ['10.0.0.0/8'] }),
+];
 
 function setup() {
   const index = exampleIndex();

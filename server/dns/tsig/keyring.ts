@@ -42,7 +42,14 @@ export const KEYRING_REFRESH_MS = 1000;
 /** The owner the service's own key (NOTIFY_TSIG) stands for: no user; it may transfer every zone. */
 export const SERVICE_KEY_USER = -1;
 
-const dnsKey = (row: TsigKeyRow, teams?: ReadonlyMap<number, Role>): DnsKey => ({ name: row.name, algorithm: row.algorithm, secret: Buffer.from(row.secret, 'base64'), userId: row.user_id, scope: row.scope, teams });
+const dnsKey = (row: TsigKeyRow, teams?: ReadonlyMap<number, Role>): DnsKey => ({
+  name: row.name,
+  algorithm: row.algorithm,
+  secret: Buffer.from(row.secret, 'base64'),
+  userId: row.user_id,
+  scope: row.scope,
+  teams,
+});
 
 export class Keyring implements KeyLookup {
   private keys = new Map<string, DnsKey>();

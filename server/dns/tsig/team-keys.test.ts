@@ -40,7 +40,11 @@ beforeAll(async () => {
   }
   expect((await s.api('POST', '/teams', { name: 'crew' })).status).toBe(201);
   const adminToken = cli(s.dir, 'tokens', 'create', 'admin').at(-1)!;
-  for (const [who, role] of [['edith', 'editor'], ['victor', 'viewer']] as const) await join(overHttp(s.http), 'crew', adminToken, { username: who, token: tokens[who]! }, role);
+  for (const [who, role] of [
+    ['edith', 'editor'],
+    ['victor', 'viewer'],
+  ] as const)
+    await join(overHttp(s.http), 'crew', adminToken, { username: who, token: tokens[who]! }, role);
   expect((await s.api('POST', '/domains', { name: ZONE, team: 'crew' })).status).toBe(201);
   for (const who of ['edith', 'victor', 'stranger']) {
     const res = await as(tokens[who]!, 'POST', '/tsig-keys', { name: `${who}-key` });

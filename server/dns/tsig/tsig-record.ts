@@ -34,7 +34,7 @@ function readName(buf: Uint8Array, offset: number): { name: string; end: number 
   const labels: string[] = [];
   let pos = offset;
   let end = -1;
-  for (let jumps = 0; ; ) {
+  for (let jumps = 0; ;) {
     if (pos >= buf.length) throw new Malformed();
     const len = buf[pos]!;
     if (len === 0) {
@@ -65,7 +65,10 @@ function nameWire(name: string): Buffer {
   if (name === '') return Buffer.from([0]);
   const parts: Buffer[] = [];
   for (const label of name.split('.')) {
-    const bytes = Buffer.from(label.replace(/\\([0-9]{3})/g, (_, d: string) => String.fromCharCode(Number(d))), 'latin1');
+    const bytes = Buffer.from(
+      label.replace(/\\([0-9]{3})/g, (_, d: string) => String.fromCharCode(Number(d))),
+      'latin1',
+    );
     parts.push(Buffer.from([bytes.length]), bytes);
   }
   parts.push(Buffer.from([0]));

@@ -24,10 +24,19 @@ afterAll(() => s?.stop());
 /** A signed UPDATE adding one TXT record, signed at `at` (seconds) with this Fudge. */
 function signedUpdate(text: string, at: number, fudge = 300, id = 4242): Buffer {
   const msg = Buffer.from(
-    packet.encode({ id, type: 'query', opcode: 'UPDATE', flags: 5 << 11, questions: [{ name: 'replay.test', type: 'SOA', class: 'IN' }], authorities: [{ name: 'r.replay.test', type: 'TXT', class: 'IN', ttl: 60, data: text }] } as unknown as packet.Packet),
+    packet.encode({
+      id,
+      type: 'query',
+      opcode: 'UPDATE',
+      flags: 5 << 11,
+      questions: [{ name: 'replay.test', type: 'SOA', class: 'IN' }],
+      authorities: [{ name: 'r.replay.test', type: 'TXT', class: 'IN', ttl: 60, data: text }],
+    } as unknown as packet.Packet),
   );
   const f = { name: key.name, algorithm: 'hmac-sha256' as const, timeSigned: at, fudge, error: 0, other: Buffer.alloc(0) };
-  const mac = createHmac('sha256', Buffer.from(key.secret, 'base64')).update(Buffer.concat([msg, variables(f)])).digest();
+  const mac = createHmac('sha256', Buffer.from(key.secret, 'base64'))
+    .update(Buffer.concat([msg, variables(f)]))
+    .digest();
   return append(msg, tsigRR({ ...f, mac, originalId: id }));
 }
 

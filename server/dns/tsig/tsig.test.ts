@@ -48,7 +48,9 @@ describe('the MAC of a request, derived by hand (RFC 8945 §4.3)', () => {
     expect(mac.toString('hex')).toBe(expected.toString('hex'));
     expect(message.readUInt16BE(10)).toBe(1);
     const rr = message.subarray(QUERY.length).toString('hex');
-    expect(rr).toBe('08746573742d6b657900' + '00fa' + '00ff' + '00000000' + '003d' + '0b686d61632d73686132353600' + '00006553f100' + '012c' + '0020' + expected.toString('hex') + '1234' + '0000' + '0000');
+    expect(rr).toBe(
+      '08746573742d6b657900' + '00fa' + '00ff' + '00000000' + '003d' + '0b686d61632d73686132353600' + '00006553f100' + '012c' + '0020' + expected.toString('hex') + '1234' + '0000' + '0000',
+    );
   });
 
   it('verifies it, and names what is wrong with a bad one', () => {
@@ -57,8 +59,22 @@ describe('the MAC of a request, derived by hand (RFC 8945 §4.3)', () => {
     const { message } = signRequest(QUERY, key, () => T0);
     expect(verifyRequest(message, record(message), lookup, () => T0 + 300)).toMatchObject({ ok: true, key });
     expect(verifyRequest(message, record(message), lookup, () => T0 + 301)).toMatchObject({ ok: false, rcode: 9, error: TSIG_ERROR.BADTIME, key });
-    expect(verifyRequest(message, record(message), () => undefined, () => T0)).toMatchObject({ ok: false, rcode: 9, error: TSIG_ERROR.BADKEY });
-    expect(verifyRequest(message, record(message), () => keyOf('hmac-sha512'), () => T0)).toMatchObject({ ok: false, error: TSIG_ERROR.BADKEY });
+    expect(
+      verifyRequest(
+        message,
+        record(message),
+        () => undefined,
+        () => T0,
+      ),
+    ).toMatchObject({ ok: false, rcode: 9, error: TSIG_ERROR.BADKEY });
+    expect(
+      verifyRequest(
+        message,
+        record(message),
+        () => keyOf('hmac-sha512'),
+        () => T0,
+      ),
+    ).toMatchObject({ ok: false, error: TSIG_ERROR.BADKEY });
     const tampered = Buffer.from(message);
     tampered[13] ^= 0x20; // the question's case: covered by the MAC
     expect(verifyRequest(tampered, record(tampered), lookup, () => T0)).toMatchObject({ ok: false, rcode: 9, error: TSIG_ERROR.BADSIG });
@@ -81,7 +97,13 @@ describe('the MAC of a request, derived by hand (RFC 8945 §4.3)', () => {
       out.writeUInt16BE(out.length - rec.start - 20, rec.start + 18);
       return out;
     };
-    const verify = (m: Buffer) => verifyRequest(m, record(m), () => key, () => T0);
+    const verify = (m: Buffer) =>
+      verifyRequest(
+        m,
+        record(m),
+        () => key,
+        () => T0,
+      );
     expect(verify(truncated(16))).toMatchObject({ ok: true });
     expect(verify(truncated(20))).toMatchObject({ ok: true });
     expect(verify(truncated(15))).toMatchObject({ ok: false, rcode: 1 });
@@ -149,7 +171,12 @@ class Responder {
       const err = Buffer.from(packet.encode({ ...base, flags: 9 }));
       return [signError(err, v, this.clock)];
     }
-    const soa = { name: 'example.com', type: 'SOA' as const, ttl: 3600, data: { mname: 'ns1.example.com', rname: 'hostmaster.example.com', serial: 7, refresh: 3600, retry: 600, expire: 86400, minimum: 300 } };
+    const soa = {
+      name: 'example.com',
+      type: 'SOA' as const,
+      ttl: 3600,
+      data: { mname: 'ns1.example.com', rname: 'hostmaster.example.com', serial: 7, refresh: 3600, retry: 600, expire: 86400, minimum: 300 },
+    };
     const messages =
       question.type === 'AXFR'
         ? [
@@ -158,7 +185,11 @@ class Responder {
             packet.encode({ id: q.id, type: 'response', flags: packet.AUTHORITATIVE_ANSWER, answers: [soa] }),
           ]
         : [packet.encode({ ...base, answers: [soa] })];
-    const signed = signAnswer(messages.map((m) => Buffer.from(m)), v.key, v.record);
+    const signed = signAnswer(
+      messages.map((m) => Buffer.from(m)),
+      v.key,
+      v.record,
+    );
     if (this.corrupt) for (const m of signed) m[m.length - 10] ^= 1;
     return signed;
   }
@@ -287,7 +318,13 @@ describe('verifyAnswer', () => {
     const [m0, m2] = signAnswer([parts[0]!, parts[2]!], key, record(request), () => T0);
     const mac0 = record(m0!).mac;
     const timers = Buffer.from('00006553f100012c', 'hex');
-    const mac2 = createHmac('sha384', SECRET).update(Buffer.from([0, 48])).update(mac0).update(parts[1]!).update(parts[2]!).update(timers).digest();
+    const mac2 = createHmac('sha384', SECRET)
+      .update(Buffer.from([0, 48]))
+      .update(mac0)
+      .update(parts[1]!)
+      .update(parts[2]!)
+      .update(timers)
+      .digest();
     const fixed = Buffer.from(m2!);
     mac2.copy(fixed, fixed.length - 6 - 48);
     expect(verifyAnswer([m0!, parts[1]!, fixed], key, mac, () => T0)).toBe(0);

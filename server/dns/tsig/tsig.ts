@@ -48,7 +48,6 @@ function hmac(key: TsigKey, parts: Uint8Array[]): Buffer {
   return h.digest();
 }
 
-
 const now = () => Math.floor(Date.now() / 1000);
 
 /** The smallest MAC a signer may send for an algorithm (§5.2.2.1: the larger of 10 and half the hash). */

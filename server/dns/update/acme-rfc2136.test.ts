@@ -49,9 +49,38 @@ beforeAll(async () => {
 
   // Pebble's HTTPS listener needs a certificate; the clients are told to trust it.
   caFile = path.join(dir, 'pebble-cert.pem');
-  await run('openssl', ['req', '-x509', '-newkey', 'ec', '-pkeyopt', 'ec_paramgen_curve:P-256', '-nodes', '-keyout', path.join(dir, 'pebble-key.pem'), '-out', caFile, '-days', '1', '-subj', '/CN=localhost', '-addext', 'subjectAltName=IP:127.0.0.1,DNS:localhost']);
+  await run('openssl', [
+    'req',
+    '-x509',
+    '-newkey',
+    'ec',
+    '-pkeyopt',
+    'ec_paramgen_curve:P-256',
+    '-nodes',
+    '-keyout',
+    path.join(dir, 'pebble-key.pem'),
+    '-out',
+    caFile,
+    '-days',
+    '1',
+    '-subj',
+    '/CN=localhost',
+    '-addext',
+    'subjectAltName=IP:127.0.0.1,DNS:localhost',
+  ]);
   const [port, mgmt, http, tls] = [await freePort(), await freePort(), await freePort(), await freePort()];
-  const config = { pebble: { listenAddress: `127.0.0.1:${port}`, managementListenAddress: `127.0.0.1:${mgmt}`, certificate: caFile, privateKey: path.join(dir, 'pebble-key.pem'), httpPort: http, tlsPort: tls, ocspResponderURL: '', externalAccountBindingRequired: false } };
+  const config = {
+    pebble: {
+      listenAddress: `127.0.0.1:${port}`,
+      managementListenAddress: `127.0.0.1:${mgmt}`,
+      certificate: caFile,
+      privateKey: path.join(dir, 'pebble-key.pem'),
+      httpPort: http,
+      tlsPort: tls,
+      ocspResponderURL: '',
+      externalAccountBindingRequired: false,
+    },
+  };
   fs.writeFileSync(path.join(dir, 'pebble.json'), JSON.stringify(config));
   pebble = spawn(binary('pebble', 'pebble'), ['-config', path.join(dir, 'pebble.json'), '-dnsserver', `127.0.0.1:${zd.dns}`], {
     // No random nonce rejections or validation delays: the test is about DNS, not client retries.
@@ -83,17 +112,41 @@ async function sanOf(file: string): Promise<string> {
 
 /** The rfc2136 change sets of the zone: who made them and which records they added or removed. */
 async function rfc2136Changes() {
-  const changes = (await (await zd.api('GET', '/domains/example.com/changes?per_page=100')).json()) as Array<{ source: string; actor: { credential: string }; added: Array<{ name: string; record_type: string }>; removed: Array<{ name: string }> }>;
+  const changes = (await (await zd.api('GET', '/domains/example.com/changes?per_page=100')).json()) as Array<{
+    source: string;
+    actor: { credential: string };
+    added: Array<{ name: string; record_type: string }>;
+    removed: Array<{ name: string }>;
+  }>;
   return changes.filter((c) => c.source === 'rfc2136');
 }
 
 it('certbot --dns-rfc2136 obtains a certificate through the scoped key', async () => {
   const ini = path.join(dir, 'rfc2136.ini');
-  fs.writeFileSync(ini, `dns_rfc2136_server = 127.0.0.1\ndns_rfc2136_port = ${zd.dns}\ndns_rfc2136_name = ${key.name}\ndns_rfc2136_secret = ${key.secret}\ndns_rfc2136_algorithm = ${key.algorithm.toUpperCase()}\n`, { mode: 0o600 });
+  fs.writeFileSync(
+    ini,
+    `dns_rfc2136_server = 127.0.0.1\ndns_rfc2136_port = ${zd.dns}\ndns_rfc2136_name = ${key.name}\ndns_rfc2136_secret = ${key.secret}\ndns_rfc2136_algorithm = ${key.algorithm.toUpperCase()}\n`,
+    { mode: 0o600 },
+  );
   const base = path.join(dir, 'certbot');
-  const args = ['certonly', '--non-interactive', '--agree-tos', '--register-unsafely-without-email', '--server', acmeUrl, '--config-dir', `${base}/config`, '--work-dir', `${base}/work`, '--logs-dir', `${base}/logs`];
+  const args = [
+    'certonly',
+    '--non-interactive',
+    '--agree-tos',
+    '--register-unsafely-without-email',
+    '--server',
+    acmeUrl,
+    '--config-dir',
+    `${base}/config`,
+    '--work-dir',
+    `${base}/work`,
+    '--logs-dir',
+    `${base}/logs`,
+  ];
   args.push('--authenticator', 'dns-rfc2136', '--dns-rfc2136-credentials', ini, '--dns-rfc2136-propagation-seconds', '1', '-d', 'www.example.com');
-  const out = await run(binary('certbot', 'certbot python3-certbot-dns-rfc2136'), args, { env: { ...process.env, REQUESTS_CA_BUNDLE: caFile }, timeout: 120_000 }).catch((e: { stdout?: string; stderr?: string }) => e);
+  const out = await run(binary('certbot', 'certbot python3-certbot-dns-rfc2136'), args, { env: { ...process.env, REQUESTS_CA_BUNDLE: caFile }, timeout: 120_000 }).catch(
+    (e: { stdout?: string; stderr?: string }) => e,
+  );
   const log = `${out.stdout ?? ''}${out.stderr ?? ''}\n${pebbleLog}`;
   const cert = `${base}/config/live/www.example.com/fullchain.pem`;
   expect(fs.existsSync(cert), log).toBe(true);
@@ -117,7 +170,23 @@ it('lego --dns rfc2136 obtains a certificate through the scoped key', async () =
     RFC2136_PROPAGATION_TIMEOUT: '30',
     RFC2136_POLLING_INTERVAL: '1',
   };
-  const args = ['--server', acmeUrl, '--email', 'acme@example.com', '--accept-tos', '--path', path.join(dir, 'lego'), '--dns', 'rfc2136', '--dns.resolvers', `127.0.0.1:${zd.dns}`, '--dns.disable-cp', '--domains', 'api.example.com', 'run'];
+  const args = [
+    '--server',
+    acmeUrl,
+    '--email',
+    'acme@example.com',
+    '--accept-tos',
+    '--path',
+    path.join(dir, 'lego'),
+    '--dns',
+    'rfc2136',
+    '--dns.resolvers',
+    `127.0.0.1:${zd.dns}`,
+    '--dns.disable-cp',
+    '--domains',
+    'api.example.com',
+    'run',
+  ];
   const out = await run(binary('lego', 'lego'), args, { env, timeout: 120_000 }).catch((e: { stdout?: string; stderr?: string }) => e);
   const log = `${out.stdout ?? ''}${out.stderr ?? ''}\n${pebbleLog}`;
   const cert = path.join(dir, 'lego', 'certificates', 'api.example.com.crt');

@@ -77,7 +77,10 @@ describe('a delegation or DNAME takes the subtree', () => {
     const token = ((await (await s.api('POST', '/tokens', { label: 'www', scope })).json()) as { token: string }).token;
     const key = ((await (await s.api('POST', '/tsig-keys', { name: 'www-only', scope })).json()) as { nsupdate: string }).nsupdate;
     expect(await eventually(async () => /NOERROR/.test(await s.dig('-y', key, 'example.com', 'SOA')), 50, 100)).toBe(true);
-    for (const [type, content] of [['NS', 'ns.attacker.example.'], ['DNAME', 'attacker.example.']] as const) {
+    for (const [type, content] of [
+      ['NS', 'ns.attacker.example.'],
+      ['DNAME', 'attacker.example.'],
+    ] as const) {
       const viaApi = await api(token, { name: 'www', record_type: type, content, ttl: '60' });
       expect(viaApi.status, `API www ${type}`).toBe(403);
       const out = await nsupdate(key, `update add www.example.com. 60 ${type} ${content}`);

@@ -19,7 +19,15 @@ type RR = { name: string; type: string; class?: string; ttl?: number; data?: unk
 function update(zone: string, prerequisites: RR[], updates: RR[], id = 7): Buffer {
   const rr = (r: RR) => ({ ttl: 0, class: 'IN', ...r }) as packet.Answer;
   return Buffer.from(
-    packet.encode({ id, type: 'query', opcode: 'UPDATE', flags: 5 << 11, questions: [{ name: zone, type: 'SOA', class: 'IN' }], answers: prerequisites.map(rr), authorities: updates.map(rr) } as unknown as packet.Packet),
+    packet.encode({
+      id,
+      type: 'query',
+      opcode: 'UPDATE',
+      flags: 5 << 11,
+      questions: [{ name: zone, type: 'SOA', class: 'IN' }],
+      answers: prerequisites.map(rr),
+      authorities: updates.map(rr),
+    } as unknown as packet.Packet),
   );
 }
 
@@ -62,7 +70,9 @@ describe('parseUpdate', () => {
     });
     expect(parseUpdate(bare('example.com', 'prereq', 'www.example.com', 255, 254))).toMatchObject({ prerequisites: [{ name: 'www', type: 'ANY', cls: 'none', content: null }] });
     expect(parseUpdate(bare('example.com', 'update', 'www.example.com', 1, 255))).toMatchObject({ updates: [{ name: 'www', type: 'A', cls: 'any', content: null }] });
-    expect(parseUpdate(bare('example.com', 'update', 'old.example.com', 1, 254, Buffer.from([192, 0, 2, 9])))).toMatchObject({ updates: [{ name: 'old', type: 'A', cls: 'none', ttl: 0, content: '192.0.2.9' }] });
+    expect(parseUpdate(bare('example.com', 'update', 'old.example.com', 1, 254, Buffer.from([192, 0, 2, 9])))).toMatchObject({
+      updates: [{ name: 'old', type: 'A', cls: 'none', ttl: 0, content: '192.0.2.9' }],
+    });
     // RDATA that does not fill RDLENGTH exactly is a format error.
     expect(parseUpdate(bare('example.com', 'update', 'old.example.com', 1, 254, Buffer.from([192, 0, 2])))).toMatchObject({ kind: 'error', rcode: 1 });
   });
@@ -72,7 +82,11 @@ describe('parseUpdate', () => {
     ['a prerequisite outside the zone', update('example.com', [{ name: 'example.net', type: 'A', data: '192.0.2.1' }], []), 10],
     ['a prerequisite with a TTL', update('example.com', [{ name: 'www.example.com', type: 'A', ttl: 5, data: '192.0.2.1' }], []), 1],
     ['an add of a meta type', bare('example.com', 'update', 'www.example.com', 252, 1), 1],
-    ['a zone section that is not SOA', Buffer.from(packet.encode({ id: 1, type: 'query', opcode: 'UPDATE', flags: 5 << 11, questions: [{ name: 'example.com', type: 'A', class: 'IN' }] } as unknown as packet.Packet)), 1],
+    [
+      'a zone section that is not SOA',
+      Buffer.from(packet.encode({ id: 1, type: 'query', opcode: 'UPDATE', flags: 5 << 11, questions: [{ name: 'example.com', type: 'A', class: 'IN' }] } as unknown as packet.Packet)),
+      1,
+    ],
     ['an AAAA record of five octets', bare('example.com', 'update', 'x.example.com', 28, 1, Buffer.from([1, 2, 3, 4, 5])), 1],
   ])('answers %s with its RCODE', (_, msg, rcode) => {
     expect(parseUpdate(msg)).toMatchObject({ kind: 'error', rcode });
@@ -111,10 +125,11 @@ describe('UPDATE in the handler', () => {
     });
     return { handler, seen };
   }
-  const udp = (handler: ReturnType<typeof setup>['handler'], msg: Buffer) => new Promise<Buffer | null>((resolve) => {
-    const now = handler.udp(msg, '192.0.2.53', resolve);
-    if (now) resolve(now);
-  });
+  const udp = (handler: ReturnType<typeof setup>['handler'], msg: Buffer) =>
+    new Promise<Buffer | null>((resolve) => {
+      const now = handler.udp(msg, '192.0.2.53', resolve);
+      if (now) resolve(now);
+    });
   const rcodeOf = (m: Buffer) => m[3]! & 0x0f;
   const msg = update('example.com', [], [{ name: 'a.example.com', type: 'TXT', ttl: 60, data: ['x'] }]);
 

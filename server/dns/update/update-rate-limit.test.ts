@@ -27,10 +27,19 @@ function signedUpdate(zone: string, text: string): Buffer {
   const key = keys[zone]!;
   const mid = id++ & 0xffff;
   const msg = Buffer.from(
-    packet.encode({ id: mid, type: 'query', opcode: 'UPDATE', flags: 5 << 11, questions: [{ name: zone, type: 'SOA', class: 'IN' }], authorities: [{ name: `r.${zone}`, type: 'TXT', class: 'IN', ttl: 60, data: text }] } as unknown as packet.Packet),
+    packet.encode({
+      id: mid,
+      type: 'query',
+      opcode: 'UPDATE',
+      flags: 5 << 11,
+      questions: [{ name: zone, type: 'SOA', class: 'IN' }],
+      authorities: [{ name: `r.${zone}`, type: 'TXT', class: 'IN', ttl: 60, data: text }],
+    } as unknown as packet.Packet),
   );
   const f = { name: key.name, algorithm: 'hmac-sha256' as const, timeSigned: Math.floor(Date.now() / 1000), fudge: 300, error: 0, other: Buffer.alloc(0) };
-  const mac = createHmac('sha256', Buffer.from(key.secret, 'base64')).update(Buffer.concat([msg, variables(f)])).digest();
+  const mac = createHmac('sha256', Buffer.from(key.secret, 'base64'))
+    .update(Buffer.concat([msg, variables(f)]))
+    .digest();
   return append(msg, tsigRR({ ...f, mac, originalId: mid }));
 }
 

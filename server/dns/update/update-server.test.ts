@@ -28,7 +28,10 @@ function run(tool: 'nsupdate' | 'knsupdate', args: string[], lines: string[]): P
 const nsupdate = (key: string | null, lines: string[], tcp = false) => run('nsupdate', [...(tcp ? ['-v'] : []), ...(key ? ['-y', key] : [])], lines);
 const knsupdate = (key: string, lines: string[]) => run('knsupdate', ['-y', key], lines);
 const short = async (name: string, type: string) => (await s.dig('+short', name, type)).trim().split('\n').filter(Boolean);
-const records = async () => ((await (await s.api('GET', '/domains/example.com/records?per_page=500')).json()) as Array<{ name: string; record_type: string; content: string }>).map((r) => `${r.name} ${r.record_type} ${r.content}`);
+const records = async () =>
+  ((await (await s.api('GET', '/domains/example.com/records?per_page=500')).json()) as Array<{ name: string; record_type: string; content: string }>).map(
+    (r) => `${r.name} ${r.record_type} ${r.content}`,
+  );
 const serial = async () => ((await (await s.api('GET', '/domains/example.com')).json()) as { serial_number: number }).serial_number;
 
 beforeAll(async () => {

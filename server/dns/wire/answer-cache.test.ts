@@ -24,7 +24,14 @@ describe('answer cache', () => {
   });
 
   it('leaves odd shapes to the full parser', () => {
-    const two = packet.encode({ id: 1, type: 'query', questions: [{ name: 'a.example', type: 'A' }, { name: 'b.example', type: 'A' }] });
+    const two = packet.encode({
+      id: 1,
+      type: 'query',
+      questions: [
+        { name: 'a.example', type: 'A' },
+        { name: 'b.example', type: 'A' },
+      ],
+    });
     expect(questionKey(two, false)).toBeNull();
     expect(questionKey(Buffer.concat([q('www.example.com'), Buffer.from([0])]), false)).toBeNull();
     expect(questionKey(Buffer.alloc(5), false)).toBeNull();

@@ -13,7 +13,11 @@ describe('SipHash-2-4', () => {
     const key = Uint8Array.from({ length: 16 }, (_, i) => i);
     const hash = (n: number) => {
       const out = Buffer.alloc(8);
-      siphash24(key, Uint8Array.from({ length: n }, (_, i) => i), out);
+      siphash24(
+        key,
+        Uint8Array.from({ length: n }, (_, i) => i),
+        out,
+      );
       return out.toString('hex');
     };
     expect(hash(0)).toBe('310e0edd47db6f72');

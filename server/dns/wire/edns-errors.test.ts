@@ -52,13 +52,23 @@ describe('error answers to EDNS queries', () => {
   });
 
   it('an empty question with EDNS is FORMERR with an OPT, and a NOTIMP clears RD', async () => {
-    const noQuestion = Buffer.from(packet.encode({ id: 7, type: 'query', flags: packet.RECURSION_DESIRED, questions: [], additionals: [{ type: 'OPT', name: '.', udpPayloadSize: 1232 } as packet.Answer] }));
+    const noQuestion = Buffer.from(
+      packet.encode({ id: 7, type: 'query', flags: packet.RECURSION_DESIRED, questions: [], additionals: [{ type: 'OPT', name: '.', udpPayloadSize: 1232 } as packet.Answer] }),
+    );
     const a = packet.decode(await exchange(noQuestion)) as unknown as { rcode: string; additionals?: Array<{ type: string }> };
     expect(a.rcode).toBe('FORMERR');
     expect(a.additionals?.map((r) => r.type)).toEqual(['OPT']);
     const unknownOpcode = Buffer.from(noQuestion);
     unknownOpcode.writeUInt16BE(1, 4);
-    const withQuestion = Buffer.from(packet.encode({ id: 8, type: 'query', flags: packet.RECURSION_DESIRED, questions: [{ name: 'edns.test', type: 'SOA', class: 'IN' }], additionals: [{ type: 'OPT', name: '.', udpPayloadSize: 1232 } as packet.Answer] }));
+    const withQuestion = Buffer.from(
+      packet.encode({
+        id: 8,
+        type: 'query',
+        flags: packet.RECURSION_DESIRED,
+        questions: [{ name: 'edns.test', type: 'SOA', class: 'IN' }],
+        additionals: [{ type: 'OPT', name: '.', udpPayloadSize: 1232 } as packet.Answer],
+      }),
+    );
     withQuestion[2] = (withQuestion[2]! & 0x87) | (15 << 3);
     const raw = await exchange(withQuestion);
     expect(raw[3]! & 15).toBe(4); // NOTIMP

@@ -25,7 +25,12 @@ function prng(seed: number) {
 
 const seeds = (): Buffer[] => [
   packet.encode({ id: 1, type: 'query', flags: packet.RECURSION_DESIRED, questions: [{ name: 'www.example.com', type: 'A' }] }),
-  packet.encode({ id: 2, type: 'query', questions: [{ name: 'x.wild.example.com', type: 'TXT' }], additionals: [{ type: 'OPT', name: '.', udpPayloadSize: 4096, flags: packet.DNSSEC_OK, options: [] } as unknown as packet.Answer] }),
+  packet.encode({
+    id: 2,
+    type: 'query',
+    questions: [{ name: 'x.wild.example.com', type: 'TXT' }],
+    additionals: [{ type: 'OPT', name: '.', udpPayloadSize: 4096, flags: packet.DNSSEC_OK, options: [] } as unknown as packet.Answer],
+  }),
   packet.encode({ id: 3, type: 'query', questions: [{ name: 'example.com', type: 'AXFR' }] }),
   packet.encode({ id: 4, type: 'query', questions: [{ name: 'alias.example.com', type: 'ANY' as 'A' }] }),
   // A compression pointer to itself in the question, and a label running off the end.
@@ -57,7 +62,11 @@ async function stillAnswers(): Promise<void> {
 beforeAll(async () => {
   s = await startServer();
   expect((await s.api('POST', '/domains', { name: 'example.com' })).status).toBe(201);
-  for (const [name, record_type, content] of [['www', 'A', '192.0.2.1'], ['alias', 'CNAME', 'www.example.com'], ['*.wild', 'TXT', 'w']]) {
+  for (const [name, record_type, content] of [
+    ['www', 'A', '192.0.2.1'],
+    ['alias', 'CNAME', 'www.example.com'],
+    ['*.wild', 'TXT', 'w'],
+  ]) {
     expect((await s.api('POST', '/domains/example.com/records', { name, record_type, content })).status).toBe(200);
   }
 });

@@ -101,7 +101,14 @@ describe('handler', () => {
     const { udp, handler } = setup();
     const truncated = query({ name: 'www.example.com', edns: false }).subarray(0, 20);
     expect(rcodeOf(udp(truncated))).toBe('FORMERR');
-    const two = packet.encode({ id: 1, type: 'query', questions: [{ name: 'a.example.com', type: 'A' }, { name: 'b.example.com', type: 'A' }] });
+    const two = packet.encode({
+      id: 1,
+      type: 'query',
+      questions: [
+        { name: 'a.example.com', type: 'A' },
+        { name: 'b.example.com', type: 'A' },
+      ],
+    });
     expect(rcodeOf(udp(two))).toBe('FORMERR');
     const iquery = query({ name: 'example.com', type: 'SOA', edns: false });
     iquery[2] = (1 << 3) | (iquery[2]! & 0x87);

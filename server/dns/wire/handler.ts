@@ -248,7 +248,15 @@ class QueryHandler implements Handler {
       if (end > out.length) return out;
     }
     const cls =
-      rcode === RCODE.NOERROR ? (out[6]! | out[7]! ? RRL_CLASS.ANSWER : RRL_CLASS.NODATA) : rcode === RCODE.NXDOMAIN ? RRL_CLASS.NXDOMAIN : rcode === RCODE.REFUSED ? RRL_CLASS.REFUSED : RRL_CLASS.ERROR;
+      rcode === RCODE.NOERROR
+        ? out[6]! | out[7]!
+          ? RRL_CLASS.ANSWER
+          : RRL_CLASS.NODATA
+        : rcode === RCODE.NXDOMAIN
+          ? RRL_CLASS.NXDOMAIN
+          : rcode === RCODE.REFUSED
+            ? RRL_CLASS.REFUSED
+            : RRL_CLASS.ERROR;
     const name = cls === RRL_CLASS.REFUSED || cls === RRL_CLASS.ERROR || end === HEADER_LENGTH ? 0 : fnvName(out, HEADER_LENGTH, end - 4);
     return this.limit(out, address, cls, name, end);
   }

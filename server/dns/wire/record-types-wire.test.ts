@@ -49,7 +49,15 @@ let port: number;
 
 beforeAll(async () => {
   const zone = new Zone(
-    { ...domainRow(EVERY_TYPE_ZONE), ...EVERY_TYPE_SOA, serial_number: EVERY_TYPE_SOA.serial, refresh_interval: EVERY_TYPE_SOA.refresh, retry_interval: EVERY_TYPE_SOA.retry, expire_interval: EVERY_TYPE_SOA.expire, minimum_ttl: EVERY_TYPE_SOA.minimum },
+    {
+      ...domainRow(EVERY_TYPE_ZONE),
+      ...EVERY_TYPE_SOA,
+      serial_number: EVERY_TYPE_SOA.serial,
+      refresh_interval: EVERY_TYPE_SOA.refresh,
+      retry_interval: EVERY_TYPE_SOA.retry,
+      expire_interval: EVERY_TYPE_SOA.expire,
+      minimum_ttl: EVERY_TYPE_SOA.minimum,
+    },
     records.map((r) => row(1, r.name, r.record_type, r.content, r.ttl)),
     IDENTITY,
   );

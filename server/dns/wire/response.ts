@@ -117,4 +117,3 @@ export function errorResponse(raw: Uint8Array, rcode: number, questionEnd?: numb
   }
   return out;
 }
-

@@ -77,7 +77,14 @@ describe('DNS cookies (always on)', () => {
     const [bad] = await flood(s.dns, [query(1, 'h1.rrl.test', 'A', Buffer.alloc(12, 1))], 500);
     expect(bad![3]! & 15).toBe(1);
     expect(bad!.readUInt16BE(10)).toBe(1);
-    const bare = Buffer.from(packet.encode({ id: 2, type: 'query', questions: [], additionals: [{ type: 'OPT', name: '.', udpPayloadSize: 1232, options: [{ code: 10, data: Buffer.alloc(8, 7) }] } as unknown as packet.Answer] }));
+    const bare = Buffer.from(
+      packet.encode({
+        id: 2,
+        type: 'query',
+        questions: [],
+        additionals: [{ type: 'OPT', name: '.', udpPayloadSize: 1232, options: [{ code: 10, data: Buffer.alloc(8, 7) }] } as unknown as packet.Answer],
+      }),
+    );
     const [ok] = await flood(s.dns, [bare], 500);
     expect(ok![3]! & 15).toBe(0);
     expect(ok!.readUInt16BE(4)).toBe(0);
@@ -115,7 +122,11 @@ describe('response rate limiting (DNS_RATE_LIMIT=5, slip 2)', () => {
   });
 
   it('a resolver told TC=1 gets the answer over TCP, which is never limited', async () => {
-    await flood(s.dns, Array.from({ length: 50 }, (_, i) => query(i, 'big.rrl.test', 'TXT')), 100);
+    await flood(
+      s.dns,
+      Array.from({ length: 50 }, (_, i) => query(i, 'big.rrl.test', 'TXT')),
+      100,
+    );
     const out = await s.dig('+tcp', 'big.rrl.test', 'TXT');
     expect(out).toMatch(/status: NOERROR/);
     expect(out.match(/\sTXT\s"/g)).toHaveLength(5);
@@ -131,15 +142,25 @@ describe('response rate limiting (DNS_RATE_LIMIT=5, slip 2)', () => {
     const client = Buffer.from('0123456789abcdef', 'hex');
     const [first] = await flood(s.dns, [query(1, 'h7.rrl.test', 'A', client)], 300);
     const good = Buffer.concat([client, serverCookie(first!)]);
-    const withGood = await flood(s.dns, Array.from({ length: 100 }, (_, i) => query(i, 'big.rrl.test', 'TXT', good)));
+    const withGood = await flood(
+      s.dns,
+      Array.from({ length: 100 }, (_, i) => query(i, 'big.rrl.test', 'TXT', good)),
+    );
     expect(withGood.filter((m) => !tc(m))).toHaveLength(100);
     const forged = Buffer.concat([client, Buffer.from('01000000', 'hex'), serverCookie(first!).subarray(4, 8), Buffer.alloc(8, 9)]);
-    const withForged = await flood(s.dns, Array.from({ length: 100 }, (_, i) => query(i, 'big.rrl.test', 'TXT', forged)));
+    const withForged = await flood(
+      s.dns,
+      Array.from({ length: 100 }, (_, i) => query(i, 'big.rrl.test', 'TXT', forged)),
+    );
     expect(withForged.filter((m) => !tc(m)).length).toBeLessThanOrEqual(10);
   });
 
   it('the limit lifts: a second later the name answers again', async () => {
-    await flood(s.dns, Array.from({ length: 50 }, (_, i) => query(i, 'h9.rrl.test', 'A')), 100);
+    await flood(
+      s.dns,
+      Array.from({ length: 50 }, (_, i) => query(i, 'h9.rrl.test', 'A')),
+      100,
+    );
     await new Promise((r) => setTimeout(r, 1200));
     const out = await s.dig('h9.rrl.test', 'A');
     expect(out).toMatch(/192\.0\.2\.10/);

@@ -69,7 +69,10 @@ describe('response rate limiting counts made-up names together (DNS_RATE_LIMIT=5
     expect(one).toMatch(/status: NOERROR/);
     expect(one.match(/\sTXT\s"/g)).toHaveLength(3);
 
-    const got = await flood(s.dns, Array.from({ length: FLOOD }, (_, i) => query(i, `${random()}.wild.rrl.test`, 'TXT')));
+    const got = await flood(
+      s.dns,
+      Array.from({ length: FLOOD }, (_, i) => query(i, `${random()}.wild.rrl.test`, 'TXT')),
+    );
     const { whole, slipped } = tally(got);
     expect(whole.length).toBeGreaterThan(0);
     expect(whole.every((m) => ancount(m) === 3)).toBe(true);
@@ -80,7 +83,12 @@ describe('response rate limiting counts made-up names together (DNS_RATE_LIMIT=5
   });
 
   it('random names under a wildcard, asked for a type it does not have (NODATA): counted under the wildcard too', async () => {
-    const { whole } = tally(await flood(s.dns, Array.from({ length: FLOOD }, (_, i) => query(i, `${random()}.wild.rrl.test`, 'MX'))));
+    const { whole } = tally(
+      await flood(
+        s.dns,
+        Array.from({ length: FLOOD }, (_, i) => query(i, `${random()}.wild.rrl.test`, 'MX')),
+      ),
+    );
     expect(whole.length).toBeGreaterThan(0);
     expect(whole.every((m) => rcode(m) === 0 && ancount(m) === 0)).toBe(true);
     expect(whole.length).toBeLessThanOrEqual(AT_MOST);
@@ -88,7 +96,12 @@ describe('response rate limiting counts made-up names together (DNS_RATE_LIMIT=5
 
   it('random names that do not exist: NXDOMAIN counted once per zone', async () => {
     expect(await s.dig(`${random()}.empty.rrl.test`, 'A')).toMatch(/status: NXDOMAIN/);
-    const { whole, slipped } = tally(await flood(s.dns, Array.from({ length: FLOOD }, (_, i) => query(i, `${random()}.empty.rrl.test`, 'A'))));
+    const { whole, slipped } = tally(
+      await flood(
+        s.dns,
+        Array.from({ length: FLOOD }, (_, i) => query(i, `${random()}.empty.rrl.test`, 'A')),
+      ),
+    );
     expect(whole.length).toBeGreaterThan(0);
     expect(whole.every((m) => rcode(m) === 3)).toBe(true);
     expect(whole.length).toBeLessThanOrEqual(AT_MOST);
@@ -99,7 +112,12 @@ describe('response rate limiting counts made-up names together (DNS_RATE_LIMIT=5
     const one = await s.dig('+dnssec', `${random()}.signed.rrl.test`, 'A');
     expect(one).toMatch(/status: NOERROR/);
     expect(one).toMatch(/\sNSEC\s/);
-    const { whole } = tally(await flood(s.dns, Array.from({ length: FLOOD }, (_, i) => query(i, `${random()}.signed.rrl.test`, 'A', true))));
+    const { whole } = tally(
+      await flood(
+        s.dns,
+        Array.from({ length: FLOOD }, (_, i) => query(i, `${random()}.signed.rrl.test`, 'A', true)),
+      ),
+    );
     expect(whole.length).toBeGreaterThan(0);
     expect(whole.length).toBeLessThanOrEqual(AT_MOST);
   });
@@ -108,7 +126,12 @@ describe('response rate limiting counts made-up names together (DNS_RATE_LIMIT=5
     const one = await s.dig('+norec', `${random()}.child.wild.rrl.test`, 'A');
     expect(one).toMatch(/AUTHORITY: 2/);
     expect(one).toMatch(/child\.wild\.rrl\.test\.\s+\d+\s+IN\s+NS\s+ns1\.example\.net\./);
-    const { whole } = tally(await flood(s.dns, Array.from({ length: FLOOD }, (_, i) => query(i, `${random()}.child.wild.rrl.test`, 'A'))));
+    const { whole } = tally(
+      await flood(
+        s.dns,
+        Array.from({ length: FLOOD }, (_, i) => query(i, `${random()}.child.wild.rrl.test`, 'A')),
+      ),
+    );
     expect(whole.length).toBeGreaterThan(0);
     expect(whole.every((m) => rcode(m) === 0 && ancount(m) === 0)).toBe(true);
     expect(whole.length).toBeLessThanOrEqual(AT_MOST);
@@ -116,7 +139,12 @@ describe('response rate limiting counts made-up names together (DNS_RATE_LIMIT=5
 
   it('one name asked for every type it lacks: NODATA counted by name, not per type', async () => {
     const types = Array.from({ length: FLOOD }, (_, i) => `UNKNOWN_${1000 + i}`);
-    const { whole } = tally(await flood(s.dns, types.map((t, i) => query(i, 'host.wild.rrl.test', t))));
+    const { whole } = tally(
+      await flood(
+        s.dns,
+        types.map((t, i) => query(i, 'host.wild.rrl.test', t)),
+      ),
+    );
     expect(whole.length).toBeGreaterThan(0);
     expect(whole.every((m) => ancount(m) === 0)).toBe(true);
     expect(whole.length).toBeLessThanOrEqual(AT_MOST);

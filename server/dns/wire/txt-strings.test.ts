@@ -29,7 +29,11 @@ const hex = (list: Uint8Array[]) => list.map((b) => Buffer.from(b).toString('hex
 const quoted = (list: Uint8Array[]) => list.map((b) => quoteOctets(b, true)).join(' ');
 
 const pdns = (method: string, path: string, body?: unknown) =>
-  fetch(`${s.http}/api/v1/servers/localhost/zones/txt.test.${path}`, { method, headers: { 'X-API-Key': token, 'content-type': 'application/json' }, body: body === undefined ? undefined : JSON.stringify(body) });
+  fetch(`${s.http}/api/v1/servers/localhost/zones/txt.test.${path}`, {
+    method,
+    headers: { 'X-API-Key': token, 'content-type': 'application/json' },
+    body: body === undefined ? undefined : JSON.stringify(body),
+  });
 
 async function digStrings(tool: 'dig' | 'kdig', name: string): Promise<string[]> {
   const args = tool === 'dig' ? ['@127.0.0.1', '-p', String(s.dns), '+short', '+norec', name, 'TXT'] : ['@127.0.0.1', '-p', String(s.dns), '+short', '+norec', name, 'TXT'];
@@ -38,7 +42,9 @@ async function digStrings(tool: 'dig' | 'kdig', name: string): Promise<string[]>
 }
 
 /** 1–4 character-strings of arbitrary octets, each 0–255 long (a few long ones among them). */
-const strings = fc.array(fc.oneof(fc.uint8Array({ maxLength: 40 }), fc.uint8Array({ minLength: 200, maxLength: 255 })), { minLength: 1, maxLength: 4 }).filter((l) => l.reduce((n, b) => n + b.length, 0) <= 4000);
+const strings = fc
+  .array(fc.oneof(fc.uint8Array({ maxLength: 40 }), fc.uint8Array({ minLength: 200, maxLength: 255 })), { minLength: 1, maxLength: 4 })
+  .filter((l) => l.reduce((n, b) => n + b.length, 0) <= 4000);
 
 describe('TXT character-strings are kept on every path', () => {
   it('written through the PowerDNS API: read back byte-identical, and served so to dig and kdig', async () => {

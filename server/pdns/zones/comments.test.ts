@@ -37,7 +37,13 @@ describe('RRset comments', () => {
   });
 
   it('a comment on an RRset without records is listed, as PowerDNS lists it', async () => {
-    expect((await h.json('PATCH', ZONE, { rrsets: [{ name: 'later.comments.example.', type: 'MX', ttl: 3600, changetype: 'REPLACE', comments: [{ content: 'mail moves here in May', account: 'ops', modified_at: 1 }] }] })).status).toBe(204);
+    expect(
+      (
+        await h.json('PATCH', ZONE, {
+          rrsets: [{ name: 'later.comments.example.', type: 'MX', ttl: 3600, changetype: 'REPLACE', comments: [{ content: 'mail moves here in May', account: 'ops', modified_at: 1 }] }],
+        })
+      ).status,
+    ).toBe(204);
     expect(await rrset('later.comments.example.', 'MX')).toMatchObject({ records: [], comments: [{ content: 'mail moves here in May', account: 'ops', modified_at: 1 }] });
   });
 
@@ -50,7 +56,12 @@ describe('RRset comments', () => {
     const out = await h.json('PATCH', ZONE, { rrsets: [{ ...www, changetype: 'REPLACE', comments: [{ content: 'hijacked' }] }] }, { key: acme });
     expect(out.status).toBe(403);
     expect(await rrset('www.comments.example.', 'A')).toBeUndefined();
-    const ok = await h.json('PATCH', ZONE, { rrsets: [{ name: '_acme-challenge.comments.example.', type: 'TXT', ttl: 60, changetype: 'REPLACE', records: [{ content: '"t"', disabled: false }], comments: [{ content: 'certbot' }] }] }, { key: acme });
+    const ok = await h.json(
+      'PATCH',
+      ZONE,
+      { rrsets: [{ name: '_acme-challenge.comments.example.', type: 'TXT', ttl: 60, changetype: 'REPLACE', records: [{ content: '"t"', disabled: false }], comments: [{ content: 'certbot' }] }] },
+      { key: acme },
+    );
     expect(ok.status).toBe(204);
   });
 });

@@ -15,7 +15,8 @@ beforeAll(async () => {
 });
 afterAll(() => h.t.close());
 
-const domain = async () => (await (await h.t.request('GET', '/api/v1/domains/example.com')).json()) as { dnssec_enabled: boolean; ds_records: Array<{ key_tag: number; ds: string }>; dnskey_records: string[] };
+const domain = async () =>
+  (await (await h.t.request('GET', '/api/v1/domains/example.com')).json()) as { dnssec_enabled: boolean; ds_records: Array<{ key_tag: number; ds: string }>; dnskey_records: string[] };
 
 describe('cryptokeys', () => {
   it('an unsigned zone has none', async () => {
@@ -67,7 +68,12 @@ describe('cryptokeys', () => {
     expect((await h.json('POST', KEYS, {})).body.error).toMatch(/already signed with key/);
     expect(await h.json('PUT', `${KEYS}/${key.id}`, { active: true })).toEqual({ status: 204, body: null });
     expect((await h.json('PUT', `${KEYS}/${key.id}`, { active: false })).status).toBe(422);
-    for (const [method, id] of [['GET', '999'], ['PUT', '999'], ['DELETE', '999'], ['GET', 'x']] as const) {
+    for (const [method, id] of [
+      ['GET', '999'],
+      ['PUT', '999'],
+      ['DELETE', '999'],
+      ['GET', 'x'],
+    ] as const) {
       expect(await h.json(method, `${KEYS}/${id}`, method === 'PUT' ? { active: true } : undefined)).toEqual({ status: 404, body: { error: 'Not Found' } });
     }
   });

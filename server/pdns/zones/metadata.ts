@@ -20,7 +20,18 @@ import { bodyJson } from '../../http/body';
 /** PowerDNS's kinds (pdns/ws-auth.cc `isValidMetadataKind`) and whether its API may write them; `X-…` kinds are anyone's. */
 const POWERDNS_KINDS = new Map<string, boolean>([
   ...['ALLOW-AXFR-FROM', 'ALLOW-DNSUPDATE-FROM', 'ALSO-NOTIFY', 'AXFR-SOURCE', 'FORWARD-DNSUPDATE', 'GSS-ACCEPTOR-PRINCIPAL', 'GSS-ALLOW-AXFR-PRINCIPAL', 'IXFR'].map((k) => [k, true] as const),
-  ...['NOTIFY-DNSUPDATE', 'PUBLISH-CDNSKEY', 'PUBLISH-CDS', 'RFC1123-CONFORMANCE', 'SIGNALING-ZONE', 'SLAVE-RENOTIFY', 'SOA-EDIT-API', 'SOA-EDIT-DNSUPDATE', 'TSIG-ALLOW-AXFR', 'TSIG-ALLOW-DNSUPDATE'].map((k) => [k, true] as const),
+  ...[
+    'NOTIFY-DNSUPDATE',
+    'PUBLISH-CDNSKEY',
+    'PUBLISH-CDS',
+    'RFC1123-CONFORMANCE',
+    'SIGNALING-ZONE',
+    'SLAVE-RENOTIFY',
+    'SOA-EDIT-API',
+    'SOA-EDIT-DNSUPDATE',
+    'TSIG-ALLOW-AXFR',
+    'TSIG-ALLOW-DNSUPDATE',
+  ].map((k) => [k, true] as const),
   ...['AXFR-MASTER-TSIG', 'LUA-AXFR-SCRIPT', 'NSEC3NARROW', 'NSEC3PARAM', 'PRESIGNED', 'SOA-EDIT'].map((k) => [k, false] as const),
 ]);
 

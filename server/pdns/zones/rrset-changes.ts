@@ -27,7 +27,43 @@ const CHANGETYPES: Record<string, Changetype> = { REPLACE: 'REPLACE', DELETE: 'D
 const SINGLE = new Set(['CNAME', 'DNAME', 'SOA']);
 
 /** Types PowerDNS knows that zonedeck makes itself or does not serve: the service names them, they are not "unknown". */
-const MANAGED_OR_ELSEWHERE = new Set(['SOA', 'DNSKEY', 'RRSIG', 'NSEC', 'NSEC3', 'NSEC3PARAM', 'CDS', 'CDNSKEY', 'ZONEMD', 'LUA', 'SPF', 'AFSDB', 'APL', 'CSYNC', 'DHCID', 'DLV', 'EUI48', 'EUI64', 'IPSECKEY', 'KEY', 'KX', 'L32', 'L64', 'LP', 'MB', 'MG', 'MINFO', 'MR', 'NID', 'RKEY', 'RP', 'SIG', 'TKEY', 'WALLET', 'RESINFO']);
+const MANAGED_OR_ELSEWHERE = new Set([
+  'SOA',
+  'DNSKEY',
+  'RRSIG',
+  'NSEC',
+  'NSEC3',
+  'NSEC3PARAM',
+  'CDS',
+  'CDNSKEY',
+  'ZONEMD',
+  'LUA',
+  'SPF',
+  'AFSDB',
+  'APL',
+  'CSYNC',
+  'DHCID',
+  'DLV',
+  'EUI48',
+  'EUI64',
+  'IPSECKEY',
+  'KEY',
+  'KX',
+  'L32',
+  'L64',
+  'LP',
+  'MB',
+  'MG',
+  'MINFO',
+  'MR',
+  'NID',
+  'RKEY',
+  'RP',
+  'SIG',
+  'TKEY',
+  'WALLET',
+  'RESINFO',
+]);
 
 /** New comments of one RRset (empty: none), as PowerDNS keeps them beside the records. */
 export type { CommentChange };
@@ -136,7 +172,11 @@ export function translate(list: readonly RRsetInput[], managed: Managed, positio
     // PowerDNS: REPLACE with `comments` sets the RRset's comments; DELETE removes them with the records.
     const now = Math.floor(Date.now() / 1000);
     if (changetype === 'DELETE' || (changetype === 'REPLACE' && rs.comments !== undefined)) {
-      out.comments.push({ name, record_type: type, comments: changetype === 'DELETE' ? [] : rs.comments!.map((c) => ({ content: c.content, account: c.account ?? '', modified_at: c.modified_at ?? now })) });
+      out.comments.push({
+        name,
+        record_type: type,
+        comments: changetype === 'DELETE' ? [] : rs.comments!.map((c) => ({ content: c.content, account: c.account ?? '', modified_at: c.modified_at ?? now })),
+      });
     }
     if (changetype === 'REPLACE' && rs.records === undefined) {
       if (rs.comments !== undefined) return;

@@ -20,9 +20,27 @@ beforeEach(async () => {
 
 const patch = (...rrsets: unknown[]) => h.json('PATCH', ZONE, { rrsets });
 const zone = async () => (await h.json('GET', ZONE)).body;
-const rrsetsOf = async () => Object.fromEntries((await zone()).rrsets.filter((s: { type: string }) => s.type !== 'SOA').map((s: { name: string; type: string; ttl: number; records: Array<{ content: string }> }) => [`${s.name} ${s.type}`, [s.ttl, ...s.records.map((r) => r.content)]]));
-const changes = async () => (await (await h.t.request('GET', '/api/v1/domains/example.com/changes')).json()) as Array<{ id: number; source: string; actor: { credential: string }; added: Array<{ name: string; record_type: string; content: string; ttl: string }>; removed: Array<{ content: string }> }>;
-const rs = (name: string, type: string, changetype: string, contents: string[] = [], ttl?: number) => ({ name, type, changetype, ...(ttl === undefined ? {} : { ttl }), records: contents.map((content) => ({ content, disabled: false })) });
+const rrsetsOf = async () =>
+  Object.fromEntries(
+    (await zone()).rrsets
+      .filter((s: { type: string }) => s.type !== 'SOA')
+      .map((s: { name: string; type: string; ttl: number; records: Array<{ content: string }> }) => [`${s.name} ${s.type}`, [s.ttl, ...s.records.map((r) => r.content)]]),
+  );
+const changes = async () =>
+  (await (await h.t.request('GET', '/api/v1/domains/example.com/changes')).json()) as Array<{
+    id: number;
+    source: string;
+    actor: { credential: string };
+    added: Array<{ name: string; record_type: string; content: string; ttl: string }>;
+    removed: Array<{ content: string }>;
+  }>;
+const rs = (name: string, type: string, changetype: string, contents: string[] = [], ttl?: number) => ({
+  name,
+  type,
+  changetype,
+  ...(ttl === undefined ? {} : { ttl }),
+  records: contents.map((content) => ({ content, disabled: false })),
+});
 
 describe('changes', () => {
   it('one PATCH is one change set, source pdns, with the serials in headers', async () => {
@@ -56,7 +74,11 @@ describe('changes', () => {
   it('all or nothing: one bad entry refuses the whole PATCH with 422 naming it, and changes nothing', async () => {
     const before = await zone();
     const count = (await changes()).length;
-    const res = await patch(rs('ok.example.com.', 'A', 'REPLACE', ['192.0.2.1'], 60), rs('bad.example.com.', 'AAAA', 'REPLACE', ['not-an-address'], 60), rs('ok2.example.com.', 'TXT', 'REPLACE', ['"fine"'], 60));
+    const res = await patch(
+      rs('ok.example.com.', 'A', 'REPLACE', ['192.0.2.1'], 60),
+      rs('bad.example.com.', 'AAAA', 'REPLACE', ['not-an-address'], 60),
+      rs('ok2.example.com.', 'TXT', 'REPLACE', ['"fine"'], 60),
+    );
     expect(res.status).toBe(422);
     expect(res.body.error).toMatch(/^RRset bad\.example\.com\. IN AAAA: rrsets\.1\.records\.0: AAAA: /);
     expect(await zone()).toEqual(before);
@@ -82,7 +104,9 @@ describe('changes', () => {
   });
 
   it('takes what lego sends: extra fields on RRsets and records', async () => {
-    const lego = { rrsets: [{ name: '_acme-challenge.example.com.', type: 'TXT', kind: 'Master', changetype: 'REPLACE', ttl: 120, records: [{ content: '"abc"', disabled: false, name: '', type: '', ttl: 0 }] }] };
+    const lego = {
+      rrsets: [{ name: '_acme-challenge.example.com.', type: 'TXT', kind: 'Master', changetype: 'REPLACE', ttl: 120, records: [{ content: '"abc"', disabled: false, name: '', type: '', ttl: 0 }] }],
+    };
     expect((await h.json('PATCH', ZONE, lego)).status).toBe(204);
     expect((await h.json('PATCH', ZONE, { rrsets: [] })).status).toBe(204);
   });
@@ -130,7 +154,10 @@ describe('content and names, both ways', () => {
     [rs('x.example.com.', 'A', 'REPLACE', ['192.0.2.1'], -5), /rrsets\.0\.ttl: /],
     [rs('x.example.com.', 'A', 'EXTEND', [], 60), /No record provided for PRUNE or EXTEND operation: rrsets\.0\.records: no record given for EXTEND/],
     [{ name: 'x.example.com.', type: 'A', changetype: 'REPLACE', ttl: 60 }, /rrsets\.0\.records: no change/],
-    [{ ...rs('example.com.', 'NS', 'REPLACE', [], 3600), records: [{ content: 'ns1.zonedeck.test.', disabled: true }] }, /rrsets\.0\.records\.0\.disabled: the NS set at the apex is managed by zonedeck and cannot be disabled/],
+    [
+      { ...rs('example.com.', 'NS', 'REPLACE', [], 3600), records: [{ content: 'ns1.zonedeck.test.', disabled: true }] },
+      /rrsets\.0\.records\.0\.disabled: the NS set at the apex is managed by zonedeck and cannot be disabled/,
+    ],
     [rs('x.example.com.', 'SOA', 'REPLACE', ['a. b. 1 2 3 4 5'], 60), /rrsets\.0\.type: an SOA record stands only at the zone apex/],
   ])('422: %j', async (entry, message) => {
     const res = await patch(entry);

@@ -11,7 +11,14 @@ const SEARCH = '/api/v1/servers/localhost/search-data';
 
 let h: PdnsHarness;
 let userId = 0;
-const rs = (name: string, type: string, contents: string[], comments?: Array<{ content: string; account: string }>) => ({ name, type, ttl: 300, changetype: 'REPLACE', records: contents.map((content) => ({ content, disabled: false })), ...(comments ? { comments } : {}) });
+const rs = (name: string, type: string, contents: string[], comments?: Array<{ content: string; account: string }>) => ({
+  name,
+  type,
+  ttl: 300,
+  changetype: 'REPLACE',
+  records: contents.map((content) => ({ content, disabled: false })),
+  ...(comments ? { comments } : {}),
+});
 const search = async (query: string, key?: string) => h.json('GET', `${SEARCH}?${query}`, undefined, key ? { key } : undefined);
 /** The results in a short form: `kind name type content`. */
 const brief = (list: Array<Record<string, unknown>>) => list.map((o) => [o.object_type, o.name, o.type, o.content].filter((v) => v !== undefined).join(' '));

@@ -126,7 +126,9 @@ function checkNameservers(body: ZoneInput, zone: string, identity: SoaIdentity):
   if (got.size === want.size && [...got].every((n) => want.has(n))) return;
   const undotted = given.find((n) => !n.trim().endsWith('.'));
   const head = undotted === undefined ? '' : `Nameserver is not canonical: '${undotted.slice(0, 255)}'; `;
-  throw unprocessable(`${head}nameservers: zonedeck serves every zone from its own name servers (NAMESERVERS): send exactly ${identity.nameservers.map((n) => `"${dotted(n)}"`).join(', ')}, or leave nameservers out`);
+  throw unprocessable(
+    `${head}nameservers: zonedeck serves every zone from its own name servers (NAMESERVERS): send exactly ${identity.nameservers.map((n) => `"${dotted(n)}"`).join(', ')}, or leave nameservers out`,
+  );
 }
 
 const isApex = (name: string, zone: string): boolean => {

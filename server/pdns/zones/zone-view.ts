@@ -77,9 +77,7 @@ export function zoneRRsets(zone: DomainRow, records: readonly RecordRow[], id: S
   }
   const ordered = [...sets.values()].sort(
     (a, b) =>
-      (nameKey(a.name) < nameKey(b.name) ? -1 : nameKey(a.name) > nameKey(b.name) ? 1 : 0) ||
-      (TYPE_RANK[a.type] ?? 2) - (TYPE_RANK[b.type] ?? 2) ||
-      (a.type < b.type ? -1 : a.type > b.type ? 1 : 0),
+      (nameKey(a.name) < nameKey(b.name) ? -1 : nameKey(a.name) > nameKey(b.name) ? 1 : 0) || (TYPE_RANK[a.type] ?? 2) - (TYPE_RANK[b.type] ?? 2) || (a.type < b.type ? -1 : a.type > b.type ? 1 : 0),
   );
   const soa: PdnsRRset = {
     name: dotted(zone.name),

@@ -24,7 +24,13 @@ const history = async (zone: string) => {
 
 describe('authentication', () => {
   it('401 with PowerDNS body without a key or with a wrong one; zonedeck Bearer auth is not PowerDNS auth', async () => {
-    for (const [key, path] of [[null, ZONES], ['zd_wrong', ZONES], [null, '/api'], [null, '/api/v1/servers'], ['zd_wrong', `${ZONES}/example.com./cryptokeys`]] as const) {
+    for (const [key, path] of [
+      [null, ZONES],
+      ['zd_wrong', ZONES],
+      [null, '/api'],
+      [null, '/api/v1/servers'],
+      ['zd_wrong', `${ZONES}/example.com./cryptokeys`],
+    ] as const) {
       const res = await h.call('GET', path, undefined, { key });
       expect(res.status).toBe(401);
       expect(res.headers.get('www-authenticate')).toMatch(/^X-API-Key/);
@@ -175,7 +181,12 @@ describe('creating zones', () => {
     const zone = '$TTL 300\n@ IN SOA ns. h. 1 7200 1800 604800 300\n@ IN NS ns.other.example.\nwww IN A 192.0.2.20\ntxt IN TXT "a b" "c"\n';
     const res = await h.json('POST', ZONES, { name: 'file.example.', kind: 'Native', zone });
     expect(res.status, JSON.stringify(res.body)).toBe(201);
-    expect(res.body.rrsets.map((s: { name: string; type: string; ttl: number }) => `${s.name} ${s.type} ${s.ttl}`)).toEqual(['file.example. SOA 300', 'file.example. NS 3600', 'txt.file.example. TXT 300', 'www.file.example. A 300']);
+    expect(res.body.rrsets.map((s: { name: string; type: string; ttl: number }) => `${s.name} ${s.type} ${s.ttl}`)).toEqual([
+      'file.example. SOA 300',
+      'file.example. NS 3600',
+      'txt.file.example. TXT 300',
+      'www.file.example. A 300',
+    ]);
     // The file's two character-strings stay two (RFC 6763 §6), as PowerDNS keeps them.
     expect(res.body.rrsets[2].records[0].content).toBe('"a b" "c"');
     const bad = await h.json('POST', ZONES, { name: 'badfile.example.', kind: 'Native', zone: 'www IN A 192.0.2.1\nwww IN MX nope\n' });

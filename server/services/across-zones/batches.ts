@@ -122,7 +122,8 @@ export function createBatches(store: ServiceStore, changes: ChangeSets, zones: Z
         ordered.map(({ zone, row }) => ({
           locate: locate(userId, zone),
           build: changes.revertBuild(row.id, { ...opts, comment }),
-          fail: (e: unknown) => (e instanceof Conflict ? new Conflict(`batch ${batch} cannot be reverted: ${zone.name} changed since; nothing was changed`, { [zone.name]: e.message }) : inZone(zone.name, e)),
+          fail: (e: unknown) =>
+            e instanceof Conflict ? new Conflict(`batch ${batch} cannot be reverted: ${zone.name} changed since; nothing was changed`, { [zone.name]: e.message }) : inZone(zone.name, e),
         })),
         { ...opts, source: 'revert', comment, batch: next },
       );

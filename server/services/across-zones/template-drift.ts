@@ -34,7 +34,8 @@ export async function drift(store: ReadRepos, t: Pick<TemplateRow, 'rrsets'>, zo
       const actual = have.map((r) => r.content).sort();
       const expected = [...s.records].sort();
       const ttlDiffers = have.length > 0 && have[0]!.ttl !== s.ttl;
-      if (ttlDiffers || actual.join('\n') !== expected.join('\n')) differences.push({ name: s.name, record_type: s.type, expected, actual, ...(ttlDiffers ? { ttl: [s.ttl, have[0]!.ttl] as [number, number] } : {}) });
+      if (ttlDiffers || actual.join('\n') !== expected.join('\n'))
+        differences.push({ name: s.name, record_type: s.type, expected, actual, ...(ttlDiffers ? { ttl: [s.ttl, have[0]!.ttl] as [number, number] } : {}) });
     }
   } catch (e) {
     if (!(e instanceof Invalid || e instanceof RuleError)) throw e;

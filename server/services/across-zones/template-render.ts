@@ -79,7 +79,12 @@ export function templateBuild(template: Pick<TemplateRow, 'rrsets'>, variables: 
     } else await draft.load(new Set(sets.map((s) => s.name)));
     for (const s of sets) {
       await slice();
-      draft.put(s.name, s.type, s.records.map((content) => ({ content, ttl: s.ttl })), s.ttl);
+      draft.put(
+        s.name,
+        s.type,
+        s.records.map((content) => ({ content, ttl: s.ttl })),
+        s.ttl,
+      );
     }
     // One lookup per broken rule, not a scan of the template: a template may break thousands.
     const last = new Map(sets.map((s, i) => [`${s.name} ${s.type}`, i]));

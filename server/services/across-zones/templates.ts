@@ -184,7 +184,10 @@ export class Templates {
     let total = 0;
     for (const zone of list) total += count + (mode === 'replace' ? await store.records.zoneCount(zone.id) : 0);
     if (total > maxRecords) {
-      const what = mode === 'replace' ? `${total} records (the template's ${count} in each of ${list.length} zones, and the zones' records it replaces)` : `${total} records (${count} in each of ${list.length} zones)`;
+      const what =
+        mode === 'replace'
+          ? `${total} records (the template's ${count} in each of ${list.length} zones, and the zones' records it replaces)`
+          : `${total} records (${count} in each of ${list.length} zones)`;
       throw Invalid.field('zones', `this apply would build ${what}; one request builds at most ${maxRecords} (MAX_RECORDS_PER_ZONE): apply it to fewer zones at a time`);
     }
   }

@@ -71,7 +71,12 @@ export async function zoneSeries(store: ReadStore, zoneId: number, q: SeriesQuer
 }
 
 /** A zone's most asked names (or NXDOMAIN names) over whole hours from `from` to `to` (default: the last 24 h). */
-export async function zoneTop(store: ReadStore, zoneId: number, q: { kind: TopKind; from?: string; to?: string; limit?: number }, now = Date.now()): Promise<{ kind: TopKind; from: string; to: string; names: Array<{ name: string; count: number }> }> {
+export async function zoneTop(
+  store: ReadStore,
+  zoneId: number,
+  q: { kind: TopKind; from?: string; to?: string; limit?: number },
+  now = Date.now(),
+): Promise<{ kind: TopKind; from: string; to: string; names: Array<{ name: string; count: number }> }> {
   const nowS = Math.floor(now / 1000);
   let to = instant('to', q.to, nowS);
   let from = instant('from', q.from, to - 86400);

@@ -34,7 +34,10 @@ const apply = (prerequisites: UpdateRR[], updates: UpdateRR[], keyName = 'alice-
 
 async function contents(name: string, type?: string): Promise<string[]> {
   const zone = (await t.services.store.domains.byName('example.com'))!;
-  return (await t.services.store.records.atName(zone.id, name)).filter((r) => !type || r.record_type === type).map((r) => `${r.record_type} ${r.ttl} ${r.content}`).sort();
+  return (await t.services.store.records.atName(zone.id, name))
+    .filter((r) => !type || r.record_type === type)
+    .map((r) => `${r.record_type} ${r.ttl} ${r.content}`)
+    .sort();
 }
 const serial = async () => (await t.services.store.domains.byName('example.com'))!.serial_number;
 
@@ -113,7 +116,7 @@ describe('updates (RFC 2136 §2.5, §3.4)', () => {
 });
 
 describe('the key', () => {
-  it("is refused on a zone its owner does not hold, or one that does not exist", async () => {
+  it('is refused on a zone its owner does not hold, or one that does not exist', async () => {
     await key('bob', 'bob-key');
     expect(await apply([], [rr('x', 'TXT', 'zone', 'x', 60)], 'bob-key')).toBe(R.REFUSED);
     expect(await apply([], [rr('x', 'TXT', 'zone', 'x', 60)], 'alice-key', 'example.org')).toBe(R.REFUSED);

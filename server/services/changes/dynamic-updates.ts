@@ -94,7 +94,14 @@ function checkPrerequisites(draft: ZoneDraft, list: UpdateRR[]): void {
   }
   for (const e of exact.values()) {
     // The SOA is the service's: a value-dependent SOA prerequisite cannot be matched record by record.
-    const current = new Set(e.type === 'SOA' && e.name === APEX ? [] : draft.rrset(e.name, e.type).filter((r) => !r.disabled).map((r) => r.content));
+    const current = new Set(
+      e.type === 'SOA' && e.name === APEX
+        ? []
+        : draft
+            .rrset(e.name, e.type)
+            .filter((r) => !r.disabled)
+            .map((r) => r.content),
+    );
     if (current.size !== e.contents.size || [...e.contents].some((c) => !current.has(c))) throw new Refused(UPDATE_RCODE.NXRRSET);
   }
 }

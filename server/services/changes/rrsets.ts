@@ -66,7 +66,10 @@ export function createRrsets(changes: ChangeSets, zones: Zones, maxRecords: numb
       const name = check.run(`${at}.name`, () => normalizeRecordName(rs.name ?? '', zoneName));
       const ttl = rs.ttl === undefined ? undefined : check.run(`${at}.ttl`, () => parseTtl(rs.ttl!));
       if (type && name === APEX && !type.allowedAtApex) {
-        check.fail(`${at}.record_type`, type.type === 'NS' ? 'the NS set at the apex is managed by zonedeck' : (type.apexRule ?? `a ${type.type} record cannot stand at the zone apex (RFC 1034 §3.6.2)`));
+        check.fail(
+          `${at}.record_type`,
+          type.type === 'NS' ? 'the NS set at the apex is managed by zonedeck' : (type.apexRule ?? `a ${type.type} record cannot stand at the zone apex (RFC 1034 §3.6.2)`),
+        );
       }
       const records = (rs.changetype === 'DELETE' ? [] : (rs.records ?? [])).map((c, j) => (type ? check.run(`${at}.records.${j}`, () => type.normalize(c)) : undefined));
       if (rs.changetype === 'DELETE' && (rs.records?.length ?? 0) > 0) check.fail(`${at}.records`, 'must be empty for DELETE, which removes the whole RRset');
@@ -84,7 +87,11 @@ export function createRrsets(changes: ChangeSets, zones: Zones, maxRecords: numb
     async replaceAll(userId: number, zoneName: ZoneRef, list: readonly RRsetChange[], settings: Partial<Settings>, opts: WriteOptions): Promise<Applied<void>> {
       // Prepared before the write lock: every entry validated and canonicalized; inside it only the draft is edited.
       const zone = await zones.owned(userId, zoneName);
-      const entries = await resolveAll(zone.name, list.map((rs) => ({ ...rs, changetype: 'REPLACE' as const })), opts.signal);
+      const entries = await resolveAll(
+        zone.name,
+        list.map((rs) => ({ ...rs, changetype: 'REPLACE' as const })),
+        opts.signal,
+      );
       return changes.update(zone, opts, async (u) => {
         const { draft } = u;
         await draft.loadAll();
@@ -96,7 +103,12 @@ export function createRrsets(changes: ChangeSets, zones: Zones, maxRecords: numb
         }
         for (const e of entries) {
           const ttl = e.ttl ?? draft.rrset(e.name, e.type)[0]?.ttl ?? u.zone.minimum_ttl;
-          draft.put(e.name, e.type, e.records.map((content, j) => ({ content, ttl, disabled: e.disabled[j] })), ttl);
+          draft.put(
+            e.name,
+            e.type,
+            e.records.map((content, j) => ({ content, ttl, disabled: e.disabled[j] })),
+            ttl,
+          );
         }
         Object.assign(u.settings, settings);
         const last = lastIndexes(entries);
@@ -123,7 +135,12 @@ export function createRrsets(changes: ChangeSets, zones: Zones, maxRecords: numb
           else if (e.changetype === 'ADD') draft.put(e.name, e.type, [...current, ...given], ttl);
           else {
             const gone = new Set(e.records);
-            draft.put(e.name, e.type, current.filter((c) => !gone.has(c.content)), ttl);
+            draft.put(
+              e.name,
+              e.type,
+              current.filter((c) => !gone.has(c.content)),
+              ttl,
+            );
           }
         }
         // A rule broken at a name is blamed on the last entry that touched it (that type first).

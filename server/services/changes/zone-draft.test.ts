@@ -43,7 +43,12 @@ async function zoneWith(...sets: Array<[string, string, ...string[]]>): Promise<
   const name = `z${n}.example`;
   await services.zones.create(userId, { name });
   if (sets.length > 0) {
-    await services.rrsets.patch(userId, name, sets.map(([rname, type, ...records]) => ({ name: rname, record_type: type, changetype: 'REPLACE' as const, ttl: '300', records })), { source: 'cli', actor: { username: '', credential: 'cli' } });
+    await services.rrsets.patch(
+      userId,
+      name,
+      sets.map(([rname, type, ...records]) => ({ name: rname, record_type: type, changetype: 'REPLACE' as const, ttl: '300', records })),
+      { source: 'cli', actor: { username: '', credential: 'cli' } },
+    );
   }
   zone = (await store.domains.byName(name))!;
   return zone;
@@ -131,13 +136,19 @@ describe('the apex', () => {
     expect((await refusal(ds))?.fields.record_type).toMatch(/belongs in the parent zone/);
   });
 
-  it('keeps the apex NS set to the service: changed, disabled or removed is refused; at creation it is the service\'s to write', async () => {
+  it("keeps the apex NS set to the service: changed, disabled or removed is refused; at creation it is the service's to write", async () => {
     await zoneWith();
     const stored = (await draftOf(['@'])).rrset('@', 'NS');
     expect(stored.length).toBeGreaterThan(0);
     for (const edit of [
       (d: ZoneDraft) => d.put('@', 'NS', [...stored, { content: 'ns.elsewhere.example', ttl: stored[0]!.ttl }], stored[0]!.ttl),
-      (d: ZoneDraft) => d.put('@', 'NS', stored.map((e, i) => (i === 0 ? { ...e, disabled: true } : e)), stored[0]!.ttl),
+      (d: ZoneDraft) =>
+        d.put(
+          '@',
+          'NS',
+          stored.map((e, i) => (i === 0 ? { ...e, disabled: true } : e)),
+          stored[0]!.ttl,
+        ),
       (d: ZoneDraft) => d.put('@', 'NS', [], 0),
       (d: ZoneDraft) => d.put('@', 'NS', stored, stored[0]!.ttl + 1),
     ]) {
@@ -227,7 +238,10 @@ describe('ALIAS', () => {
 
   it('refuses a target that only internal resolvers answer, and one under ALIAS_DENY', async () => {
     await zoneWith();
-    for (const [target, deny] of [['printer.local', []], ['db.corp.example.net', ['corp.example.net']]] as const) {
+    for (const [target, deny] of [
+      ['printer.local', []],
+      ['db.corp.example.net', ['corp.example.net']],
+    ] as const) {
       const draft = await draftOf(['www'], { aliasResolver: true, aliasDeny: [...deny] });
       draft.put('www', 'ALIAS', rr(target), 300);
       expect((await refusal(draft))?.fields.content).toMatch(/resolves only inside a network|ALIAS_DENY/);
@@ -254,7 +268,10 @@ describe('ALIAS', () => {
     await zoneWith();
     // The ALIAS written by the service of an operator who set RESOLVER.
     const resolving = servicesFor(store, { ...config, resolver: '127.0.0.1:1' });
-    await resolving.rrsets.patch(userId, zone.name, [{ name: 'x.team', record_type: 'ALIAS', changetype: 'REPLACE', records: ['target.example.net'] }], { source: 'cli', actor: { username: '', credential: 'cli' } });
+    await resolving.rrsets.patch(userId, zone.name, [{ name: 'x.team', record_type: 'ALIAS', changetype: 'REPLACE', records: ['target.example.net'] }], {
+      source: 'cli',
+      actor: { username: '', credential: 'cli' },
+    });
     const draft = await draftOf(['team'], { aliasResolver: true });
     draft.put('team', 'NS', rr('ns1.elsewhere.example'), 300);
     expect((await refusal(draft))?.fields.name).toMatch(/x\.team\.z\d+\.example is below the delegation at team\./);
@@ -274,8 +291,18 @@ describe('writes and history', () => {
     expect(w.updates).toEqual([{ id: one!.id, patch: expect.objectContaining({ name: 'www', content: '192.0.2.3', ttl: 600 }) }]);
     expect(w.deletes).toEqual([two!.id]);
     expect(w.inserts).toEqual([expect.objectContaining({ name: 'new', record_type: 'AAAA', content: '2001:db8::1', domain_id: zone.id })]);
-    expect(w.removed).toEqual(expect.arrayContaining([{ name: 'www', record_type: 'A', ttl: 300, content: '192.0.2.1' }, { name: 'www', record_type: 'A', ttl: 300, content: '192.0.2.2' }]));
-    expect(w.added).toEqual(expect.arrayContaining([{ name: 'www', record_type: 'A', ttl: 600, content: '192.0.2.3' }, { name: 'new', record_type: 'AAAA', ttl: 300, content: '2001:db8::1' }]));
+    expect(w.removed).toEqual(
+      expect.arrayContaining([
+        { name: 'www', record_type: 'A', ttl: 300, content: '192.0.2.1' },
+        { name: 'www', record_type: 'A', ttl: 300, content: '192.0.2.2' },
+      ]),
+    );
+    expect(w.added).toEqual(
+      expect.arrayContaining([
+        { name: 'www', record_type: 'A', ttl: 600, content: '192.0.2.3' },
+        { name: 'new', record_type: 'AAAA', ttl: 300, content: '2001:db8::1' },
+      ]),
+    );
     // The TXT set written again as it was is no change.
     expect(w.names.sort()).toEqual(['new', 'www']);
   });
@@ -285,7 +312,12 @@ describe('writes and history', () => {
     const untouched = await draftOf(['www']);
     expect(await untouched.writes('2030-01-01T00:00:00.000Z')).toMatchObject({ deletes: [], inserts: [], updates: [], added: [], removed: [] });
     const draft = await draftOf(['www']);
-    draft.put('www', 'A', draft.rrset('www', 'A').map((e) => ({ ...e, disabled: true })), 300);
+    draft.put(
+      'www',
+      'A',
+      draft.rrset('www', 'A').map((e) => ({ ...e, disabled: true })),
+      300,
+    );
     const w = await draft.writes('2030-01-01T00:00:00.000Z');
     expect(w.added).toEqual([{ name: 'www', record_type: 'A', ttl: 300, content: '192.0.2.1', disabled: true }]);
     expect(w.updates[0]?.patch.disabled).toBe(1);

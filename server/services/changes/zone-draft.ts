@@ -123,7 +123,7 @@ export class ZoneDraft {
   /** The names that hold a stored record of `type`, read a bounded page at a time (the zone's few ALIAS records). */
   async storedNamesOfType(type: string): Promise<string[]> {
     const out: string[] = [];
-    for (let after: { name: string; id: number } | null = null; ; ) {
+    for (let after: { name: string; id: number } | null = null; ;) {
       const page = await this.tx.records.ofType(this.zone.id, type, after, 500);
       for (const r of page) out.push(r.name);
       if (page.length < 500) return out;

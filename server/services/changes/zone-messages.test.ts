@@ -38,7 +38,15 @@ describe('zone messages between nodes', () => {
   });
 
   it('are ignored when they are not ones this version reads', () => {
-    for (const payload of ['', 'null', '{}', '[1]', '{"v":2,"origin":"x","change":{"kind":"zone-deleted","domain":{"id":1,"name":"a.b"}}}', '{"v":1,"origin":"x","change":{"kind":"zone-changed","domain":{"id":1,"name":"a.b"}}}', '{"v":1,"origin":"x","change":{"kind":"other","domain":{"id":1,"name":"a.b"}}}']) {
+    for (const payload of [
+      '',
+      'null',
+      '{}',
+      '[1]',
+      '{"v":2,"origin":"x","change":{"kind":"zone-deleted","domain":{"id":1,"name":"a.b"}}}',
+      '{"v":1,"origin":"x","change":{"kind":"zone-changed","domain":{"id":1,"name":"a.b"}}}',
+      '{"v":1,"origin":"x","change":{"kind":"other","domain":{"id":1,"name":"a.b"}}}',
+    ]) {
       expect(decodeZoneMessage(payload)).toBeNull();
     }
   });

@@ -100,9 +100,7 @@ export async function askDs(resolver: Secondary, zone: string, timeoutMs: number
 
 /** The IPv4 and IPv6 addresses the resolver returns for `name` (IPv4 first); null when neither question got an answer. */
 export async function askAddresses(resolver: Secondary, name: string, timeoutMs: number): Promise<string[] | null> {
-  const [a, aaaa] = await Promise.all(
-    (['A', 'AAAA'] as const).map(async (type) => dataOf(await askServer(resolver, name, type, { timeoutMs, recursion: true }), name, type)),
-  );
+  const [a, aaaa] = await Promise.all((['A', 'AAAA'] as const).map(async (type) => dataOf(await askServer(resolver, name, type, { timeoutMs, recursion: true }), name, type)));
   if (!a && !aaaa) return null;
   const valid = (d: unknown): d is string => typeof d === 'string' && net.isIP(d) !== 0;
   return [...new Set([...(a ?? []), ...(aaaa ?? [])].filter(valid))];

@@ -68,7 +68,12 @@ export class Oidc {
 
   /** Discovers the provider now (at start), so the first sign-in need not wait; a failure is tried again later. */
   warmUp(): Promise<boolean> {
-    return this.config ? this.provider().then(() => true, () => false) : Promise.resolve(false);
+    return this.config
+      ? this.provider().then(
+          () => true,
+          () => false,
+        )
+      : Promise.resolve(false);
   }
 
   /**

@@ -7,7 +7,14 @@
  * dashboard is served at: PUBLIC_URL, or the request's own origin.
  */
 import { randomBytes } from 'node:crypto';
-import { generateAuthenticationOptions, generateRegistrationOptions, verifyAuthenticationResponse, verifyRegistrationResponse, type AuthenticationResponseJSON, type RegistrationResponseJSON } from '@simplewebauthn/server';
+import {
+  generateAuthenticationOptions,
+  generateRegistrationOptions,
+  verifyAuthenticationResponse,
+  verifyRegistrationResponse,
+  type AuthenticationResponseJSON,
+  type RegistrationResponseJSON,
+} from '@simplewebauthn/server';
 import { Conflict, Invalid, NotFound } from '../../core/errors';
 import { textProblem } from '../../core/text-rules';
 import type { PasskeyRow, ServiceStore, UserRow } from '../../store/types';

@@ -32,7 +32,10 @@ export function createSignInSettings(store: ServiceStore, audit: Audit, oidcName
      */
     async setPassword(actor: AuditActor, enabled: boolean): Promise<boolean> {
       if (!enabled && oidcName === null) {
-        throw Invalid.field('password', 'cannot be turned off while single sign-on is not configured (set OIDC_ISSUER, OIDC_CLIENT_ID and OIDC_CLIENT_SECRET): nobody could sign in with a password any more');
+        throw Invalid.field(
+          'password',
+          'cannot be turned off while single sign-on is not configured (set OIDC_ISSUER, OIDC_CLIENT_ID and OIDC_CLIENT_SECRET): nobody could sign in with a password any more',
+        );
       }
       if ((await passwordEnabled()) === enabled) return enabled;
       await store.settings.set(PASSWORD_KEY, enabled ? 'on' : 'off');

@@ -84,8 +84,10 @@ export class Teams {
       const team = await ownedTeam(tx, actor, name, 'invite members');
       const user = await tx.users.byUsername(username);
       if (user && (await tx.teams.member(team.id, user.id))) throw new Conflict(`${username} is already a member of team ${team.name}`, { username: 'is already a member' });
-      if (await tx.invitations.byUsername(team.id, username)) throw new Conflict(`${username} is already invited to team ${team.name}: cancel that invitation to offer another role`, { username: 'is already invited' });
-      if ((await tx.invitations.countOfTeam(team.id)) >= MAX_PENDING) throw new Conflict(`team ${team.name} already has ${MAX_PENDING} pending invitations, the most a team may have: cancel some first`);
+      if (await tx.invitations.byUsername(team.id, username))
+        throw new Conflict(`${username} is already invited to team ${team.name}: cancel that invitation to offer another role`, { username: 'is already invited' });
+      if ((await tx.invitations.countOfTeam(team.id)) >= MAX_PENDING)
+        throw new Conflict(`team ${team.name} already has ${MAX_PENDING} pending invitations, the most a team may have: cancel some first`);
       const invitation = await tx.invitations.insert({ team_id: team.id, username, user_id: user?.id ?? null, role, invited_by: actor.user.username, created_at: new Date().toISOString() });
       await this.record(tx, actor, 'member-invited', team, { id: user?.id ?? null, username }, { role });
       return invitation;

@@ -72,7 +72,7 @@ describe('what an administrator does', () => {
     expect((await h.services.users.setEmail(byRoot, 'root', 'alice@example.test')).email).toBe('alice@example.test');
   });
 
-  it("resets a password: the new one signs in, the old one no longer, and every session ends", async () => {
+  it('resets a password: the new one signs in, the old one no longer, and every session ends', async () => {
     await session(alice);
     const { password } = await h.services.users.resetPassword(byRoot, 'alice');
     expect(await h.services.accounts.checkPassword('alice', 'first password')).toBeNull();

@@ -50,8 +50,7 @@ describe('a failing bump', () => {
     // The store as it is, but the first two bumps fail (a lost connection, a full disk).
     const flaky = Object.create(store, {
       transaction: {
-        value: <T>(run: Parameters<typeof store.transaction>[0]) =>
-          failing-- > 0 ? Promise.reject(new Error('database is locked')) : (store.transaction(run) as Promise<T>),
+        value: <T>(run: Parameters<typeof store.transaction>[0]) => (failing-- > 0 ? Promise.reject(new Error('database is locked')) : (store.transaction(run) as Promise<T>)),
       },
     });
     const reported: Array<[string, number, number]> = [];

@@ -81,7 +81,7 @@ export function createDeletedZones(store: ServiceStore, rules: ZoneRules, change
           const why = opts.actor.scope ? zoneRefusal(opts.actor.scope, archived.name, 'restore the zone') : null;
           if (why) throw new Forbidden(why);
           const team = archived.team_id != null ? await tx.teams.byId(archived.team_id) : undefined;
-          if (archived.team_id != null && !team) throw new Conflict(`${archived.name} belonged to a team that no longer exists; it cannot be restored`, { id: 'the zone\'s team was deleted' });
+          if (archived.team_id != null && !team) throw new Conflict(`${archived.name} belonged to a team that no longer exists; it cannot be restored`, { id: "the zone's team was deleted" });
           await admissible(rules, tx, archived.user_id, archived.name, archived.team_id);
           const owner = { id: archived.user_id, username: (await tx.users.byId(archived.user_id))?.username ?? '' };
           await audit.record({ kind: 'zone-restored', actor, subject: owner, ...(team ? { team: { id: team.id, name: team.name } } : {}), detail: deletedDetail(archived) }, tx);

@@ -41,6 +41,7 @@ export function reservedRefusal(name: string, reserved: readonly string[], admin
   if (isPublicSuffix(name)) return `is a public suffix (Public Suffix List): its names belong to many owners, so no account may hold it; create a domain below it, like example.${name}`;
   if (adminAlone) return null;
   const clash = reserved.find((r) => isInZone(name, r) || isInZone(r, name));
-  if (clash) return `${name === clash ? 'is' : isInZone(name, clash) ? 'lies inside' : 'contains'} ${clash}, which this service uses for its own name servers (NAMESERVERS, HOSTMASTER, CATALOG_ZONE); only an administrator may hold it, as a zone of its own, not a team's`;
+  if (clash)
+    return `${name === clash ? 'is' : isInZone(name, clash) ? 'lies inside' : 'contains'} ${clash}, which this service uses for its own name servers (NAMESERVERS, HOSTMASTER, CATALOG_ZONE); only an administrator may hold it, as a zone of its own, not a team's`;
   return null;
 }

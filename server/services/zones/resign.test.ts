@@ -48,7 +48,11 @@ describe('signature refresh for secondaries', () => {
       transaction: {
         value: <T>(run: Parameters<Store['transaction']>[0]) =>
           store.transaction((tx) =>
-            run(Object.create(tx, { domains: { value: { ...tx.domains, lock: async (d: { name: string }) => (d.name === 'broken.example' ? Promise.reject(new Error('disk I/O error')) : tx.domains.lock(d as never)) } } })),
+            run(
+              Object.create(tx, {
+                domains: { value: { ...tx.domains, lock: async (d: { name: string }) => (d.name === 'broken.example' ? Promise.reject(new Error('disk I/O error')) : tx.domains.lock(d as never)) } },
+              }),
+            ),
           ) as Promise<T>,
       },
     });

@@ -50,9 +50,13 @@ export async function refreshSignedZones(store: ReadStore, changes: ChangeSets, 
     const due = why === 'resign' ? resign : withdraw;
     // A change set of its own (source `dnssec`), so the history explains every serial.
     const { change, zone } = await changes
-      .update(async (tx) => (await tx.domains.byId(candidate.id)) ?? Promise.reject(new Error('gone')), { source: 'dnssec', actor, comment: COMMENTS[why] }, (u) => {
-        u.touch = due(u.zone, now);
-      })
+      .update(
+        async (tx) => (await tx.domains.byId(candidate.id)) ?? Promise.reject(new Error('gone')),
+        { source: 'dnssec', actor, comment: COMMENTS[why] },
+        (u) => {
+          u.touch = due(u.zone, now);
+        },
+      )
       .catch((err: unknown) => {
         // A zone deleted meanwhile has nothing to re-sign; anything else is a failure to report.
         if (!(err instanceof Error && err.message === 'gone')) onError?.(candidate.name, err);

@@ -106,7 +106,7 @@ describe('moving a zone between a user and a team', () => {
     await h.services.teams.create(h.actor(alice), 'ops');
   });
 
-  it("hands the zone to the team, whose members then reach it, and back to the user alone", async () => {
+  it('hands the zone to the team, whose members then reach it, and back to the user alone', async () => {
     const zone = await h.services.zones.create(alice.id, { name: 'example.test' }, as(alice));
     await join('editor');
     await expect(h.services.zones.owned(bob.id, 'example.test')).rejects.toBeInstanceOf(NotFound);

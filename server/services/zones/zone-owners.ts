@@ -80,7 +80,8 @@ export async function removeZone(deps: OwnerDeps, userId: number, name: ZoneRef,
           deletedBy: actor.username,
           days: deps.historyDays ?? DEFAULT_HISTORY_DAYS,
           // The zone's user is its subject: they read the event even when another deleted it (a team owner, the CLI).
-          archived: (tx, archived) => deps.audit.record({ kind: 'zone-deleted', actor, subject: owner, ...(team ? { team: { id: team.id, name: team.name } } : {}), detail: deletedDetail(archived) }, tx),
+          archived: (tx, archived) =>
+            deps.audit.record({ kind: 'zone-deleted', actor, subject: owner, ...(team ? { team: { id: team.id, name: team.name } } : {}), detail: deletedDetail(archived) }, tx),
         },
         result: undefined,
       };

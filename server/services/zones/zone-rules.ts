@@ -64,7 +64,9 @@ export async function admissible(rules: ZoneRules, tx: ReadRepos, userId: number
     throw new Conflict(`${name} already exists`, { name: existing.user_id === userId ? 'you already manage this domain' : 'is already managed by another account' });
   }
   if (rules.catalogZone && isInZone(name, rules.catalogZone)) {
-    throw new Conflict(`${name} is the catalog zone zonedeck publishes (CATALOG_ZONE)`, { name: name === rules.catalogZone ? 'is the catalog zone of this service' : 'lies inside the catalog zone of this service' });
+    throw new Conflict(`${name} is the catalog zone zonedeck publishes (CATALOG_ZONE)`, {
+      name: name === rules.catalogZone ? 'is the catalog zone of this service' : 'lies inside the catalog zone of this service',
+    });
   }
   const why = await reservedFor(rules, tx, name, userId, teamId);
   if (why) throw new Conflict(`${name} ${why}`, { name: why });

@@ -134,7 +134,7 @@ describe('creating a zone', () => {
     expect((await h.services.zones.create(alice.id, { name: 'sub.example.test' }, as(alice))).name).toBe('sub.example.test');
   });
 
-  it("treats a team as another owner than its members alone", async () => {
+  it('treats a team as another owner than its members alone', async () => {
     await h.services.teams.create(h.actor(alice), 'ops');
     await h.services.zones.create(alice.id, { name: 'team.test', team: 'ops' }, as(alice));
     const mine = await refusal(h.services.zones.create(alice.id, { name: 'sub.team.test' }, as(alice)));

@@ -128,7 +128,12 @@ export class Zones {
       async (u) => {
         u.draft.system = true;
         await u.draft.load([APEX]);
-        u.draft.put(APEX, 'NS', nameservers.map((ns) => ({ content: ns, ttl: nsTtl })), nsTtl);
+        u.draft.put(
+          APEX,
+          'NS',
+          nameservers.map((ns) => ({ content: ns, ttl: nsTtl })),
+          nsTtl,
+        );
         if (input.dnssec_enabled) u.settings.dnssec_enabled = true;
         // More of the first change set: a zone file's records, for a zone created from one.
         if (more) await more(u);

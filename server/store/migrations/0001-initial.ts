@@ -4,9 +4,7 @@ import type { Dialect } from '../migrate';
 
 export async function up(db: Kysely<unknown>, dialect: Dialect): Promise<void> {
   const id = (t: { addColumn: Function }) =>
-    dialect === 'postgres'
-      ? (t as any).addColumn('id', 'serial', (c: any) => c.primaryKey())
-      : (t as any).addColumn('id', 'integer', (c: any) => c.primaryKey().autoIncrement());
+    dialect === 'postgres' ? (t as any).addColumn('id', 'serial', (c: any) => c.primaryKey()) : (t as any).addColumn('id', 'integer', (c: any) => c.primaryKey().autoIncrement());
 
   await id(db.schema.createTable('users'))
     .addColumn('username', 'text', (c: any) => c.notNull().unique())

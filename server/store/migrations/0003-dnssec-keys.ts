@@ -4,10 +4,7 @@ import type { Dialect } from '../migrate';
 
 export async function up(db: Kysely<unknown>, dialect: Dialect): Promise<void> {
   let table = db.schema.createTable('dnssec_keys');
-  table =
-    dialect === 'postgres'
-      ? table.addColumn('id', 'serial', (c) => c.primaryKey())
-      : table.addColumn('id', 'integer', (c) => c.primaryKey().autoIncrement());
+  table = dialect === 'postgres' ? table.addColumn('id', 'serial', (c) => c.primaryKey()) : table.addColumn('id', 'integer', (c) => c.primaryKey().autoIncrement());
   await table
     // Removing a zone removes its keys; nothing else points at them.
     .addColumn('domain_id', 'integer', (c) => c.notNull().references('domains.id').onDelete('cascade'))

@@ -6,7 +6,10 @@ import { sql, type Kysely } from 'kysely';
 import type { Dialect } from '../migrate';
 
 export async function up(db: Kysely<unknown>, dialect: Dialect): Promise<void> {
-  await db.schema.alterTable('domains').addColumn('record_count', 'integer', (c) => c.notNull().defaultTo(0)).execute();
+  await db.schema
+    .alterTable('domains')
+    .addColumn('record_count', 'integer', (c) => c.notNull().defaultTo(0))
+    .execute();
   await sql`update domains set record_count = (select count(*) from records where records.domain_id = domains.id)`.execute(db);
   if (dialect === 'sqlite') {
     await sql`CREATE TRIGGER records_count_insert AFTER INSERT ON records

@@ -9,9 +9,7 @@ import type { Dialect } from '../migrate';
 
 export async function up(db: Kysely<unknown>, dialect: Dialect): Promise<void> {
   const id = (t: { addColumn: Function }) =>
-    dialect === 'postgres'
-      ? (t as any).addColumn('id', 'serial', (c: any) => c.primaryKey())
-      : (t as any).addColumn('id', 'integer', (c: any) => c.primaryKey().autoIncrement());
+    dialect === 'postgres' ? (t as any).addColumn('id', 'serial', (c: any) => c.primaryKey()) : (t as any).addColumn('id', 'integer', (c: any) => c.primaryKey().autoIncrement());
 
   await id(db.schema.createTable('change_sets'))
     .addColumn('domain_id', 'integer', (c: any) => c.notNull().references('domains.id').onDelete('cascade'))
@@ -41,7 +39,10 @@ export async function up(db: Kysely<unknown>, dialect: Dialect): Promise<void> {
     .execute();
   await db.schema.createIndex('change_set_records_set').on('change_set_records').columns(['change_set_id', 'op', 'id']).execute();
 
-  await db.schema.alterTable('domains').addColumn('change_count', 'integer', (c) => c.notNull().defaultTo(0)).execute();
+  await db.schema
+    .alterTable('domains')
+    .addColumn('change_count', 'integer', (c) => c.notNull().defaultTo(0))
+    .execute();
   if (dialect === 'sqlite') {
     await sql`CREATE TRIGGER change_sets_count_insert AFTER INSERT ON change_sets
               BEGIN UPDATE domains SET change_count = change_count + 1 WHERE id = NEW.domain_id; END`.execute(db);

@@ -7,10 +7,7 @@ import type { Dialect } from '../migrate';
 
 export async function up(db: Kysely<unknown>, dialect: Dialect): Promise<void> {
   let table = db.schema.createTable('tsig_keys');
-  table =
-    dialect === 'postgres'
-      ? table.addColumn('id', 'serial', (c) => c.primaryKey())
-      : table.addColumn('id', 'integer', (c) => c.primaryKey().autoIncrement());
+  table = dialect === 'postgres' ? table.addColumn('id', 'serial', (c) => c.primaryKey()) : table.addColumn('id', 'integer', (c) => c.primaryKey().autoIncrement());
   await table
     .addColumn('user_id', 'integer', (c) => c.notNull().references('users.id').onDelete('cascade'))
     // The name a client sends in its TSIG RR: unique across users, since the RR names only the key.
@@ -22,5 +19,8 @@ export async function up(db: Kysely<unknown>, dialect: Dialect): Promise<void> {
     .addColumn('created_at', 'text', (c) => c.notNull())
     .execute();
   await db.schema.createIndex('tsig_keys_user').on('tsig_keys').column('user_id').execute();
-  await db.schema.alterTable('tokens').addColumn('scope', 'text', (c) => c.notNull().defaultTo('{}')).execute();
+  await db.schema
+    .alterTable('tokens')
+    .addColumn('scope', 'text', (c) => c.notNull().defaultTo('{}'))
+    .execute();
 }

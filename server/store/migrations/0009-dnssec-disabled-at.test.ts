@@ -13,7 +13,11 @@ async function check(db: Kysely<any>, dialect: Dialect) {
   await migrate(db, dialect);
   const at = (d: string) => `2026-01-0${d}T00:00:00.000Z`;
   await sql`insert into users (username, password_hash, created_at) values ('u', 'x', ${at('1')})`.execute(db);
-  for (const [name, signed] of [['off.example', 0], ['on.example', 1], ['never.example', 0]] as const) {
+  for (const [name, signed] of [
+    ['off.example', 0],
+    ['on.example', 1],
+    ['never.example', 0],
+  ] as const) {
     await sql`insert into domains (user_id, name, serial_number, refresh_interval, retry_interval, expire_interval, minimum_ttl, dnssec_enabled, created_at, updated_at)
               values (1, ${name}, 1, 1, 1, 1, 1, ${signed}, ${at('1')}, ${at('1')})`.execute(db);
   }

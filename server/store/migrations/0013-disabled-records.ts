@@ -8,6 +8,12 @@ import type { Kysely } from 'kysely';
 import type { Dialect } from '../migrate';
 
 export async function up(db: Kysely<unknown>, _dialect: Dialect): Promise<void> {
-  await db.schema.alterTable('records').addColumn('disabled', 'integer', (c) => c.notNull().defaultTo(0)).execute();
-  await db.schema.alterTable('change_set_records').addColumn('disabled', 'integer', (c) => c.notNull().defaultTo(0)).execute();
+  await db.schema
+    .alterTable('records')
+    .addColumn('disabled', 'integer', (c) => c.notNull().defaultTo(0))
+    .execute();
+  await db.schema
+    .alterTable('change_set_records')
+    .addColumn('disabled', 'integer', (c) => c.notNull().defaultTo(0))
+    .execute();
 }

@@ -17,7 +17,10 @@ import type { Dialect } from '../migrate';
 export async function up(db: Kysely<unknown>, dialect: Dialect): Promise<void> {
   const id = (t: any) => (dialect === 'postgres' ? t.addColumn('id', 'serial', (c: any) => c.primaryKey()) : t.addColumn('id', 'integer', (c: any) => c.primaryKey().autoIncrement()));
 
-  await db.schema.alterTable('users').addColumn('is_admin', 'integer', (c) => c.notNull().defaultTo(0)).execute();
+  await db.schema
+    .alterTable('users')
+    .addColumn('is_admin', 'integer', (c) => c.notNull().defaultTo(0))
+    .execute();
   await db.schema.alterTable('users').addColumn('disabled_at', 'text').execute();
   // The first user (the one the first start creates, `admin`) administers an upgraded install.
   await sql`update users set is_admin = 1 where id = (select min(id) from users)`.execute(db);
@@ -37,7 +40,10 @@ export async function up(db: Kysely<unknown>, dialect: Dialect): Promise<void> {
   await db.schema.createIndex('team_members_user').on('team_members').column('user_id').execute();
 
   // A team that still owns zones cannot be deleted (restrict): its zones move or go first.
-  await db.schema.alterTable('domains').addColumn('team_id', 'integer', (c) => c.references('teams.id').onDelete('restrict')).execute();
+  await db.schema
+    .alterTable('domains')
+    .addColumn('team_id', 'integer', (c) => c.references('teams.id').onDelete('restrict'))
+    .execute();
   await db.schema.createIndex('domains_team').on('domains').column('team_id').execute();
 
   await id(db.schema.createTable('audit_events'))

@@ -41,5 +41,8 @@ export async function up(db: Kysely<unknown>, dialect: Dialect): Promise<void> {
     .addColumn('key', 'text', (c) => c.primaryKey())
     .addColumn('value', 'text', (c) => c.notNull())
     .execute();
-  await db.schema.alterTable('sessions').addColumn('sign_in_method', 'text', (c) => c.notNull().defaultTo('password')).execute();
+  await db.schema
+    .alterTable('sessions')
+    .addColumn('sign_in_method', 'text', (c) => c.notNull().defaultTo('password'))
+    .execute();
 }

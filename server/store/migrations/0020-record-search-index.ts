@@ -25,49 +25,81 @@ const fqdn = (r: string) => `(case when ${r}.name = '@' then (select name from d
 export async function up(db: Kysely<unknown>, dialect: Dialect): Promise<void> {
   if (dialect === 'sqlite') {
     await sql`create virtual table records_trigram using fts5(fqdn, content, tokenize = 'trigram', content = '', contentless_delete = 1)`.execute(db);
-    await sql.raw(`create trigger records_trigram_insert after insert on records begin
+    await sql
+      .raw(
+        `create trigger records_trigram_insert after insert on records begin
         insert into records_trigram (rowid, fqdn, content) values (new.id, ${fqdn('new')}, new.content);
-      end`).execute(db);
-    await sql.raw(`create trigger records_trigram_delete after delete on records begin
+      end`,
+      )
+      .execute(db);
+    await sql
+      .raw(
+        `create trigger records_trigram_delete after delete on records begin
         delete from records_trigram where rowid = old.id;
-      end`).execute(db);
-    await sql.raw(`create trigger records_trigram_update after update of name, content, domain_id on records begin
+      end`,
+      )
+      .execute(db);
+    await sql
+      .raw(
+        `create trigger records_trigram_update after update of name, content, domain_id on records begin
         delete from records_trigram where rowid = old.id;
         insert into records_trigram (rowid, fqdn, content) values (new.id, ${fqdn('new')}, new.content);
-      end`).execute(db);
-    await sql.raw(`create trigger records_trigram_zone after update of name on domains when new.name is not old.name begin
+      end`,
+      )
+      .execute(db);
+    await sql
+      .raw(
+        `create trigger records_trigram_zone after update of name on domains when new.name is not old.name begin
         delete from records_trigram where rowid in (select id from records where domain_id = new.id);
         insert into records_trigram (rowid, fqdn, content) select r.id, ${fqdn('r')}, r.content from records r where r.domain_id = new.id;
-      end`).execute(db);
-    await sql`insert into records_trigram (rowid, fqdn, content) select r.id, case when r.name = '@' then d.name else r.name || '.' || d.name end, r.content from records r join domains d on d.id = r.domain_id`.execute(db);
+      end`,
+      )
+      .execute(db);
+    await sql`insert into records_trigram (rowid, fqdn, content) select r.id, case when r.name = '@' then d.name else r.name || '.' || d.name end, r.content from records r join domains d on d.id = r.domain_id`.execute(
+      db,
+    );
     return;
   }
 
   await sql`create table record_fqdns (record_id integer primary key references records (id) on delete cascade, fqdn text not null)`.execute(db);
   // Statement triggers with transition tables: an import of many records is one insert here, not one per record.
   const fromRows = (rows: string) => `select r.id, case when r.name = '@' then d.name else r.name || '.' || d.name end from ${rows} r join domains d on d.id = r.domain_id`;
-  await sql.raw(`create function record_fqdns_added() returns trigger language plpgsql as $$
+  await sql
+    .raw(
+      `create function record_fqdns_added() returns trigger language plpgsql as $$
     begin
       insert into record_fqdns (record_id, fqdn) ${fromRows('added')};
       return null;
-    end $$`).execute(db);
+    end $$`,
+    )
+    .execute(db);
   await sql`create trigger record_fqdns_added after insert on records referencing new table as added for each statement execute function record_fqdns_added()`.execute(db);
-  await sql.raw(`create function record_fqdns_moved() returns trigger language plpgsql as $$
+  await sql
+    .raw(
+      `create function record_fqdns_moved() returns trigger language plpgsql as $$
     begin
       insert into record_fqdns (record_id, fqdn)
         ${fromRows('(select n.* from moved n join was o on o.id = n.id where n.name is distinct from o.name or n.domain_id is distinct from o.domain_id)')}
         on conflict (record_id) do update set fqdn = excluded.fqdn;
       return null;
-    end $$`).execute(db);
+    end $$`,
+    )
+    .execute(db);
   await sql`create trigger record_fqdns_moved after update on records referencing new table as moved old table as was for each statement execute function record_fqdns_moved()`.execute(db);
-  await sql.raw(`create function record_fqdns_zone() returns trigger language plpgsql as $$
+  await sql
+    .raw(
+      `create function record_fqdns_zone() returns trigger language plpgsql as $$
     begin
       update record_fqdns f set fqdn = case when r.name = '@' then new.name else r.name || '.' || new.name end
         from records r where r.id = f.record_id and r.domain_id = new.id;
       return null;
-    end $$`).execute(db);
+    end $$`,
+    )
+    .execute(db);
   await sql`create trigger record_fqdns_zone after update of name on domains for each row when (new.name is distinct from old.name) execute function record_fqdns_zone()`.execute(db);
-  await sql`insert into record_fqdns (record_id, fqdn) select r.id, case when r.name = '@' then d.name else r.name || '.' || d.name end from records r join domains d on d.id = r.domain_id`.execute(db);
+  await sql`insert into record_fqdns (record_id, fqdn) select r.id, case when r.name = '@' then d.name else r.name || '.' || d.name end from records r join domains d on d.id = r.domain_id`.execute(
+    db,
+  );
 
   // The extension may need a privilege the database owner lacks (or live in a schema outside the
   // search path): it and its indexes are tried in a savepoint, so a refusal leaves the migration's

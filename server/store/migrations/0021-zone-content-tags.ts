@@ -30,25 +30,40 @@ export async function up(db: Kysely<unknown>, dialect: Dialect): Promise<void> {
   }
   // md5 of a random number and the transaction's clock: 128 bits, no extension needed.
   const fresh = `md5(random()::text || clock_timestamp()::text)`;
-  const retag = (ids: string) => `insert into zone_content_tags (domain_id, tag) select domain_id, ${fresh} from (select distinct domain_id from (${ids}) u) t on conflict (domain_id) do update set tag = excluded.tag;`;
-  await sql.raw(`create function zone_content_tags_rows() returns trigger language plpgsql as $$
+  const retag = (ids: string) =>
+    `insert into zone_content_tags (domain_id, tag) select domain_id, ${fresh} from (select distinct domain_id from (${ids}) u) t on conflict (domain_id) do update set tag = excluded.tag;`;
+  await sql
+    .raw(
+      `create function zone_content_tags_rows() returns trigger language plpgsql as $$
     begin
       ${retag('select domain_id from touched')}
       return null;
-    end $$`).execute(db);
-  await sql.raw(`create function zone_content_tags_moved() returns trigger language plpgsql as $$
+    end $$`,
+    )
+    .execute(db);
+  await sql
+    .raw(
+      `create function zone_content_tags_moved() returns trigger language plpgsql as $$
     begin
       ${retag('select domain_id from touched union select domain_id from was')}
       return null;
-    end $$`).execute(db);
-  await sql.raw(`create function zone_content_tags_zone() returns trigger language plpgsql as $$
+    end $$`,
+    )
+    .execute(db);
+  await sql
+    .raw(
+      `create function zone_content_tags_zone() returns trigger language plpgsql as $$
     begin
       ${retag('select new.id as domain_id')}
       return null;
-    end $$`).execute(db);
+    end $$`,
+    )
+    .execute(db);
   await sql`create trigger zone_content_tags_insert after insert on records referencing new table as touched for each statement execute function zone_content_tags_rows()`.execute(db);
   await sql`create trigger zone_content_tags_delete after delete on records referencing old table as touched for each statement execute function zone_content_tags_rows()`.execute(db);
-  await sql`create trigger zone_content_tags_update after update on records referencing new table as touched old table as was for each statement execute function zone_content_tags_moved()`.execute(db);
+  await sql`create trigger zone_content_tags_update after update on records referencing new table as touched old table as was for each statement execute function zone_content_tags_moved()`.execute(
+    db,
+  );
   await sql`create trigger zone_content_tags_zone after insert on domains for each row execute function zone_content_tags_zone()`.execute(db);
   await sql.raw(`insert into zone_content_tags (domain_id, tag) select id, ${fresh} from domains`).execute(db);
 }

@@ -57,7 +57,10 @@ describe('the PostgreSQL store when its connections die', () => {
       return t.users.count();
     });
     await began;
-    await waitUntil('the transaction waits, idle in its session', async () => (await admin.query(`select 1 from pg_stat_activity where datname = current_database() and state = 'idle in transaction'`)).rowCount === 1);
+    await waitUntil(
+      'the transaction waits, idle in its session',
+      async () => (await admin.query(`select 1 from pg_stat_activity where datname = current_database() and state = 'idle in transaction'`)).rowCount === 1,
+    );
     expect(await terminate(`state = 'idle in transaction'`)).toBe(1);
     // The pool's client hears of it while checked out; let that event come before the next statement.
     await new Promise((r) => setTimeout(r, 100));
@@ -69,7 +72,12 @@ describe('the PostgreSQL store when its connections die', () => {
     expect(await store.users.byUsername('before-the-restart')).toBeUndefined();
     // Idle connections ended too: the pool drops them as it hears of it, and opens new ones.
     await terminate('true');
-    await waitUntil('the store answers again', () => store.users.count().then(() => true, () => false));
+    await waitUntil('the store answers again', () =>
+      store.users.count().then(
+        () => true,
+        () => false,
+      ),
+    );
     await store.users.insert(newUser('after-the-restart'));
     expect(await store.users.byUsername('after-the-restart')).toBeDefined();
   });

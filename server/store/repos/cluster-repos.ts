@@ -40,7 +40,11 @@ export function createClusterRepos(db: Kysely<Database>, dialect: Dialect): Pick
         db.transaction().execute(async (trx) => {
           if (dialect === 'postgres') {
             // A row for each key to lock, so that a first attempt races nobody either.
-            await trx.insertInto('sign_in_failures').values(keys.map((key) => ({ key, failures: 0, last_at: at }))).onConflict((oc) => oc.column('key').doNothing()).execute();
+            await trx
+              .insertInto('sign_in_failures')
+              .values(keys.map((key) => ({ key, failures: 0, last_at: at })))
+              .onConflict((oc) => oc.column('key').doNothing())
+              .execute();
           }
           let q = trx.selectFrom('sign_in_failures').selectAll().where('key', 'in', keys);
           if (dialect === 'postgres') q = q.forUpdate();
@@ -61,7 +65,12 @@ export function createClusterRepos(db: Kysely<Database>, dialect: Dialect): Pick
         }),
       forgive: async (keys) => {
         if (keys.length === 0) return;
-        await db.updateTable('sign_in_failures').set({ failures: sql`failures - 1` }).where('key', 'in', keys).where('failures', '>', 0).execute();
+        await db
+          .updateTable('sign_in_failures')
+          .set({ failures: sql`failures - 1` })
+          .where('key', 'in', keys)
+          .where('failures', '>', 0)
+          .execute();
       },
       prune: async (before) => Number((await db.deleteFrom('sign_in_failures').where('last_at', '<', before).executeTakeFirst()).numDeletedRows),
     },

@@ -58,7 +58,21 @@ describe('group commit', () => {
 
   it('a zone read by name in a batch is the zone as stored: after the writes before it, and not after one rolled back', async () => {
     const user = await addUser(store, 'owner');
-    await store.transaction((tx) => tx.domains.insert({ user_id: user.id, name: 'example.com', serial_number: 1, refresh_interval: 1, retry_interval: 1, expire_interval: 1, minimum_ttl: 1, dnssec_enabled: false, delegated: false, created_at: at, updated_at: at }));
+    await store.transaction((tx) =>
+      tx.domains.insert({
+        user_id: user.id,
+        name: 'example.com',
+        serial_number: 1,
+        refresh_interval: 1,
+        retry_interval: 1,
+        expire_interval: 1,
+        minimum_ttl: 1,
+        dnssec_enabled: false,
+        delegated: false,
+        created_at: at,
+        updated_at: at,
+      }),
+    );
     const bump = (serial: number, fail = false) =>
       store.transaction(async (tx) => {
         const zone = (await tx.domains.byName('example.com'))!;

@@ -27,7 +27,11 @@ describe('prepared queries', () => {
         .selectFrom('users')
         .select('username')
         .where('password_hash', '=', 'x')
-        .where('id', 'in', Array.from({ length: n }, (_, i) => a(i)))
+        .where(
+          'id',
+          'in',
+          Array.from({ length: n }, (_, i) => a(i)),
+        )
         .orderBy('id'),
     );
     const p = preparedRunner(db, 'sqlite', kyselyRunner(db));

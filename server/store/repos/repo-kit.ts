@@ -73,7 +73,19 @@ export const PREPARED_ROWS = 16;
 export const LISTED_COLUMNS = ['id', 'name', 'record_type', 'content', 'ttl', 'disabled'] as const;
 export const SERVED_COLUMNS = ['id', 'name', 'record_type', 'content', 'ttl'] as const;
 export const RECORD_COLUMNS = ['domain_id', 'name', 'record_type', 'content', 'ttl', 'created_at', 'updated_at', 'disabled'] as const;
-export const CHANGE_SET_COLUMNS = ['domain_id', 'serial_before', 'serial_after', 'created_at', 'source', 'actor_username', 'actor_credential', 'comment', 'settings', 'added_count', 'removed_count'] as const;
+export const CHANGE_SET_COLUMNS = [
+  'domain_id',
+  'serial_before',
+  'serial_after',
+  'created_at',
+  'source',
+  'actor_username',
+  'actor_credential',
+  'comment',
+  'settings',
+  'added_count',
+  'removed_count',
+] as const;
 export const ENTRY_COLUMNS = ['change_set_id', 'op', 'name', 'record_type', 'ttl', 'content', 'disabled'] as const;
 
 /** `n` rows of `columns`, each value an argument in row order. */
@@ -119,7 +131,11 @@ export const Q = {
       .selectFrom('records')
       .selectAll()
       .where('domain_id', '=', a(0))
-      .where('name', 'in', Array.from({ length: n }, (_, i) => a(i + 1))),
+      .where(
+        'name',
+        'in',
+        Array.from({ length: n }, (_, i) => a(i + 1)),
+      ),
   ),
   /**
    * A page of a record list: shape and arguments as `filteredRecords`, then limit and offset. SQLite hands the page
@@ -128,7 +144,13 @@ export const Q = {
    */
   recordPage: new Prepared((db, a, shape: string, dialect) => {
     const { q, next } = filteredRecords(db, a, shape);
-    const page = q.select(LISTED_COLUMNS).orderBy('name').orderBy('record_type').orderBy('id').limit(a(next)).offset(a(next + 1));
+    const page = q
+      .select(LISTED_COLUMNS)
+      .orderBy('name')
+      .orderBy('record_type')
+      .orderBy('id')
+      .limit(a(next))
+      .offset(a(next + 1));
     if (dialect === 'postgres') return page as Compilable<ListedRecord | { page: string }>;
     return db.selectFrom(page.as('p')).select(sql<string>`json_group_array(json_array(id, name, record_type, content, ttl, disabled) order by name, record_type, id)`.as('page'));
   }),
@@ -141,7 +163,11 @@ export const Q = {
   recordsServed: new Prepared((db, a, shape: 'first' | 'after', dialect) => {
     let q = db.selectFrom('records').select(SERVED_COLUMNS).where('domain_id', '=', a(0)).where('disabled', '=', 0);
     if (shape === 'after') q = q.where((eb) => eb(eb.refTuple('name', 'record_type', 'id'), '>', eb.tuple(a(1), a(2), a(3))));
-    const slice = q.orderBy('name').orderBy('record_type').orderBy('id').limit(a(shape === 'after' ? 4 : 1));
+    const slice = q
+      .orderBy('name')
+      .orderBy('record_type')
+      .orderBy('id')
+      .limit(a(shape === 'after' ? 4 : 1));
     if (dialect === 'postgres') return slice as Compilable<ServedRecord | { rows: string }>;
     // The slice is a co-routine feeding the aggregate in its order; the repo checks the order all the same.
     return db.selectFrom(slice.as('s')).select(sql<string>`json_group_array(json_array(id, name, record_type, content, ttl))`.as('rows'));
@@ -159,19 +185,32 @@ export const Q = {
       .selectFrom('records')
       .select(LISTED_COLUMNS)
       .where('domain_id', '=', a(0))
-      .where('name', 'in', Array.from({ length: n }, (_, i) => a(1 + i)));
+      .where(
+        'name',
+        'in',
+        Array.from({ length: n }, (_, i) => a(1 + i)),
+      );
     const dnames = db
       .selectFrom('records')
       .select([sql<number>`null`.as('id'), 'name', 'record_type', sql<string>`null`.as('content'), sql<number>`null`.as('ttl'), sql<number>`null`.as('disabled')])
       .where('domain_id', '=', a(0))
       .where('record_type', '=', 'DNAME')
-      .where('name', 'in', Array.from({ length: m }, (_, i) => a(1 + n + i)));
+      .where(
+        'name',
+        'in',
+        Array.from({ length: m }, (_, i) => a(1 + n + i)),
+      );
     return (n === 0 ? dnames : m === 0 ? at : at.unionAll(dnames)) as Compilable<ListedRecord | { id: null; name: string }>;
   }),
   /** One row; its id comes back as the runner's insert id (no RETURNING on SQLite). */
   recordInsert: new Prepared((db, a, _: never, dialect) => withId(db.insertInto('records').values(rowsOf(RECORD_COLUMNS, 1, a)[0]!), dialect)),
   /** Shape: how many rows (PostgreSQL: one round trip for many). */
-  recordsInsert: new Prepared((db, a, n: number) => db.insertInto('records').values(rowsOf(RECORD_COLUMNS, n, a)).returningAll()),
+  recordsInsert: new Prepared((db, a, n: number) =>
+    db
+      .insertInto('records')
+      .values(rowsOf(RECORD_COLUMNS, n, a))
+      .returningAll(),
+  ),
   changeSetInsert: new Prepared((db, a, _: never, dialect) => withId(db.insertInto('change_sets').values(rowsOf(CHANGE_SET_COLUMNS, 1, a)[0]!), dialect)),
   /** Shape: how many rows. */
   entriesInsert: new Prepared((db, a, n: number) => db.insertInto('change_set_records').values(rowsOf(ENTRY_COLUMNS, n, a))),
@@ -198,9 +237,9 @@ export function filteredRecords(db: Db, a: Arg, shape: string) {
 export function filterArgs(domainId: number, filter: RecordFilter): { shape: string; args: unknown[] } {
   let shape = '';
   const args: unknown[] = [domainId];
-  if (filter.name !== undefined) (shape += 'n'), args.push(filter.name);
-  if (filter.below !== undefined) (shape += 'b'), args.push(filter.below, `%.${escapeLike(filter.below)}`);
-  if (filter.record_type !== undefined) (shape += 't'), args.push(filter.record_type);
+  if (filter.name !== undefined) ((shape += 'n'), args.push(filter.name));
+  if (filter.below !== undefined) ((shape += 'b'), args.push(filter.below, `%.${escapeLike(filter.below)}`));
+  if (filter.record_type !== undefined) ((shape += 't'), args.push(filter.record_type));
   return { shape, args };
 }
 

@@ -66,7 +66,10 @@ export function createTemplateRepos(db: Kysely<Database>, dialect: Dialect): Tem
     if (s.contentPrefix) {
       const p = s.contentPrefix;
       // A range of the index on SQLite (binary order); PostgreSQL's collation may not order punctuation bytewise.
-      q = dialect === 'sqlite' ? q.where('r.content', '>=', p).where('r.content', '<', p.slice(0, -1) + String.fromCharCode(p.charCodeAt(p.length - 1) + 1)) : q.where(sql<boolean>`r.content like ${`${escapeLike(p)}%`} escape '\\'`);
+      q =
+        dialect === 'sqlite'
+          ? q.where('r.content', '>=', p).where('r.content', '<', p.slice(0, -1) + String.fromCharCode(p.charCodeAt(p.length - 1) + 1))
+          : q.where(sql<boolean>`r.content like ${`${escapeLike(p)}%`} escape '\\'`);
     }
     return q;
   }
@@ -74,7 +77,14 @@ export function createTemplateRepos(db: Kysely<Database>, dialect: Dialect): Tem
 
   return {
     templates: {
-      insert: async (row) => templateRow(await db.insertInto('templates').values({ ...row, owner: ownerKey(row), rrsets: JSON.stringify(row.rrsets) }).returningAll().executeTakeFirstOrThrow()),
+      insert: async (row) =>
+        templateRow(
+          await db
+            .insertInto('templates')
+            .values({ ...row, owner: ownerKey(row), rrsets: JSON.stringify(row.rrsets) })
+            .returningAll()
+            .executeTakeFirstOrThrow(),
+        ),
       byId: async (id) => {
         const r = await db.selectFrom('templates').selectAll().where('id', '=', id).executeTakeFirst();
         return r && templateRow(r);
@@ -156,5 +166,3 @@ export function createTemplateRepos(db: Kysely<Database>, dialect: Dialect): Tem
     },
   };
 }
-
-

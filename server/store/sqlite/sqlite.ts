@@ -115,7 +115,7 @@ function groupCommit(db: Kysely<Schema>, statements: Statements, durable: () => 
     durable().then(
       () => {
         disk.saw();
-        for (const d of done) (d.ok ? d.job.resolve(d.value) : d.job.reject(storeFault(d.value)));
+        for (const d of done) d.ok ? d.job.resolve(d.value) : d.job.reject(storeFault(d.value));
       },
       (err: unknown) => {
         // Committed, but maybe not on the disk: no answer may say it is stored.
@@ -167,10 +167,12 @@ function walSync(walFile: string): { sync: () => Promise<void>; close: () => Pro
   const sync = (): Promise<void> => {
     if (!current) return (current = fsync());
     // The fsync under way may have begun before this commit: one more after it covers every waiter.
-    next ??= current.catch(() => {}).then(() => {
-      next = null;
-      return sync();
-    });
+    next ??= current
+      .catch(() => {})
+      .then(() => {
+        next = null;
+        return sync();
+      });
     return next;
   };
   return {

@@ -133,4 +133,3 @@ export interface Store extends Repos {
   schemaVersion(): Promise<string>;
   close(): Promise<void>;
 }
-

@@ -29,7 +29,9 @@ export function Component() {
   return (
     <div className="page">
       <ZonePageHeader name={name} view="History" access={access}>
-        <p className="muted">Every change to this zone, newest first: who made it, from where, and what it changed.{access && !access.records ? '' : ' Any of them can be reverted after a preview.'}</p>
+        <p className="muted">
+          Every change to this zone, newest first: who made it, from where, and what it changed.{access && !access.records ? '' : ' Any of them can be reverted after a preview.'}
+        </p>
       </ZonePageHeader>
       <HistoryCard zone={name} onRevert={canRevert ? setReverting : undefined} />
       <TeamEventsCard zone={name} team={domain.data?.team} />

@@ -61,8 +61,12 @@ function Qtypes({ totals }: { totals: QuerySeries['totals'] }) {
       <thead>
         <tr>
           <th scope="col">Type</th>
-          <th scope="col" className="num">Queries</th>
-          <th scope="col" className="num">Share</th>
+          <th scope="col" className="num">
+            Queries
+          </th>
+          <th scope="col" className="num">
+            Share
+          </th>
         </tr>
       </thead>
       <tbody>
@@ -93,7 +97,9 @@ function TopList({ zone, top, kind, canWrite }: { zone: string; top: TopNames | 
           <thead>
             <tr>
               <th scope="col">Name</th>
-              <th scope="col" className="num">Queries</th>
+              <th scope="col" className="num">
+                Queries
+              </th>
               <th scope="col">
                 <span className="visually-hidden">Actions</span>
               </th>

@@ -78,7 +78,11 @@ export function Component() {
               </option>
             ))}
           </SelectField>
-          {filtered && view ? <p className="toolbar-note muted">{view.total} of {view.of} IPs match</p> : null}
+          {filtered && view ? (
+            <p className="toolbar-note muted">
+              {view.total} of {view.of} IPs match
+            </p>
+          ) : null}
         </form>
 
         {q.isPending ? (

@@ -24,7 +24,15 @@ function BulkForm({ filter }: { filter: SearchFilter }) {
   const [done, setDone] = useState<BatchResult | null>(null);
   const bulk = useBulkChange();
   const toast = useToast();
-  const body = (dryRun: boolean) => ({ name: filter.name || undefined, type: filter.type || undefined, content: filter.content || undefined, match: filter.match, action, replacement: action === 'replace' ? replacement : undefined, dryRun });
+  const body = (dryRun: boolean) => ({
+    name: filter.name || undefined,
+    type: filter.type || undefined,
+    content: filter.content || undefined,
+    match: filter.match,
+    action,
+    replacement: action === 'replace' ? replacement : undefined,
+    dryRun,
+  });
   const onPreview = (e: FormEvent) => {
     e.preventDefault();
     setDone(null);
@@ -34,13 +42,47 @@ function BulkForm({ filter }: { filter: SearchFilter }) {
     <form className="stack" onSubmit={onPreview} noValidate aria-label="Change every record found">
       <h2>Change every record found</h2>
       <div className="inline-form">
-        <SelectField label="Action" value={action} onChange={(e) => { setAction(e.target.value as 'replace' | 'delete'); setPreview(null); }}>
+        <SelectField
+          label="Action"
+          value={action}
+          onChange={(e) => {
+            setAction(e.target.value as 'replace' | 'delete');
+            setPreview(null);
+          }}
+        >
           <option value="replace">Replace their content with</option>
           <option value="delete">Delete them</option>
         </SelectField>
-        {action === 'replace' ? <TextField label="New content" name="replacement" value={replacement} autoComplete="off" spellCheck={false} onChange={(e) => { setReplacement(e.target.value); setPreview(null); }} placeholder="192.0.2.20" /> : null}
-        <button type="submit" className="btn" disabled={bulk.isPending}>Preview change</button>
-        <ApplyBatchButton preview={preview} pending={bulk.isPending} onApply={() => bulk.mutate(body(false), { onSuccess: (r) => { setPreview(null); setDone(r); toast('success', `Changed ${r.zones.length} zones as one batch`); } })} />
+        {action === 'replace' ? (
+          <TextField
+            label="New content"
+            name="replacement"
+            value={replacement}
+            autoComplete="off"
+            spellCheck={false}
+            onChange={(e) => {
+              setReplacement(e.target.value);
+              setPreview(null);
+            }}
+            placeholder="192.0.2.20"
+          />
+        ) : null}
+        <button type="submit" className="btn" disabled={bulk.isPending}>
+          Preview change
+        </button>
+        <ApplyBatchButton
+          preview={preview}
+          pending={bulk.isPending}
+          onApply={() =>
+            bulk.mutate(body(false), {
+              onSuccess: (r) => {
+                setPreview(null);
+                setDone(r);
+                toast('success', `Changed ${r.zones.length} zones as one batch`);
+              },
+            })
+          }
+        />
       </div>
       <BatchOutcome error={bulk.error} preview={preview} done={done} onReverted={() => setDone(null)} />
     </form>
@@ -50,7 +92,12 @@ function BulkForm({ filter }: { filter: SearchFilter }) {
 export function Component() {
   usePageTitle('Search');
   const [params, setParams] = useSearchParams();
-  const filter: SearchFilter = { name: params.get('name') ?? '', type: params.get('type') ?? '', content: params.get('content') ?? '', match: (params.get('match') as SearchFilter['match']) ?? 'contains' };
+  const filter: SearchFilter = {
+    name: params.get('name') ?? '',
+    type: params.get('type') ?? '',
+    content: params.get('content') ?? '',
+    match: (params.get('match') as SearchFilter['match']) ?? 'contains',
+  };
   const page = Math.max(1, Number(params.get('page')) || 1);
   const [draft, setDraft] = useState(filter);
   const q = useSearch(filter, page);
@@ -69,7 +116,14 @@ export function Component() {
         </div>
       </header>
       <section className="card">
-        <form className="inline-form" aria-label="Search records" onSubmit={(e) => { e.preventDefault(); set(draft); }}>
+        <form
+          className="inline-form"
+          aria-label="Search records"
+          onSubmit={(e) => {
+            e.preventDefault();
+            set(draft);
+          }}
+        >
           <TextField label="Name" name="name" value={draft.name} onChange={(e) => setDraft({ ...draft, name: e.target.value })} placeholder="www.example.com" spellCheck={false} />
           <TextField label="Type" name="type" value={draft.type} onChange={(e) => setDraft({ ...draft, type: e.target.value })} placeholder="A" spellCheck={false} />
           <TextField label="Content" name="content" value={draft.content} onChange={(e) => setDraft({ ...draft, content: e.target.value })} placeholder="192.0.2.10" spellCheck={false} />
@@ -78,7 +132,9 @@ export function Component() {
             <option value="prefix">starts with</option>
             <option value="exact">exactly</option>
           </SelectField>
-          <button type="submit" className="btn btn-primary">Search</button>
+          <button type="submit" className="btn btn-primary">
+            Search
+          </button>
         </form>
       </section>
       <section className="card" aria-label="Records found">
@@ -92,16 +148,26 @@ export function Component() {
           <EmptyState title="Nothing found">No record in your zones matches.</EmptyState>
         ) : (
           <>
-            <p aria-live="polite">{q.data.total} {q.data.total === 1 ? 'record' : 'records'} found</p>
+            <p aria-live="polite">
+              {q.data.total} {q.data.total === 1 ? 'record' : 'records'} found
+            </p>
             <TableWrap label="Search results">
               <table className="table">
                 <thead>
-                  <tr><th scope="col">Zone</th><th scope="col">Name</th><th scope="col">Type</th><th scope="col">TTL</th><th scope="col">Content</th></tr>
+                  <tr>
+                    <th scope="col">Zone</th>
+                    <th scope="col">Name</th>
+                    <th scope="col">Type</th>
+                    <th scope="col">TTL</th>
+                    <th scope="col">Content</th>
+                  </tr>
                 </thead>
                 <tbody>
                   {q.data.items.map((r) => (
                     <tr key={r.id}>
-                      <td><Link to={routes.domain(r.zone)}>{r.zone}</Link></td>
+                      <td>
+                        <Link to={routes.domain(r.zone)}>{r.zone}</Link>
+                      </td>
                       <td>{r.fqdn}</td>
                       <td>{r.record_type}</td>
                       <td>{r.ttl}</td>
@@ -116,7 +182,11 @@ export function Component() {
         )}
       </section>
       {/* Stays while the results refresh after a change, so the batch just applied can be reverted. */}
-      {!isEmptySearch(filter) ? <section className="card"><BulkForm key={JSON.stringify(filter)} filter={filter} /></section> : null}
+      {!isEmptySearch(filter) ? (
+        <section className="card">
+          <BulkForm key={JSON.stringify(filter)} filter={filter} />
+        </section>
+      ) : null}
     </div>
   );
 }

@@ -73,7 +73,8 @@ export function Component() {
         {passkey.isPending ? 'Waiting for your passkey…' : 'Sign in with a passkey'}
       </button>
       <p className="muted small">
-        First start? The password of <code>admin</code> is in the server log and in <code>data/admin-password</code>. Scripts use API tokens instead: <code>npm run cli -- tokens create &lt;user&gt;</code>.
+        First start? The password of <code>admin</code> is in the server log and in <code>data/admin-password</code>. Scripts use API tokens instead:{' '}
+        <code>npm run cli -- tokens create &lt;user&gt;</code>.
       </p>
     </SignInCard>
   );

@@ -18,7 +18,6 @@ import { ErrorState, LoadingState } from '../../ui/states';
 import { TableWrap } from '../../ui/table-wrap';
 import { useToast } from '../../ui/toast';
 
-
 function VariablesField({ value, onChange, names }: { value: string; onChange: (v: string) => void; names: string[] }) {
   if (names.length === 0) return null;
   return (
@@ -76,21 +75,65 @@ function ApplyForm({ id, names }: { id: number; names: string[] }) {
     apply.reset();
   };
   return (
-    <form className="stack" noValidate aria-label="Apply this template to zones" onSubmit={(e) => {
-      e.preventDefault();
-      setDone(null);
-      apply.mutate(input(true), { onSuccess: setPreview });
-    }}>
+    <form
+      className="stack"
+      noValidate
+      aria-label="Apply this template to zones"
+      onSubmit={(e) => {
+        e.preventDefault();
+        setDone(null);
+        apply.mutate(input(true), { onSuccess: setPreview });
+      }}
+    >
       <h2>Apply to zones</h2>
-      <TextField label="Zones (separated by spaces or commas)" name="zones" value={zones} autoComplete="off" spellCheck={false} onChange={(e) => { setZones(e.target.value); reset(); }} placeholder="example.com example.net" />
-      <SelectField label="Mode" value={mode} onChange={(e) => { setMode(e.target.value as 'merge' | 'replace'); reset(); }}>
+      <TextField
+        label="Zones (separated by spaces or commas)"
+        name="zones"
+        value={zones}
+        autoComplete="off"
+        spellCheck={false}
+        onChange={(e) => {
+          setZones(e.target.value);
+          reset();
+        }}
+        placeholder="example.com example.net"
+      />
+      <SelectField
+        label="Mode"
+        value={mode}
+        onChange={(e) => {
+          setMode(e.target.value as 'merge' | 'replace');
+          reset();
+        }}
+      >
         <option value="merge">Merge: the template’s RRsets replace the zone’s at their names</option>
         <option value="replace">Replace: the zone holds exactly the template (but its NS set)</option>
       </SelectField>
-      <VariablesField value={vars} onChange={(v) => { setVars(v); reset(); }} names={names} />
+      <VariablesField
+        value={vars}
+        onChange={(v) => {
+          setVars(v);
+          reset();
+        }}
+        names={names}
+      />
       <div className="row">
-        <button type="submit" className="btn" disabled={apply.isPending}>Preview</button>
-        <ApplyBatchButton preview={preview} pending={apply.isPending} onApply={() => apply.mutate(input(false), { onSuccess: (r) => { setPreview(null); setDone(r); toast('success', `Applied to ${r.zones.length} zones`); } })} />
+        <button type="submit" className="btn" disabled={apply.isPending}>
+          Preview
+        </button>
+        <ApplyBatchButton
+          preview={preview}
+          pending={apply.isPending}
+          onApply={() =>
+            apply.mutate(input(false), {
+              onSuccess: (r) => {
+                setPreview(null);
+                setDone(r);
+                toast('success', `Applied to ${r.zones.length} zones`);
+              },
+            })
+          }
+        />
       </div>
       <BatchOutcome error={apply.error} preview={preview} done={done} onReverted={() => setDone(null)} />
     </form>
@@ -111,7 +154,9 @@ export function Component() {
     <div className="page">
       <header className="page-header">
         <div>
-          <p className="muted"><Link to={routes.templates}>Templates</Link></p>
+          <p className="muted">
+            <Link to={routes.templates}>Templates</Link>
+          </p>
           <h1>{t.name}</h1>
           <p className="muted">{t.description || (t.team ? `Owned by team ${t.team}` : 'Yours')}</p>
         </div>
@@ -123,28 +168,54 @@ export function Component() {
         <TableWrap label="RRsets">
           <table className="table">
             <thead>
-              <tr><th scope="col">Name</th><th scope="col">Type</th><th scope="col">TTL</th><th scope="col">Records</th></tr>
+              <tr>
+                <th scope="col">Name</th>
+                <th scope="col">Type</th>
+                <th scope="col">TTL</th>
+                <th scope="col">Records</th>
+              </tr>
             </thead>
             <tbody>
               {t.rrsets.map((r) => (
                 <tr key={`${r.name} ${r.record_type}`}>
-                  <td>{r.name}</td><td>{r.record_type}</td><td>{r.ttl}</td><td>{r.records.join(' · ')}</td>
+                  <td>{r.name}</td>
+                  <td>{r.record_type}</td>
+                  <td>{r.ttl}</td>
+                  <td>{r.records.join(' · ')}</td>
                 </tr>
               ))}
             </tbody>
           </table>
         </TableWrap>
       </section>
-      <section className="card"><CreateZoneForm id={t.id} names={t.variables} /></section>
-      <section className="card"><ApplyForm id={t.id} names={t.variables} /></section>
+      <section className="card">
+        <CreateZoneForm id={t.id} names={t.variables} />
+      </section>
+      <section className="card">
+        <ApplyForm id={t.id} names={t.variables} />
+      </section>
       <section className="card" aria-label="Zones from this template">
         <h2>Zones</h2>
-        {zones.isPending ? <LoadingState /> : zones.isError ? <ErrorState error={zones.error} /> : zones.data.length === 0 ? <p className="muted">No zone has been made from it or had it applied yet.</p> : (
+        {zones.isPending ? (
+          <LoadingState />
+        ) : zones.isError ? (
+          <ErrorState error={zones.error} />
+        ) : zones.data.length === 0 ? (
+          <p className="muted">No zone has been made from it or had it applied yet.</p>
+        ) : (
           <ul className="plain-list">
             {zones.data.map((z) => (
               <li key={z.zone}>
                 <Link to={routes.domain(z.zone)}>{z.zone}</Link>{' '}
-                {z.drifted === null ? <Badge title={z.problem}>not compared</Badge> : z.drifted ? <Badge tone="warning" title={z.problem ?? z.differences.map((d) => `${d.name} ${d.record_type}: ${d.actual.join(', ') || 'missing'} instead of ${d.expected.join(', ')}`).join('; ')}>drifted</Badge> : <Badge tone="success">as the template</Badge>}
+                {z.drifted === null ? (
+                  <Badge title={z.problem}>not compared</Badge>
+                ) : z.drifted ? (
+                  <Badge tone="warning" title={z.problem ?? z.differences.map((d) => `${d.name} ${d.record_type}: ${d.actual.join(', ') || 'missing'} instead of ${d.expected.join(', ')}`).join('; ')}>
+                    drifted
+                  </Badge>
+                ) : (
+                  <Badge tone="success">as the template</Badge>
+                )}
               </li>
             ))}
           </ul>

@@ -39,7 +39,17 @@ function CreateFromZoneForm() {
   return (
     <form className="inline-form" onSubmit={onSubmit} noValidate aria-label="Create a template from a zone">
       <TextField label="Template name" name="name" value={name} autoComplete="off" onChange={(e) => setName(e.target.value)} error={server?.field('name')} placeholder="mail" />
-      <TextField label="From zone" name="from_zone" value={zone} autoComplete="off" spellCheck={false} onChange={(e) => setZone(e.target.value)} error={server?.field('from_zone') ?? (server?.status === 404 ? server.message : undefined)} placeholder="example.com" hint="Its records, but the apex NS set; its name becomes {zone}." />
+      <TextField
+        label="From zone"
+        name="from_zone"
+        value={zone}
+        autoComplete="off"
+        spellCheck={false}
+        onChange={(e) => setZone(e.target.value)}
+        error={server?.field('from_zone') ?? (server?.status === 404 ? server.message : undefined)}
+        placeholder="example.com"
+        hint="Its records, but the apex NS set; its name becomes {zone}."
+      />
       <button type="submit" className="btn btn-primary" disabled={create.isPending}>
         {create.isPending ? 'Creating…' : 'Create template'}
       </button>

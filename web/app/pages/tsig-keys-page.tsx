@@ -22,7 +22,8 @@ export function Component() {
         <div>
           <h1>TSIG keys</h1>
           <p className="muted">
-            Keys sign DNS messages (RFC 8945): zone transfers to your secondaries, and the tools that change records over DNS (nsupdate, certbot, lego, external-dns). Give each one only the scope it needs.
+            Keys sign DNS messages (RFC 8945): zone transfers to your secondaries, and the tools that change records over DNS (nsupdate, certbot, lego, external-dns). Give each one only the scope it
+            needs.
           </p>
         </div>
       </header>

@@ -57,7 +57,9 @@ export function IdentitiesCard() {
   return (
     <section className="card" aria-labelledby="identities-title">
       <h2 id="identities-title">Single sign-on</h2>
-      <p className="muted">The identities of {oidc.name} that sign you in to this account. Link yours here to sign in with {oidc.name}.</p>
+      <p className="muted">
+        The identities of {oidc.name} that sign you in to this account. Link yours here to sign in with {oidc.name}.
+      </p>
       {outcome === 'linked' ? (
         <Alert tone="success" title={`Linked: ${oidc.name} signs you in to this account now`}>
           <button type="button" className="btn btn-small" onClick={dismiss}>

@@ -6,7 +6,8 @@ import { auditActorWords, detailParts, kindLabel } from './audit-words';
 import { TableWrap } from '../../ui/table-wrap';
 import './audit.css';
 
-const tone = (kind: string) => (kind === 'sign-in-failed' ? 'danger' : kind.endsWith('-deleted') || kind.endsWith('-revoked') || kind.endsWith('-removed') || kind === 'user-disabled' ? 'warning' : 'neutral');
+const tone = (kind: string) =>
+  kind === 'sign-in-failed' ? 'danger' : kind.endsWith('-deleted') || kind.endsWith('-revoked') || kind.endsWith('-removed') || kind === 'user-disabled' ? 'warning' : 'neutral';
 
 export function AuditTable({ events }: { events: AuditEvent[] }) {
   return (

@@ -23,7 +23,12 @@ describe('auditActorWords', () => {
 
 describe('detailParts', () => {
   it('reads the details as short key: value parts, skipping empty ones', () => {
-    expect(detailParts({ role: 'editor', previous_role: 'viewer', label: '', count: 2, scope: { read_only: true } })).toEqual(['role: editor', 'previous role: viewer', 'count: 2', 'scope: {"read_only":true}']);
+    expect(detailParts({ role: 'editor', previous_role: 'viewer', label: '', count: 2, scope: { read_only: true } })).toEqual([
+      'role: editor',
+      'previous role: viewer',
+      'count: 2',
+      'scope: {"read_only":true}',
+    ]);
     expect(detailParts(null)).toEqual([]);
   });
 });

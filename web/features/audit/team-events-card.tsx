@@ -8,7 +8,9 @@ export function TeamEventsCard({ zone, team }: { zone: string; team: string | un
   return (
     <section className="card" aria-labelledby="team-events-title">
       <h2 id="team-events-title">Role changes in team {team}</h2>
-      <p className="muted">Who could reach this zone, and with which role: the latest {Math.min(events.data.items.length, events.data.total)} of {events.data.total}.</p>
+      <p className="muted">
+        Who could reach this zone, and with which role: the latest {Math.min(events.data.items.length, events.data.total)} of {events.data.total}.
+      </p>
       <AuditTable events={events.data.items} />
     </section>
   );

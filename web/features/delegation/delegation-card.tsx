@@ -29,10 +29,8 @@ function Pending({ d, zone }: { d: Delegation; zone: string }) {
   return (
     <Alert tone="warning" title="Pending: the parent does not delegate this zone to zonedeck yet">
       <p>
-        {d.parent.ns.length === 0
-          ? `Resolvers find no name servers for ${zone}: the parent zone does not delegate it.`
-          : `Resolvers are sent to ${d.parent.ns.join(', ')}.`}{' '}
-        At your registrar, set the name servers of {zone} to exactly:
+        {d.parent.ns.length === 0 ? `Resolvers find no name servers for ${zone}: the parent zone does not delegate it.` : `Resolvers are sent to ${d.parent.ns.join(', ')}.`} At your registrar, set the
+        name servers of {zone} to exactly:
       </p>
       {list(d.expected.ns)}
     </Alert>
@@ -78,8 +76,7 @@ function Servers({ d, serial }: { d: Delegation; serial: number }) {
   return (
     <>
       <h3 className="delegation-servers-title">
-        {d.parent && d.parent.ns.length > 0 ? 'What each listed name server answers' : "What zonedeck's name servers answer"} (zonedeck's serial:{' '}
-        <span className="mono">{serial}</span>)
+        {d.parent && d.parent.ns.length > 0 ? 'What each listed name server answers' : "What zonedeck's name servers answer"} (zonedeck's serial: <span className="mono">{serial}</span>)
       </h3>
       <TableWrap label="SOA serial of each name server">
         <table className="table">
@@ -119,9 +116,7 @@ export function DelegationCard({ domain }: { domain: Domain }) {
   return (
     <section className="card delegation-card" aria-labelledby="outside-title" aria-busy={q.isFetching || again.isPending}>
       <div className="card-header">
-        <h2 id="outside-title">
-          Check from outside {state ? <Badge tone={state.tone}>{state.text}</Badge> : null}
-        </h2>
+        <h2 id="outside-title">Check from outside {state ? <Badge tone={state.tone}>{state.text}</Badge> : null}</h2>
         {d && d.resolver !== null ? (
           <button type="button" className="btn" onClick={() => again.mutate()} disabled={again.isPending || q.isFetching}>
             {again.isPending ? 'Checking…' : 'Check again'}
@@ -136,8 +131,8 @@ export function DelegationCard({ domain }: { domain: Domain }) {
         <ErrorState error={q.error} retry={() => void q.refetch()} title="Could not check the delegation" />
       ) : d!.resolver === null ? (
         <p data-testid="no-resolver">
-          No resolver is configured, so zonedeck cannot look at this zone from outside. An operator sets <code>RESOLVER</code> (the{' '}
-          <code>host:port</code> of a recursive resolver) to see the parent&apos;s NS and DS records and each name server&apos;s serial here.
+          No resolver is configured, so zonedeck cannot look at this zone from outside. An operator sets <code>RESOLVER</code> (the <code>host:port</code> of a recursive resolver) to see the
+          parent&apos;s NS and DS records and each name server&apos;s serial here.
         </p>
       ) : (
         <>
@@ -149,7 +144,11 @@ export function DelegationCard({ domain }: { domain: Domain }) {
             </time>
             .
           </p>
-          {d!.parent === null ? <Alert tone="warning" title="The resolver gave no usable answer">Check again in a moment.</Alert> : null}
+          {d!.parent === null ? (
+            <Alert tone="warning" title="The resolver gave no usable answer">
+              Check again in a moment.
+            </Alert>
+          ) : null}
           <Pending d={d!} zone={domain.name} />
           {d!.ds_status === 'mismatch' ? (
             <Alert title="The parent's DS matches none of this zone's keys">

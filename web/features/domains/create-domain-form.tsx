@@ -54,7 +54,10 @@ export function CreateDomainForm() {
     );
   };
 
-  const hint = local.normalized && local.normalized !== name.trim().toLowerCase().replace(/\.$/, '') ? `Will be created as ${local.normalized}` : 'A zone you control, such as example.com. Internationalized names are converted to punycode.';
+  const hint =
+    local.normalized && local.normalized !== name.trim().toLowerCase().replace(/\.$/, '')
+      ? `Will be created as ${local.normalized}`
+      : 'A zone you control, such as example.com. Internationalized names are converted to punycode.';
 
   return (
     <form className="inline-form" onSubmit={onSubmit} noValidate aria-label="Create a domain">

@@ -43,7 +43,9 @@ export function DeleteDomainDialog({ name, onClose, onDeleted }: { name: string 
     >
       <p>
         This deletes the zone <strong className="mono">{name}</strong> and every record in it. Name servers stop answering for it at once.{' '}
-        {days ? `You can restore it, with its records, keys and history, from Deleted on the Domains page for ${days} days.` : 'You can restore it, with its records, keys and history, from Deleted on the Domains page.'}
+        {days
+          ? `You can restore it, with its records, keys and history, from Deleted on the Domains page for ${days} days.`
+          : 'You can restore it, with its records, keys and history, from Deleted on the Domains page.'}
       </p>
       <TextField label={`Type ${name ?? ''} to confirm`} value={typed} autoFocus autoComplete="off" spellCheck={false} onChange={(e) => setTyped(e.target.value)} />
     </ConfirmDialog>

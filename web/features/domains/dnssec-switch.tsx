@@ -41,7 +41,9 @@ export function DnssecSwitch({ domain }: { domain: Domain }) {
             DNSSEC {on ? 'on' : 'off'}
           </span>
           <p id="dnssec-help" className="muted small">
-            {on ? 'Answers are signed online (ECDSA P-256, algorithm 13). Give the DS record to your registrar to complete the chain of trust.' : 'Sign this zone online with ECDSA P-256 (algorithm 13).'}
+            {on
+              ? 'Answers are signed online (ECDSA P-256, algorithm 13). Give the DS record to your registrar to complete the chain of trust.'
+              : 'Sign this zone online with ECDSA P-256 (algorithm 13).'}
           </p>
         </div>
       </div>
@@ -57,8 +59,8 @@ export function DnssecSwitch({ domain }: { domain: Domain }) {
         confirmLabel="Turn off DNSSEC"
       >
         <Alert tone="warning" title="Remove the DS record at your registrar first">
-          While the parent zone still publishes a DS record for {domain.name}, validating resolvers reject its unsigned answers: the domain stops resolving for
-          their users. Remove the DS, wait until its TTL has passed (often a day or two), then turn DNSSEC off.
+          While the parent zone still publishes a DS record for {domain.name}, validating resolvers reject its unsigned answers: the domain stops resolving for their users. Remove the DS, wait until
+          its TTL has passed (often a day or two), then turn DNSSEC off.
         </Alert>
         <p>Turning it off deletes the zone's signing key; turning it on again makes a new key with a new DS record.</p>
       </ConfirmDialog>

@@ -6,8 +6,7 @@ import { domainKeys } from '../../lib/domain-keys';
 
 export const DOMAINS_PER_PAGE = 25;
 
-export const listDomains = (search: string, page: number, signal?: AbortSignal) =>
-  requestPage<Domain>(bff.domains, { search: search || undefined, page, per_page: DOMAINS_PER_PAGE }, signal);
+export const listDomains = (search: string, page: number, signal?: AbortSignal) => requestPage<Domain>(bff.domains, { search: search || undefined, page, per_page: DOMAINS_PER_PAGE }, signal);
 
 export const domainsQuery = (search: string, page: number) =>
   queryOptions({ queryKey: domainKeys.list(search, page), queryFn: ({ signal }) => listDomains(search, page, signal), placeholderData: keepPreviousData });

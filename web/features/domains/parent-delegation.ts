@@ -49,8 +49,7 @@ export async function getParentDelegation(child: string, signal?: AbortSignal): 
   return null;
 }
 
-export const parentDelegationQuery = (child: string) =>
-  queryOptions({ queryKey: domainKeys.parentDelegation(child), queryFn: ({ signal }) => getParentDelegation(child, signal) });
+export const parentDelegationQuery = (child: string) => queryOptions({ queryKey: domainKeys.parentDelegation(child), queryFn: ({ signal }) => getParentDelegation(child, signal) });
 
 export const useParentDelegation = (child: string, enabled: boolean) => useQuery({ ...parentDelegationQuery(child), enabled });
 

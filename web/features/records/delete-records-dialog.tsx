@@ -11,7 +11,21 @@ const LISTED = 12;
 
 export const recordsWord = (n: number) => `${formatNumber(n)} record${n === 1 ? '' : 's'}`;
 
-export function DeleteRecordsDialog({ zone, records, hidden, open, onClose, onConfirm }: { zone: string; records: DnsRecord[]; hidden: number; open: boolean; onClose: () => void; onConfirm: (comment: string) => void }) {
+export function DeleteRecordsDialog({
+  zone,
+  records,
+  hidden,
+  open,
+  onClose,
+  onConfirm,
+}: {
+  zone: string;
+  records: DnsRecord[];
+  hidden: number;
+  open: boolean;
+  onClose: () => void;
+  onConfirm: (comment: string) => void;
+}) {
   const [comment, setComment] = useState('');
   const n = records.length;
   return (
@@ -27,7 +41,11 @@ export function DeleteRecordsDialog({ zone, records, hidden, open, onClose, onCo
       wide
     >
       <p>They are deleted together, as one change: all of them or, if the server refuses one, none. The zone’s History can revert it.</p>
-      {hidden > 0 ? <p className="strong">{recordsWord(hidden)} of these {hidden === 1 ? 'is' : 'are'} hidden by the current filters.</p> : null}
+      {hidden > 0 ? (
+        <p className="strong">
+          {recordsWord(hidden)} of these {hidden === 1 ? 'is' : 'are'} hidden by the current filters.
+        </p>
+      ) : null}
       <ul className="diff" aria-label="Records to delete" tabIndex={0}>
         {records.slice(0, LISTED).map((r) => (
           <li key={r.id} className="diff-del">

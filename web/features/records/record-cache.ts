@@ -15,18 +15,20 @@ export function patchRecords(qc: QueryClient, domain: string, fn: (list: DnsReco
 }
 
 /** Puts `rec` in place of the record with id `replaces` (or appends it), and syncs its RRset's TTL. */
-export const upsert = (rec: DnsRecord, replaces = rec.id) => (list: DnsRecord[]) => {
-  let found = false;
-  const out = list.map((r) => {
-    if (r.id === replaces) {
-      found = true;
-      return rec;
-    }
-    return r.name === rec.name && r.record_type === rec.record_type && r.ttl !== rec.ttl ? { ...r, ttl: rec.ttl } : r;
-  });
-  if (!found) out.push(rec);
-  return out;
-};
+export const upsert =
+  (rec: DnsRecord, replaces = rec.id) =>
+  (list: DnsRecord[]) => {
+    let found = false;
+    const out = list.map((r) => {
+      if (r.id === replaces) {
+        found = true;
+        return rec;
+      }
+      return r.name === rec.name && r.record_type === rec.record_type && r.ttl !== rec.ttl ? { ...r, ttl: rec.ttl } : r;
+    });
+    if (!found) out.push(rec);
+    return out;
+  };
 
 export const remove = (id: number) => (list: DnsRecord[]) => list.filter((r) => r.id !== id);
 

@@ -41,7 +41,9 @@ describe('the new record types in the form', () => {
   });
 
   it('refuses a DS at the apex: it belongs in the parent zone', () => {
-    expect(checkDraft({ ...emptyDraft('DS'), name: '@', values: ['1', '13', '2', 'AB'.repeat(32)] }, domain).errors.record_type).toBe('a DS record belongs in the parent zone, at the delegation (RFC 4035 §2.4)');
+    expect(checkDraft({ ...emptyDraft('DS'), name: '@', values: ['1', '13', '2', 'AB'.repeat(32)] }, domain).errors.record_type).toBe(
+      'a DS record belongs in the parent zone, at the delegation (RFC 4035 §2.4)',
+    );
   });
 });
 
@@ -55,7 +57,14 @@ describe('drafts of existing records', () => {
   it('gives an optimistic record the TTL the server will give it: its RRset’s, else the zone minimum', () => {
     const list = [rec({ id: 7, ttl: '600' })];
     expect(optimisticRecord(-1, { name: 'www', record_type: 'A', content: '192.0.2.9' }, domain, list).ttl).toBe('600');
-    expect(optimisticRecord(-1, { name: 'new', record_type: 'A', content: '192.0.2.9' }, domain, list)).toEqual({ id: -1, name: 'new', record_type: 'A', content: '192.0.2.9', ttl: '3600', fqdn: 'new.example.com' });
+    expect(optimisticRecord(-1, { name: 'new', record_type: 'A', content: '192.0.2.9' }, domain, list)).toEqual({
+      id: -1,
+      name: 'new',
+      record_type: 'A',
+      content: '192.0.2.9',
+      ttl: '3600',
+      fqdn: 'new.example.com',
+    });
   });
 });
 

@@ -2,7 +2,14 @@ import { describe, expect, it } from 'vitest';
 import type { DnsRecord } from '../../lib/api-types';
 import { filterAndSort } from './record-order';
 
-const r = (id: number, name: string, record_type: string, content: string, ttl = '3600'): DnsRecord => ({ id, name, record_type, content, ttl, fqdn: name === '@' ? 'example.com' : `${name}.example.com` });
+const r = (id: number, name: string, record_type: string, content: string, ttl = '3600'): DnsRecord => ({
+  id,
+  name,
+  record_type,
+  content,
+  ttl,
+  fqdn: name === '@' ? 'example.com' : `${name}.example.com`,
+});
 const list = [r(1, 'www', 'A', '192.0.2.2'), r(2, '@', 'NS', 'ns1.example.net'), r(3, 'mail', 'A', '192.0.2.1', '300'), r(4, 'www', 'AAAA', '2001:db8::1'), r(5, '@', 'MX', '10 mail.example.com')];
 
 describe('filterAndSort', () => {

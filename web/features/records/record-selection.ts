@@ -31,7 +31,7 @@ export function selectAllState(rows: readonly DnsRecord[], selected: ReadonlySet
 /** Adds every selectable shown row to the selection, or takes them all out of it. */
 export function withAllShown(rows: readonly DnsRecord[], selected: ReadonlySet<number>, on: boolean): Set<number> {
   const next = new Set(selected);
-  for (const r of rows) if (isSelectable(r)) (on ? next.add(r.id) : next.delete(r.id));
+  for (const r of rows) if (isSelectable(r)) on ? next.add(r.id) : next.delete(r.id);
   return next;
 }
 

@@ -139,7 +139,27 @@ export interface RecordsTableProps {
 }
 
 export function RecordsTable(props: RecordsTableProps) {
-  const { domain, rows, total, ips, sort, onSort, pendingIds, armedId, onArm, editingId, renderEditor, onEdit, onDelete, onToggle, selected, allShown, onSelect, onSelectAllShown, readOnly = false } = props;
+  const {
+    domain,
+    rows,
+    total,
+    ips,
+    sort,
+    onSort,
+    pendingIds,
+    armedId,
+    onArm,
+    editingId,
+    renderEditor,
+    onEdit,
+    onDelete,
+    onToggle,
+    selected,
+    allShown,
+    onSelect,
+    onSelectAllShown,
+    readOnly = false,
+  } = props;
   const scrollRef = useRef<HTMLDivElement>(null);
   const virtualizer = useVirtualizer({
     count: rows.length,

@@ -11,7 +11,8 @@ import { BatchPreview } from './batch-preview';
 import { useRevertBatch } from './search-records';
 
 /** An API error as one line: its message and each field's reason, once each. */
-export const errorText = (e: unknown) => (e instanceof ApiError ? [e.message, ...Object.entries(e.fields).map(([k, v]) => `${k}: ${v}`)].filter((x, i, a) => a.indexOf(x) === i).join(' · ') : e instanceof Error ? e.message : '');
+export const errorText = (e: unknown) =>
+  e instanceof ApiError ? [e.message, ...Object.entries(e.fields).map(([k, v]) => `${k}: ${v}`)].filter((x, i, a) => a.indexOf(x) === i).join(' · ') : e instanceof Error ? e.message : '';
 
 /** "Apply to N zones", once there is a preview. */
 export function ApplyBatchButton({ preview, pending, onApply }: { preview: BatchResult | null; pending: boolean; onApply: () => void }) {
@@ -35,7 +36,19 @@ export function BatchOutcome({ error, preview, done, onReverted }: { error: unkn
         <>
           <BatchPreview result={done} label="Applied" />
           {done.batch ? (
-            <button type="button" className="btn" disabled={revert.isPending} onClick={() => revert.mutate(done.batch!, { onSuccess: () => { toast('success', 'Reverted the batch'); onReverted(); } })}>
+            <button
+              type="button"
+              className="btn"
+              disabled={revert.isPending}
+              onClick={() =>
+                revert.mutate(done.batch!, {
+                  onSuccess: () => {
+                    toast('success', 'Reverted the batch');
+                    onReverted();
+                  },
+                })
+              }
+            >
               Revert this batch
             </button>
           ) : null}

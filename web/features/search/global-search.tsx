@@ -30,7 +30,17 @@ export function GlobalSearch() {
         if (term.trim()) navigate(searchUrl(term));
       }}
     >
-      <input ref={input} type="search" className="input input-small" aria-label="Search all zones" aria-keyshortcuts="/" placeholder="Search all zones  /" value={term} onChange={(e) => setTerm(e.target.value)} spellCheck={false} />
+      <input
+        ref={input}
+        type="search"
+        className="input input-small"
+        aria-label="Search all zones"
+        aria-keyshortcuts="/"
+        placeholder="Search all zones  /"
+        value={term}
+        onChange={(e) => setTerm(e.target.value)}
+        spellCheck={false}
+      />
     </form>
   );
 }

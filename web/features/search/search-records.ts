@@ -18,7 +18,8 @@ export const isEmptySearch = (f: SearchFilter) => !f.name.trim() && !f.type.trim
 export const searchQuery = (f: SearchFilter, page: number) =>
   queryOptions({
     queryKey: searchKeys.page(f, page),
-    queryFn: ({ signal }) => requestPage<FoundRecord>(bff.search, { name: f.name || undefined, type: f.type || undefined, content: f.content || undefined, match: f.match, page, per_page: 100 }, signal),
+    queryFn: ({ signal }) =>
+      requestPage<FoundRecord>(bff.search, { name: f.name || undefined, type: f.type || undefined, content: f.content || undefined, match: f.match, page, per_page: 100 }, signal),
     enabled: !isEmptySearch(f),
     placeholderData: keepPreviousData,
   });

@@ -60,7 +60,8 @@ export function SsoSecondFactor({ next, providerName }: { next: string; provider
   return (
     <>
       <Alert tone="info">
-        {providerName} signed you in as <strong>{held.data.username}</strong>. This account has two-factor sign-in: {held.data.totp ? 'enter the code your authenticator app shows, or one of your recovery codes' : 'use your passkey'}.
+        {providerName} signed you in as <strong>{held.data.username}</strong>. This account has two-factor sign-in:{' '}
+        {held.data.totp ? 'enter the code your authenticator app shows, or one of your recovery codes' : 'use your passkey'}.
       </Alert>
       {confirm.error && !expired ? <Alert title={confirm.error.message} /> : null}
       {expired ? <Alert title="This sign-in is over">It took too long, or was finished already. Start again.</Alert> : null}
@@ -75,7 +76,12 @@ export function SsoSecondFactor({ next, providerName }: { next: string; provider
       {held.data.passkey ? (
         <>
           {passkey.error ? <Alert title={passkey.error instanceof ApiError ? passkey.error.message : 'No passkey was used. Try again.'} /> : null}
-          <button type="button" className="btn btn-block" disabled={passkey.isPending} onClick={() => passkey.mutate(undefined, { onSuccess: (info) => navigate(info.enrolment_required ? routes.account : next, { replace: true }) })}>
+          <button
+            type="button"
+            className="btn btn-block"
+            disabled={passkey.isPending}
+            onClick={() => passkey.mutate(undefined, { onSuccess: (info) => navigate(info.enrolment_required ? routes.account : next, { replace: true }) })}
+          >
             {passkey.isPending ? 'Waiting for your passkey…' : 'Use your passkey'}
           </button>
         </>

@@ -58,7 +58,13 @@ export function MembersTable({ team, members, me, manage, onRemove }: Props) {
                 </td>
                 <td>
                   {manage ? (
-                    <select className="inline-select" aria-label={`Role of ${m.username}`} value={pending ? change.variables!.role : m.role} disabled={pending} onChange={(e) => setRole(m, e.target.value as TeamRole)}>
+                    <select
+                      className="inline-select"
+                      aria-label={`Role of ${m.username}`}
+                      value={pending ? change.variables!.role : m.role}
+                      disabled={pending}
+                      onChange={(e) => setRole(m, e.target.value as TeamRole)}
+                    >
                       {ROLES.map((r) => (
                         <option key={r} value={r}>
                           {roleLabel(r)}
@@ -77,7 +83,12 @@ export function MembersTable({ team, members, me, manage, onRemove }: Props) {
                 {actions ? (
                   <td className="actions actions-row">
                     {manage || m.username === me ? (
-                      <button type="button" className="btn btn-small btn-ghost-danger" onClick={() => onRemove(m)} aria-label={m.username === me ? `Leave ${team}` : `Remove ${m.username} from ${team}`}>
+                      <button
+                        type="button"
+                        className="btn btn-small btn-ghost-danger"
+                        onClick={() => onRemove(m)}
+                        aria-label={m.username === me ? `Leave ${team}` : `Remove ${m.username} from ${team}`}
+                      >
                         {m.username === me ? 'Leave' : 'Remove'}
                       </button>
                     ) : null}

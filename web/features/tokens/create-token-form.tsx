@@ -45,8 +45,7 @@ export function CreateTokenForm() {
   const fields = server?.fields ?? {};
   const draft = scopeOf(scope);
   // The client's one check (the server's limit on entries), then what the server said about what was sent.
-  const part = (p: ScopePart) =>
-    ((draft[p]?.length ?? 0) > MAX_SCOPE_ENTRIES ? `must list at most ${MAX_SCOPE_ENTRIES} entries` : undefined) ?? scopeError(fields, p, sent.current?.scope ?? {});
+  const part = (p: ScopePart) => ((draft[p]?.length ?? 0) > MAX_SCOPE_ENTRIES ? `must list at most ${MAX_SCOPE_ENTRIES} entries` : undefined) ?? scopeError(fields, p, sent.current?.scope ?? {});
   const scopeInvalid = (['zones', 'names', 'types', 'allowed_ips'] as const).some((p) => (draft[p]?.length ?? 0) > MAX_SCOPE_ENTRIES);
   const known = Object.keys(fields).some((k) => k === 'label' || k === 'expires_in_days' || k.startsWith('scope'));
   const otherError = create.error && !needsReauthentication(create.error) && !known ? create.error.message : undefined;

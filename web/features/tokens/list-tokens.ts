@@ -9,7 +9,6 @@ export const TOKENS_PER_PAGE = 50;
 
 export const listTokens = (page: number, signal?: AbortSignal) => requestPage<ApiToken>(bff.tokens, { page, per_page: TOKENS_PER_PAGE, kind: 'api', order: 'newest' }, signal);
 
-export const tokensQuery = (page: number) =>
-  queryOptions({ queryKey: tokenKeys.page(page, TOKENS_PER_PAGE), queryFn: ({ signal }) => listTokens(page, signal), placeholderData: keepPreviousData });
+export const tokensQuery = (page: number) => queryOptions({ queryKey: tokenKeys.page(page, TOKENS_PER_PAGE), queryFn: ({ signal }) => listTokens(page, signal), placeholderData: keepPreviousData });
 
 export const useTokens = (page: number) => useQuery(tokensQuery(page));

@@ -21,7 +21,12 @@ function Time({ iso }: { iso: string }) {
 function Expiry({ at, flagSoon }: { at: string | null; flagSoon: boolean }) {
   const state = expiryState(at);
   if (state === 'never' || !at) return <span className="muted">Never</span>;
-  if (state === 'expired') return <Badge tone="danger" title={fullTime(at)}>Expired</Badge>;
+  if (state === 'expired')
+    return (
+      <Badge tone="danger" title={fullTime(at)}>
+        Expired
+      </Badge>
+    );
   return (
     <>
       <Time iso={at} />

@@ -24,7 +24,10 @@ export function NewTsigKeySecret({ tsigKey, onDone }: { tsigKey: TsigKeyCreated;
         </div>
         <p className="field-hint">
           Algorithm <code>{tsigKey.algorithm}</code>, name <code>{tsigKey.name}</code>, secret (base64) <code>{tsigKey.secret}</code>. Try it with{' '}
-          <code>dig -y {tsigKey.algorithm}:{tsigKey.name}:… example.com SOA</code> against this service&apos;s DNS port.
+          <code>
+            dig -y {tsigKey.algorithm}:{tsigKey.name}:… example.com SOA
+          </code>{' '}
+          against this service&apos;s DNS port.
         </p>
       </div>
       <div className="form-actions">

@@ -12,8 +12,7 @@ import { TextField } from '../../ui/field';
 import { useToast } from '../../ui/toast';
 import { needsReauthentication, ReauthenticateDialog } from '../../ui/reauthenticate';
 
-const setEmail = ({ username, email }: { username: string; email: string | null }) =>
-  request<{ username: string; email: string | null }>('PUT', `${bff.user(username)}/email`, { body: { email } });
+const setEmail = ({ username, email }: { username: string; email: string | null }) => request<{ username: string; email: string | null }>('PUT', `${bff.user(username)}/email`, { body: { email } });
 
 export function UserEmailForm() {
   const [username, setUsername] = useState('');

@@ -68,7 +68,13 @@ export function UsersTable({ users, me, busy, onToggleDisabled, onToggleAdmin, o
                       <button type="button" className="btn btn-small" disabled={busy === u.username} onClick={() => onResetFactors(u)} aria-label={`Reset two-factor sign-in of ${u.username}`}>
                         Reset two-factor
                       </button>
-                      <button type="button" className="btn btn-small" disabled={busy === u.username} onClick={() => onToggleAdmin(u)} aria-label={u.is_admin ? `Revoke admin from ${u.username}` : `Grant admin to ${u.username}`}>
+                      <button
+                        type="button"
+                        className="btn btn-small"
+                        disabled={busy === u.username}
+                        onClick={() => onToggleAdmin(u)}
+                        aria-label={u.is_admin ? `Revoke admin from ${u.username}` : `Grant admin to ${u.username}`}
+                      >
                         {u.is_admin ? 'Revoke admin' : 'Grant admin'}
                       </button>
                       <button

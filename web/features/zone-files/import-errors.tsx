@@ -39,8 +39,7 @@ export function ImportErrors({ error, outdated, onGoTo, id, doing }: { error: Er
             ))}
             {other.map(([field, message]) => (
               <li key={field}>
-                <code>{field}</code>{' '}
-                <span>{message}</span>
+                <code>{field}</code> <span>{message}</span>
               </li>
             ))}
           </ul>

@@ -17,7 +17,9 @@ describe('lineErrors', () => {
 describe('importSummary', () => {
   const cs = { added_count: 0, removed_count: 0, settings: {} };
   it('says what applying the preview would do, in counts', () => {
-    expect(importSummary({ ...cs, added_count: 3, removed_count: 1, settings: { minimum_ttl: [3600, 300], retry_interval: [3600, 900] } })).toBe('adds 3 records, removes 1 record and changes 2 settings');
+    expect(importSummary({ ...cs, added_count: 3, removed_count: 1, settings: { minimum_ttl: [3600, 300], retry_interval: [3600, 900] } })).toBe(
+      'adds 3 records, removes 1 record and changes 2 settings',
+    );
     expect(importSummary({ ...cs, added_count: 1500 })).toBe('adds 1,500 records');
     expect(importSummary({ ...cs, removed_count: 2, settings: { minimum_ttl: [3600, 300] } })).toBe('removes 2 records and changes 1 setting');
   });

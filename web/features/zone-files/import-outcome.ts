@@ -31,7 +31,11 @@ export const changesNothing = (cs: Pick<ChangeSet, 'added_count' | 'removed_coun
 /** "adds 3 records, removes 1 record and changes 2 settings" */
 export function importSummary(cs: Pick<ChangeSet, 'added_count' | 'removed_count' | 'settings'>): string {
   const settings = Object.keys(cs.settings).length;
-  const parts = [cs.added_count ? `adds ${records(cs.added_count)}` : '', cs.removed_count ? `removes ${records(cs.removed_count)}` : '', settings ? `changes ${settings === 1 ? '1 setting' : `${settings} settings`}` : ''].filter(Boolean);
+  const parts = [
+    cs.added_count ? `adds ${records(cs.added_count)}` : '',
+    cs.removed_count ? `removes ${records(cs.removed_count)}` : '',
+    settings ? `changes ${settings === 1 ? '1 setting' : `${settings} settings`}` : '',
+  ].filter(Boolean);
   if (parts.length === 0) return 'changes nothing: the zone already holds what the file says';
   return parts.length === 1 ? parts[0]! : `${parts.slice(0, -1).join(', ')} and ${parts.at(-1)!}`;
 }

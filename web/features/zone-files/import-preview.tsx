@@ -90,8 +90,8 @@ export function ImportPreview({
       {nothing ? null : (
         <>
           <p className="muted small">
-            The zone’s serial moves from <span className="mono">{change.serial_before}</span> to <span className="mono">{change.serial_after}</span> (the file’s own serial is not used), as one change set
-            that History can revert.
+            The zone’s serial moves from <span className="mono">{change.serial_before}</span> to <span className="mono">{change.serial_after}</span> (the file’s own serial is not used), as one change
+            set that History can revert.
           </p>
           <ChangeDiff domain={domain} change={change} label="the import would apply" />
         </>

@@ -23,8 +23,8 @@ export function ZoneImport({ domain }: { domain: string }) {
       <section className="card" aria-labelledby="import-title">
         <h2 id="import-title">Import a zone file</h2>
         <p className="muted">
-          A master file as BIND, Knot, PowerDNS (<code>pdnsutil list-zone</code>) or Cloudflare write them. Names without a final dot are relative to{' '}
-          <span className="mono">{domain}</span>. DNSSEC records and the apex NS set are not imported: zonedeck signs the zone and manages its name servers.
+          A master file as BIND, Knot, PowerDNS (<code>pdnsutil list-zone</code>) or Cloudflare write them. Names without a final dot are relative to <span className="mono">{domain}</span>. DNSSEC
+          records and the apex NS set are not imported: zonedeck signs the zone and manages its name servers.
         </p>
         <ZoneFileUpload onText={flow.setText} />
         <div className={`field zone-file-field${flow.errorLines.size ? ' field-invalid' : ''}`}>
@@ -69,7 +69,16 @@ export function ZoneImport({ domain }: { domain: string }) {
           </div>
         </section>
       ) : preview.isSuccess ? (
-        <ImportPreview domain={domain} result={preview.data} mode={flow.draft!.mode} refreshed={flow.refreshed} applying={apply.isPending} onApply={flow.runApply} onDiscard={flow.discard} onGoTo={flow.goTo}>
+        <ImportPreview
+          domain={domain}
+          result={preview.data}
+          mode={flow.draft!.mode}
+          refreshed={flow.refreshed}
+          applying={apply.isPending}
+          onApply={flow.runApply}
+          onDiscard={flow.discard}
+          onGoTo={flow.goTo}
+        >
           {apply.isError ? <ImportErrors error={apply.error} outdated={false} onGoTo={flow.goTo} doing="apply" /> : null}
         </ImportPreview>
       ) : null}

@@ -26,7 +26,11 @@ export async function alterZone<T>(
     }
     if (!('discard' in what.remove)) {
       const now = new Date();
-      const row = await tx.deletedZones.archive(zone, { deleted_at: now.toISOString(), deleted_by: what.remove.deletedBy, expires_at: new Date(now.getTime() + what.remove.days * 86_400_000).toISOString() });
+      const row = await tx.deletedZones.archive(zone, {
+        deleted_at: now.toISOString(),
+        deleted_by: what.remove.deletedBy,
+        expires_at: new Date(now.getTime() + what.remove.days * 86_400_000).toISOString(),
+      });
       await what.remove.archived(tx, row);
     }
     await tx.domains.delete(zone.id);

@@ -9,7 +9,9 @@ export type ChangeSetView = ChangeSet & { added_count: number; removed_count: nu
 /** A stored change set with its records, as the API shows it. */
 export function view(row: ChangeSetRow, entries: readonly ChangeEntryRow[]): ChangeSetView {
   const pick = (op: 0 | 1) =>
-    entries.filter((e) => e.op === op).map(({ name, record_type, ttl, content, disabled }): RecordData => (disabled ? { name, record_type, ttl, content, disabled: true } : { name, record_type, ttl, content }));
+    entries
+      .filter((e) => e.op === op)
+      .map(({ name, record_type, ttl, content, disabled }): RecordData => (disabled ? { name, record_type, ttl, content, disabled: true } : { name, record_type, ttl, content }));
   return {
     id: row.id,
     serial_before: row.serial_before,

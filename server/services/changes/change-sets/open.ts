@@ -70,7 +70,12 @@ export async function lockInOrder(tx: Repos, targets: readonly Target[]): Promis
   const rows = new Map<number, DomainRow | null>();
   for (const target of targets) {
     if (typeof target !== 'function') rows.set(target.id, rows.get(target.id) ?? null);
-    else for (const row of await target(tx, now).then((r) => ('id' in r ? [r] : []), () => [])) rows.set(row.id, row);
+    else
+      for (const row of await target(tx, now).then(
+        (r) => ('id' in r ? [r] : []),
+        () => [],
+      ))
+        rows.set(row.id, row);
   }
   const locked: LockedZones = new Map();
   for (const id of [...rows.keys()].sort((a, b) => a - b)) {

@@ -32,7 +32,13 @@ export async function runUpdates<T>(deps: ChangeSetDeps, jobs: readonly UpdateJo
     // A client gone already is not worth taking the write lock for.
     await slice();
     done = await deps.store.transaction(async (tx) => {
-      const locked = jobs.length > 1 ? await lockInOrder(tx, jobs.map((j) => j.target)) : undefined;
+      const locked =
+        jobs.length > 1
+          ? await lockInOrder(
+              tx,
+              jobs.map((j) => j.target),
+            )
+          : undefined;
       const out: Done<T>[] = [];
       for (const job of jobs) {
         try {

@@ -24,25 +24,40 @@ export function createFactorRepos(db: Kysely<Database>, box: SecretBox): Pick<Re
         await db.updateTable('totp_factors').set({ confirmed_at: at, last_step: step }).where('user_id', '=', userId).execute();
       },
       // One statement: two requests with the same code cannot both pass.
-      useStep: async (userId, step) => Number((await db.updateTable('totp_factors').set({ last_step: step }).where('user_id', '=', userId).where('last_step', '<', step).executeTakeFirst()).numUpdatedRows) === 1,
+      useStep: async (userId, step) =>
+        Number((await db.updateTable('totp_factors').set({ last_step: step }).where('user_id', '=', userId).where('last_step', '<', step).executeTakeFirst()).numUpdatedRows) === 1,
       remove: async (userId) => {
         await db.deleteFrom('recovery_codes').where('user_id', '=', userId).execute();
         await db.deleteFrom('totp_factors').where('user_id', '=', userId).execute();
       },
       setRecoveryCodes: async (userId, hashes) => {
         await db.deleteFrom('recovery_codes').where('user_id', '=', userId).execute();
-        if (hashes.length) await db.insertInto('recovery_codes').values(hashes.map((code_hash) => ({ user_id: userId, code_hash, used_at: null }))).execute();
+        if (hashes.length)
+          await db
+            .insertInto('recovery_codes')
+            .values(hashes.map((code_hash) => ({ user_id: userId, code_hash, used_at: null })))
+            .execute();
       },
       useRecoveryCode: async (userId, hash, at) =>
-        Number((await db.updateTable('recovery_codes').set({ used_at: at }).where('user_id', '=', userId).where('code_hash', '=', hash).where('used_at', 'is', null).executeTakeFirst()).numUpdatedRows) === 1,
+        Number(
+          (await db.updateTable('recovery_codes').set({ used_at: at }).where('user_id', '=', userId).where('code_hash', '=', hash).where('used_at', 'is', null).executeTakeFirst()).numUpdatedRows,
+        ) === 1,
       recoveryCodesLeft: async (userId) => {
-        const r = await db.selectFrom('recovery_codes').select((e) => e.fn.countAll<number>().as('n')).where('user_id', '=', userId).where('used_at', 'is', null).executeTakeFirst();
+        const r = await db
+          .selectFrom('recovery_codes')
+          .select((e) => e.fn.countAll<number>().as('n'))
+          .where('user_id', '=', userId)
+          .where('used_at', 'is', null)
+          .executeTakeFirst();
         return Number(r?.n ?? 0);
       },
     },
     passkeys: {
       insert: async (row) => {
-        await db.insertInto('passkeys').values({ ...row, transports: JSON.stringify(row.transports) }).execute();
+        await db
+          .insertInto('passkeys')
+          .values({ ...row, transports: JSON.stringify(row.transports) })
+          .execute();
       },
       byId: async (id) => {
         const r = await db.selectFrom('passkeys').selectAll().where('id', '=', id).executeTakeFirst();

@@ -5,10 +5,25 @@ import type { Repos } from '../../types';
 
 export function ipsRepo({ db }: RepoContext): Repos['ips'] {
   return {
-    insert: async (row) => ipRow(await db.insertInto('ips').values({ ...row, active: row.active ? 1 : 0 }).returningAll().executeTakeFirstOrThrow()),
+    insert: async (row) =>
+      ipRow(
+        await db
+          .insertInto('ips')
+          .values({ ...row, active: row.active ? 1 : 0 })
+          .returningAll()
+          .executeTakeFirstOrThrow(),
+      ),
     page: async (userId, w) => {
       const rows = await db.selectFrom('ips').selectAll().where('user_id', '=', userId).orderBy('id').limit(w.limit).offset(w.offset).execute();
-      const total = await pageTotal(rows.length, w, () => count(db.selectFrom('ips').select((e) => e.fn.countAll<number>().as('n')).where('user_id', '=', userId).executeTakeFirst()));
+      const total = await pageTotal(rows.length, w, () =>
+        count(
+          db
+            .selectFrom('ips')
+            .select((e) => e.fn.countAll<number>().as('n'))
+            .where('user_id', '=', userId)
+            .executeTakeFirst(),
+        ),
+      );
       return { rows: rows.map(ipRow), total };
     },
     listByUser: async (userId) => (await db.selectFrom('ips').selectAll().where('user_id', '=', userId).orderBy('id').execute()).map(ipRow),

@@ -15,7 +15,11 @@ export function createOidcRepos(db: Kysely<Database>): Pick<Repos, 'identities' 
       byUser: (userId) => db.selectFrom('user_identities').selectAll().where('user_id', '=', userId).orderBy('id').execute(),
       insert: async (row) => {
         // One statement: two first sign-ins of one identity racing link it once.
-        const r = await db.insertInto('user_identities').values(row).onConflict((oc) => oc.columns(['issuer', 'subject']).doNothing()).executeTakeFirst();
+        const r = await db
+          .insertInto('user_identities')
+          .values(row)
+          .onConflict((oc) => oc.columns(['issuer', 'subject']).doNothing())
+          .executeTakeFirst();
         return Number(r.numInsertedOrUpdatedRows ?? 0) === 1;
       },
       used: async (id, email, at) => {
@@ -54,7 +58,11 @@ export function createOidcRepos(db: Kysely<Database>): Pick<Repos, 'identities' 
     settings: {
       get: async (key) => (await db.selectFrom('settings').select('value').where('key', '=', key).executeTakeFirst())?.value,
       set: async (key, value) => {
-        await db.insertInto('settings').values({ key, value }).onConflict((oc) => oc.column('key').doUpdateSet({ value })).execute();
+        await db
+          .insertInto('settings')
+          .values({ key, value })
+          .onConflict((oc) => oc.column('key').doUpdateSet({ value }))
+          .execute();
       },
     },
   };

@@ -21,7 +21,16 @@ export function createTeamRepos(db: Kysely<Database>): Pick<Repos, 'teams' | 'in
     db
       .selectFrom('team_invitations')
       .innerJoin('teams', 'teams.id', 'team_invitations.team_id')
-      .select(['team_invitations.id', 'team_invitations.team_id', 'teams.name as team_name', 'team_invitations.username', 'team_invitations.user_id', 'team_invitations.role', 'team_invitations.invited_by', 'team_invitations.created_at']);
+      .select([
+        'team_invitations.id',
+        'team_invitations.team_id',
+        'teams.name as team_name',
+        'team_invitations.username',
+        'team_invitations.user_id',
+        'team_invitations.role',
+        'team_invitations.invited_by',
+        'team_invitations.created_at',
+      ]);
   const invitation = (r: Omit<InvitationRow, 'role'> & { role: string }): InvitationRow => ({ ...r, role: r.role as Role });
 
   return {
@@ -37,8 +46,16 @@ export function createTeamRepos(db: Kysely<Database>): Pick<Repos, 'teams' | 'in
           .selectAll('teams')
           .select((eb) => [
             eb.selectFrom('team_members').select('role').whereRef('team_members.team_id', '=', 'teams.id').where('team_members.user_id', '=', userId).as('role'),
-            eb.selectFrom('team_members').select((e) => e.fn.countAll<number>().as('n')).whereRef('team_members.team_id', '=', 'teams.id').as('members'),
-            eb.selectFrom('domains').select((e) => e.fn.countAll<number>().as('n')).whereRef('domains.team_id', '=', 'teams.id').as('zones'),
+            eb
+              .selectFrom('team_members')
+              .select((e) => e.fn.countAll<number>().as('n'))
+              .whereRef('team_members.team_id', '=', 'teams.id')
+              .as('members'),
+            eb
+              .selectFrom('domains')
+              .select((e) => e.fn.countAll<number>().as('n'))
+              .whereRef('domains.team_id', '=', 'teams.id')
+              .as('zones'),
           ])
           .orderBy('name')
           .limit(w.limit)
@@ -57,16 +74,26 @@ export function createTeamRepos(db: Kysely<Database>): Pick<Repos, 'teams' | 'in
         // A new row at every change: ids only grow, so the DNS thread sees the change by the highest id.
         await db.deleteFrom('team_members').where('team_id', '=', teamId).where('user_id', '=', userId).execute();
         await db.insertInto('team_members').values({ team_id: teamId, user_id: userId, role, created_at: at }).execute();
-        return member((await memberQuery().where('team_members.team_id', '=', teamId).where('team_members.user_id', '=', userId).executeTakeFirstOrThrow()));
+        return member(await memberQuery().where('team_members.team_id', '=', teamId).where('team_members.user_id', '=', userId).executeTakeFirstOrThrow());
       },
       removeMember: async (teamId, userId) => Number((await db.deleteFrom('team_members').where('team_id', '=', teamId).where('user_id', '=', userId).executeTakeFirst()).numDeletedRows) > 0,
       rolesOf: async (userId) => new Map((await db.selectFrom('team_members').select(['team_id', 'role']).where('user_id', '=', userId).execute()).map((r) => [r.team_id, r.role as Role])),
       allMembers: async () => (await db.selectFrom('team_members').select(['id', 'team_id', 'user_id', 'role']).execute()).map((r) => ({ ...r, role: r.role as Role })),
       version: async () => {
-        const r = await db.selectFrom('team_members').select((e) => [e.fn.countAll<number>().as('n'), e.fn.max('id').as('last')]).executeTakeFirst();
+        const r = await db
+          .selectFrom('team_members')
+          .select((e) => [e.fn.countAll<number>().as('n'), e.fn.max('id').as('last')])
+          .executeTakeFirst();
         return `${Number(r?.n ?? 0)}:${Number(r?.last ?? 0)}`;
       },
-      zoneCount: (teamId) => count(db.selectFrom('domains').select((e) => e.fn.countAll<number>().as('n')).where('team_id', '=', teamId).executeTakeFirst()),
+      zoneCount: (teamId) =>
+        count(
+          db
+            .selectFrom('domains')
+            .select((e) => e.fn.countAll<number>().as('n'))
+            .where('team_id', '=', teamId)
+            .executeTakeFirst(),
+        ),
     },
     invitations: {
       insert: async (row) => {
@@ -83,11 +110,25 @@ export function createTeamRepos(db: Kysely<Database>): Pick<Repos, 'teams' | 'in
         const r = await invitationQuery().where('team_invitations.team_id', '=', teamId).where('team_invitations.user_id', '=', userId).executeTakeFirst();
         return r && invitation(r);
       },
-      countOfTeam: (teamId) => count(db.selectFrom('team_invitations').select((e) => e.fn.countAll<number>().as('n')).where('team_id', '=', teamId).executeTakeFirst()),
+      countOfTeam: (teamId) =>
+        count(
+          db
+            .selectFrom('team_invitations')
+            .select((e) => e.fn.countAll<number>().as('n'))
+            .where('team_id', '=', teamId)
+            .executeTakeFirst(),
+        ),
       delete: async (id) => Number((await db.deleteFrom('team_invitations').where('id', '=', id).executeTakeFirst()).numDeletedRows) > 0,
     },
     audit: {
-      insert: async ({ detail, ...row }) => auditRow(await db.insertInto('audit_events').values({ ...row, detail: JSON.stringify(detail) }).returningAll().executeTakeFirstOrThrow()),
+      insert: async ({ detail, ...row }) =>
+        auditRow(
+          await db
+            .insertInto('audit_events')
+            .values({ ...row, detail: JSON.stringify(detail) })
+            .returningAll()
+            .executeTakeFirstOrThrow(),
+        ),
       page: async (f, w) => {
         let q = db.selectFrom('audit_events');
         if (!f.all) {

@@ -6,7 +6,14 @@ import type { Repos } from '../../types';
 
 export function tokensRepo({ db, p }: RepoContext): Repos['tokens'] {
   return {
-    insert: async (row) => tokenRow(await db.insertInto('tokens').values({ ...row, scope: scopeToJson(row.scope) }).returningAll().executeTakeFirstOrThrow()),
+    insert: async (row) =>
+      tokenRow(
+        await db
+          .insertInto('tokens')
+          .values({ ...row, scope: scopeToJson(row.scope) })
+          .returningAll()
+          .executeTakeFirstOrThrow(),
+      ),
     byId: async (id) => {
       const r = await db.selectFrom('tokens').selectAll().where('id', '=', id).executeTakeFirst();
       return r && tokenRow(r);
@@ -22,7 +29,12 @@ export function tokensRepo({ db, p }: RepoContext): Repos['tokens'] {
       let q = db.selectFrom('tokens').where('user_id', '=', userId);
       // API tokens only: not the tokens dashboard sessions hold.
       if (opts.apiOnly) q = q.where((eb) => eb.not(eb.exists(eb.selectFrom('sessions').select('sessions.token_id').whereRef('sessions.token_id', '=', 'tokens.id'))));
-      const rows = await q.selectAll().orderBy('id', opts.newestFirst ? 'desc' : 'asc').limit(w.limit).offset(w.offset).execute();
+      const rows = await q
+        .selectAll()
+        .orderBy('id', opts.newestFirst ? 'desc' : 'asc')
+        .limit(w.limit)
+        .offset(w.offset)
+        .execute();
       const total = await pageTotal(rows.length, w, () => count(q.select((e) => e.fn.countAll<number>().as('n')).executeTakeFirst()));
       return { rows: rows.map(tokenRow), total };
     },

@@ -6,14 +6,29 @@ import type { Repos } from '../../types';
 
 export function tsigKeysRepo({ db, box, tsigRow }: RepoContext): Repos['tsigKeys'] {
   return {
-    insert: async (row) => tsigRow(await db.insertInto('tsig_keys').values({ ...row, secret: box.seal(row.secret, `tsig:${row.name}`), scope: scopeToJson(row.scope) }).returningAll().executeTakeFirstOrThrow()),
+    insert: async (row) =>
+      tsigRow(
+        await db
+          .insertInto('tsig_keys')
+          .values({ ...row, secret: box.seal(row.secret, `tsig:${row.name}`), scope: scopeToJson(row.scope) })
+          .returningAll()
+          .executeTakeFirstOrThrow(),
+      ),
     byName: async (name) => {
       const r = await db.selectFrom('tsig_keys').selectAll().where('name', '=', name).executeTakeFirst();
       return r && tsigRow(r);
     },
     page: async (userId, w) => {
       const rows = await db.selectFrom('tsig_keys').selectAll().where('user_id', '=', userId).orderBy('id').limit(w.limit).offset(w.offset).execute();
-      const total = await pageTotal(rows.length, w, () => count(db.selectFrom('tsig_keys').select((e) => e.fn.countAll<number>().as('n')).where('user_id', '=', userId).executeTakeFirst()));
+      const total = await pageTotal(rows.length, w, () =>
+        count(
+          db
+            .selectFrom('tsig_keys')
+            .select((e) => e.fn.countAll<number>().as('n'))
+            .where('user_id', '=', userId)
+            .executeTakeFirst(),
+        ),
+      );
       return { rows: rows.map(tsigRow), total };
     },
     listByUser: async (userId) => (await db.selectFrom('tsig_keys').selectAll().where('user_id', '=', userId).orderBy('id').execute()).map(tsigRow),

@@ -5,7 +5,14 @@ import type { Repos } from '../../types';
 
 export function usersRepo({ db, p }: RepoContext): Repos['users'] {
   return {
-    insert: async ({ is_admin, ...row }) => userRow(await db.insertInto('users').values({ ...row, is_admin: is_admin ? 1 : 0 }).returningAll().executeTakeFirstOrThrow()),
+    insert: async ({ is_admin, ...row }) =>
+      userRow(
+        await db
+          .insertInto('users')
+          .values({ ...row, is_admin: is_admin ? 1 : 0 })
+          .returningAll()
+          .executeTakeFirstOrThrow(),
+      ),
     byUsername: async (username) => {
       const r = await db.selectFrom('users').selectAll().where('username', '=', username).executeTakeFirst();
       return r && userRow(r);
@@ -14,7 +21,13 @@ export function usersRepo({ db, p }: RepoContext): Repos['users'] {
       const r = await p.first(Q.userById, [id]);
       return r && userRow(r);
     },
-    count: () => count(db.selectFrom('users').select((e) => e.fn.countAll<number>().as('n')).executeTakeFirst()),
+    count: () =>
+      count(
+        db
+          .selectFrom('users')
+          .select((e) => e.fn.countAll<number>().as('n'))
+          .executeTakeFirst(),
+      ),
     setPassword: async (id, hash) => {
       await db.updateTable('users').set({ password_hash: hash }).where('id', '=', id).execute();
     },

@@ -18,7 +18,14 @@ export function changesRepo({ db, p }: RepoContext): Repos['changes'] {
       await db.updateTable('change_sets').set({ batch_id: batchId }).where('id', '=', id).execute();
     },
     ofBatch: async (batchId) => {
-      const rows = await db.selectFrom('change_sets').innerJoin('domains', 'domains.id', 'change_sets.domain_id').selectAll('change_sets').select('domains.name as zone').where('batch_id', '=', batchId).orderBy('change_sets.id').execute();
+      const rows = await db
+        .selectFrom('change_sets')
+        .innerJoin('domains', 'domains.id', 'change_sets.domain_id')
+        .selectAll('change_sets')
+        .select('domains.name as zone')
+        .where('batch_id', '=', batchId)
+        .orderBy('change_sets.id')
+        .execute();
       return rows.map(({ zone, ...r }) => ({ ...changeSetRow(r), zone }));
     },
     byId: async (domainId, id) => {
@@ -58,13 +65,7 @@ export function changesRepo({ db, p }: RepoContext): Repos['changes'] {
       return out;
     },
     from: async (domainId, serial) => {
-      const first = await db
-        .selectFrom('change_sets')
-        .select('id')
-        .where('domain_id', '=', domainId)
-        .where('serial_before', '=', serial)
-        .orderBy('id', 'desc')
-        .executeTakeFirst();
+      const first = await db.selectFrom('change_sets').select('id').where('domain_id', '=', domainId).where('serial_before', '=', serial).orderBy('id', 'desc').executeTakeFirst();
       if (!first) return [];
       const rows = await db.selectFrom('change_sets').selectAll().where('domain_id', '=', domainId).where('id', '>=', first.id).orderBy('id').execute();
       return rows.map(changeSetRow);

@@ -73,9 +73,9 @@ export function createDeletedZoneRepos(db: Kysely<Database>, _dialect: Dialect):
     const id = zone.id;
     const d = await db.selectFrom('domains').selectAll().where('id', '=', id).executeTakeFirstOrThrow();
     const { record_count: _r, change_count: _c, ...domain } = d;
-    const records = (
-      await db.selectFrom('records').select(['name', 'record_type', 'content', 'ttl', 'created_at', 'updated_at', 'disabled']).where('domain_id', '=', id).orderBy('id').execute()
-    ).map((r): RecordTuple => [r.name, r.record_type, r.content, Number(r.ttl), r.created_at, r.updated_at, Number(r.disabled)]);
+    const records = (await db.selectFrom('records').select(['name', 'record_type', 'content', 'ttl', 'created_at', 'updated_at', 'disabled']).where('domain_id', '=', id).orderBy('id').execute()).map(
+      (r): RecordTuple => [r.name, r.record_type, r.content, Number(r.ttl), r.created_at, r.updated_at, Number(r.disabled)],
+    );
     const keys = (await db.selectFrom('dnssec_keys').selectAll().where('domain_id', '=', id).orderBy('id').execute()).map(({ id: _id, domain_id: _d, ...k }) => k);
     const sets = await db.selectFrom('change_sets').selectAll().where('domain_id', '=', id).orderBy('id').execute();
     const entries = await db
@@ -146,7 +146,11 @@ export function createDeletedZoneRepos(db: Kysely<Database>, _dialect: Dialect):
             .values(batch.map(([name, record_type, content, ttl, created_at, updated_at, disabled]) => ({ domain_id: id, name, record_type, content, ttl, created_at, updated_at, disabled })))
             .execute(),
         );
-        if (s.keys.length > 0) await db.insertInto('dnssec_keys').values(s.keys.map((k) => ({ ...k, domain_id: id }))).execute();
+        if (s.keys.length > 0)
+          await db
+            .insertInto('dnssec_keys')
+            .values(s.keys.map((k) => ({ ...k, domain_id: id })))
+            .execute();
         // The history in its order, under new ids (a change set's records follow their change set).
         for (const { entries, ...cs } of s.changes) {
           const inserted = await db
@@ -162,10 +166,22 @@ export function createDeletedZoneRepos(db: Kysely<Database>, _dialect: Dialect):
               .execute(),
           );
         }
-        if (s.attributes) await db.insertInto('zone_attributes').values({ domain_id: id, ...s.attributes }).execute();
-        await inBatches(s.comments, (batch) => db.insertInto('rrset_comments').values(batch.map((c) => ({ ...c, domain_id: id, modified_at: Number(c.modified_at) }))).execute());
+        if (s.attributes)
+          await db
+            .insertInto('zone_attributes')
+            .values({ domain_id: id, ...s.attributes })
+            .execute();
+        await inBatches(s.comments, (batch) =>
+          db
+            .insertInto('rrset_comments')
+            .values(batch.map((c) => ({ ...c, domain_id: id, modified_at: Number(c.modified_at) })))
+            .execute(),
+        );
         if (s.template && (await db.selectFrom('templates').select('id').where('id', '=', s.template.template_id).executeTakeFirst())) {
-          await db.insertInto('zone_templates').values({ domain_id: id, ...s.template }).execute();
+          await db
+            .insertInto('zone_templates')
+            .values({ domain_id: id, ...s.template })
+            .execute();
         }
         await db.deleteFrom('deleted_zones').where('id', '=', archiveId).execute();
         const { record_count: _r, change_count: _c, ...zone } = d;

@@ -37,7 +37,10 @@ export function domainsRepo({ db, dialect, zones, p, firstDomain }: RepoContext)
     },
     all: async () => (await db.selectFrom('domains').selectAll().orderBy('name').execute()).map(domainRow),
     serials: async (afterId, limit) =>
-      (await db.selectFrom('domains').select(['id', 'name', 'serial_number', 'created_at']).where('id', '>', afterId).orderBy('id').limit(limit).execute()).map((r) => ({ ...r, serial_number: Number(r.serial_number) })),
+      (await db.selectFrom('domains').select(['id', 'name', 'serial_number', 'created_at']).where('id', '>', afterId).orderBy('id').limit(limit).execute()).map((r) => ({
+        ...r,
+        serial_number: Number(r.serial_number),
+      })),
     related: async (name) => {
       const labels = name.split('.');
       const ancestors = labels.slice(1).map((_, i) => labels.slice(i + 1).join('.'));

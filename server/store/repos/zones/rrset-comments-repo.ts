@@ -11,7 +11,11 @@ export function rrsetCommentsRepo({ db }: RepoContext): Repos['rrsetComments'] {
     },
     replace: async (domainId, name, recordType, list) => {
       await db.deleteFrom('rrset_comments').where('domain_id', '=', domainId).where('name', '=', name).where('record_type', '=', recordType).execute();
-      if (list.length > 0) await db.insertInto('rrset_comments').values(list.map((c) => ({ domain_id: domainId, name, record_type: recordType, ...c }))).execute();
+      if (list.length > 0)
+        await db
+          .insertInto('rrset_comments')
+          .values(list.map((c) => ({ domain_id: domainId, name, record_type: recordType, ...c })))
+          .execute();
     },
   };
 }

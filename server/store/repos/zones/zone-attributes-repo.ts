@@ -7,7 +7,11 @@ export function zoneAttributesRepo({ db }: RepoContext): Repos['zoneAttributes']
     get: async (domainIds) => {
       const out = new Map<number, ZoneAttributes>();
       if (domainIds.length === 0) return out;
-      for (const r of await db.selectFrom('zone_attributes').selectAll().where('domain_id', 'in', [...domainIds]).execute()) {
+      for (const r of await db
+        .selectFrom('zone_attributes')
+        .selectAll()
+        .where('domain_id', 'in', [...domainIds])
+        .execute()) {
         out.set(Number(r.domain_id), { account: r.account, soa_edit_api: r.soa_edit_api, catalog: r.catalog });
       }
       return out;
