@@ -8,7 +8,9 @@ import { testDatabaseUrl } from './test-setup/postgres.mjs';
 import { ensureSystemTools, requiredTools } from './test-setup/system-tools.mjs';
 
 const root = fileURLToPath(new URL('..', import.meta.url));
-const bin = (name) => join(root, 'node_modules', '.bin', name);
+// vitest and Playwright run in this Node (under npm: node_modules/.bin/node, the packaged Node 24),
+// and so does every server they start (process.execPath), whichever `node` comes first on PATH.
+const tool = (file, ...args) => [process.execPath, [join(root, 'node_modules', ...file.split('/')), ...args]];
 
 ensureSystemTools(requiredTools({ postgres: !process.env.TEST_DATABASE_URL }));
 const env = { ...process.env, TEST_DATABASE_URL: await testDatabaseUrl(root) };
@@ -17,15 +19,16 @@ const steps = [
   ['npm', ['run', 'typecheck']],
   // The layers of the layering (docs/architecture.md) and a few real-mistake rules (eslint.config.js).
   ['npm', ['run', 'lint']],
-  [bin('vitest'), ['run']],
+  tool('vitest/vitest.mjs', 'run'),
   [process.execPath, [join(root, 'scripts', 'build-web-if-needed.mjs')]],
-  [bin('playwright'), ['test']],
+  tool('@playwright/test/cli.js', 'test'),
 ];
 for (const [cmd, args] of steps) {
   const r = spawnSync(cmd, args, { cwd: root, env, stdio: 'inherit' });
   if (r.status !== 0) {
     const why = r.error ? r.error.message : r.signal ? `signal ${r.signal}` : `exit ${r.status}`;
-    console.error(`npm test: \`${[cmd.startsWith(root) ? cmd.slice(root.length) : cmd, ...args].join(' ')}\` failed (${why})`);
+    const shown = [cmd === process.execPath ? 'node' : cmd, ...args].map((a) => (a.startsWith(root) ? a.slice(root.length) : a));
+    console.error(`npm test: \`${shown.join(' ')}\` failed (${why})`);
     process.exit(r.status || 1);
   }
 }
