@@ -113,7 +113,8 @@ async function main(): Promise<void> {
   );
   const app = buildApp({ services, config, log, dnsProgress: () => dns?.progress() ?? null });
   const http = await startHttp(app.fetch, config);
-  announce(log, { http: http.url, dns: dns?.port ?? null }, 'listening');
+  // Which Node runs it (npm install brings Node 24 along: README): the operator sees it here.
+  announce(log, { http: http.url, dns: dns?.port ?? null, node: process.versions.node }, 'listening');
   if (dns && config.dnsThreads.asked > 1) {
     // The design asks DNS_THREADS threads over one shared index; Node 20's dgram cannot share a
     // port between threads (reusePort came with Node 22.12), and a process per core would copy the index.
