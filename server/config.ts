@@ -79,7 +79,7 @@ const schema = z.object({
   PORT: port.default(8080),
   DNS_HOST: z.string().min(1).default('127.0.0.1'),
   DNS_PORT: z.union([z.literal('off'), port]).default(1053),
-  // DNS threads over one shared index; on Node 20 one thread answers whatever is asked (see dnsThreads).
+  // DNS threads over one shared index; today one thread answers whatever is asked (see dnsThreads).
   DNS_THREADS: z
     .string()
     .regex(/^[1-9][0-9]?$/, 'must be a whole number of threads from 1 to 99')
@@ -282,8 +282,8 @@ export type Config = {
   dnsPort: number | null;
   /**
    * DNS_THREADS: threads asked to answer DNS (default: the cores, at most DNS_THREADS_CAP), and
-   * whether the operator set it. One answers on Node 20, which has no UDP `reusePort` (main.ts says
-   * so at start; README "Why one DNS thread").
+   * whether the operator set it. One answers: the zone index is one thread's (main.ts says so at
+   * start; docs/architecture.md "Why one DNS thread").
    */
   dnsThreads: { asked: number; set: boolean };
   dataDir: string;

@@ -116,8 +116,8 @@ async function main(): Promise<void> {
   // Which Node runs it (npm install brings Node 24 along: README): the operator sees it here.
   announce(log, { http: http.url, dns: dns?.port ?? null, node: process.versions.node }, 'listening');
   if (dns && config.dnsThreads.asked > 1) {
-    // The design asks DNS_THREADS threads over one shared index; Node 20's dgram cannot share a
-    // port between threads (reusePort came with Node 22.12), and a process per core would copy the index.
+    // The design asks DNS_THREADS threads over one shared index; the index is one thread's today, and
+    // a process per core would copy it. (A Node before 22.12, below engines, has no UDP reusePort either.)
     const said = { dns_threads: 1, asked: config.dnsThreads.asked, node: process.version };
     const [major, minor] = process.versions.node.split('.').map(Number) as [number, number];
     const why =
