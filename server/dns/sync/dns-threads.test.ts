@@ -13,7 +13,7 @@ beforeAll(async () => {
 afterAll(() => s?.stop());
 
 describe('DNS_THREADS', () => {
-  it('asked for two: one thread answers (the zone index is one thread\'s), and the start says so', async () => {
+  it("asked for two: one thread answers (the zone index is one thread's), and the start says so", async () => {
     const line = () => s.logs.find((l) => typeof l.msg === 'string' && l.msg.startsWith('one DNS thread answers'));
     expect(await eventually(async () => line() !== undefined)).toBe(true);
     const said = line();
