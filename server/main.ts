@@ -2,6 +2,7 @@
 import { buildApp } from './app';
 import { ConfigError, loadConfig } from './config';
 import { startDnsThread } from './dns/sync/thread';
+import { pullClient } from './dns/transfer/zone-pull';
 import { startHttp, stopHttp } from './http/http-server';
 import { startJob } from './background';
 import { backgroundFailures } from './metrics';
@@ -108,9 +109,16 @@ async function main(): Promise<void> {
           backgroundFailures.inc({ job: 'delegation' });
           log.error({ err, zone: zoneId, job: 'delegation' }, 'storing a delegation check failed');
         }),
+      // A NOTIFY from a secondary zone's primary: checked at once (on whichever node takes it first).
+      notified: (zoneId) =>
+        void services.secondaries.notified(zoneId).catch((err: unknown) => {
+          log.warn({ err, zone: zoneId }, 'a NOTIFY could not be acted on; the zone is checked on its refresh timer');
+        }),
     },
     stats ? (batch) => stats.record(batch) : undefined,
   );
+  // Secondary zones follow their primaries (one node at a time per zone, by a lease in the database).
+  services.secondaries.start(pullClient, { node: services.events.origin, maxRecords: config.maxRecordsPerZone, log });
   const app = buildApp({ services, config, log, dnsProgress: () => dns?.progress() ?? null });
   const http = await startHttp(app.fetch, config);
   // Which Node runs it (npm install brings Node 24 along: README): the operator sees it here.
@@ -135,6 +143,7 @@ async function main(): Promise<void> {
     log.info({ signal }, 'shutting down');
     await stopHttp(http.server);
     for (const job of [...pruning, resign]) job.stop();
+    services.secondaries.stop();
     aliasSerials?.close();
     await dns?.close();
     await stats?.close();

@@ -84,8 +84,35 @@ new Counter({
  * The DNS port's defences, bumped on the hot path like the responses above:
  * responses rate limiting dropped or slipped (sent truncated), and DNS cookies by verdict.
  */
-export const dnsDefences = new Float64Array(5);
-export const DEFENCE = { RRL_DROPPED: 0, RRL_SLIPPED: 1, COOKIE_GOOD: 2, COOKIE_NEW: 3, COOKIE_BAD: 4 } as const;
+export const dnsDefences = new Float64Array(7);
+export const DEFENCE = { RRL_DROPPED: 0, RRL_SLIPPED: 1, COOKIE_GOOD: 2, COOKIE_NEW: 3, COOKIE_BAD: 4, NOTIFY_TAKEN: 5, NOTIFY_IGNORED: 6 } as const;
+
+new Counter({
+  name: 'zonedeck_dns_notify_total',
+  help: 'NOTIFY messages received for secondary zones (RFC 1996): taken (from a listed primary, signed when the zone has a key), ignored (any other)',
+  labelNames: ['result'] as const,
+  registers: [registry],
+  collect() {
+    this.reset();
+    this.inc({ result: 'taken' }, dnsDefences[DEFENCE.NOTIFY_TAKEN]!);
+    this.inc({ result: 'ignored' }, dnsDefences[DEFENCE.NOTIFY_IGNORED]!);
+  },
+});
+
+/** Checks of secondary zones against their primaries (services/secondary/refresh.ts), by outcome. */
+export const secondaryTransfers = { ok: 0, failed: 0 };
+
+new Counter({
+  name: 'zonedeck_secondary_refreshes_total',
+  help: 'Checks of secondary zones against their primaries: ok (current, or transferred), failed (no primary answered well; the zone shows why)',
+  labelNames: ['result'] as const,
+  registers: [registry],
+  collect() {
+    this.reset();
+    this.inc({ result: 'ok' }, secondaryTransfers.ok);
+    this.inc({ result: 'failed' }, secondaryTransfers.failed);
+  },
+});
 
 new Counter({
   name: 'zonedeck_dns_rate_limited_total',

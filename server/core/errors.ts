@@ -45,6 +45,15 @@ export class Forbidden extends ZonedeckError {
   readonly code = 'forbidden';
 }
 
+/** A write to a secondary zone, whose records its primary alone writes (by zone transfer). */
+export class SecondaryZone extends ZonedeckError {
+  readonly status = 403;
+  readonly code = 'secondary_zone';
+  constructor(zone: string) {
+    super(`${zone} is a secondary zone: its records come from its primaries by zone transfer and cannot be changed here`);
+  }
+}
+
 /** A write guarded by `If-Match` found the zone at another serial (RFC 9110 §13.1.1). */
 export class PreconditionFailed extends ZonedeckError {
   readonly status = 412;

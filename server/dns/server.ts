@@ -96,6 +96,8 @@ export interface DnsWrites {
   aliasChanged?: (zoneId: number) => void;
   /** The delegation check found a zone's `delegated` flag changed (dns/delegation.ts). */
   delegated?: (zoneId: number, delegated: boolean) => void;
+  /** A NOTIFY for a secondary zone from one of its primaries (signed when the zone has a key): check it now. */
+  notified?: (zoneId: number) => void;
   /** Start-up progress, as zones load (see DnsServer.progress). */
   loading?: (progress: LoadProgress) => void;
 }
@@ -164,6 +166,7 @@ export async function startDns(config: DnsConfig, store: ReadStore, events: Zone
     rrl: config.dnsRateLimit ? new ResponseRateLimiter(config.dnsRateLimit) : undefined,
     updateAllowed: updateBuckets ? (key) => updateBuckets.take(key) === 0 : undefined,
     stats: stats ?? undefined,
+    notified: writes.notified,
   });
   const { udp, tcp, port } = await bindBoth(config.dnsHost, config.dnsPort, handler, onError);
 

@@ -9,6 +9,7 @@ import { createPasskeys } from './identity/passkeys';
 import { ZoneEvents } from './changes/events';
 import { createIps } from './identity/ips';
 import { createChangeSets } from './changes/change-sets';
+import { Secondaries } from './secondary/secondaries';
 import { createDynamicUpdates } from './changes/dynamic-updates';
 import { createRecords, DEFAULT_MAX_RECORDS } from './changes/records';
 import { createRrsets } from './changes/rrsets';
@@ -52,6 +53,7 @@ export function createServices(store: Store, defaults: ZoneDefaults & { delegati
     ips: createIps(store),
     changes,
     zones,
+    secondaries: new Secondaries(store, changes, zones),
     deletedZones: createDeletedZones(store, zones.rules, changes, audit, defaults.historyDays),
     records: createRecords(store, changes, zones),
     rrsets: createRrsets(changes, zones, defaults.maxRecords ?? DEFAULT_MAX_RECORDS),

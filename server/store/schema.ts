@@ -86,6 +86,26 @@ export interface Database {
     dnssec_disabled_at: string | null;
     /** Migration 0014: the team that owns the zone; null for a zone of its user alone. */
     team_id: number | null;
+    /** Migration 0024: `primary` or `secondary`; for a secondary its primaries (JSON), key, SOA names and expiry. */
+    kind: Generated<string>;
+    primaries: string | null;
+    tsig_key: string | null;
+    soa_mname: string | null;
+    soa_rname: string | null;
+    expires_at: string | null;
+  };
+  /** Migration 0024: the refresh state of each secondary zone. */
+  zone_transfers: {
+    domain_id: number;
+    state: string;
+    serial: number | null;
+    last_check: string | null;
+    last_success: string | null;
+    error: string | null;
+    failures: Generated<number>;
+    next_check: string;
+    lease_holder: string | null;
+    lease_until: string | null;
   };
   change_sets: {
     id: Generated<number>;

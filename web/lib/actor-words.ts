@@ -13,6 +13,7 @@ export function credentialWords(credential: string): string {
   const token = /^token:(\d+)$/.exec(credential);
   if (token) return `API token #${token[1]}`;
   if (credential.startsWith('tsig:')) return `TSIG key ${credential.slice(5)}`;
+  if (credential.startsWith('transfer:')) return `zone transfer from ${credential.slice(9)}`;
   return credential;
 }
 
@@ -34,6 +35,7 @@ export const SOURCE_LABELS: Record<ChangeSource, string> = {
   pdns: 'PowerDNS-compatible API',
   dnssec: 'DNSSEC upkeep',
   alias: 'ALIAS addresses',
+  transfer: 'Zone transfer from the primary',
 };
 
 const VIA: Record<ChangeSource, string> = {
@@ -46,6 +48,7 @@ const VIA: Record<ChangeSource, string> = {
   pdns: 'via the PowerDNS-compatible API',
   dnssec: 'for DNSSEC (re-signing, or withdrawing the CDS delete signal)',
   alias: 'because its ALIAS target’s addresses changed',
+  transfer: 'by a zone transfer from its primary',
 };
 
 export const sourceLabel = (s: string) => SOURCE_LABELS[s as ChangeSource] ?? s;

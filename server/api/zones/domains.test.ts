@@ -30,6 +30,8 @@ describe('POST /domains', () => {
       dnssec_enabled: false,
       ds_records: [],
       dnskey_records: [],
+      kind: 'primary',
+      primaries: [],
     });
     const today = new Date().toISOString().slice(0, 10).replaceAll('-', '');
     expect(String(d.serial_number)).toBe(`${today}00`);

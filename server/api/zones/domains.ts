@@ -88,12 +88,22 @@ const remove = createRoute({
   responses: { 200: { description: 'The deleted domain', content: json(DomainSchema) }, ...errors(400, 404, 412) },
 });
 
+const retrieve = createRoute({
+  method: 'post',
+  path: '/domains/{name}/retrieve',
+  summary: 'Check a secondary zone against its primaries now (and transfer what changed)',
+  tags,
+  security,
+  request: { params: nameParam },
+  responses: { 202: { description: 'The check is under way; the domain as it is now (see `transfer` for how it goes)', content: json(DomainSchema) }, ...errors(403, 404) },
+});
+
 export function domainsApi(services: Services) {
-  const { zones, zoneFiles, teams } = services;
+  const { zones, zoneFiles, teams, secondaries } = services;
   /** The domain view; a team's zone also names its team and the user's role in it (a user's own zone, as the interface specification shows it). */
   const withTeams = async (userId: number, rows: readonly DomainRow[]) => {
-    const [keys, owners] = await Promise.all([zones.publicKeys(rows), teams.ofZones(userId, rows)]);
-    return rows.map((d) => ({ ...domainView(d, keys.get(d.id)), ...owners.get(d.id) }));
+    const [keys, owners, transfers] = await Promise.all([zones.publicKeys(rows), teams.ofZones(userId, rows), secondaries.states(rows)]);
+    return rows.map((d) => ({ ...domainView(d, keys.get(d.id), transfers.get(d.id)), ...owners.get(d.id) }));
   };
   const view = async (userId: number, zone: DomainRow) => (await withTeams(userId, [zone]))[0]!;
   return createApi()
@@ -107,7 +117,12 @@ export function domainsApi(services: Services) {
       return c.json(await withTeams(user.id, rows), 200);
     })
     .endpoint(create, async (c) => {
-      const { zone_file, template, variables, ...input } = c.req.valid('json');
+      const { zone_file, template, variables, kind, primaries, tsig_key, ...input } = c.req.valid('json');
+      if (kind !== 'secondary' && (primaries !== undefined || (tsig_key !== undefined && tsig_key !== null)))
+        throw Invalid.field(primaries !== undefined ? 'primaries' : 'tsig_key', 'is for a secondary zone: give "kind": "secondary" too');
+      if (kind === 'secondary' && (zone_file !== undefined || template !== undefined))
+        throw Invalid.field(zone_file !== undefined ? 'zone_file' : 'template', 'a secondary zone takes its records from its primaries');
+      const secondary = kind === 'secondary' ? { primaries: primaries ?? [], tsig_key } : undefined;
       if (template !== undefined && zone_file !== undefined) throw Invalid.field('template', 'give a template or a zone_file, not both');
       if (variables !== undefined && template === undefined) throw Invalid.field('variables', 'are the values of a template: give template too');
       // The file is read (bounded, in chunks) before the zone is made; a bad name is the create's to refuse.
@@ -116,7 +131,9 @@ export function domainsApi(services: Services) {
       // A template's RRsets go into the same first change set.
       const fromTemplate = template === undefined ? undefined : await services.templates.forNewZone(c.get('principal').user.id, template, variables);
       // With the request's signal: a zone built from a big file or template is not made for a client that went away.
-      const zone = await asFileErrors(() => zones.create(c.get('principal').user.id, input, { ...writeOptions(c), signal: c.req.raw.signal }, file?.build ?? fromTemplate));
+      const zone = await asFileErrors(() => zones.create(c.get('principal').user.id, { ...input, secondary }, { ...writeOptions(c), signal: c.req.raw.signal }, file?.build ?? fromTemplate));
+      // A secondary is transferred at once, not at its first refresh timer.
+      if (secondary) await secondaries.retrieve(c.get('principal').user.id, zone.name);
       return c.json(await view(c.get('principal').user.id, zone), 201);
     })
     .endpoint(get, async (c) => {
@@ -129,6 +146,11 @@ export function domainsApi(services: Services) {
       const applied = await zones.update(c.get('principal').user.id, pathZone(c), c.req.valid('json'), opts);
       const body = opts.dryRun ? null : await view(c.get('principal').user.id, applied.zone);
       return writeAnswer(c, opts, applied, () => body);
+    })
+    .endpoint(retrieve, async (c) => {
+      const { user, scope } = c.get('principal');
+      const zone = await secondaries.retrieve(user.id, pathZone(c), scope);
+      return c.json(await view(user.id, zone), 202);
     })
     .endpoint(remove, async (c) => {
       const { user, scope } = c.get('principal');

@@ -65,6 +65,21 @@ export const DsRecordSchema = z
   })
   .openapi('DsRecord');
 
+export const TransferSchema = z
+  .object({
+    state: z.enum(['ok', 'refreshing', 'failing', 'expired']).openapi({
+      description:
+        '`refreshing`: never transferred yet; `ok`: the last check found the primary and the zone current; `failing`: the last check failed (still answered until `expires_at`); `expired`: past SOA expire without a refresh (answered SERVFAIL)',
+    }),
+    serial: z.number().int().nullable().openapi({ description: "The primary's serial as last transferred" }),
+    last_check: timestamp.nullable(),
+    last_success: timestamp.nullable(),
+    error: z.string().nullable().openapi({ description: 'What went wrong at the last check, per primary; null after a good one' }),
+    expires_at: timestamp.nullable().openapi({ description: 'When the zone stops being answered unless refreshed (last refresh + SOA expire)' }),
+    next_check: timestamp.nullable(),
+  })
+  .openapi('Transfer');
+
 export const DomainSchema = z
   .object({
     name: z.string().openapi({ example: 'example.com' }),
@@ -84,6 +99,10 @@ export const DomainSchema = z
     }),
     team: z.string().optional().openapi({ description: "Only for a team's zone: the team that owns it" }),
     role: z.enum(['owner', 'admin', 'editor', 'viewer']).optional().openapi({ description: "Only for a team's zone: your role in its team" }),
+    kind: z.enum(['primary', 'secondary']).openapi({ description: '`primary`: its records are written here; `secondary`: they come by zone transfer from `primaries`' }),
+    primaries: z.array(z.string()).openapi({ description: "A secondary's primaries (`host:port`); empty for a primary zone", example: ['192.0.2.1:53'] }),
+    tsig_key: z.string().nullable().optional().openapi({ description: 'Only for a secondary: the TSIG key its transfers are signed with, or null' }),
+    transfer: TransferSchema.optional().openapi({ description: 'Only for a secondary: how following its primaries goes' }),
   })
   .openapi('Domain');
 
@@ -119,13 +138,28 @@ export const DomainCreateSchema = z
       })
       .optional()
       .openapi({ description: "Values of the template's {var} placeholders" }),
+    kind: z
+      .enum(['primary', 'secondary'], { error: 'must be "primary" or "secondary"' })
+      .optional()
+      .openapi({ description: '`secondary`: the zone is served from `primaries` by zone transfer; default `primary`' }),
+    primaries: z
+      .array(z.string({ error: 'must be a list of host:port' }).max(64, 'each must be at most 64 characters'), { error: 'must be a list of host:port' })
+      .max(10, 'at most 10 primaries')
+      .optional()
+      .openapi({ description: 'For a secondary: its primaries, by address (`192.0.2.1:53`, `[2001:db8::1]:53`; the port defaults to 53), asked in this order', example: ['192.0.2.1:53'] }),
+    tsig_key: z
+      .string({ error: 'must be the name of one of your TSIG keys' })
+      .max(253)
+      .nullable()
+      .optional()
+      .openapi({ description: "For a secondary: one of your TSIG keys, to sign its transfers (and to require on its primaries' NOTIFYs)" }),
   })
   .openapi('DomainCreate');
 
 export const DomainUpdateSchema = z.strictObject(soaFields).openapi('DomainUpdate');
 
 /** Fields a client may read but not write; naming them in a body is a 400 that says so. */
-export const READ_ONLY_FIELDS = new Set(['name', 'serial_number', 'created_at', 'updated_at', 'delegated', 'ds_records', 'dnskey_records', 'id', 'fqdn']);
+export const READ_ONLY_FIELDS = new Set(['name', 'serial_number', 'created_at', 'updated_at', 'delegated', 'ds_records', 'dnskey_records', 'id', 'fqdn', 'kind', 'primaries', 'transfer']);
 
 /**
  * TTL in seconds: a string of digits as the interface specification says, or a JSON number as real clients send

@@ -11,7 +11,7 @@
  */
 import type { Context } from 'hono';
 import { clientAddress } from '../../http/client-address';
-import { Forbidden, NotFound } from '../../core/errors';
+import { Forbidden, NotFound, SecondaryZone } from '../../core/errors';
 import { allowsAddress, allowsZone, isRestricted, limitsRecords, type Scope } from '../../core/scope';
 import type { Services } from '../../services';
 import { edgeRoleRefusal } from '../../services/zones/access';
@@ -27,6 +27,8 @@ const DOMAIN_PATH = /^\/domains\/([^/]*)(\/.*)?$/;
 const PLACE_PATH = /^\/records(\/|$)/;
 
 const forbidden = (message: string) => new Forbidden(message);
+/** What may be done to a secondary zone by a write method: delete it, move it, have it retrieved now, check its delegation. */
+const SECONDARY_ACTS = /^(DELETE |PUT \/owner|POST \/retrieve|POST \/delegation(\/.*)?)$/;
 
 /** The zone the request's path named, as resolved before the handler (NotFound if the path named none). */
 export function pathZone(c: Context<ApiEnv>): Place {
@@ -77,6 +79,8 @@ export function enforceScope(services: Services, base = '/api/v1'): Check<ApiEnv
     if (rest === undefined && write && limitsRecords(scope)) {
       throw forbidden('this token may change only the records its scope names, not the zone itself');
     }
+    // A secondary's content is its primary's: no write reaches it here (it may be moved, deleted, or retrieved now).
+    if (write && place.zone.kind === 'secondary' && !SECONDARY_ACTS.test(`${c.req.method} ${rest ?? ''}`)) throw new SecondaryZone(place.zone.name);
     // A team's zone: the member's role too, on the same row.
     const role = place.role;
     const why = role && (await edgeRoleRefusal(store, place.zone, role, write, write && rest === undefined));

@@ -3,6 +3,7 @@ import { APEX, toFqdn } from '../../core/domain-name';
 import { nameFromPlace } from '../../services/zones/zones';
 import { DIGEST_SHA256, dnskeyText, dsText } from '../../services/zones/dnssec-keys';
 import type { DnssecPublicKey, DomainRow, ListedRecord } from '../../store/types';
+import type { TransferView } from '../../services/secondary/secondaries';
 
 /**
  * What the parent zone needs to complete the chain of trust (RFC 4034 §5): one DS per key
@@ -23,8 +24,9 @@ function dnssecView(zone: string, keys: readonly DnssecPublicKey[]) {
   };
 }
 
-/** A domain as the API shows it; `keys` are its DNSSEC keys (none when unsigned). */
-export function domainView(d: DomainRow, keys: readonly DnssecPublicKey[] = []) {
+/** A domain as the API shows it; `keys` are its DNSSEC keys (none when unsigned), `transfer` a secondary's state. */
+export function domainView(d: DomainRow, keys: readonly DnssecPublicKey[] = [], transfer?: TransferView) {
+  const secondary = d.kind === 'secondary' ? { tsig_key: d.tsig_key ?? null, ...(transfer ? { transfer } : {}) } : {};
   return {
     name: d.name,
     delegated: d.delegated,
@@ -37,6 +39,9 @@ export function domainView(d: DomainRow, keys: readonly DnssecPublicKey[] = []) 
     minimum_ttl: d.minimum_ttl,
     dnssec_enabled: d.dnssec_enabled,
     ...dnssecView(d.name, d.dnssec_enabled ? keys : []),
+    kind: d.kind ?? 'primary',
+    primaries: d.primaries ?? [],
+    ...secondary,
   };
 }
 

@@ -126,11 +126,20 @@ export class Zone {
     return this.nodes.at(APEX, this.name)!.get(T.SOA)!;
   }
 
+  /**
+   * Until when the zone is answered (ms since 1970): always for a primary zone; for a secondary,
+   * until its last refresh plus SOA expire (RFC 1035 §3.3.13), and not at all before its first
+   * transfer. Past it the zone answers SERVFAIL.
+   */
+  servedUntil = Infinity;
+
   setDomain(domain: DomainRow): void {
     this.domain = domain;
+    this.servedUntil = domain.kind === 'secondary' ? (domain.expires_at ? Date.parse(domain.expires_at) : 0) : Infinity;
+    // A secondary serves its primary's SOA as transferred; a primary zone names this service's.
     const data: SoaData = {
-      mname: this.identity.primary,
-      rname: this.identity.hostmaster,
+      mname: domain.soa_mname ?? this.identity.primary,
+      rname: domain.soa_rname ?? this.identity.hostmaster,
       serial: domain.serial_number,
       refresh: domain.refresh_interval,
       retry: domain.retry_interval,

@@ -18,6 +18,8 @@ export type FromWorker =
   | { type: 'alias-changed'; zoneId: number }
   /** The delegation check found a zone's `delegated` flag changed: the main thread stores it. */
   | { type: 'delegated'; zoneId: number; delegated: boolean }
+  /** A NOTIFY from a secondary zone's primary: the main thread has the zone checked now. */
+  | { type: 'notified'; zoneId: number }
   /** Start-up: zones loaded so far of all hosted. */
   | { type: 'loading'; loaded: number; total: number }
   /** Per-zone query counts of the last STATS_FLUSH_MS, for the main thread to store. */

@@ -59,6 +59,7 @@ export async function startDnsThread(config: Config, store: ReadStore, events: Z
         dnsDefences.set(m.defences);
       } else if (m.type === 'loading') progress = { loaded: m.loaded, total: m.total };
       else if (m.type === 'alias-changed') writes.aliasChanged?.(m.zoneId);
+      else if (m.type === 'notified') writes.notified?.(m.zoneId);
       else if (m.type === 'delegated') writes.delegated?.(m.zoneId, m.delegated);
       else if (m.type === 'update') {
         const done = (rcode: number) => send({ type: 'update-done', id: m.id, rcode });

@@ -46,6 +46,7 @@ async function main(): Promise<void> {
   const dns = (await startDns(config, store, events, log, {
     update,
     aliasChanged: (zoneId) => post({ type: 'alias-changed', zoneId }),
+    notified: (zoneId) => post({ type: 'notified', zoneId }),
     delegated: (zoneId, delegated) => post({ type: 'delegated', zoneId, delegated }),
     loading: (p) => post({ type: 'loading', ...p }),
   }))!;

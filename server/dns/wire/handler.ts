@@ -18,6 +18,7 @@ import { CLASS_IN, RCODE, T } from '../index/rrset';
 import type { Zone } from '../index/zone';
 import type { ZoneIndex } from '../index/zone-index';
 import type { QueryStats } from '../analytics/query-stats';
+import { answerNotify, OPCODE_NOTIFY } from '../transfer/notify-answer';
 import { answerTransfer, type TransferOptions } from '../transfer/transfer-answer';
 import type { KeyLookup, SignedRequest } from '../tsig/keyring';
 import { ReplayCache } from '../tsig/replay-cache';
@@ -43,6 +44,8 @@ export interface HandlerOptions extends TransferOptions, UpdateOptions {
   rrl?: ResponseRateLimiter;
   /** Per-zone query statistics (STATS_DAYS); absent: nothing is counted. */
   stats?: QueryStats;
+  /** A NOTIFY from a secondary zone's primary was taken: the main thread checks the zone now. */
+  notified?: (zoneId: number) => void;
 }
 
 export interface Handler {
@@ -183,6 +186,8 @@ class QueryHandler implements Handler {
 
   /** A query: parsed, checked, resolved (and signed for DO), encoded, cached when the cache may take it. */
   private answer(msg: Buffer, tcp: boolean, address: string, fast: Fast, signed: SignedRequest | null = null): Buffer[] | Promise<Buffer[]> {
+    // A NOTIFY from a primary (RFC 1996), signed or not, is its own kind of message.
+    if (!fast && msg.length >= 12 && !(msg[2]! & 0x80) && ((msg[2]! >> 3) & 0x0f) === OPCODE_NOTIFY) return answerNotify(this.index, msg, address, signed, this.options.notified);
     const parsed = parseQuery(msg);
     if (parsed.kind === 'drop') return [];
     if (parsed.kind === 'error') return [errorResponse(msg, parsed.rcode, parsed.questionEnd, parsed.edns)];
@@ -193,6 +198,11 @@ class QueryHandler implements Handler {
     if (failure !== null) return [this.withCookie(errorResponse(msg, failure, q.questionEnd, q.edns !== null), failure === RCODE.BADVERS ? null : q.edns?.cookie, address)];
     if (q.qtype === T.AXFR || q.qtype === T.IXFR) return answerTransfer(this.index, this.options, msg, q, tcp, address, signed);
     let res = resolve(this.index, { qname: q.qname, qtype: q.qtype, tcp });
+    // A secondary before its first transfer, or past its SOA expire without a refresh: SERVFAIL (RFC 1035 §3.3.13).
+    if (res.zone && res.zone.servedUntil !== Infinity && res.zone.servedUntil <= Date.now()) {
+      this.lastZone = res.zone;
+      return [this.withCookie(errorResponse(msg, RCODE.SERVFAIL, q.questionEnd, q.edns !== null), q.edns?.cookie, address)];
+    }
     // RFC 4035 §3.1: RRSIGs and NSECs only for a client that set DO.
     const signer = q.edns?.dnssecOk ? res.zone?.signer : null;
     if (signer) res = signResolution(res, q.qtype, signer);
@@ -206,7 +216,9 @@ class QueryHandler implements Handler {
     this.lastName = this.rrl ? (res.rrlName === undefined ? fnvName(out, HEADER_LENGTH, q.questionEnd - 4) : fnv(res.rrlName)) : 0;
     this.lastQuestionEnd = q.questionEnd;
     // A signed answer is cached until its signatures are due for renewal; the cookie is added to each copy.
-    if (fast) this.cache.put(fast.key, out, res.zone, signer ? signer.window().renewAt : 0, this.lastClass, this.lastName);
+    // A secondary's answers are kept no longer than it is answered.
+    const until = Math.min(signer ? signer.window().renewAt : Infinity, res.zone?.servedUntil ?? Infinity);
+    if (fast) this.cache.put(fast.key, out, res.zone, until === Infinity ? 0 : until, this.lastClass, this.lastName);
     this.lastZone = res.zone;
     return [this.withCookie(out, cookie, address)];
   }

@@ -15,7 +15,7 @@
  */
 import type { ChangeFilter, DomainRow, ServiceRepos, Store, Window } from '../../store/types';
 import type { ZoneEvents } from './events';
-import { alterZone, markDelegated } from './change-sets/alter-zone';
+import { alterZone, markDelegated, markRefreshed } from './change-sets/alter-zone';
 import { changeOf, changePage } from './change-sets/history';
 import { revertEdit } from './change-sets/revert';
 import { runUpdates } from './change-sets/run';
@@ -65,6 +65,9 @@ export function createChangeSets(store: Store, events: ZoneEvents, options: Chan
     alterZone: <T>(locate: (tx: ServiceRepos) => Promise<DomainRow>, decide: (tx: ServiceRepos, zone: DomainRow) => Promise<ZoneAlteration<T>>) => alterZone(deps, locate, decide),
 
     markDelegated: (domainId: number, delegated: boolean) => markDelegated(deps, domainId, delegated),
+
+    /** A secondary checked and found current: its expiry moves on (every node's DNS hears of it). */
+    markRefreshed: (domainId: number, expiresAt: string) => markRefreshed(deps, domainId, expiresAt),
 
     /** Removes the deleted zones whose time is up (the hourly pruning); returns how many. */
     purgeDeleted: (now = new Date()) => store.deletedZones.purge(now.toISOString()),

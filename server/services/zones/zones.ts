@@ -19,6 +19,7 @@ import { teamFor } from './access';
 import { ownedZone, zonePlace, type Place, type ZoneRef } from './place';
 import { moveZone, removeZone, type OwnerDeps } from './zone-owners';
 import { admissible, soaTimers, zoneRules, type ZoneRules, type ZoneSettings } from './zone-rules';
+import { heldKey, secondaryFields, type SecondarySource } from './secondary-source';
 
 // Callers name a place and the settings from here, where the zone service is.
 export { nameAtPlace, nameFromPlace, type Place, type ZoneRef } from './place';
@@ -107,10 +108,16 @@ export class Zones {
    * Creates a zone with SOA defaults and the apex NS set; its first change set (serial 0 to
    * the first serial) records who created it, with the apex NS set and DNSSEC if asked for.
    */
-  async create(userId: number, input: { name: string; team?: string } & ZoneSettings, opts: WriteOptions = CLI_WRITE, more?: (edit: Edit) => Promise<void>): Promise<DomainRow> {
+  async create(
+    userId: number,
+    input: { name: string; team?: string; secondary?: SecondarySource } & ZoneSettings,
+    opts: WriteOptions = CLI_WRITE,
+    more?: (edit: Edit) => Promise<void>,
+  ): Promise<DomainRow> {
     const check = new FieldCheck();
     const name = check.run('name', () => normalizeZoneName(input.name));
     const soa = soaTimers(check, SOA_DEFAULTS, input);
+    const secondary = input.secondary && secondaryFields(check, input.secondary, input, more !== undefined);
     check.done();
     const { nameservers, nsTtl } = this.defaults;
     const { zone } = await this.changes.update(
@@ -121,11 +128,19 @@ export class Zones {
         // A team's zone: created by its owners and admins; a team the user is not in is named like a missing one.
         const team = input.team === undefined ? undefined : await teamFor(tx, userId, input.team, 'admin', 'create zones for it');
         await admissible(this.rules, tx, userId, name!, team?.id ?? null);
+        if (secondary?.tsig_key) await heldKey(tx, userId, secondary.tsig_key);
         const at = now.toISOString();
-        return { create: { user_id: userId, team_id: team?.id ?? null, name: name!, serial_number: 0, ...soa, dnssec_enabled: false, delegated: false, created_at: at, updated_at: at } };
+        const row = { user_id: userId, team_id: team?.id ?? null, name: name!, serial_number: 0, ...soa, dnssec_enabled: false, delegated: false, created_at: at, updated_at: at };
+        return { create: secondary ? { ...row, kind: 'secondary' as const, primaries: secondary.primaries, tsig_key: secondary.tsig_key } : row };
       },
-      { ...opts, dryRun: false, ifMatch: undefined, comment: opts.comment || 'zone created' },
+      { ...opts, dryRun: false, ifMatch: undefined, comment: opts.comment || (secondary ? `secondary zone created, of ${secondary.primaries.join(', ')}` : 'zone created') },
       async (u) => {
+        if (secondary) {
+          // Nothing served until the first transfer: the zone's history begins with its creation, at serial 0.
+          u.transfer = { serial_number: 0, soa_mname: null, soa_rname: null, expires_at: null };
+          u.touch = true;
+          return;
+        }
         u.draft.system = true;
         await u.draft.load([APEX]);
         u.draft.put(

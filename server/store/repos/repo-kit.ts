@@ -19,8 +19,10 @@ export const tokenRow = (r: Selectable<Database['tokens']>): TokenRow => ({ ...r
 export const tsigKeyRow = (r: Selectable<Database['tsig_keys']>): TsigKeyRow => ({ ...r, algorithm: r.algorithm as TsigKeyRow['algorithm'], scope: scopeFromJson(r.scope) });
 /** A user row with its flags as booleans. */
 export const userRow = (r: Omit<Selectable<Database['users']>, 'email'>): UserRow => ({ ...r, is_admin: Boolean(r.is_admin), disabled_at: r.disabled_at ?? null });
-export const domainRow = ({ record_count: _count, change_count: _changes, ...r }: Selectable<Database['domains']>): DomainRow => ({
+export const domainRow = ({ record_count: _count, change_count: _changes, primaries, kind, ...r }: Selectable<Database['domains']>): DomainRow => ({
   ...r,
+  kind: kind === 'secondary' ? 'secondary' : 'primary',
+  primaries: primaries ? (JSON.parse(primaries) as string[]) : [],
   serial_number: Number(r.serial_number),
   dnssec_enabled: Boolean(r.dnssec_enabled),
   delegated: Boolean(r.delegated),

@@ -6,7 +6,7 @@ import { sql, type Kysely, type Selectable } from 'kysely';
 import type { Database } from '../schema';
 import type { Dialect } from '../migrate';
 import { count, escapeLike, pageTotal } from './paging';
-import type { DomainRow } from '../types';
+import { domainRow } from './repo-kit';
 import type { FoundRecord, RecordSearch, TemplateRepos, TemplateRow, TextMatch } from '../types/across-zones';
 
 const templateRow = ({ owner: _owner, rrsets, ...r }: Selectable<Database['templates']>): TemplateRow => ({ ...r, rrsets: JSON.parse(rrsets) as TemplateRow['rrsets'] });
@@ -134,8 +134,8 @@ export function createTemplateRepos(db: Kysely<Database>, dialect: Dialect): Tem
           .where('zt.template_id', '=', templateId)
           .orderBy('d.name')
           .execute();
-        return rows.map(({ zt_variables, zt_applied_at, record_count: _c, change_count: _h, ...d }) => ({
-          zone: { ...d, serial_number: Number(d.serial_number), dnssec_enabled: Boolean(d.dnssec_enabled), delegated: Boolean(d.delegated) } as DomainRow,
+        return rows.map(({ zt_variables, zt_applied_at, ...d }) => ({
+          zone: domainRow(d),
           variables: JSON.parse(zt_variables) as Record<string, string>,
           applied_at: zt_applied_at,
         }));

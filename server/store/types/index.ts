@@ -6,6 +6,7 @@ export * from './common';
 export * from './accounts';
 export * from './sign-in';
 export * from './zones';
+export * from './transfers';
 export * from './history';
 export * from './deleted-zones';
 export * from './across-zones';

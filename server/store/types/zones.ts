@@ -24,7 +24,21 @@ export interface DomainRow {
   dnssec_disabled_at?: string | null;
   /** The team that owns the zone (migration 0014): its members reach it with their role; null for a zone of its user alone. */
   team_id?: number | null;
+  /** `secondary`: its records come by zone transfer from `primaries` (migration 0024); absent: `primary`. */
+  kind?: ZoneKind;
+  /** A secondary's primaries, `host:port` (`[v6]:port`); empty for a primary zone. */
+  primaries?: string[];
+  /** The TSIG key a secondary's transfers (and its primaries' NOTIFYs) are signed with; null: none. */
+  tsig_key?: string | null;
+  /** A secondary's SOA MNAME and RNAME as its primary serves them; null for a primary zone (NAMESERVERS, HOSTMASTER). */
+  soa_mname?: string | null;
+  soa_rname?: string | null;
+  /** When a secondary stops being answered unless refreshed (its last refresh + SOA expire); null: never transferred. */
+  expires_at?: string | null;
 }
+
+export const ZONE_KINDS = ['primary', 'secondary'] as const;
+export type ZoneKind = (typeof ZONE_KINDS)[number];
 
 /** A record as a list shows it (the API's record view, the dashboard): no zone id, no timestamps. */
 export type ListedRecord = Pick<RecordRow, 'id' | 'name' | 'record_type' | 'content' | 'ttl' | 'disabled'>;

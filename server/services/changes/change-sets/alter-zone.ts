@@ -52,3 +52,20 @@ export async function markDelegated({ store }: ChangeSetDeps, domainId: number, 
     if (zone && zone.delegated !== delegated) await tx.domains.update(zone, { delegated });
   });
 }
+
+/**
+ * A secondary refreshed without a change (its primary's serial is the one it holds): only when it
+ * expires moves on. Not a change set (nothing served changes but the expiry), but every node's DNS
+ * reads the row again, so that none of them stops answering the zone at the old expiry.
+ */
+export async function markRefreshed({ store, events }: ChangeSetDeps, domainId: number, expiresAt: string): Promise<DomainRow | null> {
+  const zone = await store.transaction(async (tx) => {
+    const found = await tx.domains.byId(domainId);
+    if (!found || found.kind !== 'secondary' || found.expires_at === expiresAt) return null;
+    const updated = await tx.domains.update(await tx.domains.lock(found), { expires_at: expiresAt });
+    await publishZoneChange(tx, events, { kind: 'zone-changed', domain: updated, names: [], keys: false });
+    return updated;
+  });
+  if (zone) events.emit({ kind: 'zone-changed', domain: zone, names: [], keys: false });
+  return zone;
+}

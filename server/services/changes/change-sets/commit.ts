@@ -46,7 +46,8 @@ export async function commitUpdate(tx: Repos, u: ZoneUpdate, opts: WriteOptions,
   // Scope first: a credential that may not write here learns nothing from the zone's rules.
   judgeScope(u.actor.scope, zone, { ...w, settings }, u);
   await judgeRole(tx, zone, u.role, { ...w, settings }, u);
-  await u.draft.validate(u.blame ?? crudBlame);
+  // A transfer's content is its primary's to judge: a secondary serves it as it came.
+  if (opts.source !== 'transfer') await u.draft.validate(u.blame ?? crudBlame);
   if (u.keys) {
     const before = (await tx.dnssecKeys.publicKeys([zone.id])).map((k) => k.key_tag);
     settings.dnssec_keys = [before.join(' '), u.keys === 'rollover-start' ? 'rollover started' : 'rollover finished'];
@@ -119,7 +120,8 @@ async function bumpZone(tx: Repos, u: ZoneUpdate, settings: SettingChanges, how:
   for (const f of SETTING_FIELDS) if (settings[f]) (patch as Record<string, unknown>)[f] = settings[f]![1];
   // The DNS server publishes the CDS/CDNSKEY delete form for a while after DNSSEC goes off (RFC 8078 §4).
   const disabled = settings.dnssec_enabled ? { dnssec_disabled_at: patch.dnssec_enabled ? null : how.at } : {};
-  const zonePatch = { ...patch, ...disabled, serial_number: nextSerial(zone.serial_number, u.now), updated_at: how.at };
+  // A transfer serves its primary's SOA as it came; every other change takes the next serial.
+  const zonePatch = { ...patch, ...disabled, ...(u.transfer ?? { serial_number: nextSerial(zone.serial_number, u.now) }), updated_at: how.at };
   const updated = how.growth > 0 ? await tx.domains.update(zone, zonePatch, { recordsAtMost: how.maxRecords }) : await tx.domains.update(zone, zonePatch);
   if (!updated) throw tooMany(zone, (await tx.records.zoneCount(zone.id)) - how.growth, how.growth, how.maxRecords);
   // DNSSEC off removes every key; on makes a new one (an old key is never brought back).

@@ -3,7 +3,7 @@
  * into being first when the change creates or restores it), the actor's role on that row judged
  * once, If-Match checked on it; then the handle with an empty draft of that zone.
  */
-import { NotFound } from '../../../core/errors';
+import { NotFound, SecondaryZone } from '../../../core/errors';
 import type { Slicer } from '../../../core/pause';
 import type { DomainRow, Repos } from '../../../store/types';
 import { roleOn } from '../../zones/access';
@@ -21,9 +21,11 @@ export type LockedZones = Map<number, DomainRow>;
 /** Opens the handle on the zone `target` names, for `opts.actor`. NotFound when the actor may not reach it, 412 on a stale If-Match. */
 export async function openUpdate(tx: Repos, target: Target, opts: WriteOptions, how: { options: ChangeSetOptions; slice: Slicer; locked?: LockedZones }): Promise<ZoneUpdate> {
   const now = new Date();
-  const zone = await lockTarget(tx, target, now, how.locked);
+  const { zone, created } = await lockTarget(tx, target, now, how.locked);
   const role = opts.actor.userId === undefined ? 'owner' : await roleOn(tx, opts.actor.userId, zone);
   if (!role) throw new NotFound(`no domain named ${zone.name}`);
+  // A secondary's records are its primary's: only its transfers write them.
+  if (zone.kind === 'secondary' && !created && opts.source !== 'transfer') throw new SecondaryZone(zone.name);
   // A change made for a user with no credential of theirs (the admin CLI) is theirs.
   const actor = opts.actor.username === '' ? { ...opts.actor, username: (await tx.users.byId(zone.user_id))?.username ?? '' } : opts.actor;
   checkIfMatch(zone, opts.ifMatch);
@@ -32,14 +34,20 @@ export async function openUpdate(tx: Repos, target: Target, opts: WriteOptions, 
   return new ZoneUpdate(tx, zone, role, actor, draft, opts, maxRecords, now);
 }
 
-/** The target's zone, read and locked in this transaction (a zone found before it is read again: it may have changed since). */
-async function lockTarget(tx: Repos, target: Target, now: Date, locked?: LockedZones): Promise<DomainRow> {
-  if (typeof target === 'function') return tx.domains.lock(await bring(tx, await target(tx, now), now));
+/**
+ * The target's zone, read and locked in this transaction (a zone found before it is read again: it
+ * may have changed since), and whether this change set brings it into being (creates or restores it).
+ */
+async function lockTarget(tx: Repos, target: Target, now: Date, locked?: LockedZones): Promise<{ zone: DomainRow; created: boolean }> {
+  if (typeof target === 'function') {
+    const located = await target(tx, now);
+    return { zone: await tx.domains.lock(await bring(tx, located, now)), created: !('id' in located) };
+  }
   const held = locked?.get(target.id);
   locked?.delete(target.id);
   const zone = held ?? (await lockById(tx, target.id));
   if (!zone || zone.name !== target.name) throw new NotFound(`no domain named ${target.name}`);
-  return zone;
+  return { zone, created: false };
 }
 
 /** The zone with this id, read in this transaction and locked (PostgreSQL reads it FOR UPDATE; SQLite's transaction holds the write lock from its start). */

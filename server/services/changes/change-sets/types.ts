@@ -12,7 +12,7 @@ import type { ZoneEvents } from '../events';
 import type { Blame, RecordData, ZoneDraft } from '../zone-draft';
 import type { ZoneUpdate } from './zone-update';
 
-export const SOURCES = ['api', 'dashboard', 'cli', 'rfc2136', 'import', 'revert', 'pdns', 'dnssec', 'alias'] as const;
+export const SOURCES = ['api', 'dashboard', 'cli', 'rfc2136', 'import', 'revert', 'pdns', 'dnssec', 'alias', 'transfer'] as const;
 export type Source = (typeof SOURCES)[number];
 
 /** Who makes a change: the user and the credential they used (`token:<id>`, `session`, `tsig:<key>`, `cli`). */
@@ -61,6 +61,15 @@ export interface Settings {
 
 export const SETTING_FIELDS = [...SOA_FIELDS, 'dnssec_enabled'] as const;
 
+/** What a transfer sets on a secondary's row: the primary's serial and SOA names, and when the zone expires. */
+export interface TransferredRow {
+  serial_number: number;
+  soa_mname: string | null;
+  soa_rname: string | null;
+  /** Null until the first transfer (the zone is created before it). */
+  expires_at: string | null;
+}
+
 /** Key changes that are not a setting: a CSK rollover's two steps (RFC 6781 §4.1.2). */
 export type KeyStep = 'rollover-start' | 'rollover-finish';
 
@@ -92,6 +101,8 @@ export interface Edit {
   now: Date;
   /** Bump the serial even though nothing else changes (re-signing). */
   touch?: boolean;
+  /** A secondary's transfer (source `transfer` alone): the zone row takes its primary's SOA instead of the next serial. */
+  transfer?: TransferredRow;
   /** Maps a broken rule at a name and type to the field the caller sent (record CRUD's fields by default). */
   blame?: Blame;
   /** A writer's yield point between items of a long loop (the same as the draft's: it lets the event loop turn, and stops when the client is gone). */

@@ -11,13 +11,14 @@ import type { Slicer } from '../../../core/pause';
 import type { DomainRow, Repos, ServiceRepos } from '../../../store/types';
 import type { Blame, ZoneDraft } from '../zone-draft';
 import { commitUpdate } from './commit';
-import type { Actor, Committed, Edit, KeyStep, Settings, WriteOptions } from './types';
+import type { Actor, Committed, Edit, KeyStep, Settings, TransferredRow, WriteOptions } from './types';
 
 export class ZoneUpdate implements Edit {
   /** The zone's settings as the change sets them (SOA timers, DNSSEC); unset ones stay. */
   readonly settings: Partial<Settings> = {};
   keys?: KeyStep;
   touch?: boolean;
+  transfer?: TransferredRow;
   blame?: Blame;
   /** The transaction as writers see it: without the zone writer, which only the commit uses. */
   readonly tx: ServiceRepos;

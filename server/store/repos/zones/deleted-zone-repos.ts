@@ -8,6 +8,7 @@ import { sql, type Kysely, type Selectable } from 'kysely';
 import type { Database } from '../../schema';
 import type { Dialect } from '../../migrate';
 import { count, pageTotal } from '../paging';
+import { domainRow } from '../repo-kit';
 import type { DomainRow } from '../../types';
 import type { DeletedZoneRepos, DeletedZoneRow } from '../../types/deleted-zones';
 
@@ -184,8 +185,7 @@ export function createDeletedZoneRepos(db: Kysely<Database>, _dialect: Dialect):
             .execute();
         }
         await db.deleteFrom('deleted_zones').where('id', '=', archiveId).execute();
-        const { record_count: _r, change_count: _c, ...zone } = d;
-        return { ...zone, serial_number: Number(zone.serial_number), dnssec_enabled: Boolean(zone.dnssec_enabled), delegated: Boolean(zone.delegated) };
+        return domainRow(d);
       },
 
       purge: async (at) => Number((await db.deleteFrom('deleted_zones').where('expires_at', '<', at).executeTakeFirst()).numDeletedRows),

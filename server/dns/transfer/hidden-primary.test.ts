@@ -1,0 +1,250 @@
+/**
+ * Secondary zones against a real hidden primary: Knot serves two zones (one with a journal, so it
+ * answers IXFR; transfers signed with a TSIG key), and zonedeck follows them: the first transfer
+ * on creation, a change on Knot's NOTIFY by IXFR, one change set per transfer in History, every
+ * write refused, SERVFAIL once the primary has been gone past SOA expire.
+ */
+import { execFile, spawn, type ChildProcess } from 'node:child_process';
+import fs from 'node:fs';
+import os from 'node:os';
+import path from 'node:path';
+import { promisify } from 'node:util';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { daemonPath } from '../../testing/daemons';
+import { eventually, freePort, startServer, type RunningServer } from '../../testing/test-server';
+
+const run = promisify(execFile);
+const SECRET = Buffer.alloc(32, 7).toString('base64');
+
+const zoneFile = (origin: string, serial: number, timers: string) => `$ORIGIN ${origin}.
+$TTL 300
+@ 300 IN SOA ns.hidden-primary.example. hostmaster.hidden-primary.example. ${serial} ${timers}
+@ IN NS ns1.public.example.
+@ IN NS ns2.public.example.
+@ IN MX 10 mail
+@ IN TXT "v=spf1 -all"
+www IN A 192.0.2.10
+www IN AAAA 2001:db8::10
+mail IN A 192.0.2.25
+*.apps IN A 192.0.2.30
+sub IN NS ns.sub.${origin}.
+ns.sub IN A 192.0.2.53
+`;
+
+class Knot {
+  readonly dir = fs.mkdtempSync(path.join(os.tmpdir(), 'zonedeck-hidden-primary-'));
+  child?: ChildProcess;
+  output = '';
+  constructor(readonly port: number) {}
+
+  get conf(): string {
+    return path.join(this.dir, 'knot.conf');
+  }
+
+  start(zonedeckPort: number): void {
+    fs.writeFileSync(path.join(this.dir, 'hidden.test.zone'), zoneFile('hidden.test', 1, '3600 600 86400 300'));
+    // Refresh 1 s, retry 1 s, expire 3 s: zonedeck gives the zone up 3 s after Knot goes away.
+    fs.writeFileSync(path.join(this.dir, 'fleeting.test.zone'), zoneFile('fleeting.test', 7, '1 1 3 300'));
+    fs.writeFileSync(
+      this.conf,
+      `server:
+    rundir: "${this.dir}"
+    listen: 127.0.0.1@${this.port}
+log:
+  - target: stdout
+    any: info
+database:
+    storage: "${this.dir}"
+key:
+  - id: xfr-key
+    algorithm: hmac-sha256
+    secret: ${SECRET}
+remote:
+  - id: zonedeck
+    address: 127.0.0.1@${zonedeckPort}
+    key: xfr-key
+  - id: zonedeck-plain
+    address: 127.0.0.1@${zonedeckPort}
+acl:
+  - id: signed-transfer
+    address: 127.0.0.1
+    key: xfr-key
+    action: transfer
+  - id: transfer
+    address: 127.0.0.1
+    action: transfer
+template:
+  - id: default
+    storage: "${this.dir}"
+    zonefile-sync: -1
+    journal-content: changes
+    serial-policy: increment
+zone:
+  - domain: hidden.test
+    file: hidden.test.zone
+    notify: zonedeck
+    acl: signed-transfer
+  - domain: fleeting.test
+    file: fleeting.test.zone
+    notify: zonedeck-plain
+    acl: transfer
+`,
+    );
+    this.child = spawn(daemonPath('knotd', 'knot'), ['-c', this.conf], { stdio: ['ignore', 'pipe', 'pipe'] });
+    this.child.stdout!.on('data', (d) => (this.output += d));
+    this.child.stderr!.on('data', (d) => (this.output += d));
+  }
+
+  /** Changes the zone on Knot as its operator would (knotc zone-begin/set/commit): a new serial, journaled. */
+  async set(zone: string, ...rr: string[]): Promise<void> {
+    const knotc = daemonPath('knotc', 'knot');
+    await run(knotc, ['-c', this.conf, 'zone-begin', zone]);
+    await run(knotc, ['-c', this.conf, 'zone-set', zone, ...rr]);
+    await run(knotc, ['-c', this.conf, 'zone-commit', zone]);
+  }
+
+  async stop(): Promise<void> {
+    if (this.child && this.child.exitCode === null) {
+      const exited = new Promise((r) => this.child!.once('exit', r));
+      this.child.kill('SIGTERM');
+      await exited;
+    }
+  }
+}
+
+let zd: RunningServer;
+let knot: Knot;
+
+const short = async (name: string, type: string) => (await zd.dig('+short', '+time=1', '+tries=1', name, type)).trim();
+const status = async (name: string, type: string) => /status: (\w+)/.exec(await zd.dig('+time=1', '+tries=1', name, type))?.[1];
+
+beforeAll(async () => {
+  zd = await startServer();
+  knot = new Knot(await freePort());
+  knot.start(zd.dns);
+  const up = await eventually(
+    async () =>
+      (
+        await run('dig', ['@127.0.0.1', '-p', String(knot.port), '+short', 'hidden.test', 'SOA']).then(
+          (r) => r.stdout,
+          () => '',
+        )
+      ).includes(' 1 '),
+    100,
+    100,
+  );
+  expect(up, knot.output).toBe(true);
+  const key = await zd.api('POST', '/tsig-keys', { name: 'xfr-key', algorithm: 'hmac-sha256', secret: SECRET });
+  expect(key.status, await key.clone().text()).toBe(201);
+});
+
+afterAll(async () => {
+  await knot?.stop();
+  await zd?.stop();
+  if (knot) fs.rmSync(knot.dir, { recursive: true, force: true });
+});
+
+describe('a secondary zone of a hidden Knot primary', () => {
+  it('is transferred on creation (TSIG-signed) and answers as the primary does, its SOA included', async () => {
+    const res = await zd.api('POST', '/domains', { name: 'hidden.test', kind: 'secondary', primaries: [`127.0.0.1:${knot.port}`], tsig_key: 'xfr-key' });
+    expect(res.status, await res.clone().text()).toBe(201);
+    const created = (await res.json()) as { kind: string; primaries: string[]; tsig_key: string };
+    expect(created).toMatchObject({ kind: 'secondary', primaries: [`127.0.0.1:${knot.port}`], tsig_key: 'xfr-key' });
+    expect(await eventually(async () => (await short('www.hidden.test', 'A')) === '192.0.2.10', 100, 100), knot.output).toBe(true);
+    expect(await short('hidden.test', 'SOA')).toBe('ns.hidden-primary.example. hostmaster.hidden-primary.example. 1 3600 600 86400 300');
+    expect((await short('hidden.test', 'NS')).split('\n').sort()).toEqual(['ns1.public.example.', 'ns2.public.example.']);
+    expect(await short('x.apps.hidden.test', 'A')).toBe('192.0.2.30');
+    expect(await zd.dig('+norec', 'www.sub.hidden.test', 'A')).toMatch(/AUTHORITY SECTION:\s*\nsub\.hidden\.test\.\s+300\s+IN\s+NS\s+ns\.sub\.hidden\.test\./);
+    const got = (await (await zd.api('GET', '/domains/hidden.test')).json()) as { serial_number: number; transfer: { state: string; serial: number; error: string | null; last_success: string } };
+    expect(got.serial_number).toBe(1);
+    expect(got.transfer).toMatchObject({ state: 'ok', serial: 1, error: null });
+    // Knot's acl takes only transfers signed with the key: an unsigned one would have been refused.
+    expect(knot.output).toMatch(/AXFR, outgoing, remote 127\.0\.0\.1@\d+, finished/);
+    expect(knot.output).not.toMatch(/denied|refused/i);
+  });
+
+  it('follows a change on the primary at its NOTIFY, by IXFR, as one change set in History', async () => {
+    await knot.set('hidden.test', 'new', '300', 'A', '192.0.2.77');
+    // The refresh timer is an hour: only the NOTIFY can bring the change this soon.
+    expect(await eventually(async () => (await short('new.hidden.test', 'A')) === '192.0.2.77', 100, 100), knot.output).toBe(true);
+    expect(await short('hidden.test', 'SOA')).toMatch(/ 2 3600 600 86400 300$/);
+    expect(knot.output).toMatch(/IXFR, outgoing, remote 127\.0\.0\.1@\d+, finished/);
+    const metrics = await eventually(async () => /zonedeck_dns_notify_total\{result="taken"\} [1-9]/.test(await (await fetch(`${zd.http}/metrics`)).text()), 100, 50);
+    expect(metrics).toBe(true);
+    const history = (await (await zd.api('GET', '/domains/hidden.test/changes')).json()) as {
+      source: string;
+      comment: string;
+      serial_after: number;
+      actor: { username: string };
+      added: { name: string; content: string }[];
+    }[];
+    expect(history[0]).toMatchObject({ source: 'transfer', serial_after: 2, actor: { username: `127.0.0.1:${knot.port}` } });
+    expect(history[0]!.comment).toMatch(/IXFR/);
+    expect(history[0]!.added).toEqual([expect.objectContaining({ name: 'new', content: '192.0.2.77' })]);
+    expect(history.at(-1)!.comment).toMatch(/secondary zone created/);
+  });
+
+  it('refuses every write: API, settings, DNSSEC, revert, RFC 2136', async () => {
+    const refused = async (res: Response) => {
+      expect(res.status).toBe(403);
+      expect(((await res.json()) as { error: { code: string } }).error.code).toBe('secondary_zone');
+    };
+    await refused(await zd.api('POST', '/domains/hidden.test/records', { name: 'x', record_type: 'A', content: '192.0.2.1' }));
+    await refused(await zd.api('PUT', '/domains/hidden.test', { refresh_interval: 7200 }));
+    await refused(await zd.api('PUT', '/domains/hidden.test', { dnssec_enabled: true }));
+    const history = (await (await zd.api('GET', '/domains/hidden.test/changes')).json()) as { id: number }[];
+    await refused(await zd.api('POST', `/domains/hidden.test/changes/${history[0]!.id}/revert`));
+    const update = `server 127.0.0.1 ${zd.dns}\nzone hidden.test\nupdate add evil.hidden.test 60 A 192.0.2.66\nsend\n`;
+    const out = await new Promise<string>((resolve) => {
+      const child = execFile('nsupdate', ['-y', `hmac-sha256:xfr-key:${SECRET}`], (_err, stdout, stderr) => resolve(stdout + stderr));
+      child.stdin!.end(update);
+    });
+    expect(out).toMatch(/REFUSED/);
+    expect(await short('evil.hidden.test', 'A')).toBe('');
+  });
+
+  it('ignores a NOTIFY from an address that is not a primary, and counts it', async () => {
+    const res = await zd.api('POST', '/domains', { name: 'other.test', kind: 'secondary', primaries: ['192.0.2.200:53'] });
+    expect(res.status).toBe(201);
+    // From 127.0.0.1, which is not 192.0.2.200.
+    expect(await zd.dig('+opcode=notify', '+norec', 'other.test', 'SOA')).toMatch(/status: REFUSED/);
+    const metrics = await (await fetch(`${zd.http}/metrics`)).text();
+    expect(metrics).toMatch(/zonedeck_dns_notify_total\{result="ignored"\} [1-9]/);
+    // Never transferred: the zone is not answered from nothing.
+    expect(await status('other.test', 'SOA')).toBe('SERVFAIL');
+  });
+
+  it('refuses bad input naming the field, and another user’s key', async () => {
+    const bad = async (body: object, field: string) => {
+      const res = await zd.api('POST', '/domains', { name: 'bad.test', ...body });
+      expect(res.status).toBe(400);
+      expect(((await res.json()) as { error: { fields: Record<string, string> } }).error.fields[field]).toBeTruthy();
+    };
+    await bad({ kind: 'secondary', primaries: [] }, 'primaries');
+    await bad({ kind: 'secondary', primaries: ['ns1.example.com:53'] }, 'primaries');
+    await bad({ kind: 'secondary', primaries: ['192.0.2.1:70000'] }, 'primaries');
+    await bad({ kind: 'secondary', primaries: ['192.0.2.1', '192.0.2.1:53'] }, 'primaries');
+    await bad({ kind: 'secondary', primaries: ['192.0.2.1'], tsig_key: 'nobody-has-this' }, 'tsig_key');
+    await bad({ kind: 'secondary', primaries: ['192.0.2.1'], dnssec_enabled: true }, 'dnssec_enabled');
+    await bad({ primaries: ['192.0.2.1'] }, 'primaries');
+    expect((await zd.api('GET', '/domains/bad.test')).status).toBe(404);
+  });
+});
+
+describe('a secondary whose primary goes away', () => {
+  it('answers until SOA expire, then SERVFAIL, and says why', async () => {
+    const res = await zd.api('POST', '/domains', { name: 'fleeting.test', kind: 'secondary', primaries: [`127.0.0.1:${knot.port}`] });
+    expect(res.status).toBe(201);
+    expect(await eventually(async () => (await short('www.fleeting.test', 'A')) === '192.0.2.10', 100, 100)).toBe(true);
+    await knot.stop();
+    expect(await eventually(async () => (await status('www.fleeting.test', 'A')) === 'SERVFAIL', 100, 100)).toBe(true);
+    const transfer = async () => ((await (await zd.api('GET', '/domains/fleeting.test')).json()) as { transfer: { state: string; error: string | null } }).transfer;
+    // The check that failed says why (a SOA query gives up after a few seconds).
+    expect(await eventually(async () => (await transfer()).error !== null, 100, 100), JSON.stringify([await transfer(), zd.logs.filter((l) => String(l.msg).includes('secondary'))])).toBe(true);
+    const got = await transfer();
+    expect(got.state).toBe('expired');
+    expect(got.error).toMatch(new RegExp(`127\\.0\\.0\\.1:${knot.port}.*did not answer`));
+    // The other zone is still within its expire (a day): still answered.
+    expect(await short('www.hidden.test', 'A')).toBe('192.0.2.10');
+  });
+});

@@ -1,0 +1,43 @@
+/** The refresh state of secondary zones (migration 0024): what their transfers know, and the lease one node holds while it checks. */
+
+export const TRANSFER_STATES = ['ok', 'refreshing', 'failing', 'expired'] as const;
+export type TransferState = (typeof TRANSFER_STATES)[number];
+
+export interface TransferRow {
+  domain_id: number;
+  /** `refreshing` until the first transfer, `ok` after a good check, `failing` after a failed one, `expired` past SOA expire. */
+  state: TransferState;
+  /** The primary's serial as last transferred; null before the first transfer. */
+  serial: number | null;
+  last_check: string | null;
+  last_success: string | null;
+  /** The last check's failure, in words; null after a good one. */
+  error: string | null;
+  /** Failed checks in a row (backs the retry off). */
+  failures: number;
+  /** When the zone is due to be checked again (ISO). */
+  next_check: string;
+  lease_holder: string | null;
+  lease_until: string | null;
+}
+
+/** What a check found, written when it ends (the lease given back). */
+export type TransferResult = Pick<TransferRow, 'state' | 'serial' | 'last_check' | 'last_success' | 'error' | 'failures' | 'next_check'>;
+
+export interface TransferRepos {
+  transfers: {
+    /** The rows of these zones (a secondary never checked has none). */
+    get(domainIds: readonly number[]): Promise<Map<number, TransferRow>>;
+    /** Secondary zones due for a check at `now` whose lease is free, by id, at most `limit`. */
+    due(now: string, limit: number): Promise<number[]>;
+    /**
+     * Takes the zone's lease for `holder` until `until` when it is free (or already `holder`'s),
+     * making the row of a zone never checked: whether it was taken.
+     */
+    claim(domainId: number, holder: string, now: string, until: string): Promise<boolean>;
+    /** Writes what `holder`'s check found and gives the lease back (nothing when the lease is no longer its). */
+    finish(domainId: number, holder: string, result: TransferResult): Promise<void>;
+    /** Makes the zone due at `at` unless it is due sooner (a NOTIFY, "retrieve now"). */
+    dueBy(domainId: number, at: string): Promise<void>;
+  };
+}
