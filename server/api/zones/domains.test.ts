@@ -30,6 +30,9 @@ describe('POST /domains', () => {
       dnssec_enabled: false,
       ds_records: [],
       dnskey_records: [],
+      also_notify: [],
+      allow_transfer: [],
+      transfer_tsig_key: null,
     });
     const today = new Date().toISOString().slice(0, 10).replaceAll('-', '');
     expect(String(d.serial_number)).toBe(`${today}00`);

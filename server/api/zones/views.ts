@@ -1,6 +1,7 @@
 /** Stored rows as the API shows them: exact field names and JSON types. */
 import { APEX, toFqdn } from '../../core/domain-name';
 import { nameFromPlace } from '../../services/zones/zones';
+import { transferList } from '../../core/zone-transfers';
 import { DIGEST_SHA256, dnskeyText, dsText } from '../../services/zones/dnssec-keys';
 import type { DnssecPublicKey, DomainRow, ListedRecord } from '../../store/types';
 
@@ -37,6 +38,9 @@ export function domainView(d: DomainRow, keys: readonly DnssecPublicKey[] = []) 
     minimum_ttl: d.minimum_ttl,
     dnssec_enabled: d.dnssec_enabled,
     ...dnssecView(d.name, d.dnssec_enabled ? keys : []),
+    also_notify: transferList(d.also_notify),
+    allow_transfer: transferList(d.allow_transfer),
+    transfer_tsig_key: d.transfer_tsig_key ?? null,
   };
 }
 

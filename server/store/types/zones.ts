@@ -24,6 +24,15 @@ export interface DomainRow {
   dnssec_disabled_at?: string | null;
   /** The team that owns the zone (migration 0014): its members reach it with their role; null for a zone of its user alone. */
   team_id?: number | null;
+  /**
+   * The zone's own transfers (migration 0025), beside SECONDARIES and AXFR_ALLOW: JSON text of a
+   * list of `host:port` NOTIFY also goes to, and of the networks that may AXFR/IXFR the zone
+   * (canonical form, so equal lists are equal text); the TSIG key name both are signed with, or
+   * null. Absent on rows made before they were read (tests' fixtures): empty lists, no key.
+   */
+  also_notify?: string;
+  allow_transfer?: string;
+  transfer_tsig_key?: string | null;
 }
 
 /** A record as a list shows it (the API's record view, the dashboard): no zone id, no timestamps. */
