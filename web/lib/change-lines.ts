@@ -3,6 +3,7 @@
  * settings as "Minimum TTL 3600 → 300". Lists from the server carry at most 1,000 records a
  * side; `missingLines` says how many it left out.
  */
+import { transferList } from '../../server/core/zone-transfers';
 import { RECORD_TYPE_BY_NAME } from '../../server/core/record-types';
 import { SOA_BOUNDS, type SoaField } from '../../server/core/soa';
 import type { ChangeRecord, ChangeSet } from './api-types';
@@ -58,12 +59,19 @@ export const missingLines = (cs: Pick<ChangeSet, 'added' | 'removed' | 'added_co
 const onOff = (v: unknown) => (v === true ? 'on' : v === false ? 'off' : String(v));
 const shown = (v: unknown) => (v === null || v === undefined || v === '' ? '(none)' : String(v));
 
+const TRANSFER_LABELS: Record<string, string> = { also_notify: 'Also notify', allow_transfer: 'Allow transfers from', transfer_tsig_key: 'Transfer key' };
+
 /** "Minimum TTL 3600 → 300", "DNSSEC off → on", one per changed setting. */
 export function settingLines(settings: ChangeSet['settings']): string[] {
   return Object.entries(settings).map(([field, [before, after]]) => {
     if (field in SOA_BOUNDS) return `${SOA_BOUNDS[field as SoaField].label} ${shown(before)} → ${shown(after)}`;
     if (field === 'dnssec_enabled') return `DNSSEC ${onOff(before)} → ${onOff(after)}`;
     if (field === 'dnssec_keys') return `DNSSEC keys ${shown(before)} → ${shown(after)}`;
+    // The zone's own transfers: lists kept as JSON text, shown as the form lists them.
+    if (field in TRANSFER_LABELS) {
+      const list = (v: unknown) => (typeof v === 'string' && v.startsWith('[') ? transferList(v).join(', ') : v);
+      return `${TRANSFER_LABELS[field]} ${shown(list(before))} → ${shown(list(after))}`;
+    }
     return `${field} ${shown(before)} → ${shown(after)}`;
   });
 }
