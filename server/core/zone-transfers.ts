@@ -71,3 +71,12 @@ export function transferList(stored: string | undefined): string[] {
   const list: unknown = JSON.parse(stored);
   return Array.isArray(list) ? list.filter((e): e is string => typeof e === 'string') : [];
 }
+
+/** A change set's settings as the API shows them: the transfer lists as lists, not as the JSON text they are kept as. */
+export function settingsWithLists(settings: Record<string, [unknown, unknown]>): Record<string, [unknown, unknown]> {
+  if (!('also_notify' in settings) && !('allow_transfer' in settings)) return settings;
+  const list = (v: unknown) => (typeof v === 'string' ? transferList(v) : v);
+  const out = { ...settings };
+  for (const f of ['also_notify', 'allow_transfer'] as const) if (out[f]) out[f] = [list(out[f][0]), list(out[f][1])];
+  return out;
+}

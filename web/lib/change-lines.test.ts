@@ -49,7 +49,7 @@ describe('settingLines', () => {
   });
 
   it("shows a zone's own transfers as lists", () => {
-    expect(settingLines({ also_notify: ['[]', '["192.0.2.1:53","[2001:db8::1]:53"]'], transfer_tsig_key: ['xfr', null] })).toEqual([
+    expect(settingLines({ also_notify: [[], ['192.0.2.1:53', '[2001:db8::1]:53']], transfer_tsig_key: ['xfr', null] })).toEqual([
       'Also notify (none) → 192.0.2.1:53, [2001:db8::1]:53',
       'Transfer key xfr → (none)',
     ]);

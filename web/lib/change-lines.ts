@@ -3,7 +3,6 @@
  * settings as "Minimum TTL 3600 → 300". Lists from the server carry at most 1,000 records a
  * side; `missingLines` says how many it left out.
  */
-import { transferList } from '../../server/core/zone-transfers';
 import { RECORD_TYPE_BY_NAME } from '../../server/core/record-types';
 import { SOA_BOUNDS, type SoaField } from '../../server/core/soa';
 import type { ChangeRecord, ChangeSet } from './api-types';
@@ -67,9 +66,9 @@ export function settingLines(settings: ChangeSet['settings']): string[] {
     if (field in SOA_BOUNDS) return `${SOA_BOUNDS[field as SoaField].label} ${shown(before)} → ${shown(after)}`;
     if (field === 'dnssec_enabled') return `DNSSEC ${onOff(before)} → ${onOff(after)}`;
     if (field === 'dnssec_keys') return `DNSSEC keys ${shown(before)} → ${shown(after)}`;
-    // The zone's own transfers: lists kept as JSON text, shown as the form lists them.
+    // The zone's own transfers, the lists as the form shows them.
     if (field in TRANSFER_LABELS) {
-      const list = (v: unknown) => (typeof v === 'string' && v.startsWith('[') ? transferList(v).join(', ') : v);
+      const list = (v: unknown) => (Array.isArray(v) ? v.join(', ') : v);
       return `${TRANSFER_LABELS[field]} ${shown(list(before))} → ${shown(list(after))}`;
     }
     return `${field} ${shown(before)} → ${shown(after)}`;

@@ -38,6 +38,14 @@ describe('PUT /domains/:name transfers', () => {
     expect(history[0].settings).toMatchObject({ transfer_tsig_key: [null, 'alice-xfr'] });
   });
 
+  it('a change of them is reverted like any zone setting', async () => {
+    await put({ allow_transfer: ['192.0.2.0/24'] });
+    const [change] = await (await t.request('GET', '/api/v1/domains/example.com/changes', { token: alice })).json();
+    expect(change.settings).toEqual({ allow_transfer: [[], ['192.0.2.0/24']] });
+    expect((await t.request('POST', `/api/v1/domains/example.com/changes/${change.id}/revert`, { token: alice })).status).toBeLessThan(300);
+    expect((await get()).allow_transfer).toEqual([]);
+  });
+
   it('leaves absent fields as they are, and clears with empty lists and null', async () => {
     await put({ also_notify: ['192.0.2.1:53'], allow_transfer: ['192.0.2.0/24'], transfer_tsig_key: 'alice-xfr' });
     await put({ minimum_ttl: 300 });
