@@ -1,4 +1,5 @@
 /** A primary zone's own transfers through PUT/GET /domains/:name: the fields, their rules, who may set them. */
+import fc from 'fast-check';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import { createTestApp, type TestApp } from '../../testing/test-app';
 import { inMemory, join } from '../../testing/team-members';
@@ -103,6 +104,35 @@ describe('isolation', () => {
     const res = await put({ transfer_tsig_key: 'bob-xfr' }, bob, 'team.example');
     expect(res.status).toBe(200);
     expect((await res.json()).transfer_tsig_key).toBe('bob-xfr');
+  });
+
+  it('property: whatever key alice makes, bob can neither name it on his zone nor read or change her settings', async () => {
+    expect((await t.request('POST', '/api/v1/domains', { token: bob, body: { name: 'bob.example' } })).status).toBe(201);
+    await put({ also_notify: ['192.0.2.1:53'], transfer_tsig_key: 'alice-xfr' });
+    const refusal = (await fieldsOf(await put({ transfer_tsig_key: 'never-made' }, bob, 'bob.example'))).transfer_tsig_key;
+    const label = fc.stringMatching(/^[a-z0-9]([a-z0-9-]{0,12}[a-z0-9])?$/);
+    await fc.assert(
+      fc.asyncProperty(fc.array(label, { minLength: 1, maxLength: 3 }), async (labels) => {
+        const name = `${labels.join('.')}.k`;
+        const made = await t.request('POST', '/api/v1/tsig-keys', { token: alice, body: { name } });
+        expect([201, 409]).toContain(made.status);
+        expect(await fieldsOf(await put({ transfer_tsig_key: name }, bob, 'bob.example'))).toEqual({ transfer_tsig_key: refusal });
+        expect((await t.request('GET', '/api/v1/domains/example.com', { token: bob })).status).toBe(404);
+        expect((await put({ transfer_tsig_key: null, allow_transfer: ['0.0.0.0/0'] }, bob)).status).toBe(404);
+      }),
+      { numRuns: 15 },
+    );
+    expect((await get(bob, 'bob.example')).transfer_tsig_key).toBeNull();
+    expect(await get()).toMatchObject({ also_notify: ['192.0.2.1:53'], allow_transfer: [], transfer_tsig_key: 'alice-xfr' });
+  });
+
+  it("an editor of a team's zone may not change them (403)", async () => {
+    const as = inMemory(t);
+    expect((await as(alice, 'POST', '/teams', { name: 'web' })).status).toBe(201);
+    await join(as, 'web', alice, { username: 'bob', token: bob }, 'editor');
+    expect((await t.request('POST', '/api/v1/domains', { token: alice, body: { name: 'web.example', team: 'web' } })).status).toBe(201);
+    expect((await put({ allow_transfer: ['0.0.0.0/0'] }, bob, 'web.example')).status).toBe(403);
+    expect((await get(alice, 'web.example')).allow_transfer).toEqual([]);
   });
 
   it('a token limited to names and types may not change them (403)', async () => {
