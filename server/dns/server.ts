@@ -23,6 +23,7 @@ import { Keyring, SERVICE_KEY_USER, type DnsKey, type KeyLookup } from './tsig/k
 import { parseTsigArgument } from './transfer/transfer-signer';
 import type { TsigKey } from './tsig/tsig';
 import { Notifier, parseHostPort } from './transfer/notify';
+import { zoneNotifyTargets } from './transfer/zone-transfers';
 import { listenTcp, type TcpListener } from './wire/tcp';
 import { listenUdp } from './wire/udp';
 import { SNAPSHOT_FILE } from './index/index-snapshot';
@@ -115,7 +116,7 @@ export async function startDns(config: DnsConfig, store: ReadStore, events: Zone
   const acl = named('AXFR_ALLOW', () => parseAcl(config.axfrAllow));
   // TSIG keys are loaded before the first answer, then followed (keyring.ts).
   const keys = await new Keyring(store, onError).start();
-  // NOTIFY_TSIG: the service's own key signs NOTIFY and opens transfers of every zone; tenants' keys never do either.
+  // NOTIFY_TSIG: the service's own key signs NOTIFY to SECONDARIES and opens transfers of every zone; a tenant's key signs only its own zone's.
   const serviceKey = config.notifyTsig ? parseTsigArgument(config.notifyTsig) : undefined;
   const notifier = new Notifier(config.secondaries, { serviceKey, onError });
   const delegation = config.resolver ? createDelegationCheck(store, { resolver: config.resolver, nameservers: config.nameservers, onError, changed: writes.delegated }) : null;
@@ -135,7 +136,8 @@ export async function startDns(config: DnsConfig, store: ReadStore, events: Zone
     index,
     identity: { primary: config.nameservers[0]!, hostmaster: config.hostmaster, aliases },
     hooks: {
-      serialChanged: (zone) => notifier.notify(zone.soa),
+      // SECONDARIES, and the zone's own also_notify signed with its key (a tenant's key signs its own zone's NOTIFY only).
+      serialChanged: (zone) => notifier.notify(zone.soa, zoneNotifyTargets(zone.domain, keys, onError)),
       zoneAdded: (domain) => void delegation?.check(domain.id).catch(onError),
       loading: (p) => {
         progress = p;

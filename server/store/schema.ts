@@ -86,6 +86,10 @@ export interface Database {
     dnssec_disabled_at: string | null;
     /** Migration 0014: the team that owns the zone; null for a zone of its user alone. */
     team_id: number | null;
+    /** Migration 0025: the zone's own NOTIFY targets (JSON list of host:port), transfer networks (JSON list of CIDR) and transfer key. */
+    also_notify: Generated<string>;
+    allow_transfer: Generated<string>;
+    transfer_tsig_key: string | null;
     /** Migration 0024: `primary` or `secondary`; for a secondary its primaries (JSON), key, SOA names and expiry. */
     kind: Generated<string>;
     primaries: string | null;

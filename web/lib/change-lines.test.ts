@@ -48,6 +48,13 @@ describe('settingLines', () => {
     expect(settingLines(settings)).toEqual(['Minimum TTL 3600 → 300', 'Retry 3600 → 1800', 'DNSSEC off → on']);
   });
 
+  it("shows a zone's own transfers as lists", () => {
+    expect(settingLines({ also_notify: [[], ['192.0.2.1:53', '[2001:db8::1]:53']], transfer_tsig_key: ['xfr', null] })).toEqual([
+      'Also notify (none) → 192.0.2.1:53, [2001:db8::1]:53',
+      'Transfer key xfr → (none)',
+    ]);
+  });
+
   it('shows settings it does not know by their field name', () => {
     expect(settingLines({ dnssec_keys: ['31589', 'rollover started'], future_field: [null, 'x'] })).toEqual(['DNSSEC keys 31589 → rollover started', 'future_field (none) → x']);
   });

@@ -58,12 +58,19 @@ export const missingLines = (cs: Pick<ChangeSet, 'added' | 'removed' | 'added_co
 const onOff = (v: unknown) => (v === true ? 'on' : v === false ? 'off' : String(v));
 const shown = (v: unknown) => (v === null || v === undefined || v === '' ? '(none)' : String(v));
 
+const TRANSFER_LABELS: Record<string, string> = { also_notify: 'Also notify', allow_transfer: 'Allow transfers from', transfer_tsig_key: 'Transfer key' };
+
 /** "Minimum TTL 3600 → 300", "DNSSEC off → on", one per changed setting. */
 export function settingLines(settings: ChangeSet['settings']): string[] {
   return Object.entries(settings).map(([field, [before, after]]) => {
     if (field in SOA_BOUNDS) return `${SOA_BOUNDS[field as SoaField].label} ${shown(before)} → ${shown(after)}`;
     if (field === 'dnssec_enabled') return `DNSSEC ${onOff(before)} → ${onOff(after)}`;
     if (field === 'dnssec_keys') return `DNSSEC keys ${shown(before)} → ${shown(after)}`;
+    // The zone's own transfers, the lists as the form shows them.
+    if (field in TRANSFER_LABELS) {
+      const list = (v: unknown) => (Array.isArray(v) ? v.join(', ') : v);
+      return `${TRANSFER_LABELS[field]} ${shown(list(before))} → ${shown(list(after))}`;
+    }
     return `${field} ${shown(before)} → ${shown(after)}`;
   });
 }

@@ -3,7 +3,7 @@
  * error for its field (from the client's checks or the server's `fields`), wired with
  * aria-describedby / aria-invalid so a screen reader reads them too.
  */
-import { useId, type InputHTMLAttributes, type ReactNode, type SelectHTMLAttributes } from 'react';
+import { useId, type InputHTMLAttributes, type ReactNode, type SelectHTMLAttributes, type TextareaHTMLAttributes } from 'react';
 import './field.css';
 
 interface FieldFrame {
@@ -53,6 +53,17 @@ export function TextField({ label, hint, error, warning, className, ...input }: 
   return (
     <Frame id={id} {...f}>
       <input {...input} id={id} aria-invalid={error ? true : input['aria-invalid']} aria-describedby={describedBy(id, f, input['aria-describedby'])} />
+    </Frame>
+  );
+}
+
+export function TextAreaField({ label, hint, error, warning, className, ...area }: FieldFrame & TextareaHTMLAttributes<HTMLTextAreaElement>) {
+  const auto = useId();
+  const id = area.id ?? auto;
+  const f = { label, hint, error, warning, className };
+  return (
+    <Frame id={id} {...f}>
+      <textarea {...area} id={id} aria-invalid={error ? true : area['aria-invalid']} aria-describedby={describedBy(id, f, area['aria-describedby'])} />
     </Frame>
   );
 }

@@ -32,6 +32,9 @@ describe('POST /domains', () => {
       dnskey_records: [],
       kind: 'primary',
       primaries: [],
+      also_notify: [],
+      allow_transfer: [],
+      transfer_tsig_key: null,
     });
     const today = new Date().toISOString().slice(0, 10).replaceAll('-', '');
     expect(String(d.serial_number)).toBe(`${today}00`);

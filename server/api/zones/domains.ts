@@ -68,7 +68,7 @@ const get = createRoute({
 const update = createRoute({
   method: 'put',
   path: '/domains/{name}',
-  summary: 'Update SOA timers and DNSSEC of a domain (only the fields sent)',
+  summary: "Update SOA timers, DNSSEC and the zone's own transfers (only the fields sent)",
   tags,
   security,
   request: { params: nameParam, query: z.object(writeQuery), headers: writeHeaders, body: { required: true, content: json(DomainUpdateSchema) } },

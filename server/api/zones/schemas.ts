@@ -9,6 +9,7 @@ import { LABEL_CONTROL_CHARS, MAX_TOKEN_DAYS, MAX_TOKEN_LABEL } from '../../core
 import { WRITABLE_TYPES } from '../../core/record-types';
 import { TSIG_ALGORITHM_NAMES } from '../../core/tsig-rules';
 import { MAX_TTL } from '../../core/ttl';
+import { MAX_ALLOW_TRANSFER, MAX_ALSO_NOTIFY } from '../../core/zone-transfers';
 import { SOURCES } from '../../services/changes/change-sets';
 
 const required = (what: string) => ({
@@ -103,6 +104,12 @@ export const DomainSchema = z
     primaries: z.array(z.string()).openapi({ description: "A secondary's primaries (`host:port`); empty for a primary zone", example: ['192.0.2.1:53'] }),
     tsig_key: z.string().nullable().optional().openapi({ description: 'Only for a secondary: the TSIG key its transfers are signed with, or null' }),
     transfer: TransferSchema.optional().openapi({ description: 'Only for a secondary: how following its primaries goes' }),
+    also_notify: z.array(z.string()).openapi({ example: ['192.0.2.1:53', '[2001:db8::1]:53'], description: "Secondaries NOTIFY goes to on every serial change, besides the service's SECONDARIES" }),
+    allow_transfer: z.array(z.string()).openapi({ example: ['192.0.2.0/24'], description: 'Networks that may AXFR/IXFR this zone, besides AXFR_ALLOW' }),
+    transfer_tsig_key: z
+      .string()
+      .nullable()
+      .openapi({ example: 'acme-xfr', description: 'The TSIG key a transfer from allow_transfer must be signed with, and NOTIFY to also_notify is signed with; null: none' }),
   })
   .openapi('Domain');
 
@@ -156,7 +163,25 @@ export const DomainCreateSchema = z
   })
   .openapi('DomainCreate');
 
-export const DomainUpdateSchema = z.strictObject(soaFields).openapi('DomainUpdate');
+const transferFields = {
+  also_notify: z
+    .array(text('an IP address and port such as 192.0.2.1:53'), required('a list of IP addresses and ports such as 192.0.2.1:53'))
+    .max(MAX_ALSO_NOTIFY, `must list at most ${MAX_ALSO_NOTIFY} NOTIFY targets`)
+    .optional()
+    .openapi({ example: ['192.0.2.1:53', '[2001:db8::1]:53'], description: 'IP literals with a port (1–65535), no duplicates; NOTIFY (RFC 1996) goes to these too on every serial change' }),
+  allow_transfer: z
+    .array(text('an IP address or CIDR block such as 192.0.2.0/24'), required('a list of IP addresses or CIDR blocks such as 192.0.2.0/24'))
+    .max(MAX_ALLOW_TRANSFER, `must list at most ${MAX_ALLOW_TRANSFER} networks`)
+    .optional()
+    .openapi({ example: ['192.0.2.0/24', '2001:db8::/32'], description: 'Networks that may AXFR/IXFR this zone, besides AXFR_ALLOW' }),
+  transfer_tsig_key: text("the name of a TSIG key the zone's owner holds, or null")
+    .max(253, 'must be at most 253 characters')
+    .nullable()
+    .optional()
+    .openapi({ example: 'acme-xfr', description: "A TSIG key the zone's owner holds: transfers from allow_transfer must be signed with it, and NOTIFY to also_notify is; null: none" }),
+};
+
+export const DomainUpdateSchema = z.strictObject({ ...soaFields, ...transferFields }).openapi('DomainUpdate');
 
 /** Fields a client may read but not write; naming them in a body is a 400 that says so. */
 export const READ_ONLY_FIELDS = new Set(['name', 'serial_number', 'created_at', 'updated_at', 'delegated', 'ds_records', 'dnskey_records', 'id', 'fqdn', 'kind', 'primaries', 'transfer']);

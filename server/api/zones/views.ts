@@ -1,6 +1,7 @@
 /** Stored rows as the API shows them: exact field names and JSON types. */
 import { APEX, toFqdn } from '../../core/domain-name';
 import { nameFromPlace } from '../../services/zones/zones';
+import { transferList } from '../../core/zone-transfers';
 import { DIGEST_SHA256, dnskeyText, dsText } from '../../services/zones/dnssec-keys';
 import type { DnssecPublicKey, DomainRow, ListedRecord } from '../../store/types';
 import type { TransferView } from '../../services/secondary/secondaries';
@@ -42,6 +43,9 @@ export function domainView(d: DomainRow, keys: readonly DnssecPublicKey[] = [], 
     kind: d.kind ?? 'primary',
     primaries: d.primaries ?? [],
     ...secondary,
+    also_notify: transferList(d.also_notify),
+    allow_transfer: transferList(d.allow_transfer),
+    transfer_tsig_key: d.transfer_tsig_key ?? null,
   };
 }
 

@@ -3,6 +3,7 @@
  * (the user and `token:<id>`, or `session` from the dashboard), the `If-Match` serial that
  * guards it, and `?dry_run=true`.
  */
+import { settingsWithLists } from '../../core/zone-transfers';
 import type { Context } from 'hono';
 import { z } from '@hono/zod-openapi';
 import { Invalid } from '../../core/errors';
@@ -75,7 +76,7 @@ export function changeView(cs: ChangeSet & { added_count?: number; removed_count
     removed: cs.removed.slice(0, limit).map(rec),
     added_count: cs.added_count ?? cs.added.length,
     removed_count: cs.removed_count ?? cs.removed.length,
-    settings: cs.settings,
+    settings: settingsWithLists(cs.settings),
     // Only a change of a batch says so: the shape of the interface specification stays as it was for the rest.
     ...(cs.batch ? { batch: cs.batch } : {}),
   };

@@ -4,7 +4,8 @@
  * Each message is retried until the secondary answers with the same ID (§3.6, §4.2);
  * a newer serial for the same zone and secondary replaces a pending one. A secondary
  * configured with a key (`host:port key-name`) gets the NOTIFY signed (RFC 8945) with the
- * service's own key, NOTIFY_TSIG — never a tenant's.
+ * service's own key, NOTIFY_TSIG. A zone's own targets (its `also_notify`) come with each
+ * notify, signed with the zone's transfer key when it has one (zone-transfers.ts).
  */
 import { parseHostPort, type HostPort } from '../../core/host-port';
 import dgram from 'node:dgram';
@@ -18,6 +19,11 @@ export interface Secondary extends HostPort {
   key?: string;
 }
 export { parseHostPort };
+
+/** One of a zone's own NOTIFY targets, with the key (its owner's) to sign with, if any. */
+export interface ZoneNotifyTarget extends HostPort {
+  tsig?: TsigKey;
+}
 
 export interface NotifyOptions {
   retryMs?: number;
@@ -62,9 +68,20 @@ export class Notifier {
     this.attempts = options.attempts ?? 5;
   }
 
-  /** Notifies every secondary of the zone whose current SOA is `soa`. */
-  notify(soa: RRset): void {
-    for (const s of this.secondaries) this.send(`${soa.name} ${s.host}:${s.port}`, s, soa);
+  /** Notifies every secondary of the zone whose current SOA is `soa`, and the zone's own targets. */
+  notify(soa: RRset, also: readonly ZoneNotifyTarget[] = []): void {
+    for (const s of this.secondaries) this.send(`${soa.name} ${s.host}:${s.port}`, s, soa, this.serviceKeyFor(s));
+    // A target in both lists is told once, as the zone says (a later send replaces a pending one).
+    for (const t of also) this.send(`${soa.name} ${t.host}:${t.port}`, t, soa, t.tsig ?? null);
+  }
+
+  /** The key a SECONDARIES entry is signed with: none, NOTIFY_TSIG, or undefined when it names another (not sent). */
+  private serviceKeyFor(target: Secondary): TsigKey | null | undefined {
+    if (!target.key) return null;
+    const tsig = this.options.serviceKey?.name === target.key ? this.options.serviceKey : undefined;
+    // An unsigned NOTIFY would be dropped by a secondary that expects the key: say why instead.
+    if (!tsig) this.options.onError?.(new Error(`SECONDARIES: ${target.host}:${target.port} expects the key ${target.key}, which is not NOTIFY_TSIG's`));
+    return tsig;
   }
 
   private socket(host: string): dgram.Socket {
@@ -80,19 +97,16 @@ export class Notifier {
     return socket;
   }
 
-  private send(key: string, target: Secondary, soa: RRset): void {
+  /** Sends NOTIFY to one target, signed with `tsig` (null: unsigned; undefined: a key is wanted but missing, so nothing is sent). */
+  private send(key: string, target: HostPort, soa: RRset, tsig: TsigKey | null | undefined): void {
+    if (tsig === undefined) return;
     this.cancel(key);
     let id: number;
     do id = Math.floor(Math.random() * 0x10000);
     while (this.byId.has(id));
     let message = notifyMessage(id, soa);
-    if (target.key) {
-      const tsig = this.options.serviceKey?.name === target.key ? this.options.serviceKey : undefined;
-      // An unsigned NOTIFY would be dropped by a secondary that expects the key: say why instead.
-      if (!tsig) return this.options.onError?.(new Error(`SECONDARIES: ${target.host}:${target.port} expects the key ${target.key}, which is not NOTIFY_TSIG's`));
-      // Signed once: the retries within the next seconds stay well inside the fudge.
-      message = signRequest(message, tsig).message;
-    }
+    // Signed once: the retries within the next seconds stay well inside the fudge.
+    if (tsig) message = signRequest(message, tsig).message;
     let tries = 0;
     const attempt = () => {
       if (tries++ >= this.attempts) return this.cancel(key);

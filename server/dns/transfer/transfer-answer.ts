@@ -1,6 +1,7 @@
 /**
  * The answer to a zone transfer query (AXFR, RFC 5936; IXFR, RFC 1995), once the query is
- * parsed: who may transfer (AXFR_ALLOW, or a TSIG key of the zone's owner), the SOA alone for an
+ * parsed: who may transfer (AXFR_ALLOW, a TSIG key of the zone's owner, or the zone's own
+ * allow_transfer, signed with its key when it names one), the SOA alone for an
  * IXFR over UDP, else the zone's messages over TCP (axfr.ts, ixfr.ts).
  */
 import { allowsAddress, allowsWholeZone } from '../../core/scope';
@@ -13,6 +14,7 @@ import { encodeResponse, errorResponse, responseLimit } from '../wire/response';
 import { MAX_MESSAGE } from '../wire/writer';
 import { axfrMessages } from './axfr';
 import { ixfrMessages, type HistoryReader, type IxfrMode } from './ixfr';
+import { keyHoldsZone, zoneAllowsTransfer } from './zone-transfers';
 
 /** What a transfer asks of the server (part of the handler's options). */
 export interface TransferOptions {
@@ -33,17 +35,15 @@ export function keyMayTransfer(key: DnsKey, zone: Zone, address: string): boolea
   // The service's key (NOTIFY_TSIG) is the secondaries' own: every zone.
   if (key.userId === SERVICE_KEY_USER) return true;
   // A team's zone: any member (every role reads); a user's own zone: its user.
-  const team = zone.domain.team_id;
-  const reaches = team != null ? Boolean(key.teams?.has(team)) : key.userId === zone.domain.user_id;
-  return reaches && allowsWholeZone(key.scope, zone.name) && allowsAddress(key.scope, address);
+  return keyHoldsZone(key, zone.domain) && allowsWholeZone(key.scope, zone.name) && allowsAddress(key.scope, address);
 }
 
 /** The messages answering an AXFR or IXFR query; a promise for an IXFR over TCP, which reads the history. */
 export function answerTransfer(index: ZoneIndex, options: TransferOptions, msg: Buffer, q: Query, tcp: boolean, address: string, signed: SignedRequest | null): Buffer[] | Promise<Buffer[]> {
   const zone = index.get(q.qname);
   if (!zone) return [errorResponse(msg, index.find(q.qname) ? RCODE.NOTAUTH : RCODE.REFUSED, q.questionEnd, q.edns !== null)];
-  // AXFR_ALLOW, or a TSIG key of the zone's owner from anywhere.
-  const allowed = options.transferAllowed(address) || (signed !== null && keyMayTransfer(signed.key, zone, address));
+  // AXFR_ALLOW, a TSIG key of the zone's owner from anywhere, or the zone's own networks (with its key, if it names one).
+  const allowed = options.transferAllowed(address) || (signed !== null && keyMayTransfer(signed.key, zone, address)) || zoneAllowsTransfer(zone, address, signed);
   if (!allowed) return [errorResponse(msg, RCODE.REFUSED, q.questionEnd, q.edns !== null)];
   // RFC 1995 §2: an IXFR over UDP gets the SOA alone, telling the client to use TCP.
   if (!tcp) {

@@ -108,9 +108,9 @@ describe('zone metadata', () => {
     expect((await h.json('GET', `${ZONES}/meta.example.`)).body.soa_edit_api).toBe('INCREASE');
     expect((await h.call('DELETE', `${META}/SOA-EDIT-API`)).status).toBe(204);
     expect((await h.json('GET', `${META}/SOA-EDIT-API`)).body.metadata).toEqual(['DEFAULT']);
-    const axfr = await h.json('PUT', `${META}/ALLOW-AXFR-FROM`, { metadata: ['192.0.2.0/24'] });
-    expect(axfr.status).toBe(422);
-    expect(axfr.body.error).toMatch(/^metadata kind 'ALLOW-AXFR-FROM' has no meaning in zonedeck/);
+    const source = await h.json('PUT', `${META}/AXFR-SOURCE`, { metadata: ['192.0.2.1'] });
+    expect(source.status).toBe(422);
+    expect(source.body.error).toMatch(/^metadata kind 'AXFR-SOURCE' has no meaning in zonedeck/);
     expect((await h.json('PUT', `${META}/SOA-EDIT-API`, { metadata: ['SOMETIMES'] })).status).toBe(422);
   });
 
@@ -124,6 +124,32 @@ describe('zone metadata', () => {
     // PowerDNS's read-only kinds may be read, not written.
     expect((await h.json('GET', `${META}/NSEC3PARAM`)).body.metadata).toEqual([]);
     expect((await h.json('PUT', `${META}/NSEC3PARAM`, { metadata: ['1 0 0 -'] })).body.error).toBe("Unsupported metadata kind 'NSEC3PARAM'");
+  });
+
+  it("ALLOW-AXFR-FROM, ALSO-NOTIFY and TSIG-ALLOW-AXFR are the zone's own transfers, as the API shows them", async () => {
+    expect((await h.json('POST', ZONES, { name: 'xfr.example.', kind: 'Native' })).status).toBe(201);
+    expect((await h.t.request('POST', '/api/v1/tsig-keys', { token: h.token, body: { name: 'xfr-key' } })).status).toBe(201);
+    const META = `${ZONES}/xfr.example./metadata`;
+    const shown = async () => (await h.t.request('GET', '/api/v1/domains/xfr.example', { token: h.token })).json();
+    expect(await h.json('PUT', `${META}/ALLOW-AXFR-FROM`, { metadata: ['192.0.2.0/24'] })).toEqual({ status: 200, body: { type: 'Metadata', kind: 'ALLOW-AXFR-FROM', metadata: ['192.0.2.0/24'] } });
+    // POST adds, as PowerDNS's does; an address without a port is port 53.
+    expect((await h.json('POST', META, { kind: 'ALLOW-AXFR-FROM', metadata: ['2001:db8::/32'] })).body.metadata).toEqual(['192.0.2.0/24', '2001:db8::/32']);
+    expect((await h.json('PUT', `${META}/ALSO-NOTIFY`, { metadata: ['192.0.2.1', '[2001:db8::1]:5300', '2001:db8::2'] })).body.metadata).toEqual([
+      '192.0.2.1:53',
+      '[2001:db8::1]:5300',
+      '[2001:db8::2]:53',
+    ]);
+    expect((await h.json('PUT', `${META}/TSIG-ALLOW-AXFR`, { metadata: ['xfr-key.'] })).body.metadata).toEqual(['xfr-key']);
+    expect(await shown()).toMatchObject({ allow_transfer: ['192.0.2.0/24', '2001:db8::/32'], also_notify: ['192.0.2.1:53', '[2001:db8::1]:5300', '[2001:db8::2]:53'], transfer_tsig_key: 'xfr-key' });
+    expect((await h.json('GET', META)).body.map((e: { kind: string }) => e.kind)).toEqual(['SOA-EDIT-API', 'RFC1123-CONFORMANCE', 'ALLOW-AXFR-FROM', 'ALSO-NOTIFY', 'TSIG-ALLOW-AXFR']);
+    // What zonedeck cannot keep is 422, and changes nothing.
+    expect((await h.json('PUT', `${META}/ALLOW-AXFR-FROM`, { metadata: ['AUTO-NS'] })).body.error).toMatch(/AUTO-NS/);
+    expect((await h.json('PUT', `${META}/ALSO-NOTIFY`, { metadata: ['ns1.example.net'] })).body.error).toMatch(/also_notify/);
+    expect((await h.json('PUT', `${META}/TSIG-ALLOW-AXFR`, { metadata: ['a', 'b'] })).status).toBe(422);
+    expect((await h.json('PUT', `${META}/TSIG-ALLOW-AXFR`, { metadata: ['nobody-key'] })).body.error).toMatch(/transfer_tsig_key/);
+    expect((await shown()).transfer_tsig_key).toBe('xfr-key');
+    for (const kind of ['ALLOW-AXFR-FROM', 'ALSO-NOTIFY', 'TSIG-ALLOW-AXFR']) expect((await h.call('DELETE', `${META}/${kind}`)).status).toBe(204);
+    expect(await shown()).toMatchObject({ allow_transfer: [], also_notify: [], transfer_tsig_key: null });
   });
 
   it('RFC1123-CONFORMANCE is 0: an underscore is taken in a name and a target; 1 is refused', async () => {

@@ -20,10 +20,12 @@ import { ownedZone, zonePlace, type Place, type ZoneRef } from './place';
 import { moveZone, removeZone, type OwnerDeps } from './zone-owners';
 import { admissible, soaTimers, zoneRules, type ZoneRules, type ZoneSettings } from './zone-rules';
 import { heldKey, secondaryFields, type SecondarySource } from './secondary-source';
+import { transferSettings, type TransferSettingsInput } from './zone-transfers';
 
 // Callers name a place and the settings from here, where the zone service is.
 export { nameAtPlace, nameFromPlace, type Place, type ZoneRef } from './place';
 export type { ZoneSettings } from './zone-rules';
+export type { TransferSettingsInput } from './zone-transfers';
 
 export interface ZoneDefaults {
   nameservers: string[];
@@ -157,14 +159,18 @@ export class Zones {
     return zone;
   }
 
-  /** Partial update of SOA timers and DNSSEC, as one change set; a no-op patch changes nothing, not even the serial. */
-  async update(userId: number, name: ZoneRef, patch: ZoneSettings, opts: WriteOptions = CLI_WRITE): Promise<Applied<void>> {
-    // The SOA bounds are judged on the zone as locked: they hold for the timers the patch leaves too.
-    return this.changes.update(await this.owned(userId, name), opts, ({ zone, settings }) => {
+  /**
+   * Partial update of SOA timers, DNSSEC and the zone's own transfers, as one change set; a no-op
+   * patch changes nothing, not even the serial.
+   */
+  async update(userId: number, name: ZoneRef, patch: ZoneSettings & TransferSettingsInput, opts: WriteOptions = CLI_WRITE): Promise<Applied<void>> {
+    // The SOA bounds and the transfer key are judged on the zone as locked: the timers the patch leaves, the owner it has now.
+    return this.changes.update(await this.owned(userId, name), opts, async ({ zone, settings, tx }) => {
       const check = new FieldCheck();
       const soa = soaTimers(check, zone, patch);
+      const transfers = await transferSettings(check, tx, zone, patch);
       check.done();
-      Object.assign(settings, soa);
+      Object.assign(settings, soa, transfers);
       if (patch.dnssec_enabled !== undefined) settings.dnssec_enabled = patch.dnssec_enabled;
     });
   }

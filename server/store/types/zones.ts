@@ -35,6 +35,15 @@ export interface DomainRow {
   soa_rname?: string | null;
   /** When a secondary stops being answered unless refreshed (its last refresh + SOA expire); null: never transferred. */
   expires_at?: string | null;
+  /**
+   * The zone's own transfers (migration 0025), beside SECONDARIES and AXFR_ALLOW: JSON text of a
+   * list of `host:port` NOTIFY also goes to, and of the networks that may AXFR/IXFR the zone
+   * (canonical form, so equal lists are equal text); the TSIG key name both are signed with, or
+   * null. Absent on rows made before they were read (tests' fixtures): empty lists, no key.
+   */
+  also_notify?: string;
+  allow_transfer?: string;
+  transfer_tsig_key?: string | null;
 }
 
 export const ZONE_KINDS = ['primary', 'secondary'] as const;

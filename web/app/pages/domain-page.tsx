@@ -1,5 +1,5 @@
 /**
- * The domain editor: zone facts, SOA timers, DNSSEC and the records. Its writes carry the
+ * The domain editor: zone facts, SOA timers, DNSSEC, the zone's own transfers and the records. Its writes carry the
  * zone's serial as If-Match; when one is refused because the zone changed elsewhere, the
  * conflict banner says who changed it and offers to reload. On a team's zone it offers what
  * the member's role allows (zone-access.ts): an editor sees no SOA or DNSSEC controls, a
@@ -12,6 +12,7 @@ import { DelegationCard } from '../../features/delegation/delegation-card';
 import { DnssecSwitch } from '../../features/domains/dnssec-switch';
 import { useDomain } from '../../features/domains/get-domain';
 import { SoaForm } from '../../features/domains/soa-form';
+import { TransfersForm } from '../../features/domains/transfers-form';
 import { zoneAccess } from '../../features/domains/zone-access';
 import { ZoneFacts } from '../../features/domains/zone-facts';
 import { ZoneNotFound, ZonePageHeader } from '../../features/domains/zone-page-header';
@@ -27,7 +28,7 @@ import { usePageTitle } from '../../lib/page-title';
 import { unicodeName } from '../../lib/idn';
 import '../../features/domains/domains.css';
 
-/** The SOA timers and DNSSEC, side by side under the records. */
+/** The SOA timers and DNSSEC side by side under the records, the zone's own transfers below. */
 function ZoneSettings({ domain }: { domain: Domain }) {
   return (
     <div className="editor-grid">
@@ -38,6 +39,10 @@ function ZoneSettings({ domain }: { domain: Domain }) {
       <section className="card" aria-labelledby="dnssec-title">
         <h2 id="dnssec-title">DNSSEC</h2>
         <DnssecSwitch domain={domain} />
+      </section>
+      <section className="card" aria-labelledby="transfers-title">
+        <h2 id="transfers-title">Transfers</h2>
+        <TransfersForm domain={domain} />
       </section>
     </div>
   );

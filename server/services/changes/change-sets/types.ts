@@ -57,9 +57,13 @@ export interface Settings {
   expire_interval: number;
   minimum_ttl: number;
   dnssec_enabled: boolean;
+  /** The zone's own transfers: JSON text of canonical lists (core/zone-transfers.ts), and a key name or null. */
+  also_notify: string;
+  allow_transfer: string;
+  transfer_tsig_key: string | null;
 }
 
-export const SETTING_FIELDS = [...SOA_FIELDS, 'dnssec_enabled'] as const;
+export const SETTING_FIELDS = [...SOA_FIELDS, 'dnssec_enabled', 'also_notify', 'allow_transfer', 'transfer_tsig_key'] as const;
 
 /** What a transfer sets on a secondary's row: the primary's serial and SOA names, and when the zone expires. */
 export interface TransferredRow {
