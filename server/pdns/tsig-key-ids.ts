@@ -4,8 +4,8 @@
  * user, or the answer is PowerDNS's 422 `A TSIG key with the name 'x' does not exist`. Keys allowed
  * to transfer the zone are what zonedeck has already (a key of the zone's owner
  * whose scope takes the zone), so such a key is accepted; one whose scope leaves the zone out
- * would not be allowed, and is 422. zonedeck fetches no zone from a primary, so a secondary's key
- * (`slave_tsig_key_ids`) is 422 like `masters`.
+ * would not be allowed, and is 422. A secondary zone (kind Slave) takes one key to fetch its zone
+ * with (`slave_tsig_key_ids`); a primary zone fetches nothing, so there it is 422 like `masters`.
  */
 import { NotFound } from '../core/errors';
 import { allowsZone } from '../core/scope';
@@ -13,7 +13,13 @@ import type { Services } from '../services';
 import { PdnsError, unprocessable } from './errors';
 import { zoneNameOfId } from './names';
 
-export async function checkTsigKeyIds(services: Services, userId: number, zone: string, ids: { master_tsig_key_ids?: string[]; slave_tsig_key_ids?: string[] }): Promise<void> {
+export async function checkTsigKeyIds(
+  services: Services,
+  userId: number,
+  zone: string,
+  ids: { master_tsig_key_ids?: string[]; slave_tsig_key_ids?: string[] },
+  secondary = false,
+): Promise<string | null> {
   const own = async (id: string) => {
     let name = id;
     try {
@@ -28,6 +34,9 @@ export async function checkTsigKeyIds(services: Services, userId: number, zone: 
     const key = await own(id);
     if (!allowsZone(key.scope, zone)) throw unprocessable(`master_tsig_key_ids: the scope of the TSIG key '${key.name}' does not include ${zone}, so it cannot transfer it`);
   }
-  for (const id of ids.slave_tsig_key_ids ?? []) await own(id);
-  if (ids.slave_tsig_key_ids?.length) throw unprocessable('slave_tsig_key_ids: zonedeck is the primary of its zones; it transfers none from a primary');
+  const fetchWith: string[] = [];
+  for (const id of ids.slave_tsig_key_ids ?? []) fetchWith.push((await own(id)).name);
+  if (fetchWith.length > 0 && !secondary) throw unprocessable('slave_tsig_key_ids: a primary zone fetches nothing from a primary; give them to a zone of kind Slave');
+  if (fetchWith.length > 1) throw unprocessable("slave_tsig_key_ids: zonedeck signs a secondary zone's transfers with one key");
+  return fetchWith[0] ?? null;
 }

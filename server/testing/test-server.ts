@@ -17,6 +17,8 @@ export interface RunningServer {
   /** Every JSON log line the server printed so far. */
   logs: Array<Record<string, unknown>>;
   api(method: string, url: string, body?: unknown): Promise<Response>;
+  /** The PowerDNS-compatible API (`/api/v1/servers/localhost…`, X-API-Key) as the same user. */
+  pdns(method: string, url: string, body?: unknown): Promise<Response>;
   /** Runs dig against the server; the arguments follow `@127.0.0.1 -p <port>`. */
   dig(...args: string[]): Promise<string>;
   stop(): Promise<void>;
@@ -45,6 +47,12 @@ export async function startServer(env: Record<string, string> = {}): Promise<Run
       fetch(`${proc.url}/api/v1${url}`, {
         method,
         headers: { authorization: `Bearer ${token}`, 'content-type': 'application/json' },
+        body: body === undefined ? undefined : JSON.stringify(body),
+      }),
+    pdns: (method, url, body) =>
+      fetch(`${proc.url}/api/v1/servers/localhost${url}`, {
+        method,
+        headers: { 'x-api-key': token, 'content-type': 'application/json' },
         body: body === undefined ? undefined : JSON.stringify(body),
       }),
     dig: async (...args) => (await run('dig', ['@127.0.0.1', '-p', String(dns), '+time=2', '+tries=2', ...args])).stdout,

@@ -4,152 +4,44 @@
  * on creation, a change on Knot's NOTIFY by IXFR, one change set per transfer in History, every
  * write refused, SERVFAIL once the primary has been gone past SOA expire.
  */
-import { execFile, spawn, type ChildProcess } from 'node:child_process';
-import fs from 'node:fs';
-import os from 'node:os';
-import path from 'node:path';
-import { promisify } from 'node:util';
+import { execFile } from 'node:child_process';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { daemonPath } from '../../testing/daemons';
-import { eventually, freePort, startServer, type RunningServer } from '../../testing/test-server';
+import { KnotPrimary, primaryZoneFile } from '../../testing/knot-primary';
+import { eventually, startServer, type RunningServer } from '../../testing/test-server';
 
-const run = promisify(execFile);
 const SECRET = Buffer.alloc(32, 7).toString('base64');
 
-const zoneFile = (origin: string, serial: number, timers: string) => `$ORIGIN ${origin}.
-$TTL 300
-@ 300 IN SOA ns.hidden-primary.example. hostmaster.hidden-primary.example. ${serial} ${timers}
-@ IN NS ns1.public.example.
-@ IN NS ns2.public.example.
-@ IN MX 10 mail
-@ IN TXT "v=spf1 -all"
-www IN A 192.0.2.10
-www IN AAAA 2001:db8::10
-mail IN A 192.0.2.25
-*.apps IN A 192.0.2.30
-sub IN NS ns.sub.${origin}.
-ns.sub IN A 192.0.2.53
-`;
-
-class Knot {
-  readonly dir = fs.mkdtempSync(path.join(os.tmpdir(), 'zonedeck-hidden-primary-'));
-  child?: ChildProcess;
-  output = '';
-  constructor(readonly port: number) {}
-
-  get conf(): string {
-    return path.join(this.dir, 'knot.conf');
-  }
-
-  start(zonedeckPort: number): void {
-    fs.writeFileSync(path.join(this.dir, 'hidden.test.zone'), zoneFile('hidden.test', 1, '3600 600 86400 300'));
-    // Refresh 1 s, retry 1 s, expire 3 s: zonedeck gives the zone up 3 s after Knot goes away.
-    fs.writeFileSync(path.join(this.dir, 'fleeting.test.zone'), zoneFile('fleeting.test', 7, '1 1 3 300'));
-    fs.writeFileSync(
-      this.conf,
-      `server:
-    rundir: "${this.dir}"
-    listen: 127.0.0.1@${this.port}
-log:
-  - target: stdout
-    any: info
-database:
-    storage: "${this.dir}"
-key:
-  - id: xfr-key
-    algorithm: hmac-sha256
-    secret: ${SECRET}
-remote:
-  - id: zonedeck
-    address: 127.0.0.1@${zonedeckPort}
-    key: xfr-key
-  - id: zonedeck-plain
-    address: 127.0.0.1@${zonedeckPort}
-acl:
-  - id: signed-transfer
-    address: 127.0.0.1
-    key: xfr-key
-    action: transfer
-  - id: transfer
-    address: 127.0.0.1
-    action: transfer
-template:
-  - id: default
-    storage: "${this.dir}"
-    zonefile-sync: -1
-    journal-content: changes
-    serial-policy: increment
-zone:
-  - domain: hidden.test
-    file: hidden.test.zone
-    notify: zonedeck
-    acl: signed-transfer
-  - domain: fleeting.test
-    file: fleeting.test.zone
-    notify: zonedeck-plain
-    acl: transfer
-`,
-    );
-    this.child = spawn(daemonPath('knotd', 'knot'), ['-c', this.conf], { stdio: ['ignore', 'pipe', 'pipe'] });
-    this.child.stdout!.on('data', (d) => (this.output += d));
-    this.child.stderr!.on('data', (d) => (this.output += d));
-  }
-
-  /** Changes the zone on Knot as its operator would (knotc zone-begin/set/commit): a new serial, journaled. */
-  async set(zone: string, ...rr: string[]): Promise<void> {
-    const knotc = daemonPath('knotc', 'knot');
-    await run(knotc, ['-c', this.conf, 'zone-begin', zone]);
-    await run(knotc, ['-c', this.conf, 'zone-set', zone, ...rr]);
-    await run(knotc, ['-c', this.conf, 'zone-commit', zone]);
-  }
-
-  async stop(): Promise<void> {
-    if (this.child && this.child.exitCode === null) {
-      const exited = new Promise((r) => this.child!.once('exit', r));
-      this.child.kill('SIGTERM');
-      await exited;
-    }
-  }
-}
-
 let zd: RunningServer;
-let knot: Knot;
+let knot: KnotPrimary;
 
 const short = async (name: string, type: string) => (await zd.dig('+short', '+time=1', '+tries=1', name, type)).trim();
 const status = async (name: string, type: string) => /status: (\w+)/.exec(await zd.dig('+time=1', '+tries=1', name, type))?.[1];
 
 beforeAll(async () => {
   zd = await startServer();
-  knot = new Knot(await freePort());
-  knot.start(zd.dns);
-  const up = await eventually(
-    async () =>
-      (
-        await run('dig', ['@127.0.0.1', '-p', String(knot.port), '+short', 'hidden.test', 'SOA']).then(
-          (r) => r.stdout,
-          () => '',
-        )
-      ).includes(' 1 '),
-    100,
-    100,
-  );
-  expect(up, knot.output).toBe(true);
   const key = await zd.api('POST', '/tsig-keys', { name: 'xfr-key', algorithm: 'hmac-sha256', secret: SECRET });
   expect(key.status, await key.clone().text()).toBe(201);
+  knot = await KnotPrimary.start(
+    [
+      { name: 'hidden.test', file: primaryZoneFile('hidden.test', 1), key: { name: 'xfr-key', secret: SECRET } },
+      // Refresh 1 s, retry 1 s, expire 3 s: zonedeck gives the zone up 3 s after Knot goes away.
+      { name: 'fleeting.test', file: primaryZoneFile('fleeting.test', 7, '1 1 3 300') },
+    ],
+    zd.dns,
+  );
 });
 
 afterAll(async () => {
-  await knot?.stop();
+  await knot?.stop(true);
   await zd?.stop();
-  if (knot) fs.rmSync(knot.dir, { recursive: true, force: true });
 });
 
 describe('a secondary zone of a hidden Knot primary', () => {
   it('is transferred on creation (TSIG-signed) and answers as the primary does, its SOA included', async () => {
-    const res = await zd.api('POST', '/domains', { name: 'hidden.test', kind: 'secondary', primaries: [`127.0.0.1:${knot.port}`], tsig_key: 'xfr-key' });
+    const res = await zd.api('POST', '/domains', { name: 'hidden.test', kind: 'secondary', primaries: [knot.address], tsig_key: 'xfr-key' });
     expect(res.status, await res.clone().text()).toBe(201);
     const created = (await res.json()) as { kind: string; primaries: string[]; tsig_key: string };
-    expect(created).toMatchObject({ kind: 'secondary', primaries: [`127.0.0.1:${knot.port}`], tsig_key: 'xfr-key' });
+    expect(created).toMatchObject({ kind: 'secondary', primaries: [knot.address], tsig_key: 'xfr-key' });
     expect(await eventually(async () => (await short('www.hidden.test', 'A')) === '192.0.2.10', 100, 100), knot.output).toBe(true);
     expect(await short('hidden.test', 'SOA')).toBe('ns.hidden-primary.example. hostmaster.hidden-primary.example. 1 3600 600 86400 300');
     expect((await short('hidden.test', 'NS')).split('\n').sort()).toEqual(['ns1.public.example.', 'ns2.public.example.']);
@@ -178,7 +70,7 @@ describe('a secondary zone of a hidden Knot primary', () => {
       actor: { username: string };
       added: { name: string; content: string }[];
     }[];
-    expect(history[0]).toMatchObject({ source: 'transfer', serial_after: 2, actor: { username: `127.0.0.1:${knot.port}` } });
+    expect(history[0]).toMatchObject({ source: 'transfer', serial_after: 2, actor: { username: knot.address } });
     expect(history[0]!.comment).toMatch(/IXFR/);
     expect(history[0]!.added).toEqual([expect.objectContaining({ name: 'new', content: '192.0.2.77' })]);
     expect(history.at(-1)!.comment).toMatch(/secondary zone created/);
@@ -233,7 +125,7 @@ describe('a secondary zone of a hidden Knot primary', () => {
 
 describe('a secondary whose primary goes away', () => {
   it('answers until SOA expire, then SERVFAIL, and says why', async () => {
-    const res = await zd.api('POST', '/domains', { name: 'fleeting.test', kind: 'secondary', primaries: [`127.0.0.1:${knot.port}`] });
+    const res = await zd.api('POST', '/domains', { name: 'fleeting.test', kind: 'secondary', primaries: [knot.address] });
     expect(res.status).toBe(201);
     expect(await eventually(async () => (await short('www.fleeting.test', 'A')) === '192.0.2.10', 100, 100)).toBe(true);
     await knot.stop();

@@ -25,17 +25,21 @@ import type { RRsetInput, ZoneInput } from '../schemas';
 import { checkTsigKeyIds } from '../tsig-key-ids';
 import type { SoaIdentity } from './zone-view';
 
-/** Zone kinds zonedeck can be: a primary. It serves the zone itself and NOTIFYs its secondaries. */
+/** Whether a PowerDNS kind names a secondary zone (Slave, or its newer name Secondary). */
+export const isSecondaryKind = (kind: string | undefined): boolean => ['slave', 'secondary'].includes(kind?.toLowerCase() ?? '');
+
+/** Zone kinds zonedeck can be: a primary (Native, Master), or a secondary of primaries elsewhere (Slave). */
 export function checkKind(kind: string | undefined): void {
   if (kind === undefined) return;
-  if (!['native', 'master', 'primary'].includes(kind.toLowerCase())) {
-    throw unprocessable(`kind '${kind}' is not supported: zonedeck is the primary of its zones (Native or Master); secondary and catalog zones are not`);
+  if (!['native', 'master', 'primary', 'slave', 'secondary'].includes(kind.toLowerCase())) {
+    throw unprocessable(`kind '${kind}' is not supported: a zone is Native, Master or Slave; catalog zones (Producer, Consumer) are not made through this API`);
   }
 }
 
 /** Zone settings PowerDNS has and zonedeck cannot honour: refused rather than ignored. */
-export function checkUnsupported(body: { masters?: string[]; nsec3param?: string; presigned?: boolean }): void {
-  if (body.masters?.length) throw unprocessable('masters: zonedeck is the primary of its zones; it has no masters');
+export function checkUnsupported(body: { kind?: string; masters?: string[]; nsec3param?: string; presigned?: boolean }): void {
+  if (body.masters?.length && !isSecondaryKind(body.kind)) throw unprocessable('masters: only a zone of kind Slave has masters; zonedeck writes the records of the others itself');
+  if (isSecondaryKind(body.kind) && !body.masters?.length) throw unprocessable('masters: a zone of kind Slave needs at least one master to transfer it from');
   if (body.nsec3param) throw unprocessable('nsec3param: zonedeck signs with NSEC and compact denial (RFC 9824), not NSEC3');
   if (body.presigned) throw unprocessable('presigned: zonedeck signs its zones itself');
 }
@@ -188,7 +192,8 @@ export async function createZone(services: Services, identity: SoaIdentity, user
   checkKind(body.kind);
   checkUnsupported(body);
   checkNameservers(body, zoneName, identity);
-  await checkTsigKeyIds(services, userId, zoneName, body);
+  const fetchKey = await checkTsigKeyIds(services, userId, zoneName, body, isSecondaryKind(body.kind));
+  if (isSecondaryKind(body.kind)) return createSecondary(services, userId, zoneName, body, fetchKey, opts);
   const primary = ['master', 'primary'].includes(body.kind?.toLowerCase() ?? '');
   const catalog = body.catalog === undefined && primary && defaults.catalog ? { catalog: defaults.catalog } : {};
   const attributes = attributesOf({ ...body, ...catalog }, DEFAULT_ZONE_ATTRIBUTES);
@@ -233,6 +238,26 @@ export async function createZone(services: Services, identity: SoaIdentity, user
   } catch (e) {
     // A creation undone: nothing to keep among the deleted zones.
     await zones.remove(userId, zone.name, undefined, undefined, { discard: true }).catch(() => {});
+    throw e;
+  }
+}
+
+/** A zone of kind Slave: a secondary of `masters`, transferred at once (its records come from them alone). */
+async function createSecondary(services: Services, userId: number, name: string, body: ZoneInput, tsigKey: string | null, opts: WriteOptions): Promise<DomainRow> {
+  if (body.rrsets?.length || body.zone) throw unprocessable('a zone of kind Slave takes its records from its masters: no rrsets or zone');
+  if (body.dnssec) throw unprocessable('dnssec: a zone of kind Slave is served as its master signs it');
+  try {
+    const zone = await services.zones.create(userId, { name, secondary: { primaries: body.masters ?? [], tsig_key: tsigKey } }, opts);
+    await services.secondaries.retrieve(userId, zone.name);
+    return zone;
+  } catch (e) {
+    if (e instanceof Conflict) throw new PdnsError(409, `Conflict: Domain '${dotted(name)}' already exists`);
+    if (e instanceof Invalid)
+      throw unprocessable(
+        Object.entries(e.fields)
+          .map(([k, v]) => `${k === 'primaries' ? 'masters' : k}: ${v}`)
+          .join('; '),
+      );
     throw e;
   }
 }

@@ -37,11 +37,11 @@ export function zoneSummary(zone: DomainRow, attributes: ZoneAttributes = DEFAUL
     name: dotted(zone.name),
     type: 'Zone',
     url: zoneUrl(zone.name),
-    kind: 'Native',
+    kind: zone.kind === 'secondary' ? 'Slave' : 'Native',
     serial: zone.serial_number,
     ...(withDnssec ? { edited_serial: zone.serial_number } : {}),
     notified_serial: zone.serial_number,
-    masters: [] as string[],
+    masters: zone.primaries ?? [],
     ...(withDnssec ? { dnssec: zone.dnssec_enabled } : {}),
     account: attributes.account,
     catalog: attributes.catalog,
@@ -51,7 +51,7 @@ export function zoneSummary(zone: DomainRow, attributes: ZoneAttributes = DEFAUL
 
 /** The SOA's content as PowerDNS prints it (RFC 1035 §3.3.13 field order). */
 export function soaContent(zone: DomainRow, id: SoaIdentity): string {
-  return `${dotted(id.primary)} ${dotted(id.hostmaster)} ${zone.serial_number} ${zone.refresh_interval} ${zone.retry_interval} ${zone.expire_interval} ${zone.minimum_ttl}`;
+  return `${dotted(zone.soa_mname ?? id.primary)} ${dotted(zone.soa_rname ?? id.hostmaster)} ${zone.serial_number} ${zone.refresh_interval} ${zone.retry_interval} ${zone.expire_interval} ${zone.minimum_ttl}`;
 }
 
 /** Sort key of a relative name in canonical order (RFC 4034 §6.1): the apex first, then by labels right to left. */

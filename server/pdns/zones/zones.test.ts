@@ -125,7 +125,8 @@ describe('creating zones', () => {
   it.each([
     [{ kind: 'Native' }, /name/],
     [{ name: 'not a name.', kind: 'Native' }, /^name: /],
-    [{ name: 'slave.example.', kind: 'Slave', masters: ['192.0.2.1'] }, /kind 'Slave' is not supported/],
+    [{ name: 'slave.example.', kind: 'Slave' }, /masters: a zone of kind Slave needs at least one master/],
+    [{ name: 'native.example.', kind: 'Native', masters: ['192.0.2.1'] }, /masters: only a zone of kind Slave has masters/],
     [{ name: 'consumer.example.', kind: 'Consumer' }, /kind 'Consumer'/],
     [{ name: 'n3.example.', nsec3param: '1 0 0 -' }, /NSEC3/],
     [{ name: 'ttl.example.', rrsets: [{ name: 'ttl.example.', type: 'SOA', ttl: 60, records: [{ content: 'a. b. 1 10 3600 1209600 3600' }] }] }, /refresh_interval/],

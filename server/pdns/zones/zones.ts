@@ -10,9 +10,9 @@ import type { Services } from '../../services';
 import { DEFAULT_ZONE_ATTRIBUTES, type DomainRow } from '../../store/types';
 import type { PdnsEnv } from '../auth';
 import { pathZone } from '../scope';
-import { attributesOf, checkKind, checkUnsupported, createZone, fromRRsets, type ZoneDefaults } from './zone-create';
+import { attributesOf, checkKind, checkUnsupported, createZone, fromRRsets, isSecondaryKind, type ZoneDefaults } from './zone-create';
 import { unprocessable } from '../errors';
-import { asAbsolute, zoneNameOfId } from '../names';
+import { asAbsolute, dotted, zoneNameOfId } from '../names';
 import { checkCommentScope, clientError, translate, writeComments } from './rrset-changes';
 import { parseBody, PatchBody, ZoneIn, type RRsetInput } from '../schemas';
 import { checkTsigKeyIds } from '../tsig-key-ids';
@@ -118,8 +118,12 @@ export function zonesApi(services: Services, identity: SoaIdentity, defaults: Zo
       const body = parseBody(ZoneIn, await bodyJson(c));
       const zone = await zoneOf(c);
       checkKind(body.kind);
-      checkUnsupported(body);
-      await checkTsigKeyIds(services, c.get('principal').user.id, zone.name, body);
+      if (body.kind !== undefined && isSecondaryKind(body.kind) !== (zone.kind === 'secondary'))
+        throw unprocessable(`kind: ${dotted(zone.name)} is a ${zone.kind === 'secondary' ? 'Slave' : 'Native'} zone; its kind does not change`);
+      checkUnsupported({ ...body, kind: zone.kind === 'secondary' ? 'Slave' : body.kind, masters: zone.kind === 'secondary' ? (body.masters ?? zone.primaries) : body.masters });
+      if (zone.kind === 'secondary' && body.masters && body.masters.join() !== zone.primaries?.join())
+        throw unprocessable('masters: a Slave zone keeps the masters it was made with; delete it and make it again to follow others');
+      await checkTsigKeyIds(services, c.get('principal').user.id, zone.name, body, zone.kind === 'secondary');
       const attributes = attributesOf(body, (await store.zoneAttributes.get([zone.id])).get(zone.id) ?? DEFAULT_ZONE_ATTRIBUTES);
       if (body.rrsets !== undefined) {
         // PUT with rrsets replaces the zone's records (its SOA's timers too) as one change set.
@@ -156,6 +160,13 @@ export function zonesApi(services: Services, identity: SoaIdentity, defaults: Zo
       const { user, scope } = c.get('principal');
       await zones.remove(user.id, placeOf(c), undefined, scope, { actor: auditActor(c) });
       return c.body(null, 204);
+    })
+    .put('/zones/:zone_id/axfr-retrieve', async (c) => {
+      const zone = await zoneOf(c);
+      if (zone.kind !== 'secondary') throw unprocessable(`Domain '${dotted(zone.name)}' is not a slave domain (or has no primary defined)`);
+      const { user, scope } = c.get('principal');
+      await services.secondaries.retrieve(user.id, placeOf(c), scope);
+      return c.json({ result: `Added retrieval request for '${dotted(zone.name)}' from primary ${zone.primaries?.[0] ?? ''}` });
     })
     .put('/zones/:zone_id/notify', async (c) => {
       await zones.notify(c.get('principal').user.id, placeOf(c));

@@ -177,8 +177,9 @@ export function createZoneFiles(store: ServiceStore, changes: ChangeSets, identi
       return printZoneFile(
         zone.name,
         {
-          mname: identity.primary,
-          rname: identity.hostmaster,
+          // A secondary's SOA is its primary's, as served.
+          mname: zone.soa_mname ?? identity.primary,
+          rname: zone.soa_rname ?? identity.hostmaster,
           serial: zone.serial_number,
           refresh: zone.refresh_interval,
           retry: zone.retry_interval,
