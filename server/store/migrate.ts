@@ -29,6 +29,7 @@ import * as m0020 from './migrations/0020-record-search-index';
 import * as m0021 from './migrations/0021-zone-content-tags';
 import * as m0022 from './migrations/0022-team-invitations';
 import * as m0023 from './migrations/0023-identity-sso';
+import * as m0025 from './migrations/0025-dnssec-beside-cname';
 
 export type Dialect = 'sqlite' | 'postgres';
 
@@ -58,6 +59,7 @@ const STEPS: Record<string, Step> = {
   '0021-zone-content-tags': m0021,
   '0022-team-invitations': m0022,
   '0023-identity-sso': m0023,
+  '0025-dnssec-beside-cname': m0025,
 };
 
 /** The code's migrations, in the order they run on a new database. */

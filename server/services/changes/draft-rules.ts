@@ -73,9 +73,13 @@ export async function validateDraft(draft: ZoneDraft, blame: Blame): Promise<voi
 
 const hadType = (draft: ZoneDraft, name: string, type: string) => draft.storedAt(name).some((r) => r.record_type === type);
 
+/** The types a CNAME may have beside it: a signed primary's signature and NSEC (RFC 2181 §10.1, RFC 4035 §2.5). */
+const BESIDE_CNAME = new Set(['RRSIG', 'NSEC']);
+
 /** A CNAME stands alone at its name, one of it (RFC 1034 §3.6.2, RFC 2181 §10.1): Conflict, blaming whichever came last. */
 function cnameAlone(draft: ZoneDraft, name: string, blame: Blame): void {
-  const types = draft.types(name);
+  // A signed zone's RRSIG and NSEC stand beside a CNAME (RFC 4035 §2.5); only a transfer writes them.
+  const types = draft.types(name).filter((t) => !BESIDE_CNAME.has(t));
   const cname = draft.at(name).get('CNAME') ?? [];
   if (cname.length === 0 || (types.length <= 1 && cname.length <= 1)) return;
   const label = toFqdn(name, draft.zone.name);
