@@ -120,6 +120,15 @@ export function resolve(index: ZoneLookup, q: Question): Resolution {
     } else if (res.answer.length === 0) res.kind = 'nodata';
     return res;
   };
+  // A signed secondary's NSEC3 owners are no names of the zone (RFC 5155 §7.2.8), but asked for
+  // by type at its hashed owner, an NSEC3 is answered as data.
+  if (q.qtype === T.NSEC3 && zone.nsec3.size > 0) {
+    const set = zone.nsec3.get(zone.nodes.rel(q.qname) ?? '')?.get(T.NSEC3);
+    if (set) {
+      res.answer.push(set);
+      return res;
+    }
+  }
   const visited = new Set<string>();
   let name = q.qname;
 

@@ -2,7 +2,9 @@
  * Pulls a zone from a running primary by AXFR over TCP (RFC 5936): the migration path from
  * BIND, PowerDNS or Knot (`npm run cli -- zones transfer`). Every record is decoded from the
  * wire into the registry's canonical content; DNSSEC records (zonedeck signs by itself) and
- * types the registry does not carry are listed as ignored, never silently lost.
+ * types the registry does not carry are listed as ignored, never silently lost. For a secondary
+ * zone (`secondary: true`) the zone is kept as the primary serves it: its DNSSEC records (served as
+ * transferred, dnssec/passthrough.ts) and its apex NS set too.
  */
 import net from 'node:net';
 import packet from 'dns-packet';
@@ -26,6 +28,11 @@ export interface TransferSigner {
   finish?(): void;
 }
 
+export interface TransferOptions {
+  /** Keep everything a secondary serves: the DNSSEC records and the apex NS set (default: what an import keeps). */
+  secondary?: boolean;
+}
+
 /** A transfer that failed: the primary refused, could not be reached, or sent something broken. */
 export class TransferError extends Error {}
 
@@ -43,7 +50,7 @@ const DNSSEC = new Map([
 const RCODES = ['NOERROR', 'FORMERR', 'SERVFAIL', 'NXDOMAIN', 'NOTIMP', 'REFUSED', 'YXDOMAIN', 'YXRRSET', 'NXRRSET', 'NOTAUTH', 'NOTZONE'];
 
 /** Reads the records of one AXFR message; returns whether the closing SOA came. */
-function readMessage(msg: Buffer, zone: string, out: TransferredZone & { soaSeen: number; count: number }): boolean {
+function readMessage(msg: Buffer, zone: string, out: TransferredZone & { soaSeen: number; count: number }, secondary: boolean): boolean {
   if (msg.length < 12) throw new TransferError('the primary sent a truncated message');
   const rcode = msg[3]! & 0x0f;
   if (rcode !== 0) throw new TransferError(`the primary refused the transfer: ${RCODES[rcode] ?? `RCODE ${rcode}`}`);
@@ -87,11 +94,11 @@ function readMessage(msg: Buffer, zone: string, out: TransferredZone & { soaSeen
       continue;
     }
     const def = RECORD_TYPE_BY_CODE.get(type);
-    if (!def) {
+    if (!def || (def.transferOnly && !secondary)) {
       out.ignored.push({ line, name, record_type: DNSSEC.get(type) ?? `TYPE${type}`, reason: DNSSEC.has(type) ? 'zonedeck signs zones itself' : 'not a record type zonedeck carries' });
       continue;
     }
-    if (name === APEX && def.type === 'NS') {
+    if (name === APEX && def.type === 'NS' && !secondary) {
       out.ignored.push({ line, name, record_type: 'NS', reason: 'the apex NS set is managed by zonedeck' });
       continue;
     }
@@ -105,7 +112,7 @@ function readMessage(msg: Buffer, zone: string, out: TransferredZone & { soaSeen
 }
 
 /** Transfers `zone` from `host:port`; rejects with a clear message on any failure or after `timeoutMs`. */
-export function transferZone(host: string, port: number, zone: string, signer?: TransferSigner, timeoutMs = 60_000): Promise<TransferredZone> {
+export function transferZone(host: string, port: number, zone: string, signer?: TransferSigner, timeoutMs = 60_000, options: TransferOptions = {}): Promise<TransferredZone> {
   const query = packet.encode({ type: 'query', id: Math.floor(Math.random() * 65535), questions: [{ type: 'AXFR', name: zone, class: 'IN' }] });
   const wire = signer ? signer.sign(query) : query;
   return new Promise((resolve, reject) => {
@@ -133,7 +140,7 @@ export function transferZone(host: string, port: number, zone: string, signer?: 
           buf = buf.subarray(msg.length + 2);
           signer?.verify(msg, index);
           index++;
-          if (readMessage(msg, zone, out)) {
+          if (readMessage(msg, zone, out, options.secondary === true)) {
             signer?.finish?.();
             socket.end();
             const { soaSeen: _, count: __, ...done } = out;

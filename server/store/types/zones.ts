@@ -24,6 +24,7 @@ export interface DomainRow {
   dnssec_disabled_at?: string | null;
   /** The team that owns the zone (migration 0014): its members reach it with their role; null for a zone of its user alone. */
   team_id?: number | null;
+  kind?: 'primary' | 'secondary';
 }
 
 /** A record as a list shows it (the API's record view, the dashboard): no zone id, no timestamps. */

@@ -1,0 +1,105 @@
+/**
+ * What the passthrough picks for each kind of answer of a signed secondary (no sockets): the
+ * stored RRSIGs over exactly the RRsets answered, the NSEC or NSEC3 proofs each denial needs, DS or
+ * the proof of none at a referral; a missing signature leaves the RRset unsigned; the answer's
+ * expiry is its first signature's; NSEC3 owners are no names.
+ */
+import fs from 'node:fs';
+import { afterAll, describe, expect, it } from 'vitest';
+import type { ServedRecord } from '../../store/types';
+import { signZone, type SignedRecord } from '../../testing/signed-zone';
+import { domainRow, IDENTITY } from '../../testing/zone-fixture';
+import { resolve } from '../index/resolve';
+import { RCODE, T, type RRset } from '../index/rrset';
+import { Zone } from '../index/zone';
+import { ZoneIndex } from '../index/zone-index';
+import { passResolution } from './passthrough';
+
+const ZONE = 'example.test';
+const SOA = { mname: IDENTITY.primary, rname: IDENTITY.hostmaster, serial: 2024010100, refresh: 10800, retry: 3600, expire: 1209600, minimum: 3600 };
+const signed = { nsec: signZone(ZONE, SOA, 'nsec'), nsec3: signZone(ZONE, SOA, 'nsec3') };
+afterAll(() => Object.values(signed).forEach((z) => fs.rmSync(z.dir, { recursive: true, force: true })));
+
+function secondary(records: readonly SignedRecord[]): ZoneIndex {
+  const index = new ZoneIndex();
+  const rows: ServedRecord[] = records.map((r, i) => ({ id: i + 1, ...r }));
+  index.put(new Zone({ ...domainRow(ZONE), kind: 'secondary' }, rows, IDENTITY));
+  return index;
+}
+
+/** Each RRset as "type owner" (RRSIGs with the type they cover), as a section lists them. */
+const names = (sets: RRset[]) => sets.map((s) => `${s.type === T.RRSIG ? `RRSIG(${(s.data as Uint8Array[]).map((d) => (d[0]! << 8) | d[1]!).join(',')})` : s.type} ${s.name.replace(`.${ZONE}`, '')}`);
+const TYPE: Record<string, number> = { A: T.A, TXT: T.TXT, MX: T.MX, DS: T.DS };
+
+function ask(index: ZoneIndex, qname: string, qtype: string) {
+  const res = resolve(index, { qname: qname === '@' ? ZONE : `${qname}.${ZONE}`, qtype: TYPE[qtype]! });
+  return passResolution(res);
+}
+
+describe('a secondary signed with NSEC', () => {
+  const index = secondary(signed.nsec.records);
+
+  it('an answer carries the RRSIG over its type only, and expires with it', () => {
+    const { res, expiresAt } = ask(index, 'www', 'A');
+    expect(names(res.answer)).toEqual([`${T.A} www`, `RRSIG(${T.A}) www`]);
+    const sig = res.answer[1]!.data[0] as Uint8Array;
+    expect(expiresAt).toBe(Buffer.from(sig).readUInt32BE(8) * 1000);
+  });
+
+  it('a wildcard answer: the wildcard’s RRSIG under the asked name, and the NSEC proving the name does not exist', () => {
+    const { res } = ask(index, 'x.wild', 'TXT');
+    expect(names(res.answer)).toEqual([`${T.TXT} x.wild`, `RRSIG(${T.TXT}) x.wild`]);
+    // Labels 3: the wildcard's owner without the "*", which tells the validator the answer was synthesized.
+    expect((res.answer[1]!.data[0] as Uint8Array)[3]).toBe(3);
+    expect(names(res.authority)).toEqual([`${T.NSEC} *.wild`, `RRSIG(${T.NSEC}) *.wild`]);
+  });
+
+  it('NODATA: the SOA and the NSEC at the name, each signed', () => {
+    const { res } = ask(index, 'www', 'TXT');
+    expect(names(res.authority)).toEqual([`${T.SOA} ${ZONE}`, `RRSIG(${T.SOA}) ${ZONE}`, `${T.NSEC} www`, `RRSIG(${T.NSEC}) www`]);
+  });
+
+  it('NXDOMAIN: the NSEC covering the name and the one covering the wildcard, once each', () => {
+    const { res } = ask(index, 'nothing', 'A');
+    expect(res.rcode).toBe(RCODE.NXDOMAIN);
+    // "nothing" sorts after "mail"; "*.example.test" after the apex.
+    expect(names(res.authority)).toEqual([`${T.SOA} ${ZONE}`, `RRSIG(${T.SOA}) ${ZONE}`, `${T.NSEC} mail`, `RRSIG(${T.NSEC}) mail`, `${T.NSEC} ${ZONE}`, `RRSIG(${T.NSEC}) ${ZONE}`]);
+  });
+
+  it('referrals: the DS and its RRSIG at a signed child; the NSEC at an unsigned one', () => {
+    expect(names(ask(index, 'www.secure', 'A').res.authority)).toEqual([`${T.NS} secure`, `${T.DS} secure`, `RRSIG(${T.DS}) secure`]);
+    expect(names(ask(index, 'www.insecure', 'A').res.authority)).toEqual([`${T.NS} insecure`, `${T.NSEC} insecure`, `RRSIG(${T.NSEC}) insecure`]);
+  });
+
+  it('a missing stored RRSIG leaves its RRset unsigned, and nothing breaks', () => {
+    const without = secondary(signed.nsec.records.filter((r) => !(r.name === 'www' && r.record_type === 'RRSIG')));
+    const { res, expiresAt } = ask(without, 'www', 'A');
+    expect(names(res.answer)).toEqual([`${T.A} www`]);
+    expect(expiresAt).toBe(0);
+  });
+});
+
+describe('a secondary signed with NSEC3', () => {
+  const index = secondary(signed.nsec3.records);
+  const hashed = signed.nsec3.records.filter((r) => r.record_type === 'NSEC3').map((r) => r.name);
+
+  it('NSEC3 owners are no names of the zone', () => {
+    const res = resolve(index, { qname: `${hashed[0]}.${ZONE}`, qtype: T.A });
+    expect(res.rcode).toBe(RCODE.NXDOMAIN);
+    expect(index.get(ZONE)!.nodes.get(`${hashed[0]}.${ZONE}`)).toBeUndefined();
+  });
+
+  it('NXDOMAIN: the closest encloser proof and the wildcard covered, each NSEC3 signed (RFC 5155 §7.2.2)', () => {
+    const { res } = ask(index, 'deep.nothing', 'A');
+    const proofs = res.authority.filter((s) => s.type === T.NSEC3);
+    // The apex matched, "nothing" (the next closer) covered, "*" covered: two or three NSEC3s as hashes fall.
+    expect(proofs.length).toBeGreaterThanOrEqual(2);
+    expect(res.authority.filter((s) => s.type === T.RRSIG).length).toBe(1 + proofs.length);
+    for (const p of proofs) expect(hashed).toContain(p.name.slice(0, -(ZONE.length + 1)));
+  });
+
+  it('NODATA at an empty non-terminal: the NSEC3 matching it', () => {
+    const { res } = ask(index, 'ent', 'A');
+    expect(res.authority.filter((s) => s.type === T.NSEC3)).toHaveLength(1);
+  });
+});
