@@ -71,6 +71,12 @@ describe('a secondary signed with NSEC', () => {
     expect(names(ask(index, 'www.insecure', 'A').res.authority)).toEqual([`${T.NS} insecure`, `${T.NSEC} insecure`, `RRSIG(${T.NSEC}) insecure`]);
   });
 
+  it('ANY over TCP: the data at the name, each RRset with its own RRSIG, no NSEC', () => {
+    const res = passResolution(resolve(index, { qname: `www.${ZONE}`, qtype: T.ANY, tcp: true })).res;
+    expect(names(res.answer)).toEqual([`${T.A} www`, `RRSIG(${T.A}) www`, `${T.AAAA} www`, `RRSIG(${T.AAAA}) www`]);
+    expect(names(resolve(index, { qname: `www.${ZONE}`, qtype: T.ANY, tcp: true }).answer)).toEqual([`${T.A} www`, `${T.AAAA} www`]);
+  });
+
   it('a missing stored RRSIG leaves its RRset unsigned, and nothing breaks', () => {
     const without = secondary(signed.nsec.records.filter((r) => !(r.name === 'www' && r.record_type === 'RRSIG')));
     const { res, expiresAt } = ask(without, 'www', 'A');

@@ -191,8 +191,10 @@ export function resolve(index: ZoneLookup, q: Question): Resolution {
     if (q.qtype === T.ANY) {
       // A name holding only an ALIAS whose target has no addresses (now) has nothing to show.
       if (node.size === 0) return negative(RCODE.NOERROR, name, []);
-      // RFC 8482 §4.2: over UDP one RRset is enough; the lowest type is a stable choice.
-      const sets = [...node.values()].sort((a, b) => a.type - b.type);
+      // RFC 8482 §4.2: over UDP one RRset is enough; the lowest type is a stable choice. A signed
+      // secondary's RRSIGs and NSEC are proofs, not data: they come with DO (dnssec/passthrough.ts).
+      const sets = [...node.values()].filter((s) => s.type !== T.RRSIG && s.type !== T.NSEC).sort((a, b) => a.type - b.type);
+      if (sets.length === 0) return negative(RCODE.NOERROR, name, [...node.keys()]);
       for (const set of q.tcp ? sets : sets.slice(0, 1)) res.answer.push(withOwner(set, name));
       return res;
     }
