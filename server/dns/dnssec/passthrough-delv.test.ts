@@ -13,7 +13,7 @@ import os from 'node:os';
 import path from 'node:path';
 import { promisify } from 'node:util';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { loadConfig } from '../../config';
+import { loadConfig, type Config } from '../../config';
 import { createLogger } from '../../log';
 import { ZoneEvents } from '../../services/changes/events';
 import { openStore } from '../../store/open';
@@ -36,6 +36,7 @@ interface Setup {
   store: Store;
   dns: DnsServer;
   dir: string;
+  config: Config;
 }
 
 /** Knot serving the signed file as the hidden primary. */
@@ -86,12 +87,18 @@ async function setUp(denial: 'nsec' | 'nsec3' | 'nsec3-optout'): Promise<Setup> 
       transferred.records.map((r) => ({ domain_id: domain.id, name: r.name, record_type: r.record_type, content: r.content, ttl: r.ttl, disabled: 0, created_at: now, updated_at: now })),
     );
   });
+  const dns = await serve(config, store);
+  return { signed, knot, knotPort: port, store, dns, dir, config };
+}
+
+/** zonedeck's DNS server over the store, the zone told it is a secondary. */
+async function serve(config: Config, store: Store): Promise<DnsServer> {
   const dns = (await startDns(config, store, new ZoneEvents(), createLogger('silent')))!;
   await dns.sync.loaded;
   // The zone row's kind comes with secondary zones' storage; until then the loaded zone is told.
   const zone = dns.index.get(ZONE)!;
   zone.setDomain({ ...zone.domain, kind: 'secondary' });
-  return { signed, knot, knotPort: port, store, dns, dir };
+  return dns;
 }
 
 async function tearDown(s: Setup | undefined): Promise<void> {
@@ -200,6 +207,15 @@ describe.each(['nsec', 'nsec3', 'nsec3-optout'] as const)('a secondary of a prim
       expect(await dig(s!, owner, 'A')).toMatch(/status: NXDOMAIN/);
       expect(sectionTypes(await dig(s!, owner, 'NSEC3'), 'ANSWER')).toEqual(['NSEC3']);
     }
+  });
+
+  it('restarted from its start-up snapshot, it serves the same proofs at once', async () => {
+    await s!.dns.sync.snapshotWritten;
+    await s!.dns.close();
+    s!.dns = await serve(s!.config, s!.store);
+    expect(s!.dns.sync.startup.restored).toBe(1);
+    expect(await verdict(`deep.nothing.${ZONE}`, 'AAAA')).toBe('; negative response, fully validated');
+    expect(await verdict(`www.${ZONE}`, 'A')).toBe('; fully validated');
   });
 
   it('an outgoing AXFR carries the DNSSEC records as stored', async () => {
