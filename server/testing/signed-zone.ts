@@ -2,7 +2,7 @@
  * A small zone signed by a real signer (BIND's dnssec-signzone, bind9-utils), for the tests of
  * serving a signed primary's zone as transferred: its records in the registry's canonical content
  * (DNSSEC ones included), its SOA, and a trust anchor file for `delv`. The zone has an apex with
- * A/MX, names with A/AAAA/TXT, a wildcard, a CNAME, a delegation with a DS and one without (with
+ * A/MX, names with A/AAAA/TXT, a wildcard, a CNAME, a DNAME onto the wildcard, a delegation with a DS and one without (with
  * glue), and an empty non-terminal.
  */
 import { execFileSync } from 'node:child_process';
@@ -48,6 +48,7 @@ txt TXT "hello world"
 *.wild TXT "from the wildcard"
 *.wild A 192.0.2.99
 alias CNAME www
+moved DNAME wild
 host.ent A 192.0.2.7
 secure NS ns.secure
 secure DS ${ZSK_DS}

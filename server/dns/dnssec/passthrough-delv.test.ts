@@ -139,6 +139,7 @@ const POSITIVE: [string, string][] = [
   [`alias.${ZONE}`, 'A'],
   [`anything.wild.${ZONE}`, 'TXT'],
   [`a.b.wild.${ZONE}`, 'A'],
+  [`x.moved.${ZONE}`, 'TXT'],
   [`host.ent.${ZONE}`, 'A'],
   [`secure.${ZONE}`, 'DS'],
 ];

@@ -46,6 +46,17 @@ describe('a secondary signed with NSEC', () => {
     expect(expiresAt).toBe(Buffer.from(sig).readUInt32BE(8) * 1000);
   });
 
+  it('the additional addresses the zone holds carry their RRSIGs', () => {
+    const { res } = ask(index, '@', 'MX');
+    expect(names(res.additional)).toEqual([`${T.A} mail`, `RRSIG(${T.A}) mail`]);
+  });
+
+  it('a DNAME answer: the DNAME signed, the CNAME made from it unsigned, then the wildcard answer and its proof', () => {
+    const { res } = ask(index, 'x.moved', 'TXT');
+    expect(names(res.answer)).toEqual([`${T.DNAME} moved`, `RRSIG(${T.DNAME}) moved`, `${T.CNAME} x.moved`, `${T.TXT} x.wild`, `RRSIG(${T.TXT}) x.wild`]);
+    expect(names(res.authority)).toEqual([`${T.NSEC} *.wild`, `RRSIG(${T.NSEC}) *.wild`]);
+  });
+
   it('a wildcard answer: the wildcard’s RRSIG under the asked name, and the NSEC proving the name does not exist', () => {
     const { res } = ask(index, 'x.wild', 'TXT');
     expect(names(res.answer)).toEqual([`${T.TXT} x.wild`, `RRSIG(${T.TXT}) x.wild`]);
@@ -62,8 +73,8 @@ describe('a secondary signed with NSEC', () => {
   it('NXDOMAIN: the NSEC covering the name and the one covering the wildcard, once each', () => {
     const { res } = ask(index, 'nothing', 'A');
     expect(res.rcode).toBe(RCODE.NXDOMAIN);
-    // "nothing" sorts after "mail"; "*.example.test" after the apex.
-    expect(names(res.authority)).toEqual([`${T.SOA} ${ZONE}`, `RRSIG(${T.SOA}) ${ZONE}`, `${T.NSEC} mail`, `RRSIG(${T.NSEC}) mail`, `${T.NSEC} ${ZONE}`, `RRSIG(${T.NSEC}) ${ZONE}`]);
+    // "nothing" sorts after "moved"; "*.example.test" after the apex.
+    expect(names(res.authority)).toEqual([`${T.SOA} ${ZONE}`, `RRSIG(${T.SOA}) ${ZONE}`, `${T.NSEC} moved`, `RRSIG(${T.NSEC}) moved`, `${T.NSEC} ${ZONE}`, `RRSIG(${T.NSEC}) ${ZONE}`]);
   });
 
   it('referrals: the DS and its RRSIG at a signed child; the NSEC at an unsigned one', () => {
