@@ -5,6 +5,7 @@
  * expiry is its first signature's; NSEC3 owners are no names.
  */
 import fs from 'node:fs';
+import packet from 'dns-packet';
 import { afterAll, describe, expect, it } from 'vitest';
 import type { ServedRecord } from '../../store/types';
 import { signZone, type SignedRecord } from '../../testing/signed-zone';
@@ -13,6 +14,7 @@ import { resolve } from '../index/resolve';
 import { RCODE, T, type RRset } from '../index/rrset';
 import { Zone } from '../index/zone';
 import { ZoneIndex } from '../index/zone-index';
+import { createHandler } from '../wire/handler';
 import { passResolution } from './passthrough';
 
 const ZONE = 'example.test';
@@ -86,6 +88,23 @@ describe('a secondary signed with NSEC', () => {
     const res = passResolution(resolve(index, { qname: `www.${ZONE}`, qtype: T.ANY, tcp: true })).res;
     expect(names(res.answer)).toEqual([`${T.A} www`, `RRSIG(${T.A}) www`, `${T.AAAA} www`, `RRSIG(${T.AAAA}) www`]);
     expect(names(resolve(index, { qname: `www.${ZONE}`, qtype: T.ANY, tcp: true }).answer)).toEqual([`${T.A} www`, `${T.AAAA} www`]);
+  });
+
+  it('the handler caches a DO answer until its first signature expires; without DO, no DNSSEC record', () => {
+    const handler = createHandler(index, { transferAllowed: () => false });
+    const q = (dnssecOk: boolean) =>
+      packet.encode({
+        id: 7,
+        type: 'query',
+        questions: [{ name: `www.${ZONE}`, type: 'A', class: 'IN' }],
+        additionals: [{ type: 'OPT', name: '.', udpPayloadSize: 1232, flags: dnssecOk ? packet.DNSSEC_OK : 0, options: [] } as unknown as packet.Answer],
+      });
+    const first = packet.decode(handler.udp(q(true), '127.0.0.1')!);
+    expect(first.answers!.map((a) => a.type)).toEqual(['A', 'RRSIG']);
+    handler.udp(q(true), '127.0.0.1');
+    const expiration = (first.answers![1] as unknown as { data: { expiration: number } }).data.expiration;
+    expect(handler.cache.lastEntry!.until).toBe(expiration * 1000);
+    expect(packet.decode(handler.udp(q(false), '127.0.0.1')!).answers!.map((a) => a.type)).toEqual(['A']);
   });
 
   it('a missing stored RRSIG leaves its RRset unsigned, and nothing breaks', () => {
