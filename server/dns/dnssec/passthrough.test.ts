@@ -107,6 +107,12 @@ describe('a secondary signed with NSEC', () => {
     expect(packet.decode(handler.udp(q(false), '127.0.0.1')!).answers!.map((a) => a.type)).toEqual(['A']);
   });
 
+  it('a secondary of an unsigned primary: DO changes nothing', () => {
+    const plain = secondary(signed.nsec.records.filter((r) => !['RRSIG', 'NSEC', 'DNSKEY'].includes(r.record_type)));
+    expect(names(ask(plain, 'nothing', 'A').res.authority)).toEqual([`${T.SOA} ${ZONE}`]);
+    expect(names(ask(plain, 'www', 'A').res.answer)).toEqual([`${T.A} www`]);
+  });
+
   it('a missing stored RRSIG leaves its RRset unsigned, and nothing breaks', () => {
     const without = secondary(signed.nsec.records.filter((r) => !(r.name === 'www' && r.record_type === 'RRSIG')));
     const { res, expiresAt } = ask(without, 'www', 'A');

@@ -178,6 +178,8 @@ function sourceOf(zone: Zone, set: RRset): string | null {
 
 export function passResolution(res: Resolution): PassedThrough {
   const zone = res.zone!;
+  // A secondary of an unsigned primary has nothing to pass through.
+  if (!zone.nodes.get(zone.name)?.has(T.DNSKEY)) return { res, expiresAt: 0 };
   const p = new Proofs(zone);
   const answer: RRset[] = [];
   for (const set of res.answer) {
