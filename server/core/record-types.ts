@@ -10,6 +10,7 @@ import { ipv4, ipv6, name, uint } from './rdata/fields';
 import { CERT_TYPES, DNSSEC_ALGORITHMS, DS_DIGESTS, digestLength, SSHFP_DIGESTS, TLSA_DIGESTS } from './rdata/iana-numbers';
 import { locField } from './rdata/loc';
 import { defineType, type RecordType } from './rdata/record-codec';
+import { TRANSFER_ONLY_TYPES } from './record-types-dnssec';
 import { caaTag, charString, restString } from './rdata/string-fields';
 import { noParams, svcParams, type SvcParams } from './rdata/svcb';
 import { readTxtContent, splitStrings, txtField, txtStrings } from './rdata/txt';
@@ -297,8 +298,22 @@ export const ALIAS_TYPE: RecordType = defineType({
 /** Every type a user writes: the DNS types above and ALIAS. */
 export const WRITABLE_TYPES: readonly RecordType[] = [...RECORD_TYPES, ALIAS_TYPE];
 
-export const RECORD_TYPE_BY_NAME: ReadonlyMap<string, RecordType> = new Map(WRITABLE_TYPES.map((t) => [t.type, t]));
-export const RECORD_TYPE_BY_CODE: ReadonlyMap<number, RecordType> = new Map(WRITABLE_TYPES.map((t) => [t.code, t]));
+export { TRANSFER_ONLY_TYPES } from './record-types-dnssec';
+
+/** Every type the zone index stores: what users write, and the DNSSEC records a signed primary transfers. */
+const STORED_TYPES: readonly RecordType[] = [...WRITABLE_TYPES, ...TRANSFER_ONLY_TYPES];
+
+export const RECORD_TYPE_BY_NAME: ReadonlyMap<string, RecordType> = new Map(STORED_TYPES.map((t) => [t.type, t]));
+export const RECORD_TYPE_BY_CODE: ReadonlyMap<number, RecordType> = new Map(STORED_TYPES.map((t) => [t.code, t]));
+
+/**
+ * Why a type may not be written by a user, or null: the DNSSEC types of a signed primary come
+ * only by zone transfer. The one judgement every write path reaches (the zone draft's rules).
+ */
+export function transferOnlyRefusal(type: string): string | null {
+  const def = RECORD_TYPE_BY_NAME.get(type);
+  return def?.transferOnly ? `${def.type} records come only from a signed primary by zone transfer; zonedeck signs its own zones itself (dnssec_enabled)` : null;
+}
 
 /** The registry entry for a type name (case-insensitive); throws RuleError for an unknown one. */
 export function recordType(name: string): RecordType {

@@ -19,6 +19,8 @@ export interface PrimaryZone {
   file: string;
   /** A TSIG key (hmac-sha256) every transfer and NOTIFY of the zone is signed with. */
   key?: { name: string; secret: string };
+  /** Knot signs the zone itself (its default policy: ECDSA P-256, NSEC). */
+  signed?: boolean;
 }
 
 export class KnotPrimary {
@@ -68,7 +70,7 @@ export class KnotPrimary {
       `remote:\n  - id: zonedeck\n    address: 127.0.0.1@${zonedeckPort}\n${keys.map((k) => `  - id: zonedeck-${k.name}\n    address: 127.0.0.1@${zonedeckPort}\n    key: ${k.name}`).join('\n')}`,
       `acl:\n  - id: transfer\n    address: 127.0.0.1\n    action: transfer\n${keys.map((k) => `  - id: transfer-${k.name}\n    address: 127.0.0.1\n    key: ${k.name}\n    action: transfer`).join('\n')}`,
       `template:\n  - id: default\n    storage: "${this.dir}"\n    zonefile-sync: -1\n    journal-content: changes\n    serial-policy: increment`,
-      `zone:\n${zones.map((z) => `  - domain: ${z.name}\n    file: ${z.name}.zone\n    notify: zonedeck${keyed(z)}\n    acl: transfer${keyed(z)}`).join('\n')}`,
+      `zone:\n${zones.map((z) => `  - domain: ${z.name}\n    file: ${z.name}.zone\n    notify: zonedeck${keyed(z)}\n    acl: transfer${keyed(z)}${z.signed ? '\n    dnssec-signing: on' : ''}`).join('\n')}`,
     ];
     fs.writeFileSync(this.conf, `${conf.filter(Boolean).join('\n')}\n`);
     this.child = spawn(daemonPath('knotd', 'knot'), ['-c', this.conf], { stdio: ['ignore', 'pipe', 'pipe'] });

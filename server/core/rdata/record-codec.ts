@@ -59,6 +59,11 @@ export interface RecordType {
    * AAAA at its name). Zone files carry it in RFC 3597 generic form under its private-use code.
    */
   synthetic?: boolean;
+  /**
+   * Served only as a signed primary made it (DNSSEC records of a secondary zone): written by a
+   * zone transfer, never by a user (services/changes/draft-rules.ts judges that).
+   */
+  transferOnly?: boolean;
 }
 
 export interface TypeSpec {
@@ -82,6 +87,7 @@ export interface TypeSpec {
   wireData?(content: string): unknown;
   target?(values: any[]): string | null;
   synthetic?: boolean;
+  transferOnly?: boolean;
 }
 
 /** The longest rdata a resource record can carry: RDLENGTH is 16 bits (RFC 1035 §3.2.1). */
@@ -185,6 +191,7 @@ export function defineType(spec: TypeSpec): RecordType {
     wireData: spec.wireData ?? guard((content: string) => encode(parseContent(content))),
     ...(spec.target ? { target: (content: string) => spec.target!(parseContent(content)) } : {}),
     ...(spec.synthetic ? { synthetic: true } : {}),
+    ...(spec.transferOnly ? { transferOnly: true } : {}),
   };
   return self;
 }

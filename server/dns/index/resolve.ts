@@ -120,6 +120,15 @@ export function resolve(index: ZoneLookup, q: Question): Resolution {
     } else if (res.answer.length === 0) res.kind = 'nodata';
     return res;
   };
+  // A signed secondary's NSEC3 owners are no names of the zone (RFC 5155 §7.2.8), but asked for
+  // by type at its hashed owner, an NSEC3 is answered as data.
+  if (q.qtype === T.NSEC3 && zone.nsec3.size > 0) {
+    const set = zone.nsec3.get(zone.nodes.rel(q.qname) ?? '')?.get(T.NSEC3);
+    if (set) {
+      res.answer.push(set);
+      return res;
+    }
+  }
   const visited = new Set<string>();
   let name = q.qname;
 
@@ -182,8 +191,10 @@ export function resolve(index: ZoneLookup, q: Question): Resolution {
     if (q.qtype === T.ANY) {
       // A name holding only an ALIAS whose target has no addresses (now) has nothing to show.
       if (node.size === 0) return negative(RCODE.NOERROR, name, []);
-      // RFC 8482 §4.2: over UDP one RRset is enough; the lowest type is a stable choice.
-      const sets = [...node.values()].sort((a, b) => a.type - b.type);
+      // RFC 8482 §4.2: over UDP one RRset is enough; the lowest type is a stable choice. A signed
+      // secondary's RRSIGs and NSEC are proofs, not data: they come with DO (dnssec/passthrough.ts).
+      const sets = [...node.values()].filter((s) => s.type !== T.RRSIG && s.type !== T.NSEC).sort((a, b) => a.type - b.type);
+      if (sets.length === 0) return negative(RCODE.NOERROR, name, [...node.keys()]);
       for (const set of q.tcp ? sets : sets.slice(0, 1)) res.answer.push(withOwner(set, name));
       return res;
     }

@@ -21,6 +21,8 @@ export const T = {
   RRSIG: 46,
   NSEC: 47,
   DNSKEY: 48,
+  NSEC3: 50,
+  NSEC3PARAM: 51,
   /** Meta-type marking a nonexistent name in a compact denial NSEC (RFC 9824 §3.1). */
   NXNAME: 128,
   IXFR: 251,

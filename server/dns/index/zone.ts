@@ -87,6 +87,12 @@ export class Zone {
    * addresses, RFC 4592 §3.3.1). A name holding one exists even while it has no addresses.
    */
   readonly aliases = new Map<string, ZoneAlias>();
+  /**
+   * A signed secondary's NSEC3 RRsets (and the RRSIGs over them) by hashed owner, relative to the
+   * zone: kept apart from `nodes`, so a hashed owner is no name of the zone for ordinary answers
+   * (RFC 5155 §7.2.8); dnssec/passthrough.ts reads them for denials.
+   */
+  readonly nsec3 = new Map<string, Node>();
   /** While the constructor loads the records: the watcher hears of the zone's ALIASes once, at the end. */
   private loading = true;
 
@@ -107,7 +113,7 @@ export class Zone {
     const one: ServedRecord[] = [];
     let again: Map<string, ServedRecord[]> | undefined;
     for (const r of records) {
-      if (!this.nodes.hasRel(r.name)) {
+      if (!this.nodes.hasRel(r.name) && (this.nsec3.size === 0 || !this.nsec3.has(r.name))) {
         one[0] = r;
         this.replaceName(r.name, one);
       } else (again ??= new Map()).set(r.name, []);
@@ -180,11 +186,14 @@ export class Zone {
     // The absolute name, made only when needed (most plain names never need it).
     let fqdn: string | undefined;
     let hasAlias = false;
+    let hashed = false;
     let dname: ServedRecord | undefined;
     for (const r of rows) {
       if (r.record_type === 'ALIAS') hasAlias = true;
       else if (r.record_type === 'DNAME') dname ??= r;
+      else if (r.record_type === 'NSEC3') hashed = true;
     }
+    if (hashed || (this.nsec3.size > 0 && this.nsec3.has(rel))) return this.replaceHashed(rel, rows);
     let present: boolean;
     let hasNs: boolean;
     let aliasChanged = false;
@@ -193,8 +202,9 @@ export class Zone {
       const before = existed ? names.at(rel, fqdn) : undefined;
       const node = rrsetsOf(fqdn, rows);
       if (rel === APEX) {
-        // The SOA, DNSKEY, CDS and CDNSKEY sets are the service's own, not rows: they stay.
-        for (const t of SERVICE_TYPES) if (before?.has(t)) node.set(t, before.get(t)!);
+        // The SOA, DNSKEY, CDS and CDNSKEY sets are the service's own, not rows: they stay. A DNSKEY
+        // set while the zone is not signed here is a signed primary's (a secondary's rows).
+        for (const t of SERVICE_TYPES) if (before?.has(t) && (t !== T.DNSKEY || this.signer)) node.set(t, before.get(t)!);
       }
       aliasChanged = this.replaceAlias(fqdn, rows, before, node);
       present = node.size > 0 || this.aliases.has(fqdn);
@@ -213,6 +223,14 @@ export class Zone {
     else if (this.dnames.size > 0) this.dnames.delete((fqdn ??= toFqdn(rel, this.name)));
     this.gen++;
     if (aliasChanged && !this.loading && this.aliases.has((fqdn ??= toFqdn(rel, this.name)))) this.identity.aliases?.watch(this, fqdn);
+  }
+
+  /** An NSEC3 owner's rows (its NSEC3 and the RRSIG over it), kept in `nsec3`, out of the zone's names. */
+  private replaceHashed(rel: string, rows: readonly ServedRecord[]): void {
+    const node = rrsetsOf(toFqdn(rel, this.name), rows);
+    if (node.has(T.NSEC3)) this.nsec3.set(rel, node);
+    else this.nsec3.delete(rel);
+    this.gen++;
   }
 
   /**
@@ -317,7 +335,9 @@ export class Zone {
 
   /** How many records the zone holds (the SOA and DNSKEYs included): what an AXFR would send. */
   recordCount(): number {
-    return this.nodes.recordCount();
+    let n = this.nodes.recordCount();
+    for (const node of this.nsec3.values()) for (const set of node.values()) n += set.data.length;
+    return n;
   }
 
   /** Whether a name exists in the zone: it has data, or a name below it does. */

@@ -2,7 +2,9 @@
  * Pulls a zone from a running primary by AXFR over TCP (RFC 5936): the migration path from
  * BIND, PowerDNS or Knot (`npm run cli -- zones transfer`). Every record is decoded from the
  * wire into the registry's canonical content; DNSSEC records (zonedeck signs by itself) and
- * types the registry does not carry are listed as ignored, never silently lost.
+ * types the registry does not carry are listed as ignored, never silently lost. For a secondary
+ * zone (`secondary: true`) the zone is kept as the primary serves it: its DNSSEC records (served as
+ * transferred, dnssec/passthrough.ts) and its apex NS set too.
  */
 import packet from 'dns-packet';
 import { APEX, normalizeRecordName } from '../../core/domain-name';
@@ -18,6 +20,11 @@ export interface TransferredZone {
   ignored: ZoneFileIgnored[];
 }
 
+export interface TransferOptions {
+  /** Keep everything a secondary serves: the DNSSEC records and the apex NS set (default: what an import keeps). */
+  secondary?: boolean;
+}
+
 const T_SOA = 6;
 const DNSSEC = new Map([
   [46, 'RRSIG'],
@@ -31,7 +38,7 @@ const DNSSEC = new Map([
 ]);
 
 /** Reads the records of one AXFR message; returns whether the closing SOA came. */
-function readMessage(msg: Buffer, zone: string, out: TransferredZone & { soaSeen: number; count: number }): boolean {
+function readMessage(msg: Buffer, zone: string, out: TransferredZone & { soaSeen: number; count: number }, secondary: boolean): boolean {
   for (const rec of answers(msg, 'transfer')) {
     const { owner, type, ttl, rdata, offset } = rec;
     // `line` numbers the records of the transfer, as a file's lines number its records.
@@ -52,11 +59,11 @@ function readMessage(msg: Buffer, zone: string, out: TransferredZone & { soaSeen
       continue;
     }
     const def = RECORD_TYPE_BY_CODE.get(type);
-    if (!def) {
+    if (!def || (def.transferOnly && !secondary)) {
       out.ignored.push({ line, name, record_type: DNSSEC.get(type) ?? `TYPE${type}`, reason: DNSSEC.has(type) ? 'zonedeck signs zones itself' : 'not a record type zonedeck carries' });
       continue;
     }
-    if (name === APEX && def.type === 'NS') {
+    if (name === APEX && def.type === 'NS' && !secondary) {
       out.ignored.push({ line, name, record_type: 'NS', reason: 'the apex NS set is managed by zonedeck' });
       continue;
     }
@@ -70,14 +77,14 @@ function readMessage(msg: Buffer, zone: string, out: TransferredZone & { soaSeen
 }
 
 /** Transfers `zone` from `host:port`; rejects with a clear message on any failure or after `timeoutMs`. */
-export async function transferZone(host: string, port: number, zone: string, signer?: TransferSigner, timeoutMs = 60_000): Promise<TransferredZone> {
+export async function transferZone(host: string, port: number, zone: string, signer?: TransferSigner, timeoutMs = 60_000, options: TransferOptions = {}): Promise<TransferredZone> {
   const query = packet.encode({ type: 'query', id: Math.floor(Math.random() * 65535), questions: [{ type: 'AXFR', name: zone, class: 'IN' }] });
   const wire = signer ? signer.sign(query) : query;
   const out: TransferredZone & { soaSeen: number; count: number } = { soa: undefined as never, records: [], ignored: [], soaSeen: 0, count: 0 };
   try {
     await tcpExchange({ host, port }, wire, { timeoutMs, idleMs: timeoutMs }, (msg, index) => {
       signer?.verify(msg, index);
-      const done = readMessage(msg, zone, out);
+      const done = readMessage(msg, zone, out, options.secondary === true);
       if (done) signer?.finish?.();
       return done;
     });

@@ -13,7 +13,7 @@ import type { Zone } from '../index/zone';
 
 const QR_AA = 0x8400;
 
-/** The RRsets of an unsigned zone but the SOA: the apex NS set first, then the rest. */
+/** The RRsets of a zone zonedeck does not sign but the SOA: the apex NS set first, then the rest (a signed secondary's DNSSEC records as transferred). */
 function* plainSets(zone: Zone): Generator<RRset> {
   const apex = zone.nodes.get(zone.name)!;
   const ns = apex.get(T.NS);
@@ -24,6 +24,8 @@ function* plainSets(zone: Zone): Generator<RRset> {
       yield set;
     }
   }
+  // A signed secondary's NSEC3 chain, kept apart from its names (index/zone.ts), goes out as stored.
+  for (const node of zone.nsec3.values()) yield* node.values();
 }
 
 /** One record of a transfer: its RRset's owner, type and TTL, and its data. */

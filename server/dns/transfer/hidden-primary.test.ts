@@ -5,6 +5,9 @@
  * write refused, SERVFAIL once the primary has been gone past SOA expire.
  */
 import { execFile } from 'node:child_process';
+import fs from 'node:fs';
+import path from 'node:path';
+import { promisify } from 'node:util';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { KnotPrimary, primaryZoneFile } from '../../testing/knot-primary';
 import { eventually, startServer, type RunningServer } from '../../testing/test-server';
@@ -26,6 +29,7 @@ beforeAll(async () => {
       { name: 'hidden.test', file: primaryZoneFile('hidden.test', 1), key: { name: 'xfr-key', secret: SECRET } },
       // Refresh 1 s, retry 1 s, expire 3 s: zonedeck gives the zone up 3 s after Knot goes away.
       { name: 'fleeting.test', file: primaryZoneFile('fleeting.test', 7, '1 1 3 300') },
+      { name: 'signed.test', file: primaryZoneFile('signed.test', 1), signed: true },
     ],
     zd.dns,
   );
@@ -120,6 +124,32 @@ describe('a secondary zone of a hidden Knot primary', () => {
     await bad({ kind: 'secondary', primaries: ['192.0.2.1'], dnssec_enabled: true }, 'dnssec_enabled');
     await bad({ primaries: ['192.0.2.1'] }, 'primaries');
     expect((await zd.api('GET', '/domains/bad.test')).status).toBe(404);
+  });
+});
+
+describe('a secondary of a signed primary', () => {
+  it("serves the zone as Knot signed it: delv with Knot's key validates answers and denials, before and after an IXFR", async () => {
+    expect((await zd.api('POST', '/domains', { name: 'signed.test', kind: 'secondary', primaries: [knot.address] })).status).toBe(201);
+    expect(await eventually(async () => (await short('www.signed.test', 'A')) === '192.0.2.10', 100, 100), knot.output).toBe(true);
+    const { stdout } = await promisify(execFile)('dig', ['@127.0.0.1', '-p', String(knot.port), '+short', 'signed.test', 'DNSKEY']);
+    const ksk = stdout.split('\n').find((l) => l.startsWith('257 '))!;
+    expect(ksk).toBeTruthy();
+    const anchor = path.join(knot.dir, 'anchor.conf');
+    fs.writeFileSync(anchor, `trust-anchors { "signed.test." static-key ${ksk.split(' ').slice(0, 3).join(' ')} "${ksk.split(' ').slice(3).join('')}"; };\n`);
+    const delv = async (qname: string, type: string) => {
+      const out = await promisify(execFile)('delv', ['@127.0.0.1', '-p', String(zd.dns), '-a', anchor, '+root=signed.test', qname, type]).catch((e: { stdout?: string; stderr?: string }) => e);
+      return `${out.stdout ?? ''}${out.stderr ?? ''}`;
+    };
+    expect(await delv('www.signed.test', 'A')).toMatch(/; fully validated[\s\S]*192\.0\.2\.10/);
+    expect(await delv('nope.signed.test', 'A')).toMatch(/; negative response, fully validated/);
+    expect(await delv('x.apps.signed.test', 'A')).toMatch(/; fully validated[\s\S]*192\.0\.2\.30/);
+    await knot.set('signed.test', 'late', '300', 'A', '192.0.2.88');
+    expect(await eventually(async () => (await short('late.signed.test', 'A')) === '192.0.2.88', 100, 100), knot.output).toBe(true);
+    expect(await delv('late.signed.test', 'A')).toMatch(/; fully validated[\s\S]*192\.0\.2\.88/);
+    expect(await delv('www.signed.test', 'A')).toMatch(/; fully validated/);
+    // Without DO, no DNSSEC record in the answer.
+    expect(await zd.dig('www.signed.test', 'A')).not.toMatch(/RRSIG/);
+    expect(await zd.dig('+dnssec', 'www.signed.test', 'A')).toMatch(/RRSIG/);
   });
 });
 

@@ -13,6 +13,7 @@
  */
 import { DEFENCE, dnsDefences } from '../../metrics';
 import { signResolution } from '../dnssec/online';
+import { passResolution } from '../dnssec/passthrough';
 import { resolve } from '../index/resolve';
 import { CLASS_IN, RCODE, T } from '../index/rrset';
 import type { Zone } from '../index/zone';
@@ -205,7 +206,14 @@ class QueryHandler implements Handler {
     }
     // RFC 4035 §3.1: RRSIGs and NSECs only for a client that set DO.
     const signer = q.edns?.dnssecOk ? res.zone?.signer : null;
-    if (signer) res = signResolution(res, q.qtype, signer);
+    let expiresAt = 0;
+    if (signer) {
+      res = signResolution(res, q.qtype, signer);
+      expiresAt = signer.window().renewAt;
+    } else if (q.edns?.dnssecOk && res.zone?.domain.kind === 'secondary') {
+      // A secondary of a signed primary: the primary's own signatures and proofs, as transferred.
+      ({ res, expiresAt } = passResolution(res));
+    }
     // A signed answer leaves room for its TSIG RR, and an answer to a cookie for our cookie: it is
     // truncated (TC) before either is cut off.
     const cookie = q.edns?.cookie;
@@ -215,9 +223,9 @@ class QueryHandler implements Handler {
     this.lastClass = RRL_CLASS_OF[res.kind];
     this.lastName = this.rrl ? (res.rrlName === undefined ? fnvName(out, HEADER_LENGTH, q.questionEnd - 4) : fnv(res.rrlName)) : 0;
     this.lastQuestionEnd = q.questionEnd;
-    // A signed answer is cached until its signatures are due for renewal; the cookie is added to each copy.
-    // A secondary's answers are kept no longer than it is answered.
-    const until = Math.min(signer ? signer.window().renewAt : Infinity, res.zone?.servedUntil ?? Infinity);
+    // A signed answer is cached until its signatures are due for renewal (a passed-through one until
+    // the first of them expires), and a secondary's no longer than it is answered; the cookie is added to each copy.
+    const until = Math.min(expiresAt || Infinity, res.zone?.servedUntil ?? Infinity);
     if (fast) this.cache.put(fast.key, out, res.zone, until === Infinity ? 0 : until, this.lastClass, this.lastName);
     this.lastZone = res.zone;
     return [this.withCookie(out, cookie, address)];

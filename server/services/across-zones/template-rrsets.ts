@@ -5,7 +5,7 @@
 import { APEX, MAX_NAME_LENGTH, normalizeRecordName } from '../../core/domain-name';
 import { Invalid } from '../../core/errors';
 import { slicer } from '../../core/pause';
-import { recordType } from '../../core/record-types';
+import { recordType, transferOnlyRefusal } from '../../core/record-types';
 import { placeholders, unfill } from '../../core/template-render';
 import { parseTtl } from '../../core/ttl';
 import type { TemplateRRset } from '../../store/types/across-zones';
@@ -56,6 +56,9 @@ export async function parseRRsets(list: RRsetsInput, maxRecords: number): Promis
     if (raw.length > MAX_NAME_LENGTH) check.fail(`${at}.name`, `must be at most ${MAX_NAME_LENGTH} characters`);
     else if (placeholders(raw).length === 0 && !raw.includes('{zone}')) name = check.run(`${at}.name`, () => normalizeRecordName(raw, 'template.invalid')) ?? raw;
     if (type?.type === 'NS' && rendersToApex(raw)) check.fail(`${at}.record_type`, 'the NS set at the apex is managed by zonedeck');
+    // Templates write to primary zones only: the DNSSEC types of a signed primary are refused when saved, not first when applied.
+    const transferOnly = type ? transferOnlyRefusal(type.type) : null;
+    if (transferOnly) check.fail(`${at}.record_type`, transferOnly);
     const ttl = check.run(`${at}.ttl`, () => parseTtl(rs.ttl ?? '3600')) ?? 3600;
     if (rs.records.length === 0) check.fail(`${at}.records`, 'must hold at least one record');
     const records = rs.records.map((c, j) => {

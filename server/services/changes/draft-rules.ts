@@ -8,7 +8,7 @@
  */
 import { APEX, toFqdn } from '../../core/domain-name';
 import { Conflict, Invalid } from '../../core/errors';
-import { RECORD_TYPE_BY_NAME } from '../../core/record-types';
+import { RECORD_TYPE_BY_NAME, transferOnlyRefusal } from '../../core/record-types';
 import { aliasTargetRefusal, zoneRuleViolationsSliced } from '../../core/zone-rules';
 import type { Blame, ZoneDraft } from './zone-draft';
 
@@ -31,6 +31,12 @@ const DNAME_QUERIES = 16;
 /** Names below a new DNAME read per DNAME: enough to name what it would hide. */
 const BELOW_DNAME = 20;
 
+/**
+ * Whether a draft may store the DNSSEC types a signed primary transfers (DNSKEY, RRSIG, NSEC,
+ * NSEC3, NSEC3PARAM): only a zone transfer's (`draft.transfer`); every user write is refused.
+ */
+export const mayWriteTransferOnly = (draft: ZoneDraft): boolean => draft.transfer;
+
 /** Throws Conflict (CNAME exclusivity) or Invalid (every other broken rule, keyed by `blame`) when the draft breaks a rule. */
 export async function validateDraft(draft: ZoneDraft, blame: Blame): Promise<void> {
   const invalid: Record<string, string> = {};
@@ -38,12 +44,18 @@ export async function validateDraft(draft: ZoneDraft, blame: Blame): Promise<voi
     await draft.slice();
     cnameAlone(draft, name, blame);
     const types = draft.types(name);
+    if (!mayWriteTransferOnly(draft)) {
+      for (const type of types) {
+        const why = transferOnlyRefusal(type);
+        if (why) invalid[blame(name, type, 'zone-rule', 'record_type')] = why;
+      }
+    }
     if (name === APEX) {
       for (const type of types) {
         const def = RECORD_TYPE_BY_NAME.get(type);
         if (def && !def.allowedAtApex && type !== 'NS') invalid[blame(name, type, 'apex-type')] = def.apexRule ?? `a ${type} record cannot stand at the zone apex (RFC 1034 §3.6.2)`;
       }
-      if (!draft.system && apexNsChanged(draft)) invalid[blame(name, 'NS', 'managed-ns')] = 'the NS set at the apex is managed by zonedeck';
+      if (!draft.system && !draft.transfer && apexNsChanged(draft)) invalid[blame(name, 'NS', 'managed-ns')] = 'the NS set at the apex is managed by zonedeck';
     }
     // An ALIAS to a name only internal resolvers answer would publish internal addresses.
     for (const alias of types.includes('ALIAS') ? draft.rrset(name, 'ALIAS') : []) {
@@ -61,9 +73,13 @@ export async function validateDraft(draft: ZoneDraft, blame: Blame): Promise<voi
 
 const hadType = (draft: ZoneDraft, name: string, type: string) => draft.storedAt(name).some((r) => r.record_type === type);
 
+/** The types a CNAME may have beside it: a signed primary's signature and NSEC (RFC 2181 §10.1, RFC 4035 §2.5). */
+const BESIDE_CNAME = new Set(['RRSIG', 'NSEC']);
+
 /** A CNAME stands alone at its name, one of it (RFC 1034 §3.6.2, RFC 2181 §10.1): Conflict, blaming whichever came last. */
 function cnameAlone(draft: ZoneDraft, name: string, blame: Blame): void {
-  const types = draft.types(name);
+  // A signed zone's RRSIG and NSEC stand beside a CNAME (RFC 4035 §2.5); only a transfer writes them.
+  const types = draft.types(name).filter((t) => !BESIDE_CNAME.has(t));
   const cname = draft.at(name).get('CNAME') ?? [];
   if (cname.length === 0 || (types.length <= 1 && cname.length <= 1)) return;
   const label = toFqdn(name, draft.zone.name);

@@ -57,6 +57,11 @@ export class ZoneDraft {
   private all = false;
   /** Whether the service's own sets (the apex NS) may change: zone creation only. */
   system = false;
+  /**
+   * Whether the change is a zone transfer from a signed primary, which alone may write the
+   * DNSSEC types (`transferOnly` in the registry; see `mayWriteTransferOnly` in draft-rules.ts).
+   */
+  transfer = false;
 
   constructor(
     private readonly tx: ReadRepos,

@@ -27,6 +27,7 @@ function takeSoa(edit: Edit, soa: PulledSoa, expiresAt: string): void {
   // The serial moves even when no record does (a primary that only bumped its serial).
   edit.touch = true;
   edit.draft.system = true;
+  edit.draft.transfer = true;
 }
 
 /** Replaces every record of the zone with the transfer's. */
