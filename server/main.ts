@@ -119,6 +119,7 @@ async function main(): Promise<void> {
   );
   // Secondary zones follow their primaries (one node at a time per zone, by a lease in the database).
   services.secondaries.start(pullClient, { node: services.events.origin, maxRecords: config.maxRecordsPerZone, log });
+  services.catalogs.start(pullClient, { node: services.events.origin, maxRecords: config.maxRecordsPerZone, log });
   const app = buildApp({ services, config, log, dnsProgress: () => dns?.progress() ?? null });
   const http = await startHttp(app.fetch, config);
   // Which Node runs it (npm install brings Node 24 along: README): the operator sees it here.
@@ -144,6 +145,7 @@ async function main(): Promise<void> {
     await stopHttp(http.server);
     for (const job of [...pruning, resign]) job.stop();
     services.secondaries.stop();
+    services.catalogs.stop();
     aliasSerials?.close();
     await dns?.close();
     await stats?.close();

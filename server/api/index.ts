@@ -20,6 +20,7 @@ import { tsigKeysApi } from './account/tsig-keys';
 import { accountApi } from './account/account';
 import { auditApi } from './account/audit';
 import { usersApi } from './account/users';
+import { catalogsApi } from './zones/catalogs';
 import { templatesApi } from './across-zones/templates';
 import { searchApi } from './across-zones/search';
 import { settingsApi } from './account/settings';
@@ -55,6 +56,7 @@ export function publicApi(services: Services, config: Pick<Config, 'bodyLimitByt
   );
   api.route('/', ipsApi(services));
   api.route('/', domainsApi(services));
+  api.route('/', catalogsApi(services));
   api.route('/', deletedDomainsApi(services));
   api.route('/', recordsApi(services));
   api.route('/', changesApi(services));

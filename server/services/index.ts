@@ -10,6 +10,7 @@ import { ZoneEvents } from './changes/events';
 import { createIps } from './identity/ips';
 import { createChangeSets } from './changes/change-sets';
 import { Secondaries } from './secondary/secondaries';
+import { Catalogs } from './secondary/catalogs';
 import { createDynamicUpdates } from './changes/dynamic-updates';
 import { createRecords, DEFAULT_MAX_RECORDS } from './changes/records';
 import { createRrsets } from './changes/rrsets';
@@ -54,6 +55,7 @@ export function createServices(store: Store, defaults: ZoneDefaults & { delegati
     changes,
     zones,
     secondaries: new Secondaries(store, changes, zones),
+    catalogs: new Catalogs(store, zones),
     deletedZones: createDeletedZones(store, zones.rules, changes, audit, defaults.historyDays),
     records: createRecords(store, changes, zones),
     rrsets: createRrsets(changes, zones, defaults.maxRecords ?? DEFAULT_MAX_RECORDS),

@@ -32,6 +32,7 @@ import * as m0023 from './migrations/0023-identity-sso';
 import * as m0024 from './migrations/0024-secondary-zones';
 import * as m0025 from './migrations/0025-zone-transfer-settings';
 import * as m0026 from './migrations/0026-dnssec-beside-cname';
+import * as m0027 from './migrations/0027-catalog-consumers';
 
 export type Dialect = 'sqlite' | 'postgres';
 
@@ -64,6 +65,7 @@ const STEPS: Record<string, Step> = {
   '0024-secondary-zones': m0024,
   '0025-zone-transfer-settings': m0025,
   '0026-dnssec-beside-cname': m0026,
+  '0027-catalog-consumers': m0027,
 };
 
 /** The code's migrations, in the order they run on a new database. */

@@ -97,6 +97,26 @@ export interface Database {
     soa_mname: string | null;
     soa_rname: string | null;
     expires_at: string | null;
+    /** Migration 0027: the catalog a secondary zone is a member of; null for one made by hand. */
+    catalog_id: number | null;
+  };
+  /** Migration 0027: catalogs followed as a consumer (RFC 9432). */
+  catalogs: {
+    id: Generated<number>;
+    zone: string;
+    primaries: string;
+    tsig_key: string | null;
+    user_id: number;
+    team_id: number | null;
+    created_at: string;
+    serial: number | null;
+    members: Generated<number>;
+    last_check: string | null;
+    last_success: string | null;
+    error: string | null;
+    next_check: string;
+    lease_holder: string | null;
+    lease_until: string | null;
   };
   /** Migration 0024: the refresh state of each secondary zone. */
   zone_transfers: {

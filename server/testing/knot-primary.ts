@@ -21,6 +21,8 @@ export interface PrimaryZone {
   key?: { name: string; secret: string };
   /** Knot signs the zone itself (its default policy: ECDSA P-256, NSEC). */
   signed?: boolean;
+  /** A member of this catalog zone (RFC 9432), which Knot generates. */
+  catalog?: string;
 }
 
 export class KnotPrimary {
@@ -33,20 +35,7 @@ export class KnotPrimary {
   /** Starts knotd serving `zones`, sending NOTIFY to zonedeck's DNS port; resolves once it answers the first zone. */
   static async start(zones: readonly PrimaryZone[], zonedeckPort: number): Promise<KnotPrimary> {
     const knot = new KnotPrimary(await freePort());
-    knot.launch(zones, zonedeckPort);
-    const first = zones[0]!.name;
-    const up = await eventually(
-      async () =>
-        (
-          await run('dig', ['@127.0.0.1', '-p', String(knot.port), '+short', first, 'SOA']).then(
-            (r) => r.stdout,
-            () => '',
-          )
-        ).trim() !== '',
-      100,
-      100,
-    );
-    if (!up) throw new Error(`knotd did not start:\n${knot.output}`);
+    await knot.launch(zones, zonedeckPort);
     return knot;
   }
 
@@ -58,9 +47,17 @@ export class KnotPrimary {
     return `127.0.0.1:${this.port}`;
   }
 
-  private launch(zones: readonly PrimaryZone[], zonedeckPort: number): void {
+  /** Starts knotd again with other zones (a catalog that lists fewer members, say), on the same port. */
+  async restart(zones: readonly PrimaryZone[], zonedeckPort: number): Promise<void> {
+    await this.stop();
+    await this.launch(zones, zonedeckPort);
+  }
+
+  /** Writes the configuration, starts knotd, and waits until it answers the first zone's SOA. */
+  private async launch(zones: readonly PrimaryZone[], zonedeckPort: number): Promise<void> {
     const keys = [...new Map(zones.filter((z) => z.key).map((z) => [z.key!.name, z.key!])).values()];
     const keyed = (z: PrimaryZone) => (z.key ? `-${z.key.name}` : '');
+    const catalogs = [...new Set(zones.flatMap((z) => (z.catalog ? [z.catalog] : [])))];
     for (const z of zones) fs.writeFileSync(path.join(this.dir, `${z.name}.zone`), z.file);
     const conf = [
       `server:\n    rundir: "${this.dir}"\n    listen: 127.0.0.1@${this.port}`,
@@ -70,12 +67,19 @@ export class KnotPrimary {
       `remote:\n  - id: zonedeck\n    address: 127.0.0.1@${zonedeckPort}\n${keys.map((k) => `  - id: zonedeck-${k.name}\n    address: 127.0.0.1@${zonedeckPort}\n    key: ${k.name}`).join('\n')}`,
       `acl:\n  - id: transfer\n    address: 127.0.0.1\n    action: transfer\n${keys.map((k) => `  - id: transfer-${k.name}\n    address: 127.0.0.1\n    key: ${k.name}\n    action: transfer`).join('\n')}`,
       `template:\n  - id: default\n    storage: "${this.dir}"\n    zonefile-sync: -1\n    journal-content: changes\n    serial-policy: increment`,
-      `zone:\n${zones.map((z) => `  - domain: ${z.name}\n    file: ${z.name}.zone\n    notify: zonedeck${keyed(z)}\n    acl: transfer${keyed(z)}${z.signed ? '\n    dnssec-signing: on' : ''}`).join('\n')}`,
+      `zone:\n${zones.map((z) => `  - domain: ${z.name}\n    file: ${z.name}.zone\n    notify: zonedeck${keyed(z)}\n    acl: transfer${keyed(z)}${z.signed ? '\n    dnssec-signing: on' : ''}${z.catalog ? `\n    catalog-role: member\n    catalog-zone: ${z.catalog}` : ''}`).join('\n')}`,
+      ...catalogs.map((c) => `  - domain: ${c}\n    catalog-role: generate\n    serial-policy: unixtime\n    acl: transfer`),
     ];
     fs.writeFileSync(this.conf, `${conf.filter(Boolean).join('\n')}\n`);
     this.child = spawn(daemonPath('knotd', 'knot'), ['-c', this.conf], { stdio: ['ignore', 'pipe', 'pipe'] });
     this.child.stdout!.on('data', (d) => (this.output += d));
     this.child.stderr!.on('data', (d) => (this.output += d));
+    const soa = () =>
+      run('dig', ['@127.0.0.1', '-p', String(this.port), '+short', zones[0]!.name, 'SOA']).then(
+        (r) => r.stdout.trim(),
+        () => '',
+      );
+    if (!(await eventually(async () => (await soa()) !== '', 100, 100))) throw new Error(`knotd did not start:\n${this.output}`);
   }
 
   /** Changes a zone as its operator would (knotc zone-begin/set/commit): a new serial, journaled, NOTIFY sent. */

@@ -133,7 +133,7 @@ export class Zones {
         if (secondary?.tsig_key) await heldKey(tx, userId, secondary.tsig_key);
         const at = now.toISOString();
         const row = { user_id: userId, team_id: team?.id ?? null, name: name!, serial_number: 0, ...soa, dnssec_enabled: false, delegated: false, created_at: at, updated_at: at };
-        return { create: secondary ? { ...row, kind: 'secondary' as const, primaries: secondary.primaries, tsig_key: secondary.tsig_key } : row };
+        return { create: secondary ? { ...row, kind: 'secondary' as const, primaries: secondary.primaries, tsig_key: secondary.tsig_key, catalog_id: secondary.catalog_id } : row };
       },
       { ...opts, dryRun: false, ifMatch: undefined, comment: opts.comment || (secondary ? `secondary zone created, of ${secondary.primaries.join(', ')}` : 'zone created') },
       async (u) => {

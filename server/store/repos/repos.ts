@@ -17,7 +17,7 @@ import { createFactorRepos } from './identity/factor-repos';
 import { createOidcRepos } from './identity/oidc-repos';
 import { createTemplateRepos } from './template-repos';
 import { createDeletedZoneRepos } from './zones/deleted-zone-repos';
-import { createTransferRepos } from './zones/transfers-repo';
+import { createCatalogRepos, createTransferRepos } from './zones/transfers-repo';
 import { usersRepo } from './identity/users-repo';
 import { tokensRepo } from './identity/tokens-repo';
 import { tsigKeysRepo } from './identity/tsig-keys-repo';
@@ -61,5 +61,6 @@ export function createRepos(db: Kysely<Database>, dialect: Dialect, box: SecretB
     ...createTemplateRepos(db, dialect),
     ...createDeletedZoneRepos(db, dialect),
     ...createTransferRepos(db),
+    ...createCatalogRepos(db),
   };
 }

@@ -12,10 +12,10 @@ import type { SignInRepos } from './sign-in';
 import type { QueryStatsRepo } from './stats';
 import type { TemplateRepos } from './across-zones';
 import type { ZoneRepos } from './zones';
-import type { TransferRepos } from './transfers';
+import type { CatalogRepos, TransferRepos } from './transfers';
 
 /** Every repository of the store, by area (each area's file holds its rows and repos). */
-export interface Repos extends AccountRepos, SignInRepos, ZoneRepos, TransferRepos, HistoryRepos, ClusterRepos {
+export interface Repos extends AccountRepos, SignInRepos, ZoneRepos, TransferRepos, CatalogRepos, HistoryRepos, ClusterRepos {
   /** Per-zone query statistics (migration 0016). */
   queryStats: QueryStatsRepo;
   /** Deleted zones kept for restoring (migration 0019). */
@@ -60,6 +60,7 @@ export const READ_METHODS = {
   signInFailures: ['byKeys'],
   catalog: ['serial'],
   transfers: ['get', 'due'],
+  catalogs: ['all', 'byZone', 'byId', 'due', 'memberZones'],
 } as const satisfies { readonly [K in keyof Repos]?: ReadonlyArray<keyof Repos[K]> };
 
 type ReadMethods = { [K in keyof typeof READ_METHODS]: (typeof READ_METHODS)[K][number] };

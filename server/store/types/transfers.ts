@@ -41,3 +41,43 @@ export interface TransferRepos {
     dueBy(domainId: number, at: string): Promise<void>;
   };
 }
+
+/** A catalog followed as a consumer (RFC 9432, migration 0027). */
+export interface CatalogRow {
+  id: number;
+  /** The catalog zone's name. */
+  zone: string;
+  primaries: string[];
+  tsig_key: string | null;
+  /** Whom its members are made for: a user, or (team_id) a team, through its owner `user_id`. */
+  user_id: number;
+  team_id: number | null;
+  created_at: string;
+  serial: number | null;
+  /** Member zones as of the last good check. */
+  members: number;
+  last_check: string | null;
+  last_success: string | null;
+  error: string | null;
+  next_check: string;
+}
+
+export type NewCatalog = Pick<CatalogRow, 'zone' | 'primaries' | 'tsig_key' | 'user_id' | 'team_id' | 'created_at' | 'next_check'>;
+export type CatalogResult = Pick<CatalogRow, 'serial' | 'members' | 'last_check' | 'last_success' | 'error' | 'next_check'>;
+
+export interface CatalogRepos {
+  catalogs: {
+    insert(row: NewCatalog): Promise<CatalogRow>;
+    all(): Promise<CatalogRow[]>;
+    byZone(zone: string): Promise<CatalogRow | undefined>;
+    byId(id: number): Promise<CatalogRow | undefined>;
+    /** Catalogs due at `now` whose lease is free. */
+    due(now: string): Promise<CatalogRow[]>;
+    claim(id: number, holder: string, now: string, until: string): Promise<boolean>;
+    finish(id: number, holder: string, result: CatalogResult): Promise<void>;
+    dueBy(id: number, at: string): Promise<void>;
+    delete(id: number): Promise<boolean>;
+    /** The zones made from this catalog, by name. */
+    memberZones(id: number): Promise<{ id: number; name: string }[]>;
+  };
+}

@@ -35,6 +35,8 @@ export interface DomainRow {
   soa_rname?: string | null;
   /** When a secondary stops being answered unless refreshed (its last refresh + SOA expire); null: never transferred. */
   expires_at?: string | null;
+  /** The catalog (migration 0027) a secondary came from; null or absent for one made by hand. */
+  catalog_id?: number | null;
   /**
    * The zone's own transfers (migration 0025), beside SECONDARIES and AXFR_ALLOW: JSON text of a
    * list of `host:port` NOTIFY also goes to, and of the networks that may AXFR/IXFR the zone

@@ -2,9 +2,9 @@
  * The `transfers` repo (migration 0024): the refresh state of secondary zones and the lease a node
  * holds while it checks one. Times are ISO texts, which sort as they compare.
  */
-import type { Kysely, Selectable } from 'kysely';
+import type { ExpressionBuilder, Kysely, Selectable } from 'kysely';
 import type { Database } from '../../schema';
-import type { TransferRepos, TransferRow, TransferState } from '../../types';
+import type { CatalogRepos, CatalogRow, TransferRepos, TransferRow, TransferState } from '../../types';
 
 const toRow = (r: Selectable<Database['zone_transfers']>): TransferRow => ({
   ...r,
@@ -66,6 +66,65 @@ export function createTransferRepos(db: Kysely<Database>): TransferRepos {
         await ensure(domainId, at);
         await db.updateTable('zone_transfers').set({ next_check: at }).where('domain_id', '=', domainId).where('next_check', '>', at).execute();
       },
+    },
+  };
+}
+
+const catalogRow = (r: Selectable<Database['catalogs']>): CatalogRow => ({
+  ...r,
+  primaries: JSON.parse(r.primaries) as string[],
+  serial: r.serial === null ? null : Number(r.serial),
+  members: Number(r.members),
+});
+
+/** The `catalogs` repo (migration 0027): catalogs followed as a consumer, and the lease a node holds while it checks one. */
+export function createCatalogRepos(db: Kysely<Database>): CatalogRepos {
+  const free = (now: string) => (eb: ExpressionBuilder<Database, 'catalogs'>) => eb.or([eb('lease_until', 'is', null), eb('lease_until', '<', now)]);
+  return {
+    catalogs: {
+      insert: async (row) =>
+        catalogRow(
+          await db
+            .insertInto('catalogs')
+            .values({ ...row, primaries: JSON.stringify(row.primaries) })
+            .returningAll()
+            .executeTakeFirstOrThrow(),
+        ),
+      all: async () => (await db.selectFrom('catalogs').selectAll().orderBy('zone').execute()).map(catalogRow),
+      byZone: async (zone) => {
+        const r = await db.selectFrom('catalogs').selectAll().where('zone', '=', zone).executeTakeFirst();
+        return r && catalogRow(r);
+      },
+      byId: async (id) => {
+        const r = await db.selectFrom('catalogs').selectAll().where('id', '=', id).executeTakeFirst();
+        return r && catalogRow(r);
+      },
+      due: async (now) => (await db.selectFrom('catalogs').selectAll().where('next_check', '<=', now).where(free(now)).orderBy('id').execute()).map(catalogRow),
+      claim: async (id, holder, now, until) => {
+        const r = await db
+          .updateTable('catalogs')
+          .set({ lease_holder: holder, lease_until: until })
+          .where('id', '=', id)
+          .where((eb) => eb.or([free(now)(eb), eb('lease_holder', '=', holder)]))
+          .executeTakeFirst();
+        return Number(r.numUpdatedRows) === 1;
+      },
+      finish: async (id, holder, result) => {
+        await db
+          .updateTable('catalogs')
+          .set({ ...result, lease_holder: null, lease_until: null })
+          .where('id', '=', id)
+          .where('lease_holder', '=', holder)
+          .execute();
+      },
+      dueBy: async (id, at) => {
+        await db.updateTable('catalogs').set({ next_check: at }).where('id', '=', id).where('next_check', '>', at).execute();
+      },
+      delete: async (id) => {
+        await db.updateTable('domains').set({ catalog_id: null }).where('catalog_id', '=', id).execute();
+        return Number((await db.deleteFrom('catalogs').where('id', '=', id).executeTakeFirst()).numDeletedRows) > 0;
+      },
+      memberZones: (id) => db.selectFrom('domains').select(['id', 'name']).where('catalog_id', '=', id).orderBy('name').execute(),
     },
   };
 }
