@@ -82,11 +82,16 @@ export class KnotPrimary {
     if (!(await eventually(async () => (await soa()) !== '', 100, 100))) throw new Error(`knotd did not start:\n${this.output}`);
   }
 
-  /** Changes a zone as its operator would (knotc zone-begin/set/commit): a new serial, journaled, NOTIFY sent. */
+  /** Changes a zone as its operator would (knotc zone-begin/set/commit): a new serial, journaled, NOTIFY sent. Each `rr` is one record's words. */
   async set(zone: string, ...rr: string[]): Promise<void> {
+    await this.change(zone, [rr]);
+  }
+
+  /** Several records added in one change (one new serial). */
+  async change(zone: string, records: readonly string[][]): Promise<void> {
     const knotc = daemonPath('knotc', 'knot');
     await run(knotc, ['-c', this.conf, 'zone-begin', zone]);
-    await run(knotc, ['-c', this.conf, 'zone-set', zone, ...rr]);
+    for (const rr of records) await run(knotc, ['-c', this.conf, 'zone-set', zone, ...rr]);
     await run(knotc, ['-c', this.conf, 'zone-commit', zone]);
   }
 
