@@ -20,6 +20,7 @@ const BENCHES: Bench[] = [
   { name: 'Analytics', file: './analytics.ts', fn: 'benchAnalytics' },
   { name: 'Index', file: './index-memory.ts', fn: 'benchIndexMemory' },
   { name: 'Startup', file: './startup.ts', fn: 'benchStartup' },
+  { name: 'Secondary', file: './secondary.ts', fn: 'benchSecondary' },
 ];
 
 // The servers measured are the build `npm start` runs, of the sources as they are now.
