@@ -166,6 +166,8 @@ describe('a secondary whose primary goes away', () => {
     const got = await transfer();
     expect(got.state).toBe('expired');
     expect(got.error).toMatch(new RegExp(`127\\.0\\.0\\.1:${knot.port}.*did not answer`));
+    // Nor is it handed on to a secondary of zonedeck's.
+    expect(await zd.dig('fleeting.test', 'AXFR')).toMatch(/SERVFAIL|Transfer failed/);
     // The other zone is still within its expire (a day): still answered.
     expect(await short('www.hidden.test', 'A')).toBe('192.0.2.10');
   });

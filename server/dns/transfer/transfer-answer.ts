@@ -45,6 +45,8 @@ export function answerTransfer(index: ZoneIndex, options: TransferOptions, msg: 
   // AXFR_ALLOW, a TSIG key of the zone's owner from anywhere, or the zone's own networks (with its key, if it names one).
   const allowed = options.transferAllowed(address) || (signed !== null && keyMayTransfer(signed.key, zone, address)) || zoneAllowsTransfer(zone, address, signed);
   if (!allowed) return [errorResponse(msg, RCODE.REFUSED, q.questionEnd, q.edns !== null)];
+  // A secondary not answered (never transferred, or past SOA expire) is not handed on either (RFC 1035 §3.3.13).
+  if (zone.servedUntil <= Date.now()) return [errorResponse(msg, RCODE.SERVFAIL, q.questionEnd, q.edns !== null)];
   // RFC 1995 §2: an IXFR over UDP gets the SOA alone, telling the client to use TCP.
   if (!tcp) {
     const res = { rcode: RCODE.NOERROR, aa: true, zone, answer: [zone.soa], authority: [], additional: [], kind: 'answer' as const };
