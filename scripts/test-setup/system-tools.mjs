@@ -48,6 +48,7 @@ export function requiredTools({ postgres }) {
     program('dig', 'bind9-dnsutils'),
     program('delv', 'bind9-dnsutils'),
     program('named-checkzone', 'bind9-utils'),
+    program('named', 'bind9'),
     program('kdig', 'knot-dnsutils'),
     program('knsupdate', 'knot-dnsutils'),
     program('knotd', 'knot'),
