@@ -48,6 +48,7 @@ export const bff = {
   ips: '/bff/api/ips',
   domains: '/bff/api/domains',
   domain: (name: string) => `/bff/api/domains/${enc(name)}`,
+  retrieve: (name: string) => `/bff/api/domains/${enc(name)}/retrieve`,
   deletedDomains: '/bff/api/deleted-domains',
   restoreDomain: (id: number) => `/bff/api/deleted-domains/${id}/restore`,
   records: (domain: string) => `/bff/api/domains/${enc(domain)}/records`,

@@ -31,6 +31,7 @@ export function Component() {
       <ZonePageHeader name={name} view="History" access={access}>
         <p className="muted">
           Every change to this zone, newest first: who made it, from where, and what it changed.{access && !access.records ? '' : ' Any of them can be reverted after a preview.'}
+          {access?.readOnlyReason ? ` Nothing can be reverted here: ${access.readOnlyReason.charAt(0).toLowerCase()}${access.readOnlyReason.slice(1)}` : ''}
         </p>
       </ZonePageHeader>
       <HistoryCard zone={name} onRevert={canRevert ? setReverting : undefined} />

@@ -3,7 +3,8 @@
  * zone's serial as If-Match; when one is refused because the zone changed elsewhere, the
  * conflict banner says who changed it and offers to reload. On a team's zone it offers what
  * the member's role allows (zone-access.ts): an editor sees no SOA or DNSSEC controls, a
- * viewer no control at all.
+ * viewer no control at all. A secondary zone shows its Transfer panel first and its records
+ * read only, with the reason.
  */
 import { useState } from 'react';
 import { useNavigate, useParams } from 'react-router-dom';
@@ -12,6 +13,7 @@ import { DelegationCard } from '../../features/delegation/delegation-card';
 import { DnssecSwitch } from '../../features/domains/dnssec-switch';
 import { useDomain } from '../../features/domains/get-domain';
 import { SoaForm } from '../../features/domains/soa-form';
+import { TransferPanel } from '../../features/domains/transfer-panel';
 import { TransfersForm } from '../../features/domains/transfers-form';
 import { zoneAccess } from '../../features/domains/zone-access';
 import { ZoneFacts } from '../../features/domains/zone-facts';
@@ -84,7 +86,8 @@ export function Component() {
         <ConflictBanner zone={d.name} />
 
         {/* The records are what people come for: first, above the zone's settings. */}
-        <RecordsPanel domain={d} readOnly={!access.records} />
+        {d.kind === 'secondary' ? <TransferPanel domain={d} canRetrieve={d.role !== 'viewer'} /> : null}
+        <RecordsPanel domain={d} readOnly={!access.records} readOnlyReason={access.readOnlyReason} />
 
         {access.settings ? <ZoneSettings domain={d} /> : null}
         <DelegationCard domain={d} />

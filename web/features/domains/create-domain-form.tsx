@@ -2,6 +2,8 @@
  * New zone: the name is checked as you type with the server's own rules (core's
  * normalizeZoneName), and what the server still rejects (taken, overlapping) shows on the field.
  * A user who is an owner or admin of a team chooses the zone's owner: themselves or that team.
+ * The zone is a primary (records written here) or a secondary (copied from its primaries by zone
+ * transfer, secondary-fields.tsx).
  */
 import { useMemo, useState, type FormEvent } from 'react';
 import { useNavigate } from 'react-router-dom';
@@ -14,6 +16,7 @@ import { useToast } from '../../ui/toast';
 import { ownerChoices } from '../../lib/role-words';
 import { useEveryTeam } from '../../lib/list-teams';
 import { useCreateDomain } from './create-domain';
+import { SecondaryFields, splitPrimaries, type SecondaryDraft } from './secondary-fields';
 
 function check(name: string): { normalized?: string; error?: string } {
   if (name.trim() === '') return {};
@@ -28,6 +31,8 @@ export function CreateDomainForm() {
   const [name, setName] = useState('');
   const [submitted, setSubmitted] = useState<string | null>(null);
   const [owner, setOwner] = useState('');
+  const [kind, setKind] = useState<'primary' | 'secondary'>('primary');
+  const [secondary, setSecondary] = useState<SecondaryDraft>({ primaries: '', tsigKey: '' });
   const teams = useEveryTeam();
   // A user in no team (or whose teams cannot be listed) sees the form as before.
   const choices = useMemo(() => ownerChoices(teams.data ?? []), [teams.data]);
@@ -38,13 +43,21 @@ export function CreateDomainForm() {
   const serverError = create.error instanceof ApiError && submitted === name ? create.error : null;
   const error = local.error ?? serverError?.field('name') ?? (serverError && Object.keys(serverError.fields).length === 0 ? serverError.message : undefined);
   const emptyError = submitted === name && name.trim() === '' ? 'is required' : undefined;
+  const primaries = splitPrimaries(secondary.primaries);
+  const noPrimaries = kind === 'secondary' && submitted !== null && primaries.length === 0 ? 'name at least one primary' : undefined;
 
   const onSubmit = (e: FormEvent) => {
     e.preventDefault();
     setSubmitted(name);
     if (local.error || !local.normalized) return;
+    if (kind === 'secondary' && primaries.length === 0) return;
+    const tsigKey = secondary.tsigKey.trim();
     create.mutate(
-      { name: local.normalized, ...(owner && choices.includes(owner) ? { team: owner } : {}) },
+      {
+        name: local.normalized,
+        ...(owner && choices.includes(owner) ? { team: owner } : {}),
+        ...(kind === 'secondary' ? { kind, primaries, ...(tsigKey ? { tsig_key: tsigKey } : {}) } : {}),
+      },
       {
         onSuccess: (d) => {
           toast('success', d.team ? `Created ${d.name} for team ${d.team}` : `Created ${d.name}`);
@@ -83,6 +96,11 @@ export function CreateDomainForm() {
           ))}
         </SelectField>
       ) : null}
+      <SelectField label="Kind" name="kind" value={kind} onChange={(e) => setKind(e.target.value === 'secondary' ? 'secondary' : 'primary')} error={serverError?.field('kind')}>
+        <option value="primary">Primary (records written here)</option>
+        <option value="secondary">Secondary (copied from a primary by zone transfer)</option>
+      </SelectField>
+      {kind === 'secondary' ? <SecondaryFields draft={secondary} onChange={setSecondary} serverError={serverError} missing={noPrimaries} /> : null}
       <button type="submit" className="btn btn-primary" disabled={create.isPending}>
         {create.isPending ? 'Creating…' : 'Create domain'}
       </button>

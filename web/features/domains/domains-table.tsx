@@ -5,6 +5,7 @@ import { fullTime, timeAgo } from '../../lib/format';
 import { routes } from '../../lib/paths';
 import { Badge } from '../../ui/badge';
 import { unicodeName } from '../../lib/idn';
+import { transferStates } from './transfer-state';
 import { zoneAccess } from './zone-access';
 import { ZoneSparkline } from '../../ui/zone-sparkline';
 
@@ -35,6 +36,7 @@ export function DomainsTable({ domains, onDelete }: { domains: Domain[]; onDelet
                   {unicodeName(d.name) ?? d.name}
                 </Link>
                 {unicodeName(d.name) ? <span className="muted small mono"> {d.name}</span> : null}
+                {d.kind === 'secondary' ? <SecondaryTag domain={d} /> : null}
                 {d.team ? (
                   <>
                     {' '}
@@ -75,5 +77,24 @@ export function DomainsTable({ domains, onDelete }: { domains: Domain[]; onDelet
         </tbody>
       </table>
     </div>
+  );
+}
+
+/** "Secondary", and how its transfers go when not well (refreshing, failing, expired). */
+function SecondaryTag({ domain }: { domain: Domain }) {
+  const state = domain.transfer && domain.transfer.state !== 'ok' ? transferStates[domain.transfer.state] : null;
+  return (
+    <>
+      {' '}
+      <Badge title={`Copied by zone transfer from ${domain.primaries.join(', ')}`}>Secondary</Badge>
+      {state ? (
+        <>
+          {' '}
+          <Badge tone={state.tone} title={state.meaning}>
+            {state.label}
+          </Badge>
+        </>
+      ) : null}
+    </>
   );
 }

@@ -12,4 +12,14 @@ describe('zoneAccess', () => {
     expect(zoneAccess({ team: 'web', role: 'editor' })).toEqual({ records: true, settings: false, remove: false, badge: 'Team web · editor' });
     expect(zoneAccess({ team: 'web', role: 'viewer' })).toEqual({ records: false, settings: false, remove: false, badge: 'Team web · viewer' });
   });
+
+  it('keeps every write off a secondary zone, with the reason naming its primaries, but lets its owner delete it', () => {
+    expect(zoneAccess({ kind: 'secondary', primaries: ['192.0.2.1:53'] })).toEqual({
+      records: false,
+      settings: false,
+      remove: true,
+      readOnlyReason: 'Records come from 192.0.2.1:53 by zone transfer; change them on the primary.',
+    });
+    expect(zoneAccess({ kind: 'secondary', primaries: [], team: 'web', role: 'editor' }).remove).toBe(false);
+  });
 });

@@ -3,6 +3,8 @@
  *: a user's own zone (no role) and an owner get everything; an admin all but
  * deleting the zone; an editor the records only; a viewer nothing but reading. The API
  * enforces each rule anyway: this only keeps controls that would be refused off the page.
+ * A secondary zone is written only by its transfers: nobody edits its records or settings,
+ * but its owner may still delete it or move it.
  */
 import { roleAtLeast } from '../../../server/core/roles';
 import type { Domain } from '../../lib/api-types';
@@ -16,9 +18,23 @@ export interface ZoneAccess {
   remove: boolean;
   /** "Team web · editor" for a team's zone. */
   badge?: string;
+  /** Why the records cannot be changed here at all (a secondary zone), in one sentence. */
+  readOnlyReason?: string;
 }
 
-export function zoneAccess(d: Pick<Domain, 'team' | 'role'>): ZoneAccess {
+/** The sentence a secondary zone's read-only views show. */
+export function secondaryReason(primaries: readonly string[]): string {
+  const from = primaries.length > 0 ? primaries.join(', ') : 'its primaries';
+  return `Records come from ${from} by zone transfer; change them on the primary.`;
+}
+
+export function zoneAccess(d: Pick<Domain, 'team' | 'role'> & Partial<Pick<Domain, 'kind' | 'primaries'>>): ZoneAccess {
+  const access = byRole(d);
+  if (d.kind !== 'secondary') return access;
+  return { ...access, records: false, settings: false, readOnlyReason: secondaryReason(d.primaries ?? []) };
+}
+
+function byRole(d: Pick<Domain, 'team' | 'role'>): ZoneAccess {
   const role = d.role;
   if (!role) return { records: true, settings: true, remove: true };
   return {

@@ -19,6 +19,14 @@ export function ZoneFacts({ domain: d, access, template }: { domain: Domain; acc
           </dd>
         </div>
       ) : null}
+      {d.kind === 'secondary' ? (
+        <div>
+          <dt>Kind</dt>
+          <dd>
+            <Badge title={`Copied by zone transfer from ${d.primaries.join(', ')}`}>Secondary</Badge>
+          </dd>
+        </div>
+      ) : null}
       {template}
       <div>
         <dt>Serial</dt>

@@ -37,7 +37,8 @@ function usePendingIds(zone: string): ReadonlySet<number> {
   return useMemo(() => new Set(pending), [pending]);
 }
 
-export function RecordsPanel({ domain, readOnly = false }: { domain: Domain; readOnly?: boolean }) {
+/** `readOnlyReason`: one sentence under the heading saying why nothing here can be changed (a secondary zone). */
+export function RecordsPanel({ domain, readOnly = false, readOnlyReason }: { domain: Domain; readOnly?: boolean; readOnlyReason?: string }) {
   const zone = domain.name;
   const records = useRecords(zone);
   const ips = useAllIps();
@@ -66,6 +67,7 @@ export function RecordsPanel({ domain, readOnly = false }: { domain: Domain; rea
         )}
       </div>
 
+      {readOnlyReason ? <p className="muted">{readOnlyReason}</p> : null}
       {add.open && !readOnly ? (
         <div className="add-panel">
           <RecordForm key={add.key} domain={domain} records={records.data} ips={ips.data} {...add.form} submitLabel="Add record" />
