@@ -204,7 +204,7 @@ export function RecordsTable(props: RecordsTableProps) {
           </div>
         </div>
       </div>
-      <div ref={scrollRef} className="records-scroll" role="rowgroup" data-testid="records-scroll" style={{ height: `min(70vh, 44rem, ${virtualizer.getTotalSize()}px)` }}>
+      <div ref={scrollRef} className="records-scroll" role="rowgroup" data-testid="records-scroll" tabIndex={0} style={{ height: `min(70vh, 44rem, ${virtualizer.getTotalSize()}px)` }}>
         <div className="records-body" style={{ height: virtualizer.getTotalSize() }}>
           {items.map((v) => {
             const r = rows[v.index]!;
