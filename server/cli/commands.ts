@@ -33,6 +33,7 @@ export const FLAGS = {
   'read-only': { type: 'boolean', about: 'read, never write' },
   'allowed-ips': { type: 'string', value: 'cidr1,cidr2', about: 'only from these addresses' },
   init: { type: 'boolean', about: 'create the database when there is none yet (before the first start); without it a command refuses a DATA_DIR or DATABASE_URL that holds no database' },
+  key: { type: 'string', value: '<key-name>', about: "one of the user's TSIG keys, to sign the secondary zone's transfers" },
   help: { type: 'boolean', short: 'h', about: 'print the commands (or this command) and their flags' },
 } as const satisfies Record<string, Flag>;
 
@@ -85,6 +86,12 @@ export const COMMANDS = [
     about: "replace (or --merge: add to) the zone's records with the file's, as one change set; creates the zone if missing",
   },
   { name: 'zones transfer', args: '<username> <zone> <host:port>', flags: ['tsig', 'merge', 'dry-run'], about: 'pull the zone by AXFR from the primary it is on today' },
+  {
+    name: 'zones secondary',
+    args: '<username> <zone> <host:port[,host:port…]>',
+    flags: ['key'],
+    about: 'make a secondary zone of these primaries, followed by NOTIFY and IXFR from then on (the running server transfers it within a second)',
+  },
   {
     name: 'tsig create',
     args: '<username> <key-name>',

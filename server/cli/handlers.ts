@@ -156,6 +156,13 @@ export const HANDLERS: Record<CommandName, (ctx: Context) => Promise<void>> = {
   },
   'zones import': (ctx) => importZone(ctx, 'import'),
   'zones transfer': (ctx) => importZone(ctx, 'transfer'),
+  async 'zones secondary'({ args: [name, zone, primaries], values, services, out }) {
+    const s = await services();
+    const user = await s.accounts.userByName(need(name, '<username>'));
+    const list = need(primaries, '<host:port[,host:port…]>').split(',');
+    const created = await s.zones.create(user.id, { name: need(zone, '<zone>'), secondary: { primaries: list, tsig_key: values.key ?? null } });
+    out(`secondary zone ${created.name} of ${(created.primaries ?? []).join(', ')} for ${user.username}; the running server transfers it within a second`);
+  },
   async 'tsig create'({ args: [name, keyName], values, scope, services, out }) {
     const s = await services();
     const user = await s.accounts.userByName(need(name, '<username>'));
