@@ -82,6 +82,8 @@ describe('also_notify, heard by a real Knot secondary', () => {
     await ok(zd.api('POST', '/domains', { name: 'knot.example' }));
     key = await elsewhereKey('knot-zone-xfr');
     await ok(zd.api('PUT', '/domains/knot.example', { allow_transfer: ['127.0.0.1'], transfer_tsig_key: key.name }));
+    // Once the DNS thread has the new key and the zone's new settings, a signed AXFR from here is served.
+    expect(await eventually(async () => /IN\s+SOA\s/.test(await axfr('knot.example', '-y', `${key.algorithm}:${key.name}:${key.secret}`)), 100, 100)).toBe(true);
     // Knot transfers only with the key, and takes NOTIFY only signed with it; its refresh timer is hours.
     knot = await startKnotSecondary(
       (dir, port) => `${knotPreamble(dir, port, zd.dns, key)}template:
