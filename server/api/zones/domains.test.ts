@@ -35,6 +35,7 @@ describe('POST /domains', () => {
       also_notify: [],
       allow_transfer: [],
       transfer_tsig_key: null,
+      dnssec_policy: { algorithm: 'ecdsap256sha256', keys: 'csk', zsk_lifetime_days: 90, ksk_lifetime_days: null, denial: 'compact' },
     });
     const today = new Date().toISOString().slice(0, 10).replaceAll('-', '');
     expect(String(d.serial_number)).toBe(`${today}00`);
