@@ -159,6 +159,7 @@ export class Zone {
     }
     apex.set(T.SOA, { name: this.name, type: T.SOA, ttl: domain.minimum_ttl, data: [data] });
     if (!this.signer) this.setDeleteSignal(apex);
+    else if (apex.get(T.DNSKEY)?.ttl !== dnskeyTtl(domain.minimum_ttl)) this.publishKeys(apex, this.signer.keys);
     this.gen++;
   }
 
@@ -327,13 +328,18 @@ export class Zone {
       this.setDeleteSignal(apex);
     } else {
       this.signer = new ZoneSigner(this.name, keys);
-      const ttl = dnskeyTtl(this.soa.ttl);
-      apex.set(T.DNSKEY, dnskeyRRset(this.name, keys, ttl));
-      apex.delete(CDS);
-      apex.delete(CDNSKEY);
-      for (const set of cdsRRsets(this.name, keys, ttl)) apex.set(set.type, set);
+      this.publishKeys(apex, keys);
     }
     this.gen++;
+  }
+
+  /** The apex DNSKEY set and the CDS/CDNSKEY sets of these keys, with the TTL the SOA's gives them. */
+  private publishKeys(apex: Node, keys: readonly SigningKey[]): void {
+    const ttl = dnskeyTtl(this.soa.ttl);
+    apex.set(T.DNSKEY, dnskeyRRset(this.name, keys, ttl));
+    apex.delete(CDS);
+    apex.delete(CDNSKEY);
+    for (const set of cdsRRsets(this.name, keys, ttl)) apex.set(set.type, set);
   }
 
   /** How many records the zone holds (the SOA and DNSKEYs included): what an AXFR would send. */

@@ -14,6 +14,7 @@ import type { DnssecPublicKey, DomainRow, Page, ReadRepos, ServiceStore, Window 
 import { CLI_WRITE, type Applied, type ChangeSets, type Edit, type WriteOptions } from '../changes/change-sets';
 import type { ZoneEvents } from '../changes/events';
 import { FieldCheck } from '../changes/rule-fields';
+import type { ZoneDraft } from '../changes/zone-draft';
 import type { Audit, AuditActor } from '../identity/audit';
 import { teamFor } from './access';
 import { ownedZone, zonePlace, type Place, type ZoneRef } from './place';
@@ -145,11 +146,13 @@ export class Zones {
         }
         u.draft.system = true;
         await u.draft.load([APEX]);
+        // The apex NS set lives as long as the SOA (at most an hour): a zone with short TTLs rolls its keys as quickly.
+        const ttl = apexNsTtl(nsTtl, soa.minimum_ttl ?? SOA_DEFAULTS.minimum_ttl);
         u.draft.put(
           APEX,
           'NS',
-          nameservers.map((ns) => ({ content: ns, ttl: nsTtl })),
-          nsTtl,
+          nameservers.map((ns) => ({ content: ns, ttl })),
+          ttl,
         );
         if (input.dnssec_enabled) u.settings.dnssec_enabled = true;
         // More of the first change set: a zone file's records, for a zone created from one.
@@ -165,12 +168,13 @@ export class Zones {
    */
   async update(userId: number, name: ZoneRef, patch: ZoneSettings & TransferSettingsInput, opts: WriteOptions = CLI_WRITE): Promise<Applied<void>> {
     // The SOA bounds and the transfer key are judged on the zone as locked: the timers the patch leaves, the owner it has now.
-    return this.changes.update(await this.owned(userId, name), opts, async ({ zone, settings, tx }) => {
+    return this.changes.update(await this.owned(userId, name), opts, async ({ zone, settings, tx, draft }) => {
       const check = new FieldCheck();
       const soa = soaTimers(check, zone, patch);
       const transfers = await transferSettings(check, tx, zone, patch);
       check.done();
       Object.assign(settings, soa, transfers);
+      if (soa.minimum_ttl !== undefined && soa.minimum_ttl !== zone.minimum_ttl) await followSoaTtl(draft, apexNsTtl(this.defaults.nsTtl, soa.minimum_ttl));
       if (patch.dnssec_enabled !== undefined) settings.dnssec_enabled = patch.dnssec_enabled;
       if (patch.dnssec_policy !== undefined) {
         // Stored only when it says something else than the zone's policy now (a new algorithm or key set starts a rollover).
@@ -212,4 +216,21 @@ export class Zones {
   remove(userId: number, name: ZoneRef, ifMatch?: number | '*', scope?: Scope, how: { actor?: AuditActor; discard?: boolean } = {}): Promise<void> {
     return removeZone(this.owners, userId, name, ifMatch, scope, how);
   }
+}
+
+/** The TTL of the apex NS set zonedeck keeps: the SOA's, at most NAMESERVERS' own (an hour). */
+const apexNsTtl = (nsTtl: number, minimumTtl: number): number => Math.min(nsTtl, minimumTtl);
+
+/** The apex NS set takes the new TTL with the SOA (the set is zonedeck's: users cannot write it). */
+async function followSoaTtl(draft: ZoneDraft, ttl: number): Promise<void> {
+  await draft.load([APEX]);
+  const ns = draft.rrset(APEX, 'NS');
+  if (ns.length === 0 || ns.every((e) => e.ttl === ttl)) return;
+  draft.system = true;
+  draft.put(
+    APEX,
+    'NS',
+    ns.map((e) => ({ content: e.content, ttl })),
+    ttl,
+  );
 }
