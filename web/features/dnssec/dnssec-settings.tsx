@@ -13,6 +13,7 @@ import { ErrorState, LoadingState } from '../../ui/states';
 import { useDnssec } from './get-dnssec';
 import { KeyList } from './key-list';
 import { PolicyForm } from './policy-form';
+import { rolloverPending } from './policy-keys';
 import { RolloverTimeline } from './rollover-timeline';
 import { StartRolloverButton } from './start-rollover-button';
 import './dnssec.css';
@@ -33,6 +34,10 @@ function KeysAndRollover({ name, view }: { name: string; view: DnssecView }) {
       <KeyList keys={view.keys} />
       {view.rollover ? (
         <RolloverTimeline rollover={view.rollover} />
+      ) : rolloverPending(view) ? (
+        <p className="small" role="status">
+          The keys differ from the policy: the server starts an algorithm rollover to them in a moment, and its timeline shows here.
+        </p>
       ) : (
         <p className="small" role="status">
           No rollover in progress.{' '}

@@ -1,6 +1,6 @@
 /**
- * A zone's DNSSEC keys and the rollover in progress. While a rollover runs the view is asked again
- * every 5 s, so the timeline moves on by itself. When the step changes, the zone's DS and DNSKEY
+ * A zone's DNSSEC keys and the rollover in progress. While a rollover runs, or is about to start
+ * (keys that differ from the policy), the view is asked again every 5 s, so the timeline moves on by itself. When the step changes, the zone's DS and DNSKEY
  * records (what the registrar should hold) are read again, and only they: taking the zone's newer
  * serial in the background would let the editor's next write overwrite changes nobody has seen.
  */
@@ -10,6 +10,7 @@ import { request } from '../../lib/api-client';
 import type { DnssecView, Domain } from '../../lib/api-types';
 import { domainKeys } from '../../lib/domain-keys';
 import { bff } from '../../lib/paths';
+import { rolloverPending } from './policy-keys';
 
 export const getDnssec = (name: string, signal?: AbortSignal) => request<DnssecView>('GET', bff.dnssec(name), { signal });
 
@@ -19,7 +20,7 @@ export const dnssecQuery = (name: string) =>
   queryOptions({
     queryKey: domainKeys.dnssec(name),
     queryFn: ({ signal }) => getDnssec(name, signal),
-    refetchInterval: (q) => (q.state.data?.rollover ? ROLLOVER_POLL_MS : false),
+    refetchInterval: (q) => (q.state.data && (q.state.data.rollover || rolloverPending(q.state.data)) ? ROLLOVER_POLL_MS : false),
   });
 
 /** The zone's DS and DNSKEY records as the server has them now, put into the loaded zone. */

@@ -14,6 +14,7 @@ import { SelectField, TextField } from '../../ui/field';
 import { useToast } from '../../ui/toast';
 import { ChoiceGroup } from './choice-group';
 import { ALGORITHMS, DENIALS, KEY_SETUPS } from './policy-words';
+import { rolloverPending } from './policy-keys';
 import { NextStep } from './rollover-timeline';
 import { useSavePolicy } from './save-policy';
 
@@ -60,7 +61,8 @@ export function PolicyForm({ name, view }: { name: string; view: DnssecView }) {
   const saved = view.policy;
   const [values, setValues] = useState<Values>(() => fromPolicy(saved));
   const [confirming, setConfirming] = useState(false);
-  const [started, setStarted] = useState<DnssecView['rollover']>(null);
+  // Set once a save has started an algorithm rollover: the form then follows it in the server's words.
+  const [rolled, setRolled] = useState(false);
   const save = useSavePolicy(name);
   const toast = useToast();
   const set = <K extends keyof Values>(k: K, v: Values[K]) => setValues((old) => ({ ...old, [k]: v }));
@@ -84,11 +86,11 @@ export function PolicyForm({ name, view }: { name: string; view: DnssecView }) {
   const send = () => {
     if (!patch) return;
     setConfirming(false);
-    setStarted(null);
+    setRolled(false);
     save.mutate(patch, {
-      onSuccess: ({ view: after }) => {
-        if (rolls && after.rollover) setStarted(after.rollover);
-        toast('success', rolls ? 'DNSSEC policy saved: the rollover to the new keys has started' : 'DNSSEC policy saved');
+      onSuccess: () => {
+        setRolled(rolls);
+        toast('success', rolls ? 'DNSSEC policy saved: the rollover to the new keys begins' : 'DNSSEC policy saved');
       },
     });
   };
@@ -159,9 +161,15 @@ export function PolicyForm({ name, view }: { name: string; view: DnssecView }) {
         )}
         <ChoiceGroup legend="Denial of existence" name="dnssec-denial" choices={DENIALS} value={values.denial} onChange={(v) => set('denial', v)} error={fieldError('denial')} />
         {server && Object.keys(server.fields).length === 0 ? <Alert title="Could not save the policy">{server.message}</Alert> : null}
-        {started ? (
-          <Alert tone="info" title="The algorithm rollover has started">
-            {started.description} <NextStep rollover={started} />
+        {rolled && (view.rollover || rolloverPending(view)) ? (
+          <Alert tone="info" title="Algorithm rollover to the new keys">
+            {view.rollover ? (
+              <>
+                {view.rollover.description} <NextStep rollover={view.rollover} />
+              </>
+            ) : (
+              'It starts in a moment; the keys below follow each step.'
+            )}
           </Alert>
         ) : null}
         <div className="form-actions">
