@@ -99,6 +99,12 @@ const schema = z.object({
     .transform((s) => s.toLowerCase().replace(/\.$/, ''))
     .default('hostmaster.zonedeck.test'),
   RESOLVER: hostPort.optional(),
+  // What a DNSSEC rollover adds to every TTL it waits for: the time a change takes to reach every server that answers for the zone.
+  DNSSEC_PROPAGATION_S: z
+    .string()
+    .regex(/^[0-9]{1,6}$/, 'must be a whole number of seconds from 0 to 999999')
+    .transform(Number)
+    .default(3600),
   LOG_LEVEL: z.enum(['trace', 'debug', 'info', 'warn', 'error', 'fatal', 'silent']).default('info'),
   BODY_LIMIT_BYTES: z
     .string()
@@ -294,6 +300,8 @@ export type Config = {
   nameservers: string[];
   hostmaster: string;
   resolver?: string;
+  /** DNSSEC_PROPAGATION_S: seconds every rollover wait adds to the TTLs it waits for. */
+  dnssecPropagationS: number;
   logLevel: string;
   bodyLimitBytes: number;
   bodyTimeoutMs: number;
@@ -409,6 +417,7 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
     nameservers: e.NAMESERVERS,
     hostmaster: e.HOSTMASTER,
     resolver: e.RESOLVER,
+    dnssecPropagationS: e.DNSSEC_PROPAGATION_S,
     logLevel: e.LOG_LEVEL,
     bodyLimitBytes: e.BODY_LIMIT_BYTES,
     bodyTimeoutMs: e.BODY_TIMEOUT_MS,

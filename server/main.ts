@@ -6,6 +6,7 @@ import { pullClient } from './dns/transfer/zone-pull';
 import { startHttp, stopHttp } from './http/http-server';
 import { startJob } from './background';
 import { backgroundFailures } from './metrics';
+import { parseHostPort } from './core/host-port';
 import { createAliasSerials } from './services/zones/alias-serials';
 import { resignSignedZones, RESIGN_EVERY_MS } from './services/zones/resign';
 import { announce, createLogger } from './log';
@@ -120,6 +121,14 @@ async function main(): Promise<void> {
   // Secondary zones follow their primaries (one node at a time per zone, by a lease in the database).
   services.secondaries.start(pullClient, { node: services.events.origin, maxRecords: config.maxRecordsPerZone, log });
   services.catalogs.start(pullClient, { node: services.events.origin, maxRecords: config.maxRecordsPerZone, log });
+  // Signed zones roll their keys by their policy (one node at a time per zone, by a lease in the database).
+  services.dnssec.start({
+    propagationS: config.dnssecPropagationS,
+    resolver: config.resolver ? parseHostPort(config.resolver) : null,
+    secondaries: config.secondaries.length > 0,
+    node: services.events.origin,
+    log,
+  });
   const app = buildApp({ services, config, log, dnsProgress: () => dns?.progress() ?? null });
   const http = await startHttp(app.fetch, config);
   // Which Node runs it (npm install brings Node 24 along: README): the operator sees it here.
@@ -146,6 +155,7 @@ async function main(): Promise<void> {
     for (const job of [...pruning, resign]) job.stop();
     services.secondaries.stop();
     services.catalogs.stop();
+    services.dnssec.stop();
     aliasSerials?.close();
     await dns?.close();
     await stats?.close();

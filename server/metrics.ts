@@ -114,6 +114,32 @@ new Counter({
   },
 });
 
+/** DNSSEC rollover steps made by this node, by kind and step reached, and the zones whose rollover waits on a parent that does not move or cannot be asked (services/dnssec/rollovers.ts). */
+export const dnssecRollovers = { steps: new Map<string, number>(), stalled: 0 };
+
+new Counter({
+  name: 'zonedeck_dnssec_rollover_steps_total',
+  help: 'DNSSEC key rollover steps made by this node, by rollover kind and the step reached (done: the rollover finished)',
+  labelNames: ['kind', 'step'] as const,
+  registers: [registry],
+  collect() {
+    this.reset();
+    for (const [k, n] of dnssecRollovers.steps) {
+      const [kind, step] = k.split(' ') as [string, string];
+      this.inc({ kind, step }, n);
+    }
+  },
+});
+
+new Gauge({
+  name: 'zonedeck_dnssec_rollovers_waiting_on_parent',
+  help: 'Signed zones whose rollover has waited more than a day for the parent to serve the new DS, or cannot ask it (no RESOLVER, no answer); both keys keep validating meanwhile',
+  registers: [registry],
+  collect() {
+    this.set(dnssecRollovers.stalled);
+  },
+});
+
 new Counter({
   name: 'zonedeck_dns_rate_limited_total',
   help: 'UDP responses held back by response rate limiting (DNS_RATE_LIMIT): dropped, or slipped (sent truncated)',

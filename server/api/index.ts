@@ -25,6 +25,7 @@ import { templatesApi } from './across-zones/templates';
 import { searchApi } from './across-zones/search';
 import { settingsApi } from './account/settings';
 import { delegationApi } from './zones/delegation';
+import { dnssecApi } from './zones/dnssec';
 import { deletedDomainsApi } from './zones/deleted-domains';
 
 export function publicApi(services: Services, config: Pick<Config, 'bodyLimitBytes' | 'bodyTimeoutMs' | 'bulkBodyLimitBytes' | 'rateLimitToken' | 'rateLimitAddress'>) {
@@ -62,6 +63,7 @@ export function publicApi(services: Services, config: Pick<Config, 'bodyLimitByt
   api.route('/', changesApi(services));
   api.route('/', queryStatsApi(services));
   api.route('/', delegationApi(services));
+  api.route('/', dnssecApi(services));
   api.route('/', zoneFilesApi(services));
   api.route('/', teamsApi(services));
   api.route('/', invitationsApi(services));

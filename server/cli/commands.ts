@@ -19,7 +19,7 @@ export const FLAGS = {
   label: { type: 'string', value: '<text>', about: 'a label to recognize the token by' },
   expires: { type: 'string', value: '<days>', about: 'the token stops working after this many days' },
   inactive: { type: 'boolean', about: 'register the address without letting it be used yet' },
-  finish: { type: 'boolean', about: 'end the rollover: remove the old key' },
+  kind: { type: 'string', value: '<kind>', about: 'which keys to roll: csk, ksk, zsk or algorithm (default: the KSK or CSK)' },
   algorithm: { type: 'string', value: '<a>', about: `one of ${TSIG_ALGORITHM_NAMES.join(', ')} (default ${DEFAULT_TSIG_ALGORITHM})` },
   secret: { type: 'string', value: '<base64>', about: 'the secret to use (else 32 random octets)' },
   merge: { type: 'boolean', about: "add the file's records to the zone instead of replacing its records" },
@@ -75,8 +75,8 @@ export const COMMANDS = [
   {
     name: 'dnssec rollover',
     args: '<zone>',
-    flags: ['finish'],
-    about: "CSK rollover: add a new key that signs beside the current one; --finish (once the parent has the new DS and the old DS's TTL has passed) removes the old",
+    flags: ['kind'],
+    about: 'start a key rollover now; the running server makes every step by itself, waiting the TTLs and for the parent to serve the new DS',
   },
   { name: 'zones export', args: '<zone>', about: 'print the zone as an RFC 1035 master file' },
   {

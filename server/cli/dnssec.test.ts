@@ -1,8 +1,7 @@
 /**
- * `dnssec rollover` (CSK, double signature): during the rollover the API shows both DS
- * records and DNS publishes both keys and signs with both, so a resolver holding either DS
- * validates; `--finish` leaves the new key alone. The CLI's services feed an in-process
- * DNS index here, as they feed the server's.
+ * `dnssec rollover` starts a rollover now (the server's driver makes the steps: rollovers.test.ts):
+ * the new key is published and signs beside the old at once, while the parent is still pointed at the
+ * old key. The CLI's services feed an in-process DNS index here, as they feed the server's.
  */
 import packet from 'dns-packet';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
@@ -47,35 +46,31 @@ function dns(type: string) {
 }
 
 describe('dnssec rollover', () => {
-  it('adds a second key that signs beside the first, then --finish removes the old one', async () => {
+  it('starts a rollover now: the new key is published and signs beside the old, the parent still points at the old; a second start is refused', async () => {
     expect((await t.request('POST', '/api/v1/domains', { body: { name: 'example.com', dnssec_enabled: true } })).status).toBe(201);
     await sync.settled();
     const [old] = await dsTags();
     const started = await cli('dnssec', 'rollover', 'example.com');
-    expect(started[0]).toMatch(new RegExp(`new key (\\d+) signs beside key ${old}`));
-    const fresh = Number(/new key (\d+)/.exec(started[0]!)![1]);
-    expect(started.filter((l) => l.includes(' IN DS '))).toHaveLength(2);
-    expect(await dsTags()).toEqual([old, fresh]);
-    // Both keys published, every RRset signed by both (RFC 6781 §4.1.2 double signature).
+    expect(started[0]).toMatch(/^example\.com: CSK rollover started \(serial \d+\)\.$/);
+    expect(started[1]).toMatch(/is published and signs beside/);
+    const fresh = Number(/CSK (\d+): published, signing, published/.exec(started.join('\n'))![1]);
+    // The parent keeps the old DS until the new key is in every cache: CDS (and ds_records) name the old key alone for now.
+    expect(await dsTags()).toEqual([old]);
+    // Both keys published, every RRset signed by both (RFC 7583 §3.3 double signature).
     expect(dns('DNSKEY').filter((a) => a.type === 'DNSKEY')).toHaveLength(2);
     expect(
       dns('SOA')
         .filter((a) => a.type === 'RRSIG')
         .map((a) => a.data.keyTag),
     ).toEqual([old, fresh]);
-    await expect(cli('dnssec', 'rollover', 'example.com')).rejects.toThrow(/already rolling over/);
-
-    const finished = await cli('dnssec', 'rollover', 'example.com', '--finish');
-    expect(finished[0]).toBe(`example.com: rollover finished; the zone is signed with key ${fresh} alone`);
-    expect(await dsTags()).toEqual([fresh]);
-    expect(
-      dns('SOA')
-        .filter((a) => a.type === 'RRSIG')
-        .map((a) => a.data.keyTag),
-    ).toEqual([fresh]);
+    await expect(cli('dnssec', 'rollover', 'example.com')).rejects.toThrow(/already rolling its keys \(csk, step publish\)/);
+    await expect(cli('dnssec', 'rollover', 'example.com', '--kind', 'sideways')).rejects.toThrow(/--kind must be one of/);
     expect(await cli('dnssec', 'show', 'example.com')).toEqual([
-      expect.stringMatching(new RegExp(`^example\\.com\\. IN DS ${fresh} 13 2 [0-9A-F]{64}$`)),
+      expect.stringMatching(new RegExp(`^example\\.com\\. IN DS ${old} 13 2 [0-9A-F]{64}$`)),
       expect.stringMatching(/^example\.com\. IN DNSKEY 257 3 13 /),
+      expect.stringMatching(/^example\.com\. IN DNSKEY 257 3 13 /),
+      `; CSK ${old}: active, signing, published, in CDS`,
+      `; CSK ${fresh}: published, signing, published`,
     ]);
   });
 

@@ -13,7 +13,8 @@ import { Invalid } from '../core/errors';
 import type { ScopeInput } from '../core/scope';
 import type { Services } from '../services';
 import { CLI_WRITE } from '../services/changes/change-sets';
-import { dnskeyText, dsText } from '../services/zones/dnssec-keys';
+import { ROLLOVER_KINDS, type RolloverKind } from '../services/dnssec/rollover-steps';
+import { dnskeyText, dsText } from '../services/dnssec/key-material';
 import { yArgument } from '../services/identity/tsig-keys';
 import type { DnssecPublicKey, ReadRepos, UserRow } from '../store/types';
 import { tokenDetail, tsigKeyDetail, type AuditActor } from '../services/identity/audit';
@@ -140,13 +141,17 @@ export const HANDLERS: Record<CommandName, (ctx: Context) => Promise<void>> = {
     printKeys(zone.name, (await s.zones.publicKeys([zone])).get(zone.id) ?? [], out);
   },
   async 'dnssec rollover'({ args: [name], values, services, out }) {
-    const { zone, keys } = await (await services()).zones.rollover(need(name, '<zone>'), values.finish ? 'finish' : 'start');
-    if (values.finish) out(`${zone.name}: rollover finished; the zone is signed with key ${keys[0]!.key_tag} alone`);
-    else {
-      out(`${zone.name}: new key ${keys.at(-1)!.key_tag} signs beside key ${keys[0]!.key_tag} (serial ${zone.serial_number}).`);
-      out(`Replace the DS at the registrar with the new one below; once the parent serves it and the old DS's TTL has passed, run: dnssec rollover ${zone.name} --finish`);
-    }
-    printKeys(zone.name, keys, out);
+    const s = await services();
+    const found = await s.store.domains.byName(normalizeZoneName(need(name, '<zone>')));
+    if (!found) throw new UsageError(`no domain named ${name}`);
+    const kind = values.kind as RolloverKind | undefined;
+    if (kind !== undefined && !ROLLOVER_KINDS.includes(kind)) throw new UsageError(`--kind must be one of ${ROLLOVER_KINDS.join(', ')}`);
+    const zone = await s.dnssec.startNow(found, kind, CLI_WRITE);
+    const view = await s.dnssec.view(zone);
+    out(`${zone.name}: ${view.rollover ? `${view.rollover.kind.toUpperCase()} rollover started (serial ${zone.serial_number}).` : 'rollover started.'}`);
+    if (view.rollover) out(view.rollover.description);
+    out('The running server makes every step by itself; follow it with: dnssec show ' + zone.name);
+    printKeys(zone.name, view.keys, out);
   },
   async 'zones export'({ args: [name], services }) {
     const s = await services();
@@ -253,8 +258,10 @@ async function pull({ transfer }: CliDeps, hostPort: string, zone: string, tsig:
 }
 
 /** A zone's DS and DNSKEY records, one per line, as the API shows them. */
+/** The DS the parent should hold now (the CDS set) and the DNSKEY set as published; each key's role and state when a rollover moves them. */
 function printKeys(zone: string, keys: DnssecPublicKey[], out: Out): void {
   if (keys.length === 0) out(`${zone}: DNSSEC is off`);
-  for (const k of keys) out(dsText(zone, k));
-  for (const k of keys) out(dnskeyText(zone, k));
+  for (const k of keys.filter((k) => k.in_cds)) out(dsText(zone, k));
+  for (const k of keys.filter((k) => k.published)) out(dnskeyText(zone, k));
+  if (keys.length > 1) for (const k of keys) out(`; ${k.role.toUpperCase()} ${k.key_tag}: ${k.state}${k.signing ? ', signing' : ''}${k.published ? ', published' : ''}${k.in_cds ? ', in CDS' : ''}`);
 }

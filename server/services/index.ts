@@ -24,6 +24,7 @@ import { RecordSearchService } from './across-zones/record-search';
 import { Templates } from './across-zones/templates';
 import { Oidc } from './identity/oidc';
 import { createSignInSettings } from './identity/sign-in-settings';
+import { DnssecRollovers } from './dnssec/rollovers';
 import { createDelegationChecks, type DelegationTuning } from './checks/delegation-check';
 import { createDeletedZones } from './zones/deleted-zones';
 import { createSessions, type SessionTimes } from './identity/sessions';
@@ -56,6 +57,7 @@ export function createServices(store: Store, defaults: ZoneDefaults & { delegati
     zones,
     secondaries: new Secondaries(store, changes, zones),
     catalogs: new Catalogs(store, zones),
+    dnssec: new DnssecRollovers(store, changes),
     deletedZones: createDeletedZones(store, zones.rules, changes, audit, defaults.historyDays),
     records: createRecords(store, changes, zones),
     rrsets: createRrsets(changes, zones, defaults.maxRecords ?? DEFAULT_MAX_RECORDS),

@@ -33,6 +33,7 @@ import * as m0024 from './migrations/0024-secondary-zones';
 import * as m0025 from './migrations/0025-zone-transfer-settings';
 import * as m0026 from './migrations/0026-dnssec-beside-cname';
 import * as m0027 from './migrations/0027-catalog-consumers';
+import * as m0028 from './migrations/0028-dnssec-policy';
 
 export type Dialect = 'sqlite' | 'postgres';
 
@@ -66,6 +67,7 @@ const STEPS: Record<string, Step> = {
   '0025-zone-transfer-settings': m0025,
   '0026-dnssec-beside-cname': m0026,
   '0027-catalog-consumers': m0027,
+  '0028-dnssec-policy': m0028,
 };
 
 /** The code's migrations, in the order they run on a new database. */

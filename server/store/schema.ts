@@ -99,6 +99,9 @@ export interface Database {
     expires_at: string | null;
     /** Migration 0027: the catalog a secondary zone is a member of; null for one made by hand. */
     catalog_id: number | null;
+    /** Migration 0028: the zone's DNSSEC policy and the rollover in progress (JSON text; null: defaults, none). */
+    dnssec_policy: string | null;
+    dnssec_rollover: string | null;
   };
   /** Migration 0027: catalogs followed as a consumer (RFC 9432). */
   catalogs: {
@@ -217,6 +220,25 @@ export interface Database {
     ds_digest: string;
     private_key: string;
     created_at: string;
+    /** Migration 0028: role, RFC 7583 state and since when, and what the DNS server does with the key. */
+    role: Generated<string>;
+    state: Generated<string>;
+    state_at: string | null;
+    published: Generated<number>;
+    signing: Generated<number>;
+    in_cds: Generated<number>;
+  };
+  /** Migration 0028: the parent's DS set as the driving node last saw it, and its lease. */
+  dnssec_watch: {
+    domain_id: number;
+    checked_at: string | null;
+    parent_ds: string | null;
+    seen_at: string | null;
+    seen_ttl: number | null;
+    error: string | null;
+    next_at: string | null;
+    lease_holder: string | null;
+    lease_until: string | null;
   };
   /** Migration 0011: what PowerDNS clients set on a zone and read back (account, soa_edit_api, catalog). */
   zone_attributes: { domain_id: number; account: string; soa_edit_api: string; catalog: string };

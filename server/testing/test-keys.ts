@@ -1,6 +1,6 @@
 /** Signing keys for the DNSSEC unit tests: a fresh CSK as the store would hold it, and its verifier. */
 import { verify } from 'node:crypto';
-import { newCsk, p256PublicKey } from '../services/zones/dnssec-keys';
+import { newCsk, p256PublicKey } from '../services/dnssec/key-material';
 import type { DnssecKeyRow } from '../store/types';
 import { canonicalRRset, nameWire } from '../dns/dnssec/canonical';
 import { signingKey, type SigningKey } from '../dns/dnssec/keys';

@@ -9,6 +9,7 @@ import { LABEL_CONTROL_CHARS, MAX_TOKEN_DAYS, MAX_TOKEN_LABEL } from '../../core
 import { WRITABLE_TYPES } from '../../core/record-types';
 import { TSIG_ALGORITHM_NAMES } from '../../core/tsig-rules';
 import { MAX_TTL } from '../../core/ttl';
+import { ALGORITHM_NAMES, DENIALS, KEY_SETUPS, MAX_LIFETIME_DAYS, MIN_LIFETIME_DAYS } from '../../core/dnssec-policy';
 import { MAX_ALLOW_TRANSFER, MAX_ALSO_NOTIFY } from '../../core/zone-transfers';
 import { SOURCES } from '../../services/changes/change-sets';
 
@@ -81,6 +82,16 @@ export const TransferSchema = z
   })
   .openapi('Transfer');
 
+const DnssecPolicyOutSchema = z
+  .object({
+    algorithm: z.enum(ALGORITHM_NAMES),
+    keys: z.enum(KEY_SETUPS),
+    zsk_lifetime_days: z.number().int(),
+    ksk_lifetime_days: z.number().int().nullable(),
+    denial: z.enum(DENIALS),
+  })
+  .openapi('DnssecPolicy', { description: "The zone's DNSSEC policy: what its keys are and when they roll" });
+
 export const DomainSchema = z
   .object({
     name: z.string().openapi({ example: 'example.com' }),
@@ -110,6 +121,7 @@ export const DomainSchema = z
       .string()
       .nullable()
       .openapi({ example: 'acme-xfr', description: 'The TSIG key a transfer from allow_transfer must be signed with, and NOTIFY to also_notify is signed with; null: none' }),
+    dnssec_policy: DnssecPolicyOutSchema,
   })
   .openapi('Domain');
 
@@ -181,7 +193,36 @@ const transferFields = {
     .openapi({ example: 'acme-xfr', description: "A TSIG key the zone's owner holds: transfers from allow_transfer must be signed with it, and NOTIFY to also_notify is; null: none" }),
 };
 
-export const DomainUpdateSchema = z.strictObject({ ...soaFields, ...transferFields }).openapi('DomainUpdate');
+const lifetime = (what: string) =>
+  z
+    .number({ error: `must be a whole number of days from ${MIN_LIFETIME_DAYS} to ${MAX_LIFETIME_DAYS}` })
+    .int(`must be a whole number of days from ${MIN_LIFETIME_DAYS} to ${MAX_LIFETIME_DAYS}`)
+    .min(MIN_LIFETIME_DAYS, `must be at least ${MIN_LIFETIME_DAYS} day: a key must outlive its own rollover`)
+    .max(MAX_LIFETIME_DAYS, `must be at most ${MAX_LIFETIME_DAYS} days${what}`);
+
+export const DnssecPolicySchema = z
+  .strictObject({
+    algorithm: z
+      .enum(ALGORITHM_NAMES, { error: `must be one of ${ALGORITHM_NAMES.join(', ')}` })
+      .optional()
+      .openapi({ description: 'ECDSA P-256 (13), P-384 (14) or Ed25519 (15); changing it on a signed zone starts an algorithm rollover' }),
+    keys: z
+      .enum(KEY_SETUPS, { error: `must be one of ${KEY_SETUPS.join(', ')}` })
+      .optional()
+      .openapi({ description: 'One combined signing key, or a key-signing key with a zone-signing key' }),
+    zsk_lifetime_days: lifetime('').optional().openapi({ description: 'Days a ZSK signs before it is rolled (KSK+ZSK only); default 90' }),
+    ksk_lifetime_days: lifetime('; null rolls it only when asked')
+      .nullable()
+      .optional()
+      .openapi({ description: 'Days a KSK or CSK lives before it is rolled; null (default): only when asked, as its rollover involves the parent' }),
+    denial: z
+      .enum(DENIALS, { error: `must be one of ${DENIALS.join(', ')}` })
+      .optional()
+      .openapi({ description: 'compact (RFC 9824, default) or nsec3 (RFC 5155: SHA-1, no extra iterations, no salt)' }),
+  })
+  .openapi('DnssecPolicyInput');
+
+export const DomainUpdateSchema = z.strictObject({ ...soaFields, ...transferFields, dnssec_policy: DnssecPolicySchema.optional() }).openapi('DomainUpdate');
 
 /** Fields a client may read but not write; naming them in a body is a 400 that says so. */
 export const READ_ONLY_FIELDS = new Set(['name', 'serial_number', 'created_at', 'updated_at', 'delegated', 'ds_records', 'dnskey_records', 'id', 'fqdn', 'kind', 'primaries', 'transfer']);

@@ -2,7 +2,8 @@
 import { APEX, toFqdn } from '../../core/domain-name';
 import { nameFromPlace } from '../../services/zones/zones';
 import { transferList } from '../../core/zone-transfers';
-import { DIGEST_SHA256, dnskeyText, dsText } from '../../services/zones/dnssec-keys';
+import { readPolicy } from '../../core/dnssec-policy';
+import { DIGEST_SHA256, dnskeyText, dsText } from '../../services/dnssec/key-material';
 import type { DnssecPublicKey, DomainRow, ListedRecord } from '../../store/types';
 import type { TransferView } from '../../services/secondary/secondaries';
 
@@ -13,15 +14,18 @@ import type { TransferView } from '../../services/secondary/secondaries';
  */
 function dnssecView(zone: string, keys: readonly DnssecPublicKey[]) {
   return {
-    ds_records: keys.map((k) => ({
-      key_tag: k.key_tag,
-      algorithm: k.algorithm,
-      digest_type: DIGEST_SHA256,
-      digest: k.ds_digest,
-      ds: dsText(zone, k),
-      created_at: k.created_at,
-    })),
-    dnskey_records: keys.map((k) => dnskeyText(zone, k)),
+    // What the parent should point at now (the CDS set): both keys while a rollover asks it for the new one.
+    ds_records: keys
+      .filter((k) => k.in_cds)
+      .map((k) => ({
+        key_tag: k.key_tag,
+        algorithm: k.algorithm,
+        digest_type: DIGEST_SHA256,
+        digest: k.ds_digest,
+        ds: dsText(zone, k),
+        created_at: k.created_at,
+      })),
+    dnskey_records: keys.filter((k) => k.published).map((k) => dnskeyText(zone, k)),
   };
 }
 
@@ -46,6 +50,7 @@ export function domainView(d: DomainRow, keys: readonly DnssecPublicKey[] = [], 
     also_notify: transferList(d.also_notify),
     allow_transfer: transferList(d.allow_transfer),
     transfer_tsig_key: d.transfer_tsig_key ?? null,
+    dnssec_policy: readPolicy(d.dnssec_policy),
   };
 }
 

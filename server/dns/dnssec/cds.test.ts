@@ -5,14 +5,14 @@
  */
 import { describe, expect, it } from 'vitest';
 import { createTestApp } from '../../testing/test-app';
-import { dsDigest } from '../../services/zones/dnssec-keys';
+import { dsDigest } from '../../services/dnssec/key-material';
 import { resolve } from '../index/resolve';
 import { T } from '../index/rrset';
 import { Zone } from '../index/zone';
 import { domainRow, IDENTITY, row } from '../../testing/zone-fixture';
 import { ZoneIndex } from '../index/zone-index';
 import { CDNSKEY, CDS } from './cds';
-import { DELETE_SIGNAL_MS } from '../../services/zones/dnssec-keys';
+import { DELETE_SIGNAL_MS } from '../../services/dnssec/key-material';
 import { signResolution } from './online';
 import { refreshSignedZones } from '../../services/zones/resign';
 import { testKey, verifies } from '../../testing/test-keys';

@@ -5,7 +5,7 @@
  * after DNSSEC is turned off, the delete form (RFC 8078 §4) asking the parent to remove the DS.
  * These RRsets are the service's own: no record row makes them and zone exports leave them out.
  */
-import { dsDigest, DIGEST_SHA256 } from '../../services/zones/dnssec-keys';
+import { dsDigest, DIGEST_SHA256 } from '../../services/dnssec/key-material';
 import { type RRset } from '../index/rrset';
 import { DNSKEY_TTL, type SigningKey } from './keys';
 
@@ -21,11 +21,16 @@ function cdsRdata(zone: string, key: SigningKey): Buffer {
   return Buffer.concat([head, Buffer.from(dsDigest(zone, key.dnskey), 'hex')]);
 }
 
-/** The CDS and CDNSKEY RRsets of a signed zone: one record per key, TTL as the DNSKEY set's. */
-export function cdsRRsets(zone: string, keys: readonly SigningKey[]): RRset[] {
+/**
+ * The CDS and CDNSKEY RRsets of a signed zone: one record per key the parent should point at now
+ * (both keys while a rollover asks the parent for the new one beside the old), TTL as the DNSKEY set's.
+ */
+export function cdsRRsets(zone: string, keys: readonly SigningKey[], ttl = DNSKEY_TTL): RRset[] {
+  const listed = keys.filter((k) => k.inCds);
+  if (listed.length === 0) return [];
   return [
-    { name: zone, type: CDS, ttl: DNSKEY_TTL, data: keys.map((k) => cdsRdata(zone, k)) },
-    { name: zone, type: CDNSKEY, ttl: DNSKEY_TTL, data: keys.map((k) => k.dnskey) },
+    { name: zone, type: CDS, ttl, data: listed.map((k) => cdsRdata(zone, k)) },
+    { name: zone, type: CDNSKEY, ttl, data: listed.map((k) => k.dnskey) },
   ];
 }
 

@@ -1,10 +1,11 @@
 /**
  * A zone's signing keys as the DNS server holds them: the private key ready for node:crypto,
- * the key tag, and the DNSKEY rdata that goes into the apex DNSKEY RRset (RFC 4034 §2).
+ * the key tag, the DNSKEY rdata that goes into the apex DNSKEY RRset (RFC 4034 §2), and what a
+ * rollover has the key do now: be published, sign (the sets its role signs), be listed for the parent.
  */
 import { createPrivateKey, type KeyObject } from 'node:crypto';
-import { dnskeyRdata } from '../../services/zones/dnssec-keys';
-import type { DnssecKeyRow } from '../../store/types';
+import { dnskeyRdata } from '../../services/dnssec/key-material';
+import type { DnssecKeyRow, KeyRole } from '../../store/types';
 import { T, type RRset } from '../index/rrset';
 
 export interface SigningKey {
@@ -14,13 +15,19 @@ export interface SigningKey {
   /** DNSKEY rdata: flags, protocol, algorithm, public key. */
   dnskey: Buffer;
   privateKey: KeyObject;
+  role: KeyRole;
+  published: boolean;
+  signing: boolean;
+  inCds: boolean;
 }
 
 /**
- * The TTL of the DNSKEY RRset. A rollover waits this long (plus the parent's DS TTL) between
- * its steps; an hour keeps that short without making resolvers refetch keys often.
+ * The TTL of the DNSKEY RRset (and of CDS and CDNSKEY): the zone's SOA TTL, at most an hour, as
+ * Knot's default. Rollovers wait for it between steps; an hour keeps them short without making
+ * resolvers refetch keys often, and a zone with short TTLs rolls its keys as quickly.
  */
 export const DNSKEY_TTL = 3600;
+export const dnskeyTtl = (soaTtl: number): number => Math.min(DNSKEY_TTL, soaTtl);
 
 export function signingKey(row: DnssecKeyRow): SigningKey {
   return {
@@ -29,9 +36,17 @@ export function signingKey(row: DnssecKeyRow): SigningKey {
     algorithm: row.algorithm,
     dnskey: dnskeyRdata(row.flags, row.algorithm, Buffer.from(row.public_key, 'base64')),
     privateKey: createPrivateKey({ key: Buffer.from(row.private_key, 'base64'), format: 'der', type: 'pkcs8' }),
+    role: row.role ?? 'csk',
+    published: row.published ?? true,
+    signing: row.signing ?? true,
+    inCds: row.in_cds ?? true,
   };
 }
 
-export function dnskeyRRset(zone: string, keys: readonly SigningKey[]): RRset {
-  return { name: zone, type: T.DNSKEY, ttl: DNSKEY_TTL, data: keys.map((k) => k.dnskey) };
+/** The apex DNSKEY set: the keys published now (a rollover adds a key before it is used and keeps one after). */
+export function dnskeyRRset(zone: string, keys: readonly SigningKey[], ttl = DNSKEY_TTL): RRset {
+  return { name: zone, type: T.DNSKEY, ttl, data: keys.filter((k) => k.published).map((k) => k.dnskey) };
 }
+
+/** What tells one key set from another for the DNS server: ids and what each does. */
+export const keysVersion = (keys: readonly SigningKey[]): string => keys.map((k) => `${k.id}${k.published ? 'p' : ''}${k.signing ? 's' : ''}${k.inCds ? 'c' : ''}`).join(',');

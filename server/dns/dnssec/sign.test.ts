@@ -8,7 +8,7 @@ import { canonicalRRset, compareNames } from './canonical';
 import { rrsigPrefix, signedData, windowAt, ZoneSigner } from './sign';
 import { parseRrsig, testKey, verifies } from '../../testing/test-keys';
 import { verify } from 'node:crypto';
-import { p256PublicKey } from '../../services/zones/dnssec-keys';
+import { p256PublicKey } from '../../services/dnssec/key-material';
 
 const DAY = 86_400_000;
 const NOW = Date.UTC(2026, 0, 15, 13, 30);

@@ -1,6 +1,8 @@
 /**
- * RRSIGs (RFC 4034 §3, RFC 4035 §2.2) with ECDSA P-256/SHA-256 (RFC 6605): the 64-octet
- * r||s signature over the RRSIG rdata prefix and the RRset in canonical form.
+ * RRSIGs (RFC 4034 §3, RFC 4035 §2.2) over the RRSIG rdata prefix and the RRset in canonical form:
+ * ECDSA P-256/SHA-256 and P-384/SHA-384 as r||s (RFC 6605 §4), Ed25519 as its 64 octets (RFC 8080).
+ * Which keys sign a set goes by their role: key-signing keys sign the apex key sets (DNSKEY, CDS,
+ * CDNSKEY), zone-signing keys the rest, a CSK both; a key signs only while a rollover says so.
  *
  * Signatures are made in daily epochs: every signature made on one UTC day has the same
  * validity window, from an hour before that day began (for clocks a little behind) to 14
@@ -12,7 +14,7 @@
 import { sign, type KeyObject } from 'node:crypto';
 import { T, type RRset } from '../index/rrset';
 import { canonicalRRset, labelCount, nameWire } from './canonical';
-import type { SigningKey } from './keys';
+import { keysVersion, type SigningKey } from './keys';
 
 export const EPOCH_SECONDS = 86_400;
 /** How far before the epoch the inception lies: validators with a slow clock still accept. */
@@ -46,16 +48,31 @@ export function rrsigPrefix(set: RRset, key: Pick<SigningKey, 'algorithm' | 'tag
   return Buffer.concat([head, nameWire(signer)]);
 }
 
-/** ECDSA in the DNSSEC form: r and s as two 32-octet integers (RFC 6605 §4). */
-const ecdsa = (data: Buffer, key: KeyObject) => sign('sha256', data, { key, dsaEncoding: 'ieee-p1363' });
+/** The signature of `data` in the DNSSEC form of the key's algorithm. */
+export function signatureOf(algorithm: number, data: Buffer, key: KeyObject): Buffer {
+  // ECDSA: r and s as two integers of the curve's size (RFC 6605 §4); Ed25519: its own 64 octets (RFC 8080 §4).
+  if (algorithm === 13) return sign('sha256', data, { key, dsaEncoding: 'ieee-p1363' });
+  if (algorithm === 14) return sign('sha384', data, { key, dsaEncoding: 'ieee-p1363' });
+  if (algorithm === 15) return sign(null, data, key);
+  throw new Error(`algorithm ${algorithm} is not one zonedeck signs with`);
+}
 
 /** One RRSIG rdata per key over `set` (several keys sign side by side during a rollover). */
 export function rrsigs(set: RRset, keys: readonly SigningKey[], w: SignatureWindow, signer: string): Buffer[] {
   const covered = canonicalRRset(set, set.name, set.ttl);
   return keys.map((key) => {
     const prefix = rrsigPrefix(set, key, w, signer);
-    return Buffer.concat([prefix, ecdsa(signedData(prefix, covered), key.privateKey)]);
+    return Buffer.concat([prefix, signatureOf(key.algorithm, signedData(prefix, covered), key.privateKey)]);
   });
+}
+
+/** The apex sets only key-signing keys sign (RFC 4035 §2.1; CDS and CDNSKEY as RFC 7344 §4.1 asks). */
+const KEY_SETS = new Set([T.DNSKEY, 59, 60]);
+
+/** The keys that sign `type` now: by role, among those a rollover has signing. */
+export function signersOf(keys: readonly SigningKey[], type: number): SigningKey[] {
+  const keySet = KEY_SETS.has(type);
+  return keys.filter((k) => k.signing && (k.role === 'csk' || (keySet ? k.role === 'ksk' : k.role === 'zsk')));
 }
 
 /** What a signature covers: the RRSIG rdata prefix, then the RRset in canonical form (RFC 4034 §3.1.8.1). */
@@ -76,6 +93,8 @@ export class ZoneSigner {
   /** By content, for records built per answer (compact denial NSECs). */
   private byContent = new Map<string, Cached>();
   private current: SignatureWindow;
+  private readonly zoneSigners: SigningKey[];
+  private readonly keySigners: SigningKey[];
 
   constructor(
     readonly zone: string,
@@ -83,11 +102,13 @@ export class ZoneSigner {
     private readonly clock: () => number = Date.now,
   ) {
     this.current = windowAt(clock());
+    this.zoneSigners = signersOf(keys, T.A);
+    this.keySigners = signersOf(keys, T.DNSKEY);
   }
 
-  /** The ids of the keys, to tell whether a reload changed them. */
+  /** The keys, and what each does, to tell whether a reload changed them. */
   get keyIds(): string {
-    return this.keys.map((k) => k.id).join(',');
+    return keysVersion(this.keys);
   }
 
   /** The window signatures are made in now. */
@@ -98,7 +119,8 @@ export class ZoneSigner {
   }
 
   private fresh(set: RRset, w: SignatureWindow): Cached {
-    return { epoch: w.epoch, sig: { name: set.name, type: T.RRSIG, ttl: set.ttl, data: rrsigs(set, this.keys, w, this.zone) } };
+    const keys = KEY_SETS.has(set.type) ? this.keySigners : this.zoneSigners;
+    return { epoch: w.epoch, sig: { name: set.name, type: T.RRSIG, ttl: set.ttl, data: rrsigs(set, keys, w, this.zone) } };
   }
 
   /** The RRSIG RRset over a zone RRset, reused while the set and the epoch are unchanged. */

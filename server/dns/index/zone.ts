@@ -10,8 +10,8 @@ import { APEX, toFqdn } from '../../core/domain-name';
 import { RECORD_TYPE_BY_NAME } from '../../core/record-types';
 import type { DomainRow, ServedRecord } from '../../store/types';
 import { CDNSKEY, CDS, cdsRRsets, deleteRRsets } from '../dnssec/cds';
-import { deleteSignalEnd } from '../../services/zones/dnssec-keys';
-import { dnskeyRRset, type SigningKey } from '../dnssec/keys';
+import { deleteSignalEnd } from '../../services/dnssec/key-material';
+import { dnskeyRRset, dnskeyTtl, keysVersion, type SigningKey } from '../dnssec/keys';
 import { ZoneSigner } from '../dnssec/sign';
 import { T, type RRset, type SoaData } from './rrset';
 import { entryShape, Node, ZoneNames, type PutInfo } from './zone-names';
@@ -314,7 +314,7 @@ export class Zone {
    * keys again change nothing, so signatures stay cached.
    */
   setKeys(keys: readonly SigningKey[]): void {
-    const ids = keys.map((k) => k.id).join(',');
+    const ids = keysVersion(keys);
     if ((this.signer?.keyIds ?? '') === ids) return;
     const apex = this.nodes.at(APEX, this.name)!;
     // Signed, an RRset stays one object while it is unchanged, so its signature stays cached.
@@ -327,8 +327,11 @@ export class Zone {
       this.setDeleteSignal(apex);
     } else {
       this.signer = new ZoneSigner(this.name, keys);
-      apex.set(T.DNSKEY, dnskeyRRset(this.name, keys));
-      for (const set of cdsRRsets(this.name, keys)) apex.set(set.type, set);
+      const ttl = dnskeyTtl(this.soa.ttl);
+      apex.set(T.DNSKEY, dnskeyRRset(this.name, keys, ttl));
+      apex.delete(CDS);
+      apex.delete(CDNSKEY);
+      for (const set of cdsRRsets(this.name, keys, ttl)) apex.set(set.type, set);
     }
     this.gen++;
   }

@@ -78,18 +78,22 @@ describe('cryptokeys', () => {
     }
   });
 
-  it('during a rollover a key cannot be deleted here (the CLI finishes it)', async () => {
-    await h.t.services.zones.rollover('example.com', 'start');
-    const keys = (await h.json('GET', KEYS)).body as Array<{ id: number }>;
-    expect(keys).toHaveLength(2);
-    expect((await h.json('DELETE', `${KEYS}/${keys[0]!.id}`)).body.error).toMatch(/rollover/);
-    await h.t.services.zones.rollover('example.com', 'finish');
-  });
-
   it('DELETE of the last key stops signing', async () => {
     const [key] = (await h.json('GET', KEYS)).body;
     expect(await h.json('DELETE', `${KEYS}/${key.id}`)).toEqual({ status: 204, body: null });
     expect(await h.json('GET', KEYS)).toEqual({ status: 200, body: [] });
     expect((await domain()).dnssec_enabled).toBe(false);
+  });
+
+  it('during a rollover a key cannot be deleted here (the rollover finishes by itself), and the new key shows as published', async () => {
+    expect((await h.json('POST', KEYS, { keytype: 'csk', active: true })).status).toBe(201);
+    const zone = (await h.t.services.store.domains.byName('example.com'))!;
+    await h.t.services.dnssec.startNow(zone, 'csk', { source: 'cli', actor: { username: '', credential: 'cli' } });
+    const keys = (await h.json('GET', KEYS)).body as Array<{ id: number; keytype: string; published: boolean; active: boolean }>;
+    expect(keys.map((k) => [k.keytype, k.published, k.active])).toEqual([
+      ['csk', true, true],
+      ['csk', true, true],
+    ]);
+    expect((await h.json('DELETE', `${KEYS}/${keys[0]!.id}`)).body.error).toMatch(/rollover/);
   });
 });

@@ -1,13 +1,14 @@
 /**
  * Cryptokeys (doc.powerdns.com/authoritative/http-api/cryptokey.html) mapped to zonedeck's
- * `dnssec_enabled`: a signed zone has one CSK (two during a rollover), ECDSA P-256 (13).
- * POST turns DNSSEC on and answers the new key; DELETE of the last key turns it off. Keys
- * are always active and published; the private key is never answered (PowerDNS gives it in
- * GET …/cryptokeys/:id, zonedeck keeps it to the DNS server).
+ * `dnssec_enabled`: a signed zone has the keys of its policy (a CSK, or a KSK and a ZSK; more
+ * during a rollover). POST turns DNSSEC on and answers the new key; DELETE of the last key turns it
+ * off. `active` and `published` say what the key does now (a rollover moves them, not a client);
+ * the private key is never answered (PowerDNS gives it in GET …/cryptokeys/:id, zonedeck keeps it
+ * to the DNS server).
  */
 import { Hono, type Context } from 'hono';
 import { APEX } from '../../core/domain-name';
-import { DIGEST_SHA256 } from '../../services/zones/dnssec-keys';
+import { DIGEST_SHA256 } from '../../services/dnssec/key-material';
 import type { Services } from '../../services';
 import type { DnssecPublicKey, DomainRow } from '../../store/types';
 import type { PdnsEnv } from '../auth';
@@ -19,20 +20,22 @@ import { pdnsWrite } from '../write-options';
 import { bodyJson } from '../../http/body';
 
 const ALGORITHM_NAMES = new Set(['13', 'ECDSAP256SHA256', 'ECDSA256']);
+/** How PowerDNS names each algorithm and its key size. */
+const PDNS_ALGORITHMS: Record<number, { name: string; bits: number }> = { 13: { name: 'ECDSAP256SHA256', bits: 256 }, 14: { name: 'ECDSAP384SHA384', bits: 384 }, 15: { name: 'ED25519', bits: 256 } };
 
 /** A key as PowerDNS shows one (pdns/ws-auth.cc `apiZoneCryptokeysExport`). */
 export function cryptokeyView(zone: string, k: DnssecPublicKey) {
   return {
     type: 'Cryptokey',
     id: k.id,
-    keytype: 'csk',
-    active: true,
-    published: true,
+    keytype: k.role,
+    active: k.signing,
+    published: k.published,
     flags: k.flags,
     dnskey: `${k.flags} 3 ${k.algorithm} ${k.public_key}`,
-    ds: [`${k.key_tag} ${k.algorithm} ${DIGEST_SHA256} ${k.ds_digest.toLowerCase()}`],
-    algorithm: 'ECDSAP256SHA256',
-    bits: 256,
+    ds: k.role === 'zsk' ? [] : [`${k.key_tag} ${k.algorithm} ${DIGEST_SHA256} ${k.ds_digest.toLowerCase()}`],
+    algorithm: PDNS_ALGORITHMS[k.algorithm]?.name ?? String(k.algorithm),
+    bits: PDNS_ALGORITHMS[k.algorithm]?.bits ?? 0,
   };
 }
 
@@ -93,7 +96,7 @@ export function cryptokeysApi(services: Services) {
     .delete('/zones/:zone_id/cryptokeys/:key_id', async (c) => {
       const { zone, keys } = await keyOf(c);
       if (keys.length > 1) {
-        throw unprocessable(`${dotted(zone.name)} is in a key rollover; finish it with npm run cli -- dnssec rollover ${zone.name} --finish`);
+        throw unprocessable(`${dotted(zone.name)} is in a key rollover, which finishes by itself; delete its key after that`);
       }
       await zones.update(c.get('principal').user.id, placeOf(c), { dnssec_enabled: false }, pdnsWrite(c));
       return c.body(null, 204);

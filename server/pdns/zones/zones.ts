@@ -132,7 +132,9 @@ export function zonesApi(services: Services, identity: SoaIdentity, defaults: Zo
         if (given.settings.refresh_interval === undefined) throw unprocessable('Must give SOA record for zone when replacing all RR sets');
         const apexNs = (await store.records.atName(zone.id, APEX)).filter((r) => r.record_type === 'NS');
         const t = translate(given.rrsets, { zone, apexNs, identity }, (k) => given.positions[k]!);
-        const settings = { ...given.settings, ...(body.dnssec === undefined ? {} : { dnssec_enabled: body.dnssec }) };
+        // The SOA timers of the given SOA (a PowerDNS zone carries no DNSSEC policy).
+        const { dnssec_policy: _none, ...timers } = given.settings;
+        const settings = { ...timers, ...(body.dnssec === undefined ? {} : { dnssec_enabled: body.dnssec }) };
         await services.rrsets.replaceAll(c.get('principal').user.id, placeOf(c), t.changes, settings, pdnsWrite(c)).catch((e: unknown) => {
           throw clientError(e, t, true);
         });

@@ -16,7 +16,7 @@ import { isPublicAddress } from '../../core/ip-range';
 import { askAddresses, askDs, askNs, askSerial, sameSet } from './dns-questions';
 import { parseHostPort } from '../../core/host-port';
 import type { DnssecPublicKey, DomainRow } from '../../store/types';
-import { DIGEST_SHA256 } from '../zones/dnssec-keys';
+import { DIGEST_SHA256 } from '../dnssec/key-material';
 
 /** How the parent's DS set stands to the zone's keys. */
 export const DS_STATUSES = ['unknown', 'unsigned', 'missing', 'match', 'mismatch'] as const;

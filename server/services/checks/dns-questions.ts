@@ -98,6 +98,19 @@ export async function askDs(resolver: Secondary, zone: string, timeoutMs: number
   return [...new Set(ds.map((d) => `${d.keyTag} ${d.algorithm} ${d.digestType} ${d.digest.toString('hex').toUpperCase()}`))];
 }
 
+/**
+ * The DS set and its TTL as the resolver returns them for `zone` (the smallest TTL of the set: what a
+ * cache holds it for at most); null when it gave no usable answer (a timeout, SERVFAIL, garbage).
+ */
+export async function askDsSet(resolver: Secondary, zone: string, timeoutMs: number): Promise<{ ds: string[]; ttl: number } | null> {
+  const reply = await askServer(resolver, zone, 'DS', { timeoutMs, recursion: true });
+  const data = dataOf(reply, zone, 'DS');
+  if (!reply || !data) return null;
+  const ds = data as Array<{ keyTag: number; algorithm: number; digestType: number; digest: Buffer }>;
+  const ttls = reply.answers.filter((a) => a.type === 'DS' && normalize(a.name) === normalize(zone)).map((a) => (a as { ttl?: number }).ttl ?? 0);
+  return { ds: [...new Set(ds.map((d) => `${d.keyTag} ${d.algorithm} ${d.digestType} ${d.digest.toString('hex').toUpperCase()}`))], ttl: ttls.length > 0 ? Math.min(...ttls) : 0 };
+}
+
 /** The IPv4 and IPv6 addresses the resolver returns for `name` (IPv4 first); null when neither question got an answer. */
 export async function askAddresses(resolver: Secondary, name: string, timeoutMs: number): Promise<string[] | null> {
   const [a, aaaa] = await Promise.all((['A', 'AAAA'] as const).map(async (type) => dataOf(await askServer(resolver, name, type, { timeoutMs, recursion: true }), name, type)));

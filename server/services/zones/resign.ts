@@ -11,7 +11,7 @@
 import { ZoneJobError } from '../../background';
 import type { ChangeSets } from '../changes/change-sets';
 import type { DomainRow, ReadStore } from '../../store/types';
-import { DELETE_SIGNAL_MS, deleteSignalEnd } from './dnssec-keys';
+import { DELETE_SIGNAL_MS, deleteSignalEnd } from '../dnssec/key-material';
 
 export const RESIGN_AFTER_MS = 7 * 86_400_000;
 /** How often zones are checked; well under the week, so a bump is never far late. */

@@ -4,6 +4,7 @@
  * (zone-owners.ts) all ask them, in the transaction that makes the change; and the bounds of the
  * SOA fields a creation or an update sets.
  */
+import type { DnssecPolicy } from '../../core/dnssec-policy';
 import { isInZone } from '../../core/domain-name';
 import { Conflict, Forbidden } from '../../core/errors';
 import { SOA_FIELDS, soaErrors, type SoaField, type SoaTimers } from '../../core/soa';
@@ -14,6 +15,8 @@ import { reservedDomains, reservedRefusal } from './reserved-names';
 /** What a zone's settings may change: the SOA timers and DNSSEC. */
 export interface ZoneSettings extends Partial<SoaTimers> {
   dnssec_enabled?: boolean;
+  /** Fields of the DNSSEC policy to change; the others stay (core/dnssec-policy.ts). */
+  dnssec_policy?: Partial<DnssecPolicy>;
 }
 
 /** What the rules read of the configuration. */

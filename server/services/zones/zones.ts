@@ -6,8 +6,8 @@
  * in that transaction and turning it off removes its keys, so a zone is signed exactly when
  * `dnssec_enabled` says so.
  */
+import { policyText, readPolicy } from '../../core/dnssec-policy';
 import { isInZone, normalizeZoneName, APEX } from '../../core/domain-name';
-import { Conflict, NotFound } from '../../core/errors';
 import type { Scope } from '../../core/scope';
 import { SOA_DEFAULTS } from '../../core/soa';
 import type { DnssecPublicKey, DomainRow, Page, ReadRepos, ServiceStore, Window } from '../../store/types';
@@ -172,6 +172,12 @@ export class Zones {
       check.done();
       Object.assign(settings, soa, transfers);
       if (patch.dnssec_enabled !== undefined) settings.dnssec_enabled = patch.dnssec_enabled;
+      if (patch.dnssec_policy !== undefined) {
+        // Stored only when it says something else than the zone's policy now (a new algorithm or key set starts a rollover).
+        const now = readPolicy(zone.dnssec_policy);
+        const next = policyText({ ...now, ...patch.dnssec_policy });
+        if (next !== policyText(now)) settings.dnssec_policy = next;
+      }
     });
   }
 
@@ -185,34 +191,6 @@ export class Zones {
       else out.set(key.domain_id, [key]);
     }
     return out;
-  }
-
-  /**
-   * CSK rollover, double-signature method (RFC 6781 §4.1.2; RFC 7583 §3.3), an operator's
-   * command: `start` adds a second key that signs beside the first; once the parent's DS
-   * names the new key and the old DS's TTL has passed, `finish` removes every older key.
-   */
-  async rollover(name: string, step: 'start' | 'finish', opts: WriteOptions = CLI_WRITE): Promise<{ zone: DomainRow; keys: DnssecPublicKey[] }> {
-    const { zone, result } = await this.changes.update(
-      async (tx) => {
-        const found = await tx.domains.byName(normalizeZoneName(name));
-        if (!found) throw new NotFound(`no domain named ${name}`);
-        return found;
-      },
-      opts,
-      async (u) => {
-        const { zone, tx } = u;
-        if (!zone.dnssec_enabled) throw new Conflict(`${zone.name} is not signed: turn DNSSEC on first`);
-        const keys = await tx.dnssecKeys.signingKeys(zone.id);
-        if (step === 'start' && keys.length > 1) throw new Conflict(`${zone.name} is already rolling over: finish it first`);
-        if (step === 'finish' && keys.length < 2) throw new Conflict(`${zone.name} has one key: start a rollover first`);
-        u.keys = step === 'start' ? 'rollover-start' : 'rollover-finish';
-        // The keys as the rollover leaves them, in the same transaction.
-        await u.commit();
-        return tx.dnssecKeys.publicKeys([zone.id]);
-      },
-    );
-    return { zone, keys: result };
   }
 
   /**

@@ -28,7 +28,7 @@ export const domainRow = ({ record_count: _count, change_count: _changes, primar
   delegated: Boolean(r.delegated),
 });
 /** Every column of dnssec_keys but the private key: the API's reads never load it. */
-export const PUBLIC_KEY_COLUMNS = ['id', 'domain_id', 'flags', 'algorithm', 'key_tag', 'public_key', 'ds_digest', 'created_at'] as const;
+export const PUBLIC_KEY_COLUMNS = ['id', 'domain_id', 'flags', 'algorithm', 'key_tag', 'public_key', 'ds_digest', 'created_at', 'role', 'state', 'state_at', 'published', 'signing', 'in_cds'] as const;
 export const bool = (v: boolean | undefined) => (v === undefined ? undefined : v ? 1 : 0);
 
 /** Rows of a `recordPage` as SQLite hands them back: `[[id, name, record_type, content, ttl], …]`. */
@@ -257,7 +257,16 @@ export function filterArgs(domainId: number, filter: RecordFilter): { shape: str
 export function repoContext(db: Db, dialect: Dialect, box: SecretBox, runner: Runner, zones?: Map<string, DomainRow>) {
   // Secrets are sealed on the way in and opened on the way out: nothing above sees the stored form.
   const tsigRow = (r: Selectable<Database['tsig_keys']>): TsigKeyRow => ({ ...tsigKeyRow(r), secret: box.open(r.secret, `tsig:${r.name}`) });
-  const signingRow = (r: Selectable<Database['dnssec_keys']>): DnssecKeyRow => ({ ...r, private_key: box.open(r.private_key, `dnssec:${r.domain_id}`) }) as DnssecKeyRow;
+  const signingRow = (r: Selectable<Database['dnssec_keys']>): DnssecKeyRow =>
+    ({
+      ...r,
+      role: r.role,
+      state: r.state,
+      published: Boolean(r.published),
+      signing: Boolean(r.signing),
+      in_cds: Boolean(r.in_cds),
+      private_key: box.open(r.private_key, `dnssec:${r.domain_id}`),
+    }) as DnssecKeyRow;
   const p = preparedRunner(db, dialect, runner);
   /** A zone's record count as the triggers of migration 0004 keep it. */
   const recordCount = async (domainId: number) => Number((await p.first(Q.recordCount, [domainId]))?.record_count ?? 0);

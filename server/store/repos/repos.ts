@@ -26,7 +26,7 @@ import { domainsRepo } from './zones/domains-repo';
 import { quotasRepo } from './identity/quotas-repo';
 import { zoneAttributesRepo } from './zones/zone-attributes-repo';
 import { rrsetCommentsRepo } from './zones/rrset-comments-repo';
-import { dnssecKeysRepo } from './zones/dnssec-keys-repo';
+import { dnssecKeysRepo, dnssecWatchRepo } from './zones/dnssec-keys-repo';
 import { sessionsRepo } from './identity/sessions-repo';
 import { recordsRepo } from './zones/records-repo';
 import { changesRepo } from './zones/changes-repo';
@@ -50,6 +50,7 @@ export function createRepos(db: Kysely<Database>, dialect: Dialect, box: SecretB
     zoneAttributes: zoneAttributesRepo(ctx),
     rrsetComments: rrsetCommentsRepo(ctx),
     dnssecKeys: dnssecKeysRepo(ctx),
+    dnssecWatch: dnssecWatchRepo(ctx),
     sessions: sessionsRepo(ctx),
     records: recordsRepo(ctx),
     changes: changesRepo(ctx),

@@ -51,7 +51,7 @@ export const READ_METHODS = {
   rrsetComments: ['byDomain'],
   dnssecKeys: ['signingKeys', 'publicKeys'],
   sessions: ['byIdHash', 'byTokenId', 'byUser'],
-  records: ['ofType', 'byId', 'page', 'atName', 'atNames', 'near', 'byDomain', 'served', 'zoneCount', 'contentTags'],
+  records: ['ofType', 'byId', 'page', 'atName', 'atNames', 'near', 'byDomain', 'served', 'zoneCount', 'maxTtl', 'contentTags'],
   changes: ['ofBatch', 'byId', 'page', 'entries', 'entriesOf', 'from'],
   deletedZones: ['page', 'byId'],
   templates: ['byId', 'byName', 'page'],
@@ -60,6 +60,7 @@ export const READ_METHODS = {
   signInFailures: ['byKeys'],
   catalog: ['serial'],
   transfers: ['get', 'due'],
+  dnssecWatch: ['get'],
   catalogs: ['all', 'byZone', 'byId', 'due', 'memberZones'],
 } as const satisfies { readonly [K in keyof Repos]?: ReadonlyArray<keyof Repos[K]> };
 
@@ -86,7 +87,7 @@ interface ZoneWriteMethods {
   records: 'update' | 'insertMany' | 'deleteMany';
   domains: 'insert' | 'lock' | 'update' | 'setOwner' | 'delete';
   changes: 'insert' | 'setBatch' | 'prune';
-  dnssecKeys: 'insert' | 'delete' | 'deleteByDomain';
+  dnssecKeys: 'insert' | 'update' | 'delete' | 'deleteByDomain';
   deletedZones: 'archive' | 'unarchive' | 'purge';
   catalog: 'bump';
 }

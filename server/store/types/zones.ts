@@ -46,6 +46,10 @@ export interface DomainRow {
   also_notify?: string;
   allow_transfer?: string;
   transfer_tsig_key?: string | null;
+  /** The zone's DNSSEC policy (migration 0028; core/dnssec-policy.ts), JSON text; null or absent: the defaults. */
+  dnssec_policy?: string | null;
+  /** The key rollover in progress (migration 0028; services/dnssec/rollover-steps.ts), JSON text; null or absent: none. */
+  dnssec_rollover?: string | null;
 }
 
 export const ZONE_KINDS = ['primary', 'secondary'] as const;
@@ -90,6 +94,35 @@ export interface DnssecPublicKey {
   /** SHA-256 digest of the DS record (digest type 2), upper-case hex. */
   ds_digest: string;
   created_at: string;
+  /** What the key signs: everything (csk), the apex key sets (ksk) or the rest (zsk). */
+  role: KeyRole;
+  /** Its place in its life as RFC 7583 names it, and since when. */
+  state: KeyState;
+  state_at: string | null;
+  /** In the apex DNSKEY set; signs (the sets its role signs); in CDS/CDNSKEY, for the parent. */
+  published: boolean;
+  signing: boolean;
+  in_cds: boolean;
+}
+
+export const KEY_ROLES = ['csk', 'ksk', 'zsk'] as const;
+export type KeyRole = (typeof KEY_ROLES)[number];
+export const KEY_STATES = ['generated', 'published', 'ready', 'active', 'retired', 'removed'] as const;
+export type KeyState = (typeof KEY_STATES)[number];
+/** What a rollover step sets on a key. */
+export type KeyFlags = Pick<DnssecPublicKey, 'state' | 'published' | 'signing' | 'in_cds'>;
+
+/** What the node driving a zone's rollovers last saw of the parent (migration 0028). */
+export interface DnssecWatch {
+  domain_id: number;
+  checked_at: string | null;
+  /** The DS set the parent served at `checked_at` (zone-file rdata), null when it gave no usable answer. */
+  parent_ds: string[] | null;
+  /** When the parent was first seen serving the DS the step waits for, and that DS set's TTL. */
+  seen_at: string | null;
+  seen_ttl: number | null;
+  /** Why the last look at the parent told nothing (no RESOLVER, a timeout …); null when it answered. */
+  error: string | null;
 }
 
 export interface DnssecKeyRow extends DnssecPublicKey {
@@ -168,9 +201,21 @@ export interface ZoneRepos {
     signingKeys(domainId: number): Promise<DnssecKeyRow[]>;
     /** The public halves of these zones' keys, oldest first. */
     publicKeys(domainIds: number[]): Promise<DnssecPublicKey[]>;
+    /** Moves a key on in its life (a rollover step). */
+    update(id: number, flags: KeyFlags & { state_at: string }): Promise<void>;
     delete(id: number): Promise<boolean>;
     /** Removes every key of a zone; returns how many. */
     deleteByDomain(domainId: number): Promise<number>;
+  };
+  /** The rollover driver's view of each signed zone's parent, and the lease one node holds on a zone. */
+  dnssecWatch: {
+    get(domainId: number): Promise<DnssecWatch | null>;
+    /** Signed primary zones due a look (never looked at, due by `next_at`, or changed since), not leased by another node. */
+    due(now: string, limit: number): Promise<number[]>;
+    /** Takes the zone for `holder` until `until` unless another node holds it; whether it did. */
+    lease(domainId: number, holder: string, now: string, until: string): Promise<boolean>;
+    /** Writes what was seen and when to look again, and lets the lease go. */
+    release(domainId: number, holder: string, seen: Omit<DnssecWatch, 'domain_id'> & { next_at: string }): Promise<void>;
   };
   records: {
     /**
@@ -198,6 +243,8 @@ export interface ZoneRepos {
     served(domainId: number, after: ServedRecord | null, limit: number): Promise<ServedRecord[]>;
     /** The zone's record count as the database keeps it: one row read, whatever the zone's size. */
     zoneCount(domainId: number): Promise<number>;
+    /** The largest TTL of the zone's records (0 for none): how long a resolver may hold any of its answers. */
+    maxTtl(domainId: number): Promise<number>;
     /**
      * Each zone's content tag (migration 0021): random, made anew by the database at every write
      * of the zone's records. Records read after a tag are at least as new as it; while the tag is

@@ -24,7 +24,7 @@ export function useUpdateDomain(name: string, opts: { optimistic?: boolean } = {
       if (!opts.optimistic) return undefined;
       await qc.cancelQueries({ queryKey: key, exact: true });
       const before = qc.getQueryData<Domain>(key);
-      if (before) qc.setQueryData<Domain>(key, { ...before, ...patch });
+      if (before) qc.setQueryData<Domain>(key, { ...before, ...patch, dnssec_policy: { ...before.dnssec_policy, ...patch.dnssec_policy } });
       return { before };
     },
     onError: (e, patch, ctx) => {

@@ -7,10 +7,12 @@ import { Forbidden } from '../../../core/errors';
 import type { Slicer } from '../../../core/pause';
 import { nextSerial } from '../../../core/soa';
 import type { DomainRow, RecordRow, Repos } from '../../../store/types';
-import { newCsk } from '../../zones/dnssec-keys';
+import { readPolicy } from '../../../core/dnssec-policy';
+import { firstKeys } from '../../dnssec/key-setup';
+import { newKey } from '../../dnssec/key-material';
 import { crudBlame, historyEntries, type Writes } from '../zone-draft';
 import { judgeRole, judgeScope } from './guards';
-import { SETTING_FIELDS, type ChangeSet, type Committed, type Settings, type WriteOptions } from './types';
+import { SETTING_FIELDS, type ChangeSet, type Committed, type KeyStep, type Settings, type WriteOptions } from './types';
 import type { ZoneUpdate } from './zone-update';
 
 /** Rows written per statement batch between two yield points: a few tens of milliseconds of SQLite. */
@@ -49,8 +51,8 @@ export async function commitUpdate(tx: Repos, u: ZoneUpdate, opts: WriteOptions,
   // A transfer's content is its primary's to judge: a secondary serves it as it came.
   if (opts.source !== 'transfer') await u.draft.validate(u.blame ?? crudBlame);
   if (u.keys) {
-    const before = (await tx.dnssecKeys.publicKeys([zone.id])).map((k) => k.key_tag);
-    settings.dnssec_keys = [before.join(' '), u.keys === 'rollover-start' ? 'rollover started' : 'rollover finished'];
+    const before = (await tx.dnssecKeys.publicKeys([zone.id])).map((k) => `${k.role.toUpperCase()} ${k.key_tag}`);
+    settings.dnssec_keys = [before.join(', '), u.keys.summary];
   }
   const base = { serial_before: zone.serial_number, created_at: at, source: opts.source, actor: { username: u.actor.username, credential: u.actor.credential }, comment: opts.comment ?? '' };
   if (w.added.length === 0 && w.removed.length === 0 && Object.keys(settings).length === 0 && !u.touch) {
@@ -109,6 +111,15 @@ async function writeRecords(tx: Repos, w: Writes, slice: Slicer): Promise<Record
   return inserted;
 }
 
+/** One rollover step on the keys, and the zone's rollover state after it, in the change set's transaction. */
+async function keyStep(tx: Repos, zone: DomainRow, step: KeyStep, at: string): Promise<DomainRow> {
+  const made: number[] = [];
+  for (const k of step.make) made.push((await tx.dnssecKeys.insert(newKey(zone.id, zone.name, at, k.algorithm, k.role, k.flags))).id);
+  for (const c of step.change) await tx.dnssecKeys.update(c.id, { ...c.flags, state_at: at });
+  for (const id of step.drop) await tx.dnssecKeys.delete(id);
+  return (await tx.domains.update(zone, { dnssec_rollover: step.rollover(made) }))!;
+}
+
 /**
  * The zone row moved on: the next serial and the changed settings, only while the zone holds at
  * most MAX_RECORDS_PER_ZONE records when the change grows it (else refused whole: the transaction
@@ -124,15 +135,12 @@ async function bumpZone(tx: Repos, u: ZoneUpdate, settings: SettingChanges, how:
   const zonePatch = { ...patch, ...disabled, ...(u.transfer ?? { serial_number: nextSerial(zone.serial_number, u.now) }), updated_at: how.at };
   const updated = how.growth > 0 ? await tx.domains.update(zone, zonePatch, { recordsAtMost: how.maxRecords }) : await tx.domains.update(zone, zonePatch);
   if (!updated) throw tooMany(zone, (await tx.records.zoneCount(zone.id)) - how.growth, how.growth, how.maxRecords);
-  // DNSSEC off removes every key; on makes a new one (an old key is never brought back).
+  // DNSSEC off removes every key and ends any rollover; on makes new ones by the policy (an old key is never brought back).
   if (settings.dnssec_enabled) {
     await tx.dnssecKeys.deleteByDomain(zone.id);
-    if (updated.dnssec_enabled) await tx.dnssecKeys.insert(newCsk(zone.id, zone.name, how.at));
+    if (updated.dnssec_enabled) for (const k of firstKeys(readPolicy(updated.dnssec_policy))) await tx.dnssecKeys.insert(newKey(zone.id, zone.name, how.at, k.algorithm, k.role, k.flags));
+    if (updated.dnssec_rollover) return (await tx.domains.update(updated, { dnssec_rollover: null }))!;
   }
-  if (u.keys === 'rollover-start') await tx.dnssecKeys.insert(newCsk(zone.id, zone.name, how.at));
-  if (u.keys === 'rollover-finish') {
-    const keys = await tx.dnssecKeys.signingKeys(zone.id);
-    for (const k of keys.slice(0, -1)) await tx.dnssecKeys.delete(k.id);
-  }
+  if (u.keys && updated.dnssec_enabled) return keyStep(tx, updated, u.keys, how.at);
   return updated;
 }

@@ -6,7 +6,7 @@
 import type { Slicer } from '../../../core/pause';
 import { SOA_FIELDS } from '../../../core/soa';
 import type { Scope } from '../../../core/scope';
-import type { DomainRow, NewRow, RecordRow, ServiceRepos, Store } from '../../../store/types';
+import type { DomainRow, KeyFlags, KeyRole, NewRow, RecordRow, ServiceRepos, Store } from '../../../store/types';
 import type { DeletedZoneRow } from '../../../store/types/deleted-zones';
 import type { ZoneEvents } from '../events';
 import type { Blame, RecordData, ZoneDraft } from '../zone-draft';
@@ -61,9 +61,11 @@ export interface Settings {
   also_notify: string;
   allow_transfer: string;
   transfer_tsig_key: string | null;
+  /** The zone's DNSSEC policy as stored (core/dnssec-policy.ts `policyText`); null: the defaults. */
+  dnssec_policy: string | null;
 }
 
-export const SETTING_FIELDS = [...SOA_FIELDS, 'dnssec_enabled', 'also_notify', 'allow_transfer', 'transfer_tsig_key'] as const;
+export const SETTING_FIELDS = [...SOA_FIELDS, 'dnssec_enabled', 'also_notify', 'allow_transfer', 'transfer_tsig_key', 'dnssec_policy'] as const;
 
 /** What a transfer sets on a secondary's row: the primary's serial and SOA names, and when the zone expires. */
 export interface TransferredRow {
@@ -74,8 +76,20 @@ export interface TransferredRow {
   expires_at: string | null;
 }
 
-/** Key changes that are not a setting: a CSK rollover's two steps (RFC 6781 §4.1.2). */
-export type KeyStep = 'rollover-start' | 'rollover-finish';
+/**
+ * Key changes that are not a setting: one step of a rollover (services/dnssec/), made in the change
+ * set's transaction with the zone's rollover state, so a step is all written or not at all.
+ */
+export interface KeyStep {
+  /** Keys to make, with what each does from now on. */
+  make: { algorithm: number; role: KeyRole; flags: KeyFlags }[];
+  change: { id: number; flags: KeyFlags }[];
+  drop: number[];
+  /** The zone's rollover after the step (JSON text) given the ids of the keys made; null: none runs. */
+  rollover: (made: number[]) => string | null;
+  /** The step in a few words, for the history ("ZSK 4711 published beside ZSK 2001"). */
+  summary: string;
+}
 
 /** A change set as the API shows it. */
 export interface ChangeSet {

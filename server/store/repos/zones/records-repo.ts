@@ -45,6 +45,16 @@ export function recordsRepo({ db, dialect, p, recordCount, atNames }: RepoContex
       return dialect === 'sqlite' ? servedFromJson((got[0] as { rows: string }).rows) : (got as ServedRecord[]);
     },
     zoneCount: (domainId) => recordCount(domainId),
+    maxTtl: async (domainId) =>
+      Number(
+        (
+          await db
+            .selectFrom('records')
+            .select((eb) => eb.fn.max('ttl').as('m'))
+            .where('domain_id', '=', domainId)
+            .executeTakeFirst()
+        )?.m ?? 0,
+      ),
     contentTags: async () => new Map((await db.selectFrom('zone_content_tags').select(['domain_id', 'tag']).execute()).map((r) => [r.domain_id, r.tag])),
     update: async (id, patch) => (await db.updateTable('records').set(patch).where('id', '=', id).returningAll().executeTakeFirstOrThrow()) as RecordRow,
     insertMany: async (rows) => {

@@ -1,7 +1,7 @@
 /** Key facts a registrar and a validator check: DNSKEY rdata, key tag and DS digest, against RFC 6605 §6.1. */
 import { sign, verify, createPrivateKey } from 'node:crypto';
 import { describe, expect, it } from 'vitest';
-import { ALGORITHM_ECDSAP256SHA256, CSK_FLAGS, dnskeyRdata, dsDigest, keyTag, newCsk, p256PublicKey } from './dnssec-keys';
+import { ALGORITHM_ECDSAP256SHA256, CSK_FLAGS, dnskeyRdata, dsDigest, keyTag, newCsk, p256PublicKey } from './key-material';
 
 // RFC 6605 §6.1: example.net's P-256 key and its DS.
 const RFC6605_KEY = Buffer.from('GojIhhXUN/u4v54ZQqGSnyhWJwaubCvTmeexv7bR6edbkrSqQpF64cYbcB7wNcP+e+MAnLr+Wi9xMWyQLc8NAA==', 'base64');
