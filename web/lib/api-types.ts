@@ -113,48 +113,8 @@ export type BatchResult = z.output<typeof import('../../server/api/across-zones/
 export type FoundRecord = z.output<typeof import('../../server/api/across-zones/template-schemas').FoundRecordSchema>;
 export type BulkChange = z.input<typeof import('../../server/api/across-zones/template-schemas').BulkChangeSchema>;
 
-/*
- * DNSSEC keys and rollovers (`GET /domains/:name/dnssec`). Written out by hand until the server's
- * schema of this view lands; then derived from it like the rest.
- */
-export interface DnssecPolicy {
-  algorithm: 'ecdsap256sha256' | 'ecdsap384sha384' | 'ed25519';
-  keys: 'csk' | 'ksk-zsk';
-  zsk_lifetime_days: number;
-  ksk_lifetime_days: number | null;
-  denial: 'compact' | 'nsec3';
-}
-export interface DnssecView {
-  dnssec_enabled: boolean;
-  policy: DnssecPolicy;
-  keys: {
-    id: number;
-    key_tag: number;
-    role: 'csk' | 'ksk' | 'zsk';
-    algorithm: number;
-    algorithm_name: string;
-    flags: number;
-    state: 'generated' | 'published' | 'ready' | 'active' | 'retired' | 'removed';
-    published: boolean;
-    signing: boolean;
-    in_cds: boolean;
-    created_at: string;
-    state_since: string | null;
-    ds: string | null;
-  }[];
-  rollover: {
-    kind: 'zsk' | 'ksk' | 'csk' | 'algorithm';
-    step: string;
-    description: string;
-    started_at: string;
-    step_since: string;
-    next_step_at: string | null;
-    waiting_for: 'time' | 'parent';
-    parent_ds: string[] | null;
-    parent_checked_at: string | null;
-  } | null;
-  next_rollover_at: string | null;
-  warnings: string[];
-}
+/** DNSSEC: a zone's policy, and its keys with the rollover in progress (`GET /domains/:name/dnssec`). */
+export type DnssecPolicy = Domain['dnssec_policy'];
+export type DnssecView = z.output<typeof import('../../server/api/zones/dnssec').DnssecViewSchema>;
 export type DnssecKey = DnssecView['keys'][number];
 export type Rollover = NonNullable<DnssecView['rollover']>;

@@ -6,6 +6,7 @@
  * step it began are shown.
  */
 import { useEffect, useMemo, useState, type FormEvent } from 'react';
+import { MAX_LIFETIME_DAYS, MIN_LIFETIME_DAYS } from '../../../server/core/dnssec-policy';
 import { ApiError } from '../../lib/api-client';
 import type { DnssecPolicy, DnssecView } from '../../lib/api-types';
 import { Alert } from '../../ui/alert';
@@ -27,9 +28,6 @@ interface Values {
   denial: DnssecPolicy['denial'];
 }
 
-const MIN_DAYS = 1;
-const MAX_DAYS = 3650;
-
 const fromPolicy = (p: DnssecPolicy): Values => ({
   algorithm: p.algorithm,
   keys: p.keys,
@@ -41,7 +39,7 @@ const fromPolicy = (p: DnssecPolicy): Values => ({
 
 function daysError(v: string): string | undefined {
   const n = Number(v.trim());
-  if (!/^[0-9]{1,4}$/.test(v.trim()) || n < MIN_DAYS || n > MAX_DAYS) return `Must be a whole number of days from ${MIN_DAYS} to ${MAX_DAYS}`;
+  if (!/^[0-9]{1,4}$/.test(v.trim()) || n < MIN_LIFETIME_DAYS || n > MAX_LIFETIME_DAYS) return `Must be a whole number of days from ${MIN_LIFETIME_DAYS} to ${MAX_LIFETIME_DAYS}`;
   return undefined;
 }
 

@@ -3,12 +3,16 @@
  * pre-publication, KSK/CSK double-DS; RFC 6781 for a new algorithm), each in a few plain words, and
  * where a running rollover stands among them.
  */
+import type { RolloverKind, STEPS } from '../../../server/services/dnssec/rollover-steps';
 import type { Rollover } from '../../lib/api-types';
 
 export interface StepWords {
   step: string;
   title: string;
 }
+
+/** The server's step names of each kind, so a step renamed there fails the typecheck here. */
+type StepsOf = { [K in RolloverKind]: { step: (typeof STEPS)[K][number]; title: string }[] };
 
 export const ROLLOVER_STEPS: Record<Rollover['kind'], StepWords[]> = {
   zsk: [
@@ -33,7 +37,7 @@ export const ROLLOVER_STEPS: Record<Rollover['kind'], StepWords[]> = {
     { step: 'withdraw', title: 'The old keys leave the key set, still signing' },
     { step: 'remove', title: 'The old keys are removed' },
   ],
-};
+} satisfies StepsOf;
 
 export const KIND_WORDS: Record<Rollover['kind'], string> = {
   zsk: 'ZSK rollover',
