@@ -112,3 +112,9 @@ export type TemplateZone = z.output<typeof import('../../server/api/across-zones
 export type BatchResult = z.output<typeof import('../../server/api/across-zones/template-schemas').BatchResultSchema>;
 export type FoundRecord = z.output<typeof import('../../server/api/across-zones/template-schemas').FoundRecordSchema>;
 export type BulkChange = z.input<typeof import('../../server/api/across-zones/template-schemas').BulkChangeSchema>;
+
+/** DNSSEC: a zone's policy, and its keys with the rollover in progress (`GET /domains/:name/dnssec`). */
+export type DnssecPolicy = Domain['dnssec_policy'];
+export type DnssecView = z.output<typeof import('../../server/api/zones/dnssec').DnssecViewSchema>;
+export type DnssecKey = DnssecView['keys'][number];
+export type Rollover = NonNullable<DnssecView['rollover']>;

@@ -19,4 +19,6 @@ export const domainKeys = {
   top: (name: string, kind: string, range: string) => ['domains', name, 'stats', 'top', kind, range] as const,
   /** The delegation of a zone in its parent, when the user holds the parent here too. */
   parentDelegation: (name: string) => ['domains', name, 'parent-delegation'] as const,
+  /** The zone's DNSSEC keys, their states and the rollover in progress. */
+  dnssec: (name: string) => ['domains', name, 'dnssec'] as const,
 };

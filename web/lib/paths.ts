@@ -49,6 +49,9 @@ export const bff = {
   domains: '/bff/api/domains',
   domain: (name: string) => `/bff/api/domains/${enc(name)}`,
   retrieve: (name: string) => `/bff/api/domains/${enc(name)}/retrieve`,
+  /** The zone's DNSSEC keys and rollover; POST `…/rollover` starts one now. */
+  dnssec: (name: string) => `/bff/api/domains/${enc(name)}/dnssec`,
+  dnssecRollover: (name: string) => `/bff/api/domains/${enc(name)}/dnssec/rollover`,
   deletedDomains: '/bff/api/deleted-domains',
   restoreDomain: (id: number) => `/bff/api/deleted-domains/${id}/restore`,
   records: (domain: string) => `/bff/api/domains/${enc(domain)}/records`,

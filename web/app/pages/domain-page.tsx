@@ -10,6 +10,7 @@ import { useState } from 'react';
 import { useNavigate, useParams } from 'react-router-dom';
 import { DeleteDomainDialog } from '../../features/domains/delete-domain-dialog';
 import { DelegationCard } from '../../features/delegation/delegation-card';
+import { DnssecSettings } from '../../features/dnssec/dnssec-settings';
 import { DnssecSwitch } from '../../features/domains/dnssec-switch';
 import { useDomain } from '../../features/domains/get-domain';
 import { SoaForm } from '../../features/domains/soa-form';
@@ -30,7 +31,10 @@ import { usePageTitle } from '../../lib/page-title';
 import { unicodeName } from '../../lib/idn';
 import '../../features/domains/domains.css';
 
-/** The SOA timers and DNSSEC side by side under the records, the zone's own transfers below. */
+/**
+ * The SOA timers and the zone's own transfers side by side under the records; DNSSEC below them
+ * across the page, as its policy, keys and rollover timeline need the room.
+ */
 function ZoneSettings({ domain }: { domain: Domain }) {
   return (
     <div className="editor-grid">
@@ -38,13 +42,14 @@ function ZoneSettings({ domain }: { domain: Domain }) {
         <h2 id="soa-title">SOA settings</h2>
         <SoaForm domain={domain} />
       </section>
-      <section className="card" aria-labelledby="dnssec-title">
-        <h2 id="dnssec-title">DNSSEC</h2>
-        <DnssecSwitch domain={domain} />
-      </section>
       <section className="card" aria-labelledby="transfers-title">
         <h2 id="transfers-title">Transfers</h2>
         <TransfersForm domain={domain} />
+      </section>
+      <section className="card editor-grid-wide" aria-labelledby="dnssec-title">
+        <h2 id="dnssec-title">DNSSEC</h2>
+        <DnssecSwitch domain={domain} />
+        <DnssecSettings name={domain.name} signed={domain.dnssec_enabled} version={`${domain.serial_number}:${domain.dnssec_enabled}`} />
       </section>
     </div>
   );

@@ -42,8 +42,8 @@ export function DnssecSwitch({ domain }: { domain: Domain }) {
           </span>
           <p id="dnssec-help" className="muted small">
             {on
-              ? 'Answers are signed online (ECDSA P-256, algorithm 13). Give the DS record to your registrar to complete the chain of trust.'
-              : 'Sign this zone online with ECDSA P-256 (algorithm 13).'}
+              ? 'Answers are signed online with the keys the policy below sets. Give the DS record to your registrar to complete the chain of trust.'
+              : 'Sign this zone online, with the keys the policy below sets (ECDSA P-256 unless you choose otherwise).'}
           </p>
         </div>
       </div>

@@ -8,7 +8,7 @@ import type { Domain } from '../../lib/api-types';
 import { useToast } from '../../ui/toast';
 import { ParentDs } from './parent-ds';
 
-const ALGORITHMS: Record<number, string> = { 13: 'ECDSA P-256 with SHA-256' };
+const ALGORITHMS: Record<number, string> = { 13: 'ECDSA P-256 with SHA-256', 14: 'ECDSA P-384 with SHA-384', 15: 'Ed25519' };
 const DIGESTS: Record<number, string> = { 2: 'SHA-256' };
 
 function CopyButton({ text, label }: { text: string; label: string }) {
