@@ -12,6 +12,7 @@ const BENCHES: Bench[] = [
   { name: 'Trust', file: './bombs.ts', fn: 'benchBombs' },
   { name: 'Templates', file: './templates.ts', fn: 'benchTemplates' },
   { name: 'DNS', file: './dns.ts', fn: 'benchDns' },
+  { name: 'NSEC3', file: './nsec3.ts', fn: 'benchNsec3' },
   { name: 'Dashboard', file: './web.ts', fn: 'benchWeb' },
   { name: 'Load', file: './load.ts', fn: 'benchLoad' },
   { name: 'Nodes', file: './nodes.ts', fn: 'benchNodes' },

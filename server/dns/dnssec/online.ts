@@ -10,6 +10,8 @@
  * signers of Cloudflare and Route 53 do): the RRSIG's Labels field equals the owner's, so a
  * validator needs no proof that no closer name exists (RFC 4035 §5.3.4 applies only when
  * Labels is smaller), and NODATA at such a name is the same compact NSEC as anywhere else.
+ * A zone in nsec3 mode proves its negative answers with NSEC3 white lies instead (online-nsec3.ts),
+ * and keeps the NXDOMAIN rcode.
  * Additional-section RRsets the zone is authoritative for carry their RRSIGs (§3.1.1: MUST when
  * space permits); the encoder drops an RRset with its signature when the pair does not fit,
  * never setting TC for it. Glue below a cut stays unsigned (§2.2).
@@ -19,6 +21,7 @@
 import type { Resolution } from '../index/resolve';
 import { RCODE, T, withOwner, type RRset } from '../index/rrset';
 import { compactNsec } from './denial';
+import { nsec3AtCut, nsec3Denial } from './online-nsec3';
 import type { ZoneSigner } from './sign';
 
 export function signResolution(res: Resolution, qtype: number, signer: ZoneSigner): Resolution {
@@ -28,6 +31,7 @@ export function signResolution(res: Resolution, qtype: number, signer: ZoneSigne
   const authority: RRset[] = [];
   let rcode = res.rcode;
   const nsecTtl = zone.soa.ttl;
+  const hashed = zone.denial === 'nsec3';
 
   for (const set of res.authority) {
     if (set.type === T.SOA) authority.push(set, signer.sign(set));
@@ -38,7 +42,7 @@ export function signResolution(res: Resolution, qtype: number, signer: ZoneSigne
         authority.push(set, ds, signer.sign(ds));
       } else {
         // A referral: the cut has no DS, so the child is unsigned as far as we know.
-        const nsec = compactNsec(set.name, [T.NS], nsecTtl);
+        const nsec = hashed ? nsec3AtCut(zone, set.name) : compactNsec(set.name, [T.NS], nsecTtl);
         authority.push(set, nsec, signer.signByContent(nsec));
       }
     } else authority.push(set);
@@ -59,6 +63,10 @@ export function signResolution(res: Resolution, qtype: number, signer: ZoneSigne
         const sigs = [...node.values()].sort((a, b) => a.type - b.type).map((set) => signer.sign(withOwner(set, name)));
         return { ...res, rcode: RCODE.NOERROR, answer: sigs, authority: [], additional: [] };
       }
+    }
+    if (hashed) {
+      for (const proof of nsec3Denial(zone, name, types)) authority.push(proof, signer.signByContent(proof));
+      return { ...res, answer, authority, additional };
     }
     const nsec = compactNsec(name, types, nsecTtl);
     const sig = signer.signByContent(nsec);

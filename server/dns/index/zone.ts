@@ -3,15 +3,18 @@
  * the delegation points below the apex, and which names exist (including empty
  * non-terminals, RFC 4592 §2.2.2), so the resolver never touches the store.
  * `gen` grows with every change; cached answers tagged with an older `gen` are stale.
- * A signed zone also has a signer (its keys and signature cache) and its DNSKEY RRset at the apex.
+ * A signed zone also has a signer (its keys and signature cache) and its DNSKEY RRset at the apex,
+ * and proves negative answers by compact denial or, in nsec3 mode, NSEC3 (with NSEC3PARAM at the apex).
  * The RRsets from record rows are kept compactly, in an arena of bytes per zone (zone-names.ts), and read back as RRset objects when a question needs them.
  */
 import { APEX, toFqdn } from '../../core/domain-name';
+import { readPolicy } from '../../core/dnssec-policy';
 import { RECORD_TYPE_BY_NAME } from '../../core/record-types';
 import type { DomainRow, ServedRecord } from '../../store/types';
 import { CDNSKEY, CDS, cdsRRsets, deleteRRsets } from '../dnssec/cds';
 import { deleteSignalEnd } from '../../services/dnssec/key-material';
 import { dnskeyRRset, dnskeyTtl, keysVersion, type SigningKey } from '../dnssec/keys';
+import { nsec3ParamRRset } from '../dnssec/nsec3';
 import { ZoneSigner } from '../dnssec/sign';
 import { T, type RRset, type SoaData } from './rrset';
 import { entryShape, Node, ZoneNames, type PutInfo } from './zone-names';
@@ -62,6 +65,9 @@ function rrsetsOf(fqdn: string, rows: readonly ServedRecord[]): Node {
   return node;
 }
 
+/** How a signed zone proves that names or types do not exist: RFC 9824 compact answers, or RFC 5155 NSEC3. */
+export type DenialMode = 'compact' | 'nsec3';
+
 export class Zone {
   readonly name: string;
   readonly id: number;
@@ -71,6 +77,10 @@ export class Zone {
   readonly nodes: ZoneNames;
   /** Set while the zone is signed (dnssec_enabled with at least one key). */
   signer: ZoneSigner | null = null;
+  /** How negative answers are proved while the zone is signed (`setDenial`). */
+  denial: DenialMode = 'compact';
+  /** The NSEC3PARAM this zone publishes itself (nsec3 mode, signed), told apart from a secondary's row. */
+  private ownParam: RRset | null = null;
   /** Owner names below the apex that hold an NS set: zone cuts (RFC 1034 §4.2.1). */
   readonly cuts = new Set<string>();
   /** Owner names that hold a DNAME, with its target (RFC 6672). */
@@ -160,6 +170,8 @@ export class Zone {
     apex.set(T.SOA, { name: this.name, type: T.SOA, ttl: domain.minimum_ttl, data: [data] });
     if (!this.signer) this.setDeleteSignal(apex);
     else if (apex.get(T.DNSKEY)?.ttl !== dnskeyTtl(domain.minimum_ttl)) this.publishKeys(apex, this.signer.keys);
+    // How the zone's policy proves non-existence (a secondary passes its primary's proofs through).
+    this.setDenial(domain.kind === 'secondary' ? 'compact' : readPolicy(domain.dnssec_policy).denial);
     this.gen++;
   }
 
@@ -206,6 +218,7 @@ export class Zone {
         // The SOA, DNSKEY, CDS and CDNSKEY sets are the service's own, not rows: they stay. A DNSKEY
         // set while the zone is not signed here is a signed primary's (a secondary's rows).
         for (const t of SERVICE_TYPES) if (before?.has(t) && (t !== T.DNSKEY || this.signer)) node.set(t, before.get(t)!);
+        if (this.ownParam && before?.get(T.NSEC3PARAM) === this.ownParam) node.set(T.NSEC3PARAM, this.ownParam);
       }
       aliasChanged = this.replaceAlias(fqdn, rows, before, node);
       present = node.size > 0 || this.aliases.has(fqdn);
@@ -330,6 +343,7 @@ export class Zone {
       this.signer = new ZoneSigner(this.name, keys);
       this.publishKeys(apex, keys);
     }
+    this.placeNsec3Param(apex);
     this.gen++;
   }
 
@@ -340,6 +354,27 @@ export class Zone {
     apex.delete(CDS);
     apex.delete(CDNSKEY);
     for (const set of cdsRRsets(this.name, keys, ttl)) apex.set(set.type, set);
+  }
+
+  /**
+   * Proves negative answers with compact denial (the default) or NSEC3 from now on; cached answers
+   * are dropped (a new `gen`). A signed zone in nsec3 mode publishes NSEC3PARAM at its apex.
+   */
+  setDenial(mode: DenialMode): void {
+    if (mode === this.denial) return;
+    this.denial = mode;
+    this.placeNsec3Param(this.nodes.at(APEX, this.name)!);
+    this.gen++;
+  }
+
+  /** NSEC3PARAM at the apex exactly while the zone is signed here in nsec3 mode; a secondary's stays its own. */
+  private placeNsec3Param(apex: Node): void {
+    if (this.signer && this.denial === 'nsec3') {
+      if (!this.ownParam || apex.get(T.NSEC3PARAM) !== this.ownParam) apex.set(T.NSEC3PARAM, (this.ownParam ??= nsec3ParamRRset(this.name)));
+    } else if (this.ownParam) {
+      if (apex.get(T.NSEC3PARAM) === this.ownParam) apex.delete(T.NSEC3PARAM);
+      this.ownParam = null;
+    }
   }
 
   /** How many records the zone holds (the SOA and DNSKEYs included): what an AXFR would send. */
