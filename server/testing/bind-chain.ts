@@ -23,7 +23,6 @@ import path from 'node:path';
 import { promisify } from 'node:util';
 import { dsRecordsIn, sameDsSet, type HostPort } from './delv';
 import { dig, namedOptions, startNamed, type NamedProcess } from './named-process';
-import { freePort } from './test-server';
 import { waitUntil } from './wait-until';
 
 const run = promisify(execFile);
@@ -101,11 +100,9 @@ export class BindChain {
     if (!child.includes('.')) throw new Error(`bind-chain: the child "${child}" needs a parent below the root`);
     const parent = child.slice(child.indexOf('.') + 1);
     const dsTtl = opts.dsTtl ?? 5;
-    const aPort = await freePort();
     const a = await startNamed({
       label: 'authoritative',
-      port: aPort,
-      config: (dir) => authoritativeConfig(dir, aPort, parent, Math.max(ZONE_TTL, dsTtl)),
+      config: (dir, port) => authoritativeConfig(dir, port, parent, Math.max(ZONE_TTL, dsTtl)),
       files: {
         'root.db': `$TTL ${ZONE_TTL}\n. ${soa(ZONE_TTL)}\n. NS ${NS}\n${NS} A 127.0.0.1\n${parent}. NS ${NS}\n`,
         [`${parent}.db`]: `$TTL ${ZONE_TTL}\n${parent}. ${soa(dsTtl)}\n${parent}. NS ${NS}\n${child}. ${dsTtl} NS ns1.${child}.\nns1.${child}. ${dsTtl} A ${opts.childServer.host}\n`,
@@ -116,11 +113,9 @@ export class BindChain {
     try {
       await delegateSigned(a, parent);
       fs.writeFileSync(path.join(a.dir, 'root-anchor.conf'), `trust-anchors {\n  . static-key ${keyOf(a, '.')};\n};\n`);
-      const rPort = await freePort();
       r = await startNamed({
         label: 'resolver',
-        port: rPort,
-        config: (dir) => resolverConfig(dir, rPort, aPort, child, opts.childServer),
+        config: (dir, port) => resolverConfig(dir, port, a.port, child, opts.childServer),
         ready: { name: parent, type: 'SOA' },
       });
       return new BindChain(child, dsTtl, a, r);

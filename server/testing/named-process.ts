@@ -9,6 +9,7 @@ import os from 'node:os';
 import path from 'node:path';
 import { promisify } from 'node:util';
 import { daemonPath } from './daemons';
+import { freePort } from './test-server';
 import { waitUntil } from './wait-until';
 
 const run = promisify(execFile);
@@ -47,30 +48,48 @@ ${extra.map((line) => `  ${line}\n`).join('')}};
 controls { };
 `;
 
-/**
- * Starts named with the configuration `config(dir)` returns, after `files` (name → text) are
- * written into `dir`; resolves once `dig name type` at the port gets an answer with `status` in it.
- */
-export async function startNamed(opts: {
+export interface NamedOptions {
+  /** Names its temp dir and its messages: "authoritative", "resolver". */
   label: string;
-  port: number;
-  config: (dir: string) => string;
+  /** named.conf for named in `dir` listening at `port` (`namedOptions` gives the common part). */
+  config: (dir: string, port: number) => string;
+  /** Files (zone files) written into its dir first, name → text. */
   files?: Record<string, string>;
+  /** The query it must answer before it counts as started, and the status expected (NOERROR). */
   ready: { name: string; type: string; status?: string };
-}): Promise<NamedProcess> {
+}
+
+/** Another process took the free port between our look and named's bind: worth a second port. */
+class PortTaken extends Error {}
+
+/**
+ * Starts named on a free port with `opts.config`; resolves once it answers `opts.ready`. A port
+ * taken meanwhile (two cores, several test files) is tried again on another, twice at most.
+ */
+export async function startNamed(opts: NamedOptions): Promise<NamedProcess> {
   const named = daemonPath('named', 'bind9');
+  for (let attempt = 1; ; attempt++) {
+    try {
+      return await launch(named, await freePort(), opts);
+    } catch (e) {
+      if (!(e instanceof PortTaken) || attempt === 3) throw e;
+    }
+  }
+}
+
+async function launch(named: string, port: number, opts: NamedOptions): Promise<NamedProcess> {
   const dir = fs.mkdtempSync(path.join(os.tmpdir(), `zonedeck-bind-${opts.label}-`));
   for (const [name, text] of Object.entries(opts.files ?? {})) fs.writeFileSync(path.join(dir, name), text);
   fs.mkdirSync(path.join(dir, 'keys'));
   const conf = path.join(dir, 'named.conf');
-  fs.writeFileSync(conf, opts.config(dir));
+  fs.writeFileSync(conf, opts.config(dir, port));
   let output = '';
   // -g: foreground, log to stderr; no -u, so it keeps the test's own user and can write `dir`.
   const child: ChildProcess = spawn(named, ['-g', '-c', conf], { stdio: ['ignore', 'pipe', 'pipe'] });
   child.stdout!.on('data', (d) => (output += d));
   child.stderr!.on('data', (d) => (output += d));
   const proc: NamedProcess = {
-    port: opts.port,
+    port,
     dir,
     output: () => output,
     async stop() {
@@ -89,14 +108,16 @@ export async function startNamed(opts: {
     await waitUntil(
       `named ${opts.label} answering ${opts.ready.name} ${opts.ready.type}`,
       async () => {
+        if (/unable to listen on any configured interfaces|address in use/i.test(output)) throw new PortTaken(`named ${opts.label}: port ${port} taken`);
         if (child.exitCode !== null) throw new Error(`named ${opts.label} exited with ${child.exitCode}`);
-        return (await dig(opts.port, opts.ready.name, opts.ready.type)).includes(status);
+        return (await dig(port, opts.ready.name, opts.ready.type)).includes(status);
       },
       { everyMs: 200 },
     );
   } catch (e) {
     const log = output;
     await proc.stop();
+    if (e instanceof PortTaken) throw e;
     throw new Error(`${(e as Error).message}\n${log}`);
   }
   return proc;
