@@ -21,6 +21,7 @@ import { execFile } from 'node:child_process';
 import fs from 'node:fs';
 import path from 'node:path';
 import { promisify } from 'node:util';
+import { daemonPath } from './daemons';
 import { dsRecordsIn, sameDsSet, type HostPort } from './delv';
 import { dig, namedOptions, startNamed, type NamedProcess } from './named-process';
 import { waitUntil } from './wait-until';
@@ -40,6 +41,14 @@ export interface BindChainOptions {
   /** The TTL of the child's DS set in the parent, and of the parent's proof that there is none (default 5 s). */
   dsTtl?: number;
 }
+
+/** The programs the harness runs besides named, and the Debian package of each. */
+const TOOLS = [
+  ['dig', 'bind9-dnsutils'],
+  ['delv', 'bind9-dnsutils'],
+  ['nsupdate', 'bind9-dnsutils'],
+  ['dnssec-dsfromkey', 'bind9-utils'],
+] as const;
 
 const fqdn = (name: string) => (name.endsWith('.') ? name : `${name}.`);
 
@@ -100,6 +109,8 @@ export class BindChain {
     if (!child.includes('.')) throw new Error(`bind-chain: the child "${child}" needs a parent below the root`);
     const parent = child.slice(child.indexOf('.') + 1);
     const dsTtl = opts.dsTtl ?? 5;
+    // Missing tools fail here, naming the package, rather than as a server that never answers.
+    for (const [tool, pkg] of TOOLS) daemonPath(tool, pkg);
     const a = await startNamed({
       label: 'authoritative',
       config: (dir, port) => authoritativeConfig(dir, port, parent, Math.max(ZONE_TTL, dsTtl)),
