@@ -1,0 +1,36 @@
+/**
+ * A CSK rollover that runs itself under a validating resolver: zonedeck's child below a local signed
+ * root and parent (BIND), the parent's DS kept by a scanner that reads the child's validated CDS, delv
+ * asking every kind of answer through the chain every second — not one validation failure from the
+ * first step to the last, and at the end the old key gone from the zone and from the parent.
+ */
+import { afterAll, beforeAll, expect, it } from 'vitest';
+import { described, probedRollover, startRolloverChain, type RolloverChain } from '../../testing/rollover-chain';
+
+let r: RolloverChain | undefined;
+beforeAll(async () => {
+  r = await startRolloverChain('csk.example');
+}, 240_000);
+afterAll(async () => {
+  await r?.stop();
+});
+
+it('rolls its CSK to the end with zero validation failures; the old key leaves the zone and the parent', async () => {
+  const [old] = (await r!.view()).keys;
+  const { result, steps } = await probedRollover(
+    r!,
+    async () => {
+      expect((await r!.zonedeck.api('POST', '/domains/csk.example/dnssec/rollover', { kind: 'csk' })).status).toBe(202);
+    },
+    420_000,
+  );
+  expect(steps).toEqual(['publish', 'submit', 'remove']);
+  expect(described(result)).toEqual([]);
+  expect(result.asked).toBeGreaterThan(100);
+  const keys = (await r!.view()).keys;
+  expect(keys).toHaveLength(1);
+  expect(keys[0]!.key_tag).not.toBe(old!.key_tag);
+  expect(await r!.chain.parentDs()).toEqual([expect.stringMatching(new RegExp(`^${keys[0]!.key_tag} 13 2 `))]);
+  const dnskeys = await r!.zonedeck.dig('+short', 'csk.example', 'DNSKEY');
+  expect(dnskeys.trim().split('\n')).toHaveLength(1);
+}, 600_000);
