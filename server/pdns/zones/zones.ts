@@ -21,6 +21,9 @@ import { pdnsWrite } from '../write-options';
 import { zoneDetail, zoneRRsets, zoneSummary, type SoaIdentity } from './zone-view';
 import { bodyJson } from '../../http/body';
 
+/** The SOA timers of a zone given whole (a PowerDNS zone carries no DNSSEC policy). */
+const timersOf = <T extends { dnssec_policy?: unknown }>({ dnssec_policy: _none, ...timers }: T) => timers;
+
 /** `true` (default) or `false`, as PowerDNS reads its boolean query parameters. */
 function flag(c: Context, name: string, fallback: boolean): boolean {
   const v = c.req.query(name);
@@ -132,9 +135,7 @@ export function zonesApi(services: Services, identity: SoaIdentity, defaults: Zo
         if (given.settings.refresh_interval === undefined) throw unprocessable('Must give SOA record for zone when replacing all RR sets');
         const apexNs = (await store.records.atName(zone.id, APEX)).filter((r) => r.record_type === 'NS');
         const t = translate(given.rrsets, { zone, apexNs, identity }, (k) => given.positions[k]!);
-        // The SOA timers of the given SOA (a PowerDNS zone carries no DNSSEC policy).
-        const { dnssec_policy: _none, ...timers } = given.settings;
-        const settings = { ...timers, ...(body.dnssec === undefined ? {} : { dnssec_enabled: body.dnssec }) };
+        const settings = { ...timersOf(given.settings), ...(body.dnssec === undefined ? {} : { dnssec_enabled: body.dnssec }) };
         await services.rrsets.replaceAll(c.get('principal').user.id, placeOf(c), t.changes, settings, pdnsWrite(c)).catch((e: unknown) => {
           throw clientError(e, t, true);
         });

@@ -24,7 +24,8 @@ it('rolls its CSK to the end with zero validation failures; the old key leaves t
     },
     420_000,
   );
-  expect(steps).toEqual(['publish', 'submit', 'remove']);
+  // `remove` lasts until the driver's next look (a second or two): it may pass between two looks of the test.
+  expect(steps.filter((s) => s !== 'remove')).toEqual(['publish', 'submit']);
   expect(described(result)).toEqual([]);
   expect(result.asked).toBeGreaterThan(100);
   const keys = (await r!.view()).keys;

@@ -14,6 +14,8 @@
  *   published, then the parent's DS is switched as above, then the old keys leave the DNSKEY set but keep
  *   signing until the caches have dropped the DNSKEY sets that held them, and only then stop.
  *
+ * A key that is neither published nor signing (`removed`) is deleted at the driver's next look.
+ *
  * Every wait is derived from the zone: its DNSKEY TTL, its largest TTL, the parent's DS TTL, plus the
  * propagation delay. Nothing here reads a clock or a store: the driver (rollovers.ts) feeds it.
  */
@@ -81,8 +83,10 @@ export function waitAfter(r: Pick<Rollover, 'kind' | 'step'>, t: Timing): Wait {
     case 'submit':
       return { kind: 'parent' };
     case 'withdraw':
-    case 'remove':
       return after(t.dnskeyTtl);
+    case 'remove':
+      // The old keys are out of the DNSKEY set and sign nothing any more: deleting them changes no answer.
+      return { kind: 'time', seconds: 0 };
   }
 }
 
@@ -172,7 +176,7 @@ export function describe(r: Rollover, keys: readonly DnssecPublicKey[]): string 
     switch: `${fresh} signs; ${old} stays published until answers signed with it have expired from caches, then it is removed.`,
     submit: `CDS and CDNSKEY ask the parent for the DS of ${fresh}; ${old} is removed only after the parent serves it, seen twice a DS TTL apart. Until then both keys validate, so nothing breaks if the parent is slow.`,
     withdraw: `The parent serves the new DS; ${old} has left the DNSKEY set and keeps signing until caches have dropped the old DNSKEY set.`,
-    remove: `${old} is no longer published; it is deleted once caches have dropped the DNSKEY set that held it.`,
+    remove: `${old} is no longer published and signs nothing; it is deleted now.`,
   };
   return words[r.step];
 }
