@@ -160,6 +160,23 @@ describe('DNSSEC rollovers', () => {
     expect(await driveToEnd('example.info')).toEqual(['publish', 'switch', 'remove', 'done']);
   });
 
+  it('a read-only token, or one limited to some records, reads the keys but cannot roll them or change the policy; another user sees no such zone', async () => {
+    await signedZone('example.com');
+    for (const scope of [{ read_only: true }, { zones: ['example.com'], names: ['www'], types: ['A'] }]) {
+      const scoped = (await api('POST', '/tokens', { label: 'scoped', scope })).body.token as string;
+      const as = (method: string, url: string, body?: unknown) => t.request(method, `/api/v1${url}`, { token: scoped, body });
+      expect((await as('GET', '/domains/example.com/dnssec')).status).toBe(200);
+      expect((await as('POST', '/domains/example.com/dnssec/rollover', {})).status).toBe(403);
+      expect((await as('PUT', '/domains/example.com', { dnssec_policy: { algorithm: 'ed25519' } })).status).toBe(403);
+    }
+    const mallory = await t.user('mallory');
+    expect((await t.request('POST', '/api/v1/domains/example.com/dnssec/rollover', { token: mallory, body: {} })).status).toBe(404);
+    expect((await t.request('GET', '/api/v1/domains/example.com/dnssec', { token: mallory })).status).toBe(404);
+    const v = await view('example.com');
+    expect(v.rollover).toBeNull();
+    expect(v.policy.algorithm).toBe('ecdsap256sha256');
+  });
+
   it('bad policies are 400 naming the field, and change nothing', async () => {
     await signedZone('example.com');
     const before = (await api('GET', '/domains/example.com')).body;
