@@ -177,6 +177,22 @@ describe('DNSSEC rollovers', () => {
     expect(v.policy.algorithm).toBe('ecdsap256sha256');
   });
 
+  it('one node drives a zone at a time: while another node holds its lease, this one leaves the zone alone; a killed step resumes from the database', async () => {
+    await signedZone('example.org');
+    expect((await api('POST', '/domains/example.org/dnssec/rollover', {})).status).toBe(202);
+    const id = await zoneId('example.org');
+    // Another node took the zone (a lease of a minute) just as the step came due.
+    clock += 3_600_000;
+    const other = t.services.dnssec as unknown as { store: { dnssecWatch: { lease(id: number, h: string, now: string, until: string): Promise<boolean> } } };
+    expect(await other.store.dnssecWatch.lease(id, 'other-node', new Date(clock).toISOString(), new Date(clock + 60_000).toISOString())).toBe(true);
+    await t.services.dnssec.drive(id);
+    expect((await view('example.org')).rollover?.step).toBe('publish');
+    // The lease runs out (the other node died mid-step): this node resumes where the database says.
+    clock += 61_000;
+    await t.services.dnssec.drive(id);
+    expect((await view('example.org')).rollover?.step).toBe('submit');
+  });
+
   it('bad policies are 400 naming the field, and change nothing', async () => {
     await signedZone('example.com');
     const before = (await api('GET', '/domains/example.com')).body;
