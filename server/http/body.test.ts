@@ -145,6 +145,8 @@ describe('OpenAPI document', () => {
       'POST /domains/{name}/changes/{id}/revert': ['200', '400', '401', '403', '404', '409', '412', '415', '500'],
       'GET /domains/{name}/stats': ['200', '400', '401', '403', '404', '500'],
       'GET /domains/{name}/delegation': ['200', '400', '401', '403', '404', '500'],
+      'GET /domains/{name}/dnssec': ['200', '401', '403', '404', '500'],
+      'POST /domains/{name}/dnssec/rollover': ['202', '400', '401', '403', '404', '409', '415', '500'],
       'GET /domains/{name}/template': ['200', '401', '403', '404', '500'],
       'GET /settings/sign-in': ['200', '401', '403', '500'],
       'PUT /settings/sign-in': ['200', '400', '401', '403', '408', '413', '415', '500'],

@@ -27,6 +27,8 @@ export function revertEdit(id: number, opts: Omit<WriteOptions, 'source'>) {
     await draft.load(new Set([...cs.added, ...cs.removed].map((r) => r.name)));
     const conflicts = await conflictsOf(edit, cs);
     if (conflicts.size > 0) throw new Conflict(`change ${id} cannot be reverted: ${[...conflicts.keys()].join(', ')} changed since`, Object.fromEntries(conflicts));
+    // The apex NS set is zonedeck's (its TTL follows the SOA's): a change set that moved it is undone as zonedeck made it.
+    if ([...cs.added, ...cs.removed].some((r) => r.name === APEX && r.record_type === 'NS')) draft.system = true;
     await putInverse(draft, cs, edit.slice);
     for (const [field, [before]] of Object.entries(cs.settings)) (settings as Record<string, unknown>)[field] = before;
   };
