@@ -36,6 +36,14 @@ export const DEFAULT_POLICY: DnssecPolicy = { algorithm: 'ecdsap256sha256', keys
 export const MIN_LIFETIME_DAYS = 1;
 export const MAX_LIFETIME_DAYS = 3650;
 
+/**
+ * The TTL of a signed zone's DNSKEY set (and of CDS and CDNSKEY): the zone's SOA TTL, at most an hour,
+ * as Knot's default. Rollovers wait for it between steps; an hour keeps them short without making
+ * resolvers refetch keys often, and a zone with short TTLs rolls its keys as quickly.
+ */
+export const DNSKEY_TTL = 3600;
+export const dnskeyTtl = (soaTtl: number): number => Math.min(DNSKEY_TTL, soaTtl);
+
 export function algorithmName(n: number): AlgorithmName | null {
   return ALGORITHM_NAMES.find((a) => DNSSEC_ALGORITHMS[a] === n) ?? null;
 }

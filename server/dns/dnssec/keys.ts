@@ -3,6 +3,7 @@
  * the key tag, the DNSKEY rdata that goes into the apex DNSKEY RRset (RFC 4034 §2), and what a
  * rollover has the key do now: be published, sign (the sets its role signs), be listed for the parent.
  */
+import { DNSKEY_TTL } from '../../core/dnssec-policy';
 import { createPrivateKey, type KeyObject } from 'node:crypto';
 import { dnskeyRdata } from '../../services/dnssec/key-material';
 import type { DnssecKeyRow, KeyRole } from '../../store/types';
@@ -21,13 +22,8 @@ export interface SigningKey {
   inCds: boolean;
 }
 
-/**
- * The TTL of the DNSKEY RRset (and of CDS and CDNSKEY): the zone's SOA TTL, at most an hour, as
- * Knot's default. Rollovers wait for it between steps; an hour keeps them short without making
- * resolvers refetch keys often, and a zone with short TTLs rolls its keys as quickly.
- */
-export const DNSKEY_TTL = 3600;
-export const dnskeyTtl = (soaTtl: number): number => Math.min(DNSKEY_TTL, soaTtl);
+// The DNSKEY set's TTL rule is the rollovers' as well: one definition, in core.
+export { DNSKEY_TTL, dnskeyTtl } from '../../core/dnssec-policy';
 
 export function signingKey(row: DnssecKeyRow): SigningKey {
   return {

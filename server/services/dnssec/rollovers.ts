@@ -8,7 +8,7 @@
  * signs with the same keys from the same serial on, and a process killed mid-step resumes the step.
  */
 import { Conflict } from '../../core/errors';
-import { readPolicy, type DnssecPolicy } from '../../core/dnssec-policy';
+import { dnskeyTtl as dnskeyTtlOf, readPolicy, type DnssecPolicy } from '../../core/dnssec-policy';
 import type { HostPort } from '../../core/host-port';
 import { transferList } from '../../core/zone-transfers';
 import type { DnssecPublicKey, DnssecWatch, DomainRow, ServiceStore } from '../../store/types';
@@ -73,7 +73,7 @@ export class DnssecRollovers {
 
   /** The waits of a zone's rollover: its DNSKEY TTL, its largest TTL, and the propagation delay. */
   async timing(zone: DomainRow): Promise<Timing> {
-    const dnskeyTtl = Math.min(3600, zone.minimum_ttl);
+    const dnskeyTtl = dnskeyTtlOf(zone.minimum_ttl);
     const maxTtl = Math.max(await this.store.records.maxTtl(zone.id), zone.minimum_ttl, dnskeyTtl);
     // A secondary that cannot refresh serves its copy until the SOA expire: a step waits for it too.
     const secondaries = (this.opts?.secondaries ?? false) || transferList(zone.also_notify).length > 0;
@@ -144,9 +144,8 @@ export class DnssecRollovers {
   private async advance(zone: DomainRow, watch: DnssecWatch | null, now: Date): Promise<Partial<DnssecWatch> & { next_at: string }> {
     const opts = this.opts!;
     const keys = (await this.store.dnssecKeys.publicKeys([zone.id])).filter((k) => k.domain_id === zone.id);
-    const t = await this.timing(zone);
     // A parent hosted here follows the child's CDS at once (a change set in the parent's history).
-    await followInParent(this.store, this.changes, zone, keys, Math.max(60, t.dnskeyTtl));
+    await followInParent(this.store, this.changes, zone, keys, Math.max(60, dnskeyTtlOf(zone.minimum_ttl)));
     const policy = readPolicy(zone.dnssec_policy);
     const r = readRollover(zone.dnssec_rollover);
     const at = (ms: number) => new Date(ms).toISOString();
@@ -158,7 +157,8 @@ export class DnssecRollovers {
       }
       return { next_at: at(Math.min(now.getTime() + IDLE_RECHECK_MS, nextLifetimeEnd(keys, policy) ?? Infinity)) };
     }
-    const wait = waitAfter(r, t);
+    // The zone's largest TTL is read only while a rollover waits on it (a look at a zone at rest reads no records).
+    const wait = waitAfter(r, await this.timing(zone));
     if (wait.kind === 'time') {
       const due = Date.parse(r.step_at) + wait.seconds * 1000;
       if (now.getTime() < due) return { next_at: at(due) };
