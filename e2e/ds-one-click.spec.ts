@@ -28,9 +28,11 @@ test('DNSSEC: a hosted child’s DS goes into its hosted parent of the same owne
   const parentKey = (await user.api.get(`/domains/${parent}`)).dnskey_records[0].split(' ').at(-1);
 
   // The parent did not delegate the child: zonedeck adds the NS set and the DS together, in the parent's history.
+  // The server's rollover driver makes that change within seconds of the child being signed; the page shows it once made.
+  await expect.poll(async () => (await user.api.records(parent, 'name=sub')).some((r) => r.record_type === 'DS'), { timeout: 30_000 }).toBe(true);
   await page.goto(`/domains/${child}`);
   const card = page.getByTestId('parent-ds');
-  await expect(card).toContainText(`${parent} (hosted here) publishes this DS at ${child}`, { timeout: 20_000 });
+  await expect(card).toContainText(`${parent} (hosted here) publishes this DS at ${child}`);
   await screenshot(page, 'editor-dnssec-parent-ds');
 
   const at = await user.api.records(parent, 'name=sub');
