@@ -58,7 +58,9 @@ interface Target {
   detail: string;
   checkedAt: number;
   writtenAt: number;
+  /** The view needs writing; `changed`: its verdict or outcome changed, so its pool is judged after. */
   dirty: boolean;
+  changed: boolean;
 }
 
 const TICK_MS = 250;
@@ -75,9 +77,8 @@ export class HealthChecker {
   private inflight = 0;
   private refreshing: Promise<void> | null = null;
   private readonly now: () => number;
-  /** Pools (`domainId|key`) whose judgement is due after this node's reports are written. */
-  private readonly toJudge = new Set<string>();
   private flushing = false;
+  private sweeps = 0;
 
   constructor(
     private readonly store: ServiceStore,
@@ -151,6 +152,7 @@ export class HealthChecker {
             checkedAt: 0,
             writtenAt: 0,
             dirty: false,
+            changed: false,
           });
         }
       }
@@ -207,42 +209,45 @@ export class HealthChecker {
     if (t.okStreak >= c.successes) t.up = true;
     else if (t.failStreak >= c.failures) t.up = false;
     const now = this.now();
-    if (t.up !== before || t.ok !== result.ok || t.writtenAt === 0 || now - t.writtenAt >= 2 * c.interval_s * 1000) t.dirty = true;
+    if (t.up !== before || t.ok !== result.ok) t.changed = true;
+    if (t.changed || t.writtenAt === 0 || now - t.writtenAt >= 2 * c.interval_s * 1000) t.dirty = true;
     t.ok = result.ok;
     t.detail = result.detail.slice(0, 200);
     t.checkedAt = now;
   }
 
-  /** Writes this node's changed views in one transaction, then judges the pools they belong to. */
+  /**
+   * Writes this node's changed views in one transaction, then judges the pools whose views changed
+   * in their verdict or outcome (a view only rewritten to stay fresh changes no judgement).
+   */
   private async flush(): Promise<void> {
     if (this.flushing) return;
     const dirty = [...this.targets.values()].filter((t) => t.dirty);
-    if (dirty.length === 0 && this.toJudge.size === 0) return;
+    if (dirty.length === 0) return;
     this.flushing = true;
     try {
-      if (dirty.length > 0) {
-        const rows: PoolReport[] = dirty.map((t) => ({
-          domain_id: t.domainId,
-          pool: poolKey(t.pool),
-          address: t.address,
-          node: this.options.node,
-          up: t.up,
-          ok: t.ok ?? false,
-          detail: t.detail,
-          checked_at: new Date(t.checkedAt).toISOString(),
-        }));
-        await this.store.transaction((tx) => tx.poolHealth.report(rows));
-        for (const t of dirty) {
-          t.dirty = false;
-          t.writtenAt = t.checkedAt;
-          this.toJudge.add(`${t.domainId}|${poolKey(t.pool)}`);
-        }
+      const rows: PoolReport[] = dirty.map((t) => ({
+        domain_id: t.domainId,
+        pool: poolKey(t.pool),
+        address: t.address,
+        node: this.options.node,
+        up: t.up,
+        ok: t.ok ?? false,
+        detail: t.detail,
+        checked_at: new Date(t.checkedAt).toISOString(),
+      }));
+      await this.store.transaction((tx) => tx.poolHealth.report(rows));
+      const due = new Map<number, Set<string>>();
+      for (const t of dirty) {
+        t.dirty = false;
+        t.writtenAt = t.checkedAt;
+        if (!t.changed) continue;
+        t.changed = false;
+        (due.get(t.domainId) ?? due.set(t.domainId, new Set()).get(t.domainId)!).add(poolKey(t.pool));
       }
-      const due = [...this.toJudge];
-      this.toJudge.clear();
-      for (const k of due) {
-        const [id, key] = k.split('|') as [string, string];
-        await this.judge(Number(id), key);
+      for (const [id, keys] of due) {
+        const zone = await this.store.domains.byId(id);
+        if (zone) await this.judgeZone(zone, keys, false);
       }
     } finally {
       this.flushing = false;
@@ -252,14 +257,16 @@ export class HealthChecker {
   /** Every pool judged again (a node whose view aged out), its answer made right, and what gone pools left removed. */
   private async sweep(): Promise<void> {
     const counts = new Map<string, number>();
+    this.sweeps += 1;
     for (const zone of await this.store.poolHealth.zones()) {
       const pools = readPools(zone.pools);
       const keep = new Map(pools.map((p) => [poolKey(p), new Set(p.members.map((m) => m.address))]));
-      await this.store.poolHealth.prune(zone.id, keep, 200);
+      // Pruning and checking every answer against the zone's records: every sixth round (a minute).
+      if (this.sweeps % 6 === 1) await this.store.poolHealth.prune(zone.id, keep, 200);
+      const states = await this.judgeZone(zone, null, this.sweeps % 6 === 1);
       for (const p of pools) {
-        const states = await this.judge(zone.id, poolKey(p));
         for (const m of p.members) {
-          const s = states.get(m.address) ?? 'unknown';
+          const s = states.get(`${poolKey(p)}|${m.address}`) ?? 'unknown';
           counts.set(s, (counts.get(s) ?? 0) + 1);
         }
       }
@@ -268,38 +275,47 @@ export class HealthChecker {
   }
 
   /**
-   * A pool judged from every node's fresh views: the states moved where a majority says so, each
-   * move recorded by the node that made it, and the pool's answer written when it differs from
-   * the zone's records. Answers the states.
+   * A zone's pools (`keys`; null: all) judged from every node's fresh views: the states moved where
+   * the nodes say so, each move recorded by the node that made it, and a pool's answer written when
+   * a state moved (or, with `reconcile`, whenever the zone's records differ from it). Answers the
+   * states by `"<pool key>|<address>"`.
    */
-  private async judge(domainId: number, key: string): Promise<Map<string, MemberState>> {
-    const zone = await this.store.domains.byId(domainId);
-    const [name, type] = key.split(' ') as [string, string];
-    const pool = zone && poolAt(readPools(zone.pools), name, type);
-    if (!zone || !pool) return new Map();
+  private async judgeZone(zone: DomainRow, keys: ReadonlySet<string> | null, reconcile: boolean): Promise<Map<string, MemberState>> {
+    const pools = readPools(zone.pools).filter((p) => !keys || keys.has(poolKey(p)));
+    const all = new Map<string, MemberState>();
+    if (pools.length === 0) return all;
     const now = this.now();
     const at = new Date(now).toISOString();
-    const fresh = (await this.store.poolHealth.reports(domainId, key)).filter((r) => now - Date.parse(r.checked_at) <= freshFor(pool));
-    const states = new Map((await this.store.poolHealth.states(domainId)).filter((s) => s.pool === key).map((s) => [s.address, s.state]));
-    for (const m of pool.members) {
-      const reports = fresh.filter((r) => r.address === m.address);
-      const up = reports.filter((r) => r.up === true).length;
-      const down = reports.filter((r) => r.up === false).length;
-      // Down takes more than half of the nodes that checked it lately (a node still deciding counts
-      // among them); up takes one node that reaches it and no such majority. Else it stays.
-      const to: MemberState | null = down * 2 > reports.length ? 'down' : up > 0 ? 'up' : null;
-      if (to === null || (states.get(m.address) ?? 'unknown') === to) continue;
-      const from = await this.store.transaction((tx) => tx.poolHealth.setState(domainId, key, m.address, to, at));
-      if (from === null) continue;
-      states.set(m.address, to);
-      const said = `up ${up}, down ${down}`;
-      await this.store.transaction((tx) => tx.poolHealth.addTransition({ domain_id: domainId, pool: key, address: m.address, from, to, at, node: this.options.node, votes: said }));
-      poolHealth.transitions.set(to, (poolHealth.transitions.get(to) ?? 0) + 1);
-      this.options.log.warn({ zone: zone.name, pool: key, address: m.address, from, to, votes: said }, `pool member ${to}`);
-      this.options.onTransition?.({ zone, pool, address: m.address, from, to, at, votes: said });
+    const [reports, stored] = await Promise.all([this.store.poolHealth.reports(zone.id), this.store.poolHealth.states(zone.id)]);
+    for (const s of stored) all.set(`${s.pool}|${s.address}`, s.state);
+    for (const pool of pools) {
+      const key = poolKey(pool);
+      const fresh = reports.filter((r) => r.pool === key && now - Date.parse(r.checked_at) <= freshFor(pool));
+      let moved = false;
+      for (const m of pool.members) {
+        const views = fresh.filter((r) => r.address === m.address);
+        const up = views.filter((r) => r.up === true).length;
+        const down = views.filter((r) => r.up === false).length;
+        // Down takes more than half of the nodes that checked it lately (a node still deciding counts
+        // among them); up takes one node that reaches it and no such majority. Else it stays.
+        const to: MemberState | null = down * 2 > views.length ? 'down' : up > 0 ? 'up' : null;
+        if (to === null || (all.get(`${key}|${m.address}`) ?? 'unknown') === to) continue;
+        const from = await this.store.transaction((tx) => tx.poolHealth.setState(zone.id, key, m.address, to, at));
+        if (from === null) continue;
+        all.set(`${key}|${m.address}`, to);
+        moved = true;
+        const said = `up ${up}, down ${down}`;
+        await this.store.transaction((tx) => tx.poolHealth.addTransition({ domain_id: zone.id, pool: key, address: m.address, from, to, at, node: this.options.node, votes: said }));
+        poolHealth.transitions.set(to, (poolHealth.transitions.get(to) ?? 0) + 1);
+        this.options.log.warn({ zone: zone.name, pool: key, address: m.address, from, to, votes: said }, `pool member ${to}`);
+        this.options.onTransition?.({ zone, pool, address: m.address, from, to, at, votes: said });
+      }
+      if (moved || reconcile) {
+        const states = new Map(pool.members.map((m) => [m.address, all.get(`${key}|${m.address}`) ?? 'unknown']));
+        await this.answer(zone, pool, states);
+      }
     }
-    await this.answer(zone, pool, states);
-    return states;
+    return all;
   }
 
   /** Writes the pool's answer when the zone's records differ from it (read first: most rounds change nothing). */
