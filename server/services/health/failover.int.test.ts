@@ -2,8 +2,8 @@
  * A failover pool in front of three real HTTP servers (127.0.0.1, .2 and .3 on one port), in the real
  * server process with a signed zone: stop the first and, after its failures, DNS answers the second
  * — signed, and validated by `delv` from the zone's own key; start it again and it is answered
- * again after its successes. Each move is a change set of the zone's history, on the pool's
- * timeline, and counted in /metrics. A weighted pool answers one member per query, by weight.
+ * again after its successes. A real Knot secondary follows each move (NOTIFY, transfer). Each move is
+ * a change set of the zone's history, on the pool's timeline, and counted in /metrics. A weighted pool answers one member per query, by weight.
  */
 import { execFile } from 'node:child_process';
 import fs from 'node:fs';
@@ -11,12 +11,15 @@ import http from 'node:http';
 import path from 'node:path';
 import { promisify } from 'node:util';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { knotPreamble } from '../../testing/daemons';
 import { delv } from '../../testing/delv';
+import { startKnotSecondary, type KnotSecondary } from '../../testing/knot-secondary';
 import { freePort, startServer, type RunningServer } from '../../testing/test-server';
 import { waitUntil } from '../../testing/wait-until';
 
 const run = promisify(execFile);
 let server: RunningServer;
+let knot: KnotSecondary;
 let port: number;
 const backends = new Map<string, http.Server>();
 
@@ -52,8 +55,23 @@ beforeAll(async () => {
   for (const a of ['127.0.0.1', '127.0.0.2', '127.0.0.3']) await startBackend(a);
   server = await startServer({ HEALTH_ALLOW_PRIVATE: 'true', HEALTH_MIN_INTERVAL_S: '1' });
   expect((await json('POST', '/domains', { name: 'example.com', dnssec_enabled: true, minimum_ttl: 60 })).status).toBe(201);
+  // A real Knot secondary of the zone, told of every change by NOTIFY.
+  knot = await startKnotSecondary(
+    (dir, p) => `${knotPreamble(dir, p, server.dns)}template:
+  - id: default
+    storage: "${dir}"
+    zonefile-sync: -1
+    journal-content: none
+zone:
+  - domain: example.com
+    master: zonedeck
+    acl: notify-from-zonedeck
+`,
+  );
+  expect((await json('PUT', '/domains/example.com', { also_notify: [`127.0.0.1:${knot.port}`] })).status).toBe(200);
 }, 60_000);
 afterAll(async () => {
+  await knot?.stop();
   await server?.stop();
   for (const a of [...backends.keys()]) await stopBackend(a);
 });
@@ -85,6 +103,8 @@ describe('a failover pool', () => {
     expect(down.members[0].nodes[0].detail).toMatch(/refused|timed out/);
     expect(down.transitions[0]).toMatchObject({ address: '127.0.0.1', from: 'up', to: 'down' });
     expect(down.answer).toEqual(['127.0.0.2']);
+    // The secondary follows: NOTIFY, then a transfer of the new answer.
+    await waitUntil('Knot answers the second server too', async () => (await knot.ask('www.example.com', 'A')).join() === '127.0.0.2', { limitMs: 20_000 });
 
     // Signed online, and valid from the zone's own key down.
     const dnskey = (await server.dig('+short', 'example.com', 'DNSKEY'))
