@@ -71,6 +71,8 @@ async function main(): Promise<void> {
     startJob('prune-audit', async () => void (await services.audit.prune(config.historyDays)), log, { everyMs: 3_600_000 }),
     // Deleted zones are restorable until their expires_at (HISTORY_DAYS after the deletion).
     startJob('purge-deleted-zones', async () => void (await services.deletedZones.purge()), log, { everyMs: 3_600_000 }),
+    // Webhook deliveries (with every attempt) are kept as long as the history.
+    startJob('prune-webhook-deliveries', async () => void (await services.webhooks.prune(config.historyDays)), log, { everyMs: 3_600_000 }),
   ];
 
   // Per-zone query statistics: each node writes its own rows, named for this run.

@@ -140,6 +140,23 @@ new Gauge({
   },
 });
 
+/** Webhook delivery attempts made by this node (services/webhooks/delivery-driver.ts), by `${event} ${outcome}`. */
+export const webhookDeliveries = new Map<string, number>();
+
+new Counter({
+  name: 'zonedeck_webhook_deliveries_total',
+  help: 'Webhook delivery attempts made by this node, by event and outcome: delivered (a 2xx), retrying (tried again later), failed (no 2xx within 24 hours of the event)',
+  labelNames: ['event', 'outcome'] as const,
+  registers: [registry],
+  collect() {
+    this.reset();
+    for (const [k, n] of webhookDeliveries) {
+      const [event, outcome] = k.split(' ') as [string, string];
+      this.inc({ event, outcome }, n);
+    }
+  },
+});
+
 new Counter({
   name: 'zonedeck_dns_rate_limited_total',
   help: 'UDP responses held back by response rate limiting (DNS_RATE_LIMIT): dropped, or slipped (sent truncated)',

@@ -30,13 +30,25 @@ import { createDeletedZones } from './zones/deleted-zones';
 import { createSessions, type SessionTimes } from './identity/sessions';
 import { createZoneAttributes } from './zones/zone-attributes';
 import { createSignInThrottle, type ThrottleOptions } from './identity/sign-in-throttle';
+import { DEFAULT_MAX_WEBHOOKS, Webhooks, type WebhookSettings } from './webhooks/webhooks';
+import { zoneChangedData } from './webhooks/event-data';
 
 /**
  * The store's writer goes to the change sets alone; the other services get it without the zone
  * writes (`ServiceStore`), and what they hand to the layers above is read-only (`ReadStore`).
  * `delegation`: how the check from outside asks (tests ask their name servers on another port than 53, and keep nothing). */
-export function createServices(store: Store, defaults: ZoneDefaults & { delegation?: DelegationTuning; oidc?: OidcConfig }, events = new ZoneEvents()) {
-  const changes = createChangeSets(store, events, { maxRecords: defaults.maxRecords ?? DEFAULT_MAX_RECORDS, aliasResolver: defaults.resolver !== undefined, aliasDeny: defaults.aliasDeny });
+export function createServices(store: Store, defaults: ZoneDefaults & { delegation?: DelegationTuning; oidc?: OidcConfig; webhooks?: Partial<WebhookSettings> }, events = new ZoneEvents()) {
+  const webhooks = new Webhooks(store, { allowPrivate: false, maxPerUser: DEFAULT_MAX_WEBHOOKS, retryFirstS: 10, ...defaults.webhooks });
+  // What webhooks hear of the writes: every change set committed here, and a delegation found or lost.
+  const changes = createChangeSets(
+    store,
+    events,
+    { maxRecords: defaults.maxRecords ?? DEFAULT_MAX_RECORDS, aliasResolver: defaults.resolver !== undefined, aliasDeny: defaults.aliasDeny },
+    {
+      committed: (zone, change) => webhooks.notify('zone.changed', zone.id, zoneChangedData(zone.name, change)),
+      delegated: (zone, delegated) => webhooks.notify('delegation.changed', zone.id, { delegated }),
+    },
+  );
   const audit = createAudit(store);
   const zones = new Zones({ store, events, changes, audit, defaults });
   const accounts = new Accounts(store, defaults.maxTokensPerUser);
@@ -55,9 +67,9 @@ export function createServices(store: Store, defaults: ZoneDefaults & { delegati
     ips: createIps(store),
     changes,
     zones,
-    secondaries: new Secondaries(store, changes, zones),
+    secondaries: new Secondaries(store, changes, zones, (zone, data) => webhooks.notify('secondary.failing', zone.id, data)),
     catalogs: new Catalogs(store, zones),
-    dnssec: new DnssecRollovers(store, changes),
+    dnssec: new DnssecRollovers(store, changes, (zone, data) => webhooks.notify('dnssec.ds_changed', zone.id, data)),
     deletedZones: createDeletedZones(store, zones.rules, changes, audit, defaults.historyDays),
     records: createRecords(store, changes, zones),
     rrsets: createRrsets(changes, zones, defaults.maxRecords ?? DEFAULT_MAX_RECORDS),
@@ -71,6 +83,7 @@ export function createServices(store: Store, defaults: ZoneDefaults & { delegati
     oidc: new Oidc(store, accounts, audit, defaults.oidc),
     signInSettings: createSignInSettings(store, audit, defaults.oidc?.name ?? null),
     zoneAttributes: createZoneAttributes(store),
+    webhooks,
     /** The dashboard's sessions (the BFF's), with its times and clock. */
     sessions: (times?: SessionTimes, now?: () => number) => createSessions(store, accounts, times, now),
     /** Failed sign-ins counted per user and address, with the BFF's limits and clock. */
@@ -88,7 +101,7 @@ export type Services = ReturnType<typeof createServices>;
 export function servicesFor(
   store: Store,
   config: Pick<Config, 'nameservers' | 'hostmaster' | 'maxRecordsPerZone' | 'catalogZone' | 'resolver'> &
-    Partial<Pick<Config, 'maxZonesPerUser' | 'maxTokensPerUser' | 'maxTsigKeysPerUser' | 'rateLimitUpdate' | 'aliasDeny' | 'dataDir' | 'historyDays' | 'oidc'>>,
+    Partial<Pick<Config, 'maxZonesPerUser' | 'maxTokensPerUser' | 'maxTsigKeysPerUser' | 'rateLimitUpdate' | 'aliasDeny' | 'dataDir' | 'historyDays' | 'oidc' | 'webhooks'>>,
   events?: ZoneEvents,
 ): Services {
   return createServices(
@@ -108,6 +121,7 @@ export function servicesFor(
       dataDir: config.dataDir,
       historyDays: config.historyDays,
       oidc: config.oidc,
+      webhooks: config.webhooks,
     },
     events,
   );

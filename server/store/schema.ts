@@ -240,6 +240,35 @@ export interface Database {
     lease_holder: string | null;
     lease_until: string | null;
   };
+  /** Migration 0030: webhooks (the secret sealed, bound to the id) and their deliveries, each leased by one node while it sends. */
+  webhooks: {
+    id: Generated<number>;
+    user_id: number;
+    team_id: number | null;
+    url: string;
+    /** JSON list of event names; `zones` a JSON list of zone names, null for every zone. */
+    events: string;
+    zones: string | null;
+    description: Generated<string>;
+    secret: string;
+    active: Generated<number>;
+    created_at: string;
+  };
+  webhook_deliveries: {
+    id: Generated<number>;
+    webhook_id: number;
+    event: string;
+    event_id: string;
+    zone: string | null;
+    body: string;
+    status: string;
+    /** JSON list of {at, status_code, error, ms}. */
+    attempts: Generated<string>;
+    next_attempt_at: string | null;
+    lease_holder: string | null;
+    lease_until: string | null;
+    created_at: string;
+  };
   /** Migration 0011: what PowerDNS clients set on a zone and read back (account, soa_edit_api, catalog). */
   zone_attributes: { domain_id: number; account: string; soa_edit_api: string; catalog: string };
   /** Migration 0012: PowerDNS RRset comments. */
