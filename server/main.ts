@@ -131,6 +131,9 @@ async function main(): Promise<void> {
     node: services.events.origin,
     log,
   });
+  // Pool members the nodes judge down or up (the health service, services/health) are told to the
+  // webhooks through this hook: the health service's start takes it (drop the underscore then).
+  const _poolMemberChanged = (zoneId: number, state: 'up' | 'down', data: unknown) => services.webhooks.notify(state === 'up' ? 'pool.member.up' : 'pool.member.down', zoneId, data);
   const app = buildApp({ services, config, log, dnsProgress: () => dns?.progress() ?? null });
   const http = await startHttp(app.fetch, config);
   // Which Node runs it (npm install brings Node 24 along: README): the operator sees it here.
