@@ -162,6 +162,8 @@ async function main(): Promise<void> {
     services.catalogs.stop();
     services.dnssec.stop();
     aliasSerials?.close();
+    services.webhooks.stop();
+    await services.webhooks.idle();
     await dns?.close();
     await stats?.close();
     await store.close();

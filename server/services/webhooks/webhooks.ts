@@ -57,6 +57,7 @@ export class Webhooks {
   private driver: DeliveryDriver | null = null;
   private network: WebhookNetwork | null = null;
   private log: DriverOptions['log'] | null = null;
+  private readonly queuing = new Set<Promise<void>>();
   private readonly active = new Map<string, { at: number; rows: Promise<WebhookRow[]> }>();
 
   constructor(
@@ -181,10 +182,18 @@ export class Webhooks {
    * a failure is counted and logged by the driver's logger when it runs, else only counted.
    */
   notify(event: WebhookEvent, zoneId: number, data: unknown): void {
-    this.emit(event, zoneId, data).catch((err: unknown) => {
-      backgroundFailures.inc({ job: 'webhook-emit' });
-      this.log?.error({ err, event, zoneId }, 'a webhook event could not be queued');
-    });
+    const queued = this.emit(event, zoneId, data)
+      .catch((err: unknown) => {
+        backgroundFailures.inc({ job: 'webhook-emit' });
+        this.log?.error({ err, event, zoneId }, 'a webhook event could not be queued');
+      })
+      .finally(() => this.queuing.delete(queued));
+    this.queuing.add(queued);
+  }
+
+  /** Resolves once every event told so far is queued (before the store closes at shutdown). */
+  async idle(): Promise<void> {
+    while (this.queuing.size > 0) await Promise.all(this.queuing);
   }
 
   /** Removes the deliveries older than `days` days (the hourly pruning); how many. */
