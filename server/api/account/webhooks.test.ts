@@ -1,4 +1,6 @@
 /** The webhooks API: the secret shown once, CRUD, input errors naming the field with nothing changed, the per-user limit, isolation, and which zones' events a webhook hears of. */
+import path from 'node:path';
+import Database from 'better-sqlite3';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import { createTestApp, type TestApp } from '../../testing/test-app';
 import { inMemory, join } from '../../testing/team-members';
@@ -44,6 +46,15 @@ describe('POST /webhooks', () => {
     expect(await list()).toEqual([shown]);
     expect((await call('GET', `/webhooks/${body.id}`)).body).toEqual(shown);
     expect((await create({ url: HOOK, events: ['zone.changed'] })).body.secret).not.toBe(body.secret);
+  });
+
+  it.skipIf(Boolean(process.env.ZONEDECK_TEST_POSTGRES))('keeps the secret sealed at rest, bound to its webhook', async () => {
+    const { body } = await create({ url: HOOK, events: ['zone.changed'], secret: 'a secret of twenty chars' });
+    const db = new Database(path.join(t.dir, 'zonedeck.db'), { readonly: true });
+    const row = db.prepare('select secret from webhooks where id = ?').get(body.id) as { secret: string };
+    db.close();
+    expect(row.secret).toMatch(/^enc:v1:/);
+    expect(row.secret).not.toContain(body.secret);
   });
 
   it('takes a secret brought along, a list of zones and a team', async () => {
