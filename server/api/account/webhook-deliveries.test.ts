@@ -9,7 +9,7 @@ import http from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import { createTestApp, type TestApp } from '../../testing/test-app';
-import type { WebhookNetwork } from '../../services/webhooks/delivery-driver';
+import { DeliveryDriver, type WebhookNetwork } from '../../services/webhooks/delivery-driver';
 
 interface Received {
   headers: http.IncomingHttpHeaders;
@@ -108,6 +108,18 @@ describe('webhook deliveries', () => {
     expect(rx.got[3]!.headers['x-zonedeck-signature']).toBe(sign(hook.body.secret, rx.got[3]!.body));
     await expect.poll(async () => (await log())[0].attempts.length).toBe(4);
     expect((await log())[0]).toMatchObject({ status: 'delivered' });
+  });
+
+  it("two nodes never send the same attempt: the lease of a delivery is one node's", async () => {
+    rx = await receiver([200]);
+    t.services.webhooks.stop();
+    const hook = await api('POST', '/webhooks', { url: rx.url, events: ['zone.changed'] });
+    const ping = await api('POST', `/webhooks/${hook.body.id}/ping`);
+    const node = (name: string) => new DeliveryDriver(t.forge, network, { allowPrivate: true, retryFirstS: 1 }, { node: name, log: { warn() {}, error() {} } });
+    await Promise.all([node('a').send(ping.body.id), node('b').send(ping.body.id), node('c').send(ping.body.id)]);
+    expect(rx.got).toHaveLength(1);
+    const [logged] = (await api('GET', `/webhooks/${hook.body.id}/deliveries`)).body;
+    expect(logged).toMatchObject({ status: 'delivered', attempts: [{ status_code: 200 }] });
   });
 
   it('a ping goes out at once, and a receiver that cannot be reached leaves the error in the log', async () => {
