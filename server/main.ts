@@ -3,6 +3,9 @@ import { buildApp } from './app';
 import { ConfigError, loadConfig } from './config';
 import { startDnsThread } from './dns/sync/thread';
 import { pullClient } from './dns/transfer/zone-pull';
+import { deliver } from './outbound/deliver';
+import { probe } from './outbound/probe';
+import os from 'node:os';
 import { startHttp, stopHttp } from './http/http-server';
 import { startJob } from './background';
 import { backgroundFailures } from './metrics';
@@ -131,9 +134,28 @@ async function main(): Promise<void> {
     node: services.events.origin,
     log,
   });
-  // Pool members the nodes judge down or up (the health service, services/health) are told to the
-  // webhooks through this hook: the health service's start takes it (drop the underscore then).
-  const _poolMemberChanged = (zoneId: number, state: 'up' | 'down', data: unknown) => services.webhooks.notify(state === 'up' ? 'pool.member.up' : 'pool.member.down', zoneId, data);
+  // Webhooks' deliveries go out from every node, one node per delivery (a lease in the database).
+  services.webhooks.start({ deliver: (d, policy) => deliver(d, policy) }, { node: services.events.origin, log });
+  // Pools' members are checked by every node; the state is what the nodes judge together (services/health/).
+  // The node that records a member's move tells the webhooks (pool.member.down / up).
+  const health = services.healthChecker({
+    node: `${os.hostname()}/${services.events.origin.slice(0, 8)}`,
+    probe: (spec) => probe(spec, { allowPrivate: config.health.allowPrivate, sourceAddress: config.health.sourceAddress }),
+    log,
+    onTransition: (t) =>
+      services.webhooks.notify(t.to === 'up' ? 'pool.member.up' : 'pool.member.down', t.zone.id, {
+        pool: { id: t.pool.id, name: t.pool.name, type: t.pool.type },
+        address: t.address,
+        from: t.from,
+        to: t.to,
+        at: t.at,
+        votes: t.votes,
+      }),
+  });
+  health.start();
+  services.events.subscribe((change) => {
+    if (change.kind === 'zone-changed') health.zoneChanged(change.domain);
+  });
   const app = buildApp({ services, config, log, dnsProgress: () => dns?.progress() ?? null });
   const http = await startHttp(app.fetch, config);
   // Which Node runs it (npm install brings Node 24 along: README): the operator sees it here.
@@ -161,6 +183,7 @@ async function main(): Promise<void> {
     services.secondaries.stop();
     services.catalogs.stop();
     services.dnssec.stop();
+    health.stop();
     aliasSerials?.close();
     services.webhooks.stop();
     await services.webhooks.idle();

@@ -75,6 +75,7 @@ describe('POST /webhooks', () => {
     [{ url: 'ftp://hooks.example.com/', events: ['zone.changed'] }, 'url', expect.stringMatching(/http or https/)],
     [{ url: 'not a url', events: ['zone.changed'] }, 'url', expect.stringMatching(/http or https/)],
     [{ url: `https://hooks.example.com/${'x'.repeat(2000)}`, events: ['zone.changed'] }, 'url', 'must be at most 2000 characters'],
+    [{ url: 'https://user:pw@hooks.example.com/', events: ['zone.changed'] }, 'url', expect.stringMatching(/user name or password/)],
     [{ url: 'http://127.0.0.1:8080/hook', events: ['zone.changed'] }, 'url', expect.stringMatching(/WEBHOOK_ALLOW_PRIVATE/)],
     [{ url: 'http://[::1]/hook', events: ['zone.changed'] }, 'url', expect.stringMatching(/WEBHOOK_ALLOW_PRIVATE/)],
     [{ url: 'http://10.1.2.3/hook', events: ['zone.changed'] }, 'url', expect.stringMatching(/WEBHOOK_ALLOW_PRIVATE/)],

@@ -36,6 +36,7 @@ export function webhookUrl(input: string, refusal: AddressRefusal, allowPrivate:
   }
   if (url.protocol !== 'https:' && url.protocol !== 'http:') throw new RuleError('must be an http or https URL, like https://hooks.example.com/zonedeck');
   if (url.hash) throw new RuleError('must not have a #fragment: it is never sent');
+  if (url.username || url.password) throw new RuleError('must not hold a user name or password: check the signature instead');
   const host = url.hostname.replace(/^\[(.*)\]$/, '$1');
   if (!allowPrivate && isIP(host)) {
     const why = refusal(host);

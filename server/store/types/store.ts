@@ -14,9 +14,10 @@ import type { TemplateRepos } from './across-zones';
 import type { ZoneRepos } from './zones';
 import type { CatalogRepos, TransferRepos } from './transfers';
 import type { WebhookRepos } from './webhooks';
+import type { HealthRepos } from './health';
 
 /** Every repository of the store, by area (each area's file holds its rows and repos). */
-export interface Repos extends AccountRepos, SignInRepos, ZoneRepos, TransferRepos, CatalogRepos, HistoryRepos, ClusterRepos, WebhookRepos {
+export interface Repos extends AccountRepos, SignInRepos, ZoneRepos, TransferRepos, CatalogRepos, HistoryRepos, ClusterRepos, HealthRepos, WebhookRepos {
   /** Per-zone query statistics (migration 0016). */
   queryStats: QueryStatsRepo;
   /** Deleted zones kept for restoring (migration 0019). */
@@ -62,6 +63,7 @@ export const READ_METHODS = {
   catalog: ['serial'],
   transfers: ['get', 'due'],
   dnssecWatch: ['get'],
+  poolHealth: ['zones', 'reports', 'states', 'transitions'],
   catalogs: ['all', 'byZone', 'byId', 'due', 'memberZones'],
   webhooks: ['byId', 'listByUser', 'activeFor'],
   webhookDeliveries: ['byId', 'page', 'due'],
