@@ -142,15 +142,7 @@ async function main(): Promise<void> {
     node: `${os.hostname()}/${services.events.origin.slice(0, 8)}`,
     probe: (spec) => probe(spec, { allowPrivate: config.health.allowPrivate, sourceAddress: config.health.sourceAddress }),
     log,
-    onTransition: (t) =>
-      services.webhooks.notify(t.to === 'up' ? 'pool.member.up' : 'pool.member.down', t.zone.id, {
-        pool: { id: t.pool.id, name: t.pool.name, type: t.pool.type },
-        address: t.address,
-        from: t.from,
-        to: t.to,
-        at: t.at,
-        votes: t.votes,
-      }),
+    onTransition: (t) => services.webhooks.poolMemberMoved(t),
   });
   health.start();
   services.events.subscribe((change) => {

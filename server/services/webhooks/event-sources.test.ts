@@ -4,6 +4,7 @@
  */
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import { createTestApp, type TestApp } from '../../testing/test-app';
+import type { Transition } from '../health/checker';
 import type { PullClient } from '../secondary/pull-types';
 
 let t: TestApp;
@@ -52,6 +53,19 @@ describe('event sources', () => {
     const [key] = await t.services.store.dnssecKeys.publicKeys([child.id]);
     expect(await bodies(hook)).toMatchObject([
       { event: 'dnssec.ds_changed', zone: 'sub.example.com', data: { parent: 'example.com', hosted: true, ds_before: [], ds_after: [expect.stringMatching(new RegExp(`^${key!.key_tag} `))] } },
+    ]);
+  });
+
+  it('pool.member.down and up as the node that recorded the move tells it', async () => {
+    expect((await api('POST', '/domains', { name: 'example.com' })).status).toBe(201);
+    const down = await hookFor(['pool.member.down']);
+    const zone = (await t.services.store.domains.byName('example.com'))!;
+    const pool = { id: 1, name: 'www', type: 'A' } as Transition['pool'];
+    t.services.webhooks.poolMemberMoved({ zone, pool, address: '198.51.100.7', from: 'up', to: 'down', at: '2026-12-01T00:00:00.000Z', votes: 'up 0, down 2' });
+    t.services.webhooks.poolMemberMoved({ zone, pool, address: '198.51.100.7', from: 'down', to: 'up', at: '2026-12-01T00:01:00.000Z', votes: 'up 2, down 0' });
+    await t.services.webhooks.idle();
+    expect(await bodies(down)).toMatchObject([
+      { event: 'pool.member.down', zone: 'example.com', data: { pool: { id: 1, name: 'www', type: 'A' }, address: '198.51.100.7', from: 'up', to: 'down', votes: 'up 0, down 2' } },
     ]);
   });
 

@@ -13,6 +13,7 @@ import { isPublicAddress } from '../../core/ip-range';
 import { backgroundFailures } from '../../metrics';
 import type { DeliveryRow, DomainRow, NewDelivery, Page, ServiceRepos, ServiceStore, UserRow, WebhookChange, WebhookRow, Window } from '../../store/types';
 import { FieldCheck } from '../changes/rule-fields';
+import type { Transition } from '../health/checker';
 import { roleOn, teamFor } from '../zones/access';
 import { DeliveryDriver, type DriverOptions, type WebhookNetwork } from './delivery-driver';
 import { MAX_WEBHOOK_ZONES, webhookDescription, webhookEvents, webhookSecret, webhookUrl, type AddressRefusal, type DeliveredEvent, type WebhookEvent } from './webhook-rules';
@@ -189,6 +190,18 @@ export class Webhooks {
       })
       .finally(() => this.queuing.delete(queued));
     this.queuing.add(queued);
+  }
+
+  /** A pool member's move as the node that recorded it tells it (the health checker's `onTransition`): `pool.member.down` or `up`. */
+  poolMemberMoved(t: Transition): void {
+    this.notify(t.to === 'up' ? 'pool.member.up' : 'pool.member.down', t.zone.id, {
+      pool: { id: t.pool.id, name: t.pool.name, type: t.pool.type },
+      address: t.address,
+      from: t.from,
+      to: t.to,
+      at: t.at,
+      votes: t.votes,
+    });
   }
 
   /** Resolves once every event told so far is queued (before the store closes at shutdown). */
