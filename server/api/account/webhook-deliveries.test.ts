@@ -53,6 +53,8 @@ const api = async (method: string, path: string, body?: unknown) => {
   const res = await t.request(method, `/api/v1${path}`, { token: alice, body });
   return { status: res.status, body: res.status === 204 ? null : await res.json() };
 };
+/** A bound on each wait below, far above what it takes (a loaded machine runs the whole suite beside it). */
+const WAIT = { timeout: 20_000 };
 const sign = (secret: string, body: string) => `sha256=${createHmac('sha256', secret).update(body).digest('hex')}`;
 
 describe('webhook deliveries', () => {
@@ -64,7 +66,7 @@ describe('webhook deliveries', () => {
     const add = await api('POST', '/domains/example.com/records', { name: 'www', record_type: 'A', content: '192.0.2.1', ttl: '300' });
     expect(add.status).toBe(200);
 
-    await expect.poll(() => rx.got.length, { timeout: 20_000 }).toBe(3);
+    await expect.poll(() => rx.got.length, WAIT).toBe(3);
     for (const r of rx.got) {
       expect(r.headers['x-zonedeck-signature']).toBe(sign(hook.body.secret, r.body));
       expect(r.headers['x-zonedeck-event']).toBe('zone.changed');
@@ -85,7 +87,7 @@ describe('webhook deliveries', () => {
     });
 
     const log = async () => (await api('GET', `/webhooks/${hook.body.id}/deliveries`)).body;
-    await expect.poll(async () => (await log())[0].status).toBe('delivered');
+    await expect.poll(async () => (await log())[0].status, WAIT).toBe('delivered');
     const [delivery] = await log();
     expect(String(delivery.id)).toBe(rx.got[0]!.headers['x-zonedeck-delivery']);
     expect(delivery).toMatchObject({ event: 'zone.changed', event_id: body.id, zone: 'example.com', next_attempt_at: null });
@@ -95,9 +97,9 @@ describe('webhook deliveries', () => {
 
     const again = await api('POST', `/webhooks/${hook.body.id}/deliveries/${delivery.id}/redeliver`);
     expect(again.status).toBe(202);
-    await expect.poll(() => rx.got.length).toBe(4);
+    await expect.poll(() => rx.got.length, WAIT).toBe(4);
     expect(rx.got[3]!.headers['x-zonedeck-signature']).toBe(sign(hook.body.secret, rx.got[3]!.body));
-    await expect.poll(async () => (await log())[0].attempts.length).toBe(4);
+    await expect.poll(async () => (await log())[0].attempts.length, WAIT).toBe(4);
     expect((await log())[0]).toMatchObject({ status: 'delivered' });
   });
 
@@ -117,14 +119,14 @@ describe('webhook deliveries', () => {
     rx = await receiver([204]);
     const hook = await api('POST', '/webhooks', { url: rx.url, events: ['secondary.failing'] });
     expect((await api('POST', `/webhooks/${hook.body.id}/ping`)).status).toBe(202);
-    await expect.poll(() => rx.got.length).toBe(1);
+    await expect.poll(() => rx.got.length, WAIT).toBe(1);
     expect(rx.got[0]!.headers['x-zonedeck-event']).toBe('ping');
     expect(JSON.parse(rx.got[0]!.body)).toMatchObject({ event: 'ping', zone: null, data: { webhook: { id: hook.body.id } } });
 
     await rx.close();
     expect((await api('POST', `/webhooks/${hook.body.id}/ping`)).status).toBe(202);
     const log = async () => (await api('GET', `/webhooks/${hook.body.id}/deliveries`)).body;
-    await expect.poll(async () => (await log())[0].attempts.length).toBeGreaterThan(0);
+    await expect.poll(async () => (await log())[0].attempts.length, WAIT).toBeGreaterThan(0);
     expect((await log())[0]).toMatchObject({ status: 'pending', attempts: [{ status_code: null, error: expect.any(String) }], next_attempt_at: expect.any(String) });
   });
 });
