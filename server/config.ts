@@ -197,6 +197,20 @@ const schema = z.object({
     .regex(/^[1-9][0-9]{0,8}$/, 'must be a whole number of 1 or more')
     .transform(Number)
     .default(100),
+  WEBHOOK_ALLOW_PRIVATE: z
+    .enum(['true', 'false'], { error: 'must be true or false' })
+    .transform((v) => v === 'true')
+    .default(false),
+  MAX_WEBHOOKS_PER_USER: z
+    .string()
+    .regex(/^[1-9][0-9]{0,8}$/, 'must be a whole number of 1 or more')
+    .transform(Number)
+    .default(20),
+  WEBHOOK_RETRY_FIRST_S: z
+    .string()
+    .regex(/^[1-9][0-9]{0,4}$/, 'must be a whole number of seconds from 1 to 99999')
+    .transform(Number)
+    .default(10),
   AXFR_ALLOW: z.string().default('127.0.0.0/8,::1/128'),
   SECONDARIES: secondaryList.default([]),
   NOTIFY_TSIG: z
@@ -343,6 +357,8 @@ export type Config = {
   aliasDeny: string[];
   /** Whether ALIAS answers may carry private, loopback, link-local and ULA addresses (ALIAS_ALLOW_PRIVATE). */
   aliasAllowPrivate: boolean;
+  /** Webhooks: WEBHOOK_ALLOW_PRIVATE (private, loopback, link-local … addresses may be posted to), MAX_WEBHOOKS_PER_USER, WEBHOOK_RETRY_FIRST_S (the first retry's wait, doubled after). */
+  webhooks: { allowPrivate: boolean; maxPerUser: number; retryFirstS: number };
   /** Pools' health checks: HEALTH_ALLOW_PRIVATE, HEALTH_MIN_INTERVAL_S, MAX_POOLS_PER_USER, HEALTH_SOURCE_ADDRESS. */
   health: { allowPrivate: boolean; minIntervalS: number; maxPoolsPerUser: number; sourceAddress?: string };
   /** REQUIRE_2FA: a user without a second factor must enrol one before the dashboard does anything else. */
@@ -457,6 +473,7 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
     aliasDeny: e.ALIAS_DENY,
     aliasAllowPrivate: e.ALIAS_ALLOW_PRIVATE,
     requireTwoFactor: e.REQUIRE_2FA,
+    webhooks: { allowPrivate: e.WEBHOOK_ALLOW_PRIVATE, maxPerUser: e.MAX_WEBHOOKS_PER_USER, retryFirstS: e.WEBHOOK_RETRY_FIRST_S },
     health: {
       allowPrivate: e.HEALTH_ALLOW_PRIVATE,
       minIntervalS: e.HEALTH_MIN_INTERVAL_S,

@@ -3,6 +3,7 @@ import { buildApp } from './app';
 import { ConfigError, loadConfig } from './config';
 import { startDnsThread } from './dns/sync/thread';
 import { pullClient } from './dns/transfer/zone-pull';
+import { deliver } from './outbound/deliver';
 import { probe } from './outbound/probe';
 import os from 'node:os';
 import { startHttp, stopHttp } from './http/http-server';
@@ -73,6 +74,8 @@ async function main(): Promise<void> {
     startJob('prune-audit', async () => void (await services.audit.prune(config.historyDays)), log, { everyMs: 3_600_000 }),
     // Deleted zones are restorable until their expires_at (HISTORY_DAYS after the deletion).
     startJob('purge-deleted-zones', async () => void (await services.deletedZones.purge()), log, { everyMs: 3_600_000 }),
+    // Webhook deliveries (with every attempt) are kept as long as the history.
+    startJob('prune-webhook-deliveries', async () => void (await services.webhooks.prune(config.historyDays)), log, { everyMs: 3_600_000 }),
   ];
 
   // Per-zone query statistics: each node writes its own rows, named for this run.
@@ -131,11 +134,15 @@ async function main(): Promise<void> {
     node: services.events.origin,
     log,
   });
+  // Webhooks' deliveries go out from every node, one node per delivery (a lease in the database).
+  services.webhooks.start({ deliver: (d, policy) => deliver(d, policy) }, { node: services.events.origin, log });
   // Pools' members are checked by every node; the state is what the nodes judge together (services/health/).
+  // The node that records a member's move tells the webhooks (pool.member.down / up).
   const health = services.healthChecker({
     node: `${os.hostname()}/${services.events.origin.slice(0, 8)}`,
     probe: (spec) => probe(spec, { allowPrivate: config.health.allowPrivate, sourceAddress: config.health.sourceAddress }),
     log,
+    onTransition: (t) => services.webhooks.poolMemberMoved(t),
   });
   health.start();
   services.events.subscribe((change) => {
@@ -170,6 +177,8 @@ async function main(): Promise<void> {
     services.dnssec.stop();
     health.stop();
     aliasSerials?.close();
+    services.webhooks.stop();
+    await services.webhooks.idle();
     await dns?.close();
     await stats?.close();
     await store.close();

@@ -140,6 +140,23 @@ new Gauge({
   },
 });
 
+/** Webhook delivery attempts made by this node (services/webhooks/delivery-driver.ts), by `${event} ${outcome}`. */
+export const webhookDeliveries = new Map<string, number>();
+
+new Counter({
+  name: 'zonedeck_webhook_deliveries_total',
+  help: 'Webhook delivery attempts made by this node, by event and outcome: delivered (a 2xx), retrying (tried again later), failed (no 2xx within 24 hours of the event)',
+  labelNames: ['event', 'outcome'] as const,
+  registers: [registry],
+  collect() {
+    this.reset();
+    for (const [k, n] of webhookDeliveries) {
+      const [event, outcome] = k.split(' ') as [string, string];
+      this.inc({ event, outcome }, n);
+    }
+  },
+});
+
 /** Pools' health on this node: its checks by outcome, the members' judged states, and the changes this node judged. */
 export const poolHealth = { checks: { ok: 0, failed: 0 }, members: new Map<string, number>(), transitions: new Map<string, number>() };
 
@@ -224,7 +241,7 @@ new Counter({
 /** Background jobs that failed (server/background.ts); each failure is also logged, with the zone when it concerns one. */
 export const backgroundFailures = new Counter({
   name: 'zonedeck_background_failures_total',
-  help: 'Background work that failed and will be retried with backoff: job="resign" (the weekly serial bump that refreshes signatures at secondaries), "prune-history", "prune-audit", "delegation"',
+  help: 'Background work that failed and will be retried with backoff: job="resign" (the weekly serial bump that refreshes signatures at secondaries), "prune-history", "prune-audit", "delegation", "prune-webhook-deliveries", "webhook-emit" (an event that could not be queued for the webhooks)',
   labelNames: ['job'] as const,
   registers: [registry],
 });

@@ -17,6 +17,7 @@ import { teamsApi } from './account/teams';
 import { invitationsApi } from './account/invitations';
 import { tokensApi } from './account/tokens';
 import { tsigKeysApi } from './account/tsig-keys';
+import { webhooksApi } from './account/webhooks';
 import { accountApi } from './account/account';
 import { auditApi } from './account/audit';
 import { usersApi } from './account/users';
@@ -71,6 +72,7 @@ export function publicApi(services: Services, config: Pick<Config, 'bodyLimitByt
   api.route('/', invitationsApi(services));
   api.route('/', tokensApi(services));
   api.route('/', tsigKeysApi(services));
+  api.route('/', webhooksApi(services));
   api.route('/', accountApi(services));
   api.route('/', usersApi(services));
   api.route('/', auditApi(services));

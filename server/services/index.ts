@@ -32,13 +32,29 @@ import { createDeletedZones } from './zones/deleted-zones';
 import { createSessions, type SessionTimes } from './identity/sessions';
 import { createZoneAttributes } from './zones/zone-attributes';
 import { createSignInThrottle, type ThrottleOptions } from './identity/sign-in-throttle';
+import { DEFAULT_MAX_WEBHOOKS, Webhooks, type WebhookSettings } from './webhooks/webhooks';
+import { zoneChangedData } from './webhooks/event-data';
 
 /**
  * The store's writer goes to the change sets alone; the other services get it without the zone
  * writes (`ServiceStore`), and what they hand to the layers above is read-only (`ReadStore`).
  * `delegation`: how the check from outside asks (tests ask their name servers on another port than 53, and keep nothing). */
-export function createServices(store: Store, defaults: ZoneDefaults & { delegation?: DelegationTuning; oidc?: OidcConfig; health?: Config['health'] }, events = new ZoneEvents()) {
-  const changes = createChangeSets(store, events, { maxRecords: defaults.maxRecords ?? DEFAULT_MAX_RECORDS, aliasResolver: defaults.resolver !== undefined, aliasDeny: defaults.aliasDeny });
+export function createServices(
+  store: Store,
+  defaults: ZoneDefaults & { delegation?: DelegationTuning; oidc?: OidcConfig; health?: Config['health']; webhooks?: Partial<WebhookSettings> },
+  events = new ZoneEvents(),
+) {
+  const webhooks = new Webhooks(store, { allowPrivate: false, maxPerUser: DEFAULT_MAX_WEBHOOKS, retryFirstS: 10, ...defaults.webhooks });
+  // What webhooks hear of the writes: every change set committed here, and a delegation found or lost.
+  const changes = createChangeSets(
+    store,
+    events,
+    { maxRecords: defaults.maxRecords ?? DEFAULT_MAX_RECORDS, aliasResolver: defaults.resolver !== undefined, aliasDeny: defaults.aliasDeny },
+    {
+      committed: (zone, change) => webhooks.notify('zone.changed', zone.id, zoneChangedData(zone.name, change)),
+      delegated: (zone, delegated) => webhooks.notify('delegation.changed', zone.id, { delegated }),
+    },
+  );
   const audit = createAudit(store);
   const zones = new Zones({ store, events, changes, audit, defaults });
   const accounts = new Accounts(store, defaults.maxTokensPerUser);
@@ -57,9 +73,9 @@ export function createServices(store: Store, defaults: ZoneDefaults & { delegati
     ips: createIps(store),
     changes,
     zones,
-    secondaries: new Secondaries(store, changes, zones),
+    secondaries: new Secondaries(store, changes, zones, (zone, data) => webhooks.notify('secondary.failing', zone.id, data)),
     catalogs: new Catalogs(store, zones),
-    dnssec: new DnssecRollovers(store, changes),
+    dnssec: new DnssecRollovers(store, changes, (zone, data) => webhooks.notify('dnssec.ds_changed', zone.id, data)),
     pools: new Pools(store, changes, { maxPerUser: defaults.health?.maxPoolsPerUser ?? 50, minIntervalS: defaults.health?.minIntervalS ?? 10, allowPrivate: defaults.health?.allowPrivate ?? false }),
     /** This node's health checks of pool members (server/main.ts starts them with the network probe). */
     healthChecker: (opts: CheckerOptions) => new HealthChecker(store, changes, opts),
@@ -76,6 +92,7 @@ export function createServices(store: Store, defaults: ZoneDefaults & { delegati
     oidc: new Oidc(store, accounts, audit, defaults.oidc),
     signInSettings: createSignInSettings(store, audit, defaults.oidc?.name ?? null),
     zoneAttributes: createZoneAttributes(store),
+    webhooks,
     /** The dashboard's sessions (the BFF's), with its times and clock. */
     sessions: (times?: SessionTimes, now?: () => number) => createSessions(store, accounts, times, now),
     /** Failed sign-ins counted per user and address, with the BFF's limits and clock. */
@@ -93,7 +110,7 @@ export type Services = ReturnType<typeof createServices>;
 export function servicesFor(
   store: Store,
   config: Pick<Config, 'nameservers' | 'hostmaster' | 'maxRecordsPerZone' | 'catalogZone' | 'resolver'> &
-    Partial<Pick<Config, 'maxZonesPerUser' | 'maxTokensPerUser' | 'maxTsigKeysPerUser' | 'rateLimitUpdate' | 'aliasDeny' | 'dataDir' | 'historyDays' | 'oidc' | 'health'>>,
+    Partial<Pick<Config, 'maxZonesPerUser' | 'maxTokensPerUser' | 'maxTsigKeysPerUser' | 'rateLimitUpdate' | 'aliasDeny' | 'dataDir' | 'historyDays' | 'oidc' | 'health' | 'webhooks'>>,
   events?: ZoneEvents,
 ): Services {
   return createServices(
@@ -114,6 +131,7 @@ export function servicesFor(
       historyDays: config.historyDays,
       oidc: config.oidc,
       health: config.health,
+      webhooks: config.webhooks,
     },
     events,
   );

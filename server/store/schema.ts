@@ -242,6 +242,35 @@ export interface Database {
     lease_holder: string | null;
     lease_until: string | null;
   };
+  /** Migration 0030: webhooks (the secret sealed, bound to the id) and their deliveries, each leased by one node while it sends. */
+  webhooks: {
+    id: Generated<number>;
+    user_id: number;
+    team_id: number | null;
+    url: string;
+    /** JSON list of event names; `zones` a JSON list of zone names, null for every zone. */
+    events: string;
+    zones: string | null;
+    description: Generated<string>;
+    secret: string;
+    active: Generated<number>;
+    created_at: string;
+  };
+  webhook_deliveries: {
+    id: Generated<number>;
+    webhook_id: number;
+    event: string;
+    event_id: string;
+    zone: string | null;
+    body: string;
+    status: string;
+    /** JSON list of {at, status_code, error, ms}. */
+    attempts: Generated<string>;
+    next_attempt_at: string | null;
+    lease_holder: string | null;
+    lease_until: string | null;
+    created_at: string;
+  };
   /** Migration 0029: each node's latest view of each pool member, the members' judged states, and their changes. */
   pool_reports: { domain_id: number; pool: string; address: string; node: string; up: number | null; ok: number; detail: string; checked_at: string };
   pool_states: { domain_id: number; pool: string; address: string; state: string; since: string };

@@ -128,8 +128,9 @@ export async function sealStoredSecrets(db: import('kysely').Kysely<import('./sc
       sealed++;
     }
   }
-  // TOTP secrets are sealed from the start (migration 0017): only checked.
+  // TOTP and webhook secrets are sealed from the start (migrations 0017, 0030): only checked.
   for (const r of await db.selectFrom('totp_factors').select(['user_id', 'secret']).execute()) box.open(r.secret, `totp:${r.user_id}`);
+  for (const r of await db.selectFrom('webhooks').select(['id', 'secret']).execute()) box.open(r.secret, `webhook:${r.id}`);
   return sealed;
 }
 
@@ -173,6 +174,14 @@ export async function resealSecrets(db: import('kysely').Kysely<import('./schema
         .updateTable('totp_factors')
         .set({ secret: next.seal(from.open(r.secret, `totp:${r.user_id}`), `totp:${r.user_id}`) })
         .where('user_id', '=', r.user_id)
+        .execute();
+      n++;
+    }
+    for (const r of await trx.selectFrom('webhooks').select(['id', 'secret']).execute()) {
+      await trx
+        .updateTable('webhooks')
+        .set({ secret: next.seal(from.open(r.secret, `webhook:${r.id}`), `webhook:${r.id}`) })
+        .where('id', '=', r.id)
         .execute();
       n++;
     }

@@ -19,7 +19,7 @@ import { alterZone, markDelegated, markRefreshed } from './change-sets/alter-zon
 import { changeOf, changePage } from './change-sets/history';
 import { revertEdit } from './change-sets/revert';
 import { runUpdates } from './change-sets/run';
-import type { After, Applied, ChangeSetOptions, Edit, Target, UpdateJob, WriteOptions, ZoneAlteration, ZoneChangeJob } from './change-sets/types';
+import type { After, Applied, ChangeSetHooks, ChangeSetOptions, Edit, Target, UpdateJob, WriteOptions, ZoneAlteration, ZoneChangeJob } from './change-sets/types';
 import type { ZoneUpdate } from './change-sets/zone-update';
 
 export * from './change-sets/types';
@@ -40,8 +40,8 @@ function asJob<T>(job: ZoneChangeJob<T>): UpdateJob<T> {
   };
 }
 
-export function createChangeSets(store: Store, events: ZoneEvents, options: ChangeSetOptions) {
-  const deps = { store, events, options };
+export function createChangeSets(store: Store, events: ZoneEvents, options: ChangeSetOptions, hooks?: ChangeSetHooks) {
+  const deps = { store, events, options, hooks };
   const update = async <T>(target: Target, opts: WriteOptions, edit: (update: ZoneUpdate) => Promise<T> | T): Promise<Applied<T>> => (await runUpdates(deps, [{ target, edit }], opts))[0]!;
   return {
     /**

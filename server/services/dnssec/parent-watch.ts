@@ -96,15 +96,22 @@ export function judgeLook(
 
 /**
  * Keeps the DS set of a hosted parent at the child equal to the child's CDS set (none while the child
- * is unsigned), as one change set in the parent's history; nothing when they already match.
+ * is unsigned), as one change set in the parent's history; nothing when they already match. What the
+ * parent held and holds now when it changed, else null.
  */
-export async function followInParent(store: ServiceStore, changes: ChangeSets, child: DomainRow, keys: readonly DnssecPublicKey[], dsTtl: number): Promise<boolean> {
+export async function followInParent(
+  store: ServiceStore,
+  changes: ChangeSets,
+  child: DomainRow,
+  keys: readonly DnssecPublicKey[],
+  dsTtl: number,
+): Promise<{ parent: string; before: string[]; after: string[] } | null> {
   const parent = await hostedParent(store, child);
-  if (!parent) return false;
+  if (!parent) return null;
   const wanted = child.dnssec_enabled ? keys.filter((k) => k.in_cds).map(dsOf) : [];
   const rel = relativeName(child.name, parent.name);
   const held = (await store.records.atName(parent.id, rel)).filter((r) => r.record_type === 'DS').map((r) => normalDs(r.content));
-  if (held.length === wanted.length && wanted.every((d) => held.includes(d))) return false;
+  if (held.length === wanted.length && wanted.every((d) => held.includes(d))) return null;
   const childNs = (await store.records.atName(child.id, APEX)).filter((r) => r.record_type === 'NS');
   const actor = { username: 'zonedeck', credential: 'system' };
   await changes.update(
@@ -128,5 +135,5 @@ export async function followInParent(store: ServiceStore, changes: ChangeSets, c
       );
     },
   );
-  return true;
+  return { parent: parent.name, before: held, after: wanted };
 }

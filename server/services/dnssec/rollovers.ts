@@ -45,9 +45,14 @@ export class DnssecRollovers {
   private readonly running = new Set<number>();
   private opts: RolloverOptions | null = null;
 
+  /**
+   * `dsChanged`: told when the parent's DS set of a zone changes: a parent hosted here took the
+   * child's new DS, or the DS set a look at another parent found differs from the one seen before.
+   */
   constructor(
     private readonly store: ServiceStore,
     private readonly changes: ChangeSets,
+    private readonly dsChanged?: (zone: DomainRow, data: DsChange) => void,
   ) {}
 
   private get now(): Date {
@@ -145,7 +150,8 @@ export class DnssecRollovers {
     const opts = this.opts!;
     const keys = (await this.store.dnssecKeys.publicKeys([zone.id])).filter((k) => k.domain_id === zone.id);
     // A parent hosted here follows the child's CDS at once (a change set in the parent's history).
-    await followInParent(this.store, this.changes, zone, keys, Math.max(60, dnskeyTtlOf(zone.minimum_ttl)));
+    const followed = await followInParent(this.store, this.changes, zone, keys, Math.max(60, dnskeyTtlOf(zone.minimum_ttl)));
+    if (followed) this.dsChanged?.(zone, { parent: followed.parent, hosted: true, ds_before: followed.before, ds_after: followed.after });
     const policy = readPolicy(zone.dnssec_policy);
     const r = readRollover(zone.dnssec_rollover);
     const at = (ms: number) => new Date(ms).toISOString();
@@ -167,6 +173,9 @@ export class DnssecRollovers {
     }
     const wanted = keys.filter((k) => r.new_keys.includes(k.id) && k.in_cds).map(dsOf);
     const look = await lookAtParent(this.store, zone, opts.resolver);
+    // A hosted parent was told above; another one's set is compared with the one this rollover saw before.
+    const before = watch?.parent_ds ?? null;
+    if (!look.hosted && look.ds && before && !sameSet(before, look.ds)) this.dsChanged?.(zone, { parent: null, hosted: false, ds_before: before, ds_after: look.ds });
     const judged = judgeLook(watch ?? { seen_at: null, seen_ttl: null }, look, wanted, now, opts.propagationS);
     const waitedLong = now.getTime() - Date.parse(r.step_at) > PARENT_WARN_MS;
     if (look.error || waitedLong) this.stalled.add(zone.id);
@@ -262,6 +271,16 @@ export interface DnssecView {
   next_rollover_at: string | null;
   warnings: string[];
 }
+
+/** What `dnssec.ds_changed` says: the parent (its name when hosted here), and the DS set before and after. */
+export interface DsChange {
+  parent: string | null;
+  hosted: boolean;
+  ds_before: string[];
+  ds_after: string[];
+}
+
+const sameSet = (a: readonly string[], b: readonly string[]) => a.length === b.length && a.every((x) => b.includes(x));
 
 const DAY_MS = 86_400_000;
 

@@ -13,7 +13,7 @@ import { parseHostPort } from '../../core/host-port';
 import { serialAfter } from '../../core/soa';
 import type { Logger } from '../../log';
 import { secondaryTransfers } from '../../metrics';
-import type { DomainRow, ServiceStore, TransferResult, TransferRow } from '../../store/types';
+import type { DomainRow, ServiceStore, TransferResult, TransferRow, TransferState } from '../../store/types';
 import type { ChangeSets } from '../changes/change-sets';
 import { applyTransfer, IxfrMismatch } from './apply-transfer';
 import type { Pulled, PullClient, PulledSoa, PullKey } from './pull-types';
@@ -34,6 +34,8 @@ export interface RefreshOptions {
   maxRecords: number;
   log: Logger;
   now?: () => Date;
+  /** Told when a zone's checks begin to fail: its first failed check since a good one, not every retry. */
+  failing?: (zone: DomainRow, data: { error: string; state: TransferState; last_success: string | null; primaries: string[]; next_check: string }) => void;
 }
 
 /** The SOA the zone holds as its primary sent it (what an IXFR names as the version held), or null before the first transfer. */
@@ -113,6 +115,8 @@ export class SecondaryRefresher {
       const result = await this.refresh(zone, before);
       await this.store.transfers.finish(zoneId, node, result);
       if (result.error) log.warn({ zone: zone.name, error: result.error, state: result.state }, 'secondary zone refresh failed');
+      if (result.error && result.failures === 1)
+        this.options.failing?.(zone, { error: result.error, state: result.state, last_success: result.last_success, primaries: zone.primaries ?? [], next_check: result.next_check });
     } catch (err) {
       log.error({ err, zoneId }, 'secondary zone refresh failed');
     } finally {

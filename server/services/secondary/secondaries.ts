@@ -42,15 +42,17 @@ export function transferView(zone: DomainRow, row: TransferRow | undefined, now 
 export class Secondaries {
   private refresher: SecondaryRefresher | null = null;
 
+  /** `failing`: told once per failing streak of a zone, at its first failed check after a good one (or before any). */
   constructor(
     private readonly store: ServiceStore,
     private readonly changes: ChangeSets,
     private readonly zones: Zones,
+    private readonly failing?: RefreshOptions['failing'],
   ) {}
 
   /** Starts following every secondary zone (main.ts, with the network client); stopped by `stop`. */
   start(client: PullClient, options: RefreshOptions): SecondaryRefresher {
-    this.refresher = new SecondaryRefresher(this.store, this.changes, client, options);
+    this.refresher = new SecondaryRefresher(this.store, this.changes, client, { failing: this.failing, ...options });
     this.refresher.start();
     return this.refresher;
   }

@@ -55,7 +55,7 @@ export const NEAR_NAMES = 16;
 export const BATCH = 500;
 
 /** The first key of each kind's advisory lock (the second is the user id). */
-export const QUOTA_LOCKS = { zones: 7_413_001, tokens: 7_413_002, 'tsig-keys': 7_413_003 } as const;
+export const QUOTA_LOCKS = { zones: 7_413_001, tokens: 7_413_002, 'tsig-keys': 7_413_003, webhooks: 7_413_005 } as const;
 
 export async function inBatches<T>(rows: readonly T[], write: (batch: T[]) => Promise<unknown>): Promise<void> {
   let since = performance.now();

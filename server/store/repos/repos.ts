@@ -18,6 +18,7 @@ import { createOidcRepos } from './identity/oidc-repos';
 import { createTemplateRepos } from './template-repos';
 import { createDeletedZoneRepos } from './zones/deleted-zone-repos';
 import { createCatalogRepos, createTransferRepos } from './zones/transfers-repo';
+import { createWebhookRepos } from './webhook-repos';
 import { usersRepo } from './identity/users-repo';
 import { tokensRepo } from './identity/tokens-repo';
 import { tsigKeysRepo } from './identity/tsig-keys-repo';
@@ -65,5 +66,6 @@ export function createRepos(db: Kysely<Database>, dialect: Dialect, box: SecretB
     ...createDeletedZoneRepos(db, dialect),
     ...createTransferRepos(db),
     ...createCatalogRepos(db),
+    ...createWebhookRepos(db, box),
   };
 }

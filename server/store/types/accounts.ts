@@ -113,7 +113,7 @@ export interface IpRow {
   created_at: string;
 }
 
-export type QuotaKind = 'zones' | 'tokens' | 'tsig-keys';
+export type QuotaKind = 'zones' | 'tokens' | 'tsig-keys' | 'webhooks';
 
 export interface AccountRepos {
   users: {

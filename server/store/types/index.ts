@@ -7,6 +7,7 @@ export * from './accounts';
 export * from './sign-in';
 export * from './zones';
 export * from './transfers';
+export * from './webhooks';
 export * from './history';
 export * from './deleted-zones';
 export * from './across-zones';

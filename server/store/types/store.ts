@@ -13,10 +13,11 @@ import type { QueryStatsRepo } from './stats';
 import type { TemplateRepos } from './across-zones';
 import type { ZoneRepos } from './zones';
 import type { CatalogRepos, TransferRepos } from './transfers';
+import type { WebhookRepos } from './webhooks';
 import type { HealthRepos } from './health';
 
 /** Every repository of the store, by area (each area's file holds its rows and repos). */
-export interface Repos extends AccountRepos, SignInRepos, ZoneRepos, TransferRepos, CatalogRepos, HistoryRepos, ClusterRepos, HealthRepos {
+export interface Repos extends AccountRepos, SignInRepos, ZoneRepos, TransferRepos, CatalogRepos, HistoryRepos, ClusterRepos, HealthRepos, WebhookRepos {
   /** Per-zone query statistics (migration 0016). */
   queryStats: QueryStatsRepo;
   /** Deleted zones kept for restoring (migration 0019). */
@@ -64,6 +65,8 @@ export const READ_METHODS = {
   dnssecWatch: ['get'],
   poolHealth: ['zones', 'reports', 'states', 'transitions'],
   catalogs: ['all', 'byZone', 'byId', 'due', 'memberZones'],
+  webhooks: ['byId', 'listByUser', 'activeFor'],
+  webhookDeliveries: ['byId', 'page', 'due'],
 } as const satisfies { readonly [K in keyof Repos]?: ReadonlyArray<keyof Repos[K]> };
 
 type ReadMethods = { [K in keyof typeof READ_METHODS]: (typeof READ_METHODS)[K][number] };

@@ -46,11 +46,12 @@ export async function alterZone<T>(
  * Records what the delegation check found (`delegated`): a flag of the zone's row that nothing
  * served depends on, so no serial and no history; unchanged rows are not written.
  */
-export async function markDelegated({ store }: ChangeSetDeps, domainId: number, delegated: boolean): Promise<void> {
-  await store.transaction(async (tx) => {
+export async function markDelegated({ store, hooks }: ChangeSetDeps, domainId: number, delegated: boolean): Promise<void> {
+  const changed = await store.transaction(async (tx) => {
     const zone = await tx.domains.byId(domainId);
-    if (zone && zone.delegated !== delegated) await tx.domains.update(zone, { delegated });
+    return zone && zone.delegated !== delegated ? tx.domains.update(zone, { delegated }) : null;
   });
+  if (changed) hooks?.delegated?.(changed, delegated);
 }
 
 /**

@@ -59,6 +59,7 @@ export async function runUpdates<T>(deps: ChangeSetDeps, jobs: readonly UpdateJo
     throw e;
   }
   for (const { committed: c } of done) if (c.change.id !== null) deps.events.emit({ kind: 'zone-changed', domain: c.zone, names: c.names, keys: c.keys });
+  for (const { committed: c } of done) if (c.change.id !== null) deps.hooks?.committed?.(c.zone, c.change);
   return done.map(({ committed: c, result }) => ({ change: c.change, zone: c.zone, result }));
 }
 

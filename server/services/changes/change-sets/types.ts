@@ -197,9 +197,19 @@ export interface ChangeSetOptions {
   aliasDeny?: readonly string[];
 }
 
-/** What the change sets work with: the store with its zone writer, the zone events, the limits. */
+/**
+ * Who hears of a write besides DNS, on the node that made it (never on the other nodes' copies of
+ * its event): each change set committed, as the history shows it; a zone's delegation flag stored anew.
+ */
+export interface ChangeSetHooks {
+  committed?: (zone: DomainRow, change: ChangeSet) => void;
+  delegated?: (zone: DomainRow, delegated: boolean) => void;
+}
+
+/** What the change sets work with: the store with its zone writer, the zone events, the limits, the hooks. */
 export interface ChangeSetDeps {
   store: Store;
   events: ZoneEvents;
   options: ChangeSetOptions;
+  hooks?: ChangeSetHooks;
 }

@@ -15,7 +15,9 @@ export function quotasRepo({ db, dialect, zones }: RepoContext): Repos['quotas']
           ? sql<{ n: number }>`select count(*) as n from domains where user_id = ${userId}`
           : kind === 'tsig-keys'
             ? sql<{ n: number }>`select count(*) as n from tsig_keys where user_id = ${userId}`
-            : sql<{ n: number }>`select count(*) as n from tokens t where t.user_id = ${userId} and not exists (select 1 from sessions s where s.token_id = t.id)`;
+            : kind === 'webhooks'
+              ? sql<{ n: number }>`select count(*) as n from webhooks where user_id = ${userId}`
+              : sql<{ n: number }>`select count(*) as n from tokens t where t.user_id = ${userId} and not exists (select 1 from sessions s where s.token_id = t.id)`;
       return Number((await q.execute(db)).rows[0]?.n ?? 0);
     },
   };
