@@ -10,6 +10,8 @@ import { auditFilterOfParams } from '../features/audit/audit-words';
 import { domainQuery } from '../features/domains/get-domain';
 import { domainsQuery } from '../features/domains/list-domains';
 import { changesQuery, filterOfParams } from '../features/history/list-changes';
+import { poolQuery } from '../features/pools/get-pool';
+import { poolsQuery } from '../features/pools/list-pools';
 import { recordsQuery } from '../features/records/list-records';
 import { membersQuery } from '../features/teams/list-members';
 import { teamsQuery } from '../lib/list-teams';
@@ -65,6 +67,22 @@ export const router = createBrowserRouter([
         path: 'domains/:name/traffic',
         lazy: () => import('./pages/domain-traffic-page'),
         loader: ({ params }) => prefetch(queryClient.prefetchQuery(domainQuery(params.name!))),
+      },
+      {
+        path: 'domains/:name/pools',
+        lazy: () => import('./pages/domain-pools-page'),
+        loader: ({ params }) => {
+          prefetch(queryClient.prefetchQuery(domainQuery(params.name!)));
+          return prefetch(queryClient.prefetchQuery(poolsQuery(params.name!)));
+        },
+      },
+      {
+        path: 'domains/:name/pools/:pool',
+        lazy: () => import('./pages/pool-page'),
+        loader: ({ params }) => {
+          prefetch(queryClient.prefetchQuery(domainQuery(params.name!)));
+          return prefetch(queryClient.prefetchQuery(poolQuery(params.name!, params.pool!)));
+        },
       },
       {
         path: 'domains/:name/import',

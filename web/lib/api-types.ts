@@ -118,3 +118,127 @@ export type DnssecPolicy = Domain['dnssec_policy'];
 export type DnssecView = z.output<typeof import('../../server/api/zones/dnssec').DnssecViewSchema>;
 export type DnssecKey = DnssecView['keys'][number];
 export type Rollover = NonNullable<DnssecView['rollover']>;
+
+/*
+ * Health-checked pools (`/domains/:name/pools`) and webhooks (`/webhooks`). Written to the API's
+ * published contract while its schemas are being built; they follow the schemas once those exist.
+ */
+export type PoolType = 'A' | 'AAAA';
+export type PoolPolicy = 'failover' | 'all-healthy' | 'weighted';
+export type PoolFallback = 'all' | 'none';
+export type CheckKind = 'tcp' | 'http' | 'https';
+export type MemberState = 'up' | 'down' | 'unknown';
+
+export interface PoolCheck {
+  kind: CheckKind;
+  port: number;
+  path: string;
+  host: string;
+  expect_status: [number, number];
+  expect_body?: string | null;
+  tls_verify: boolean;
+  interval_s: number;
+  timeout_ms: number;
+  failures: number;
+  successes: number;
+}
+
+export interface PoolMemberInput {
+  address: string;
+  priority: number;
+  weight: number;
+}
+
+/** What `POST …/pools` takes; `PUT` takes the same without name and type (omitted fields keep their value). */
+export interface PoolCreate {
+  name: string;
+  type: PoolType;
+  ttl: number;
+  policy: PoolPolicy;
+  fallback: PoolFallback;
+  members: PoolMemberInput[];
+  check: PoolCheck;
+}
+export type PoolUpdate = Partial<Omit<PoolCreate, 'name' | 'type'>>;
+
+/** One node's latest check of a member. */
+export interface PoolNodeResult {
+  node: string;
+  ok: boolean;
+  state: MemberState;
+  detail: string;
+  checked_at: string;
+}
+
+export interface PoolMember extends PoolMemberInput {
+  state: MemberState;
+  since: string | null;
+  nodes: PoolNodeResult[];
+}
+
+export interface PoolTransition {
+  address: string;
+  from: MemberState;
+  to: MemberState;
+  at: string;
+  node: string;
+}
+
+export interface Pool {
+  id: number;
+  name: string;
+  fqdn: string;
+  type: PoolType;
+  ttl: number;
+  policy: PoolPolicy;
+  fallback: PoolFallback;
+  check: PoolCheck;
+  members: PoolMember[];
+  /** The addresses DNS answers for the pool's name now. */
+  answer: string[];
+  /** Newest first, at most 50. */
+  transitions: PoolTransition[];
+  warnings: string[];
+}
+
+export interface Webhook {
+  id: number;
+  url: string;
+  events: string[];
+  zones: string[];
+  team: string | null;
+  description: string;
+  active: boolean;
+  created_at: string;
+}
+/** `POST /webhooks` answers the secret once, here only. */
+export interface WebhookCreated extends Webhook {
+  secret: string;
+}
+export interface WebhookCreate {
+  url: string;
+  events: string[];
+  zones?: string[];
+  team?: string;
+  secret?: string;
+  description?: string;
+}
+export type WebhookUpdate = Partial<Pick<Webhook, 'url' | 'events' | 'zones' | 'description' | 'active'>> & { secret?: string };
+
+export interface WebhookAttempt {
+  at: string;
+  status_code: number | null;
+  error: string | null;
+  ms: number;
+}
+
+export interface WebhookDelivery {
+  id: number;
+  event: string;
+  event_id: string;
+  zone: string | null;
+  status: 'pending' | 'delivered' | 'failed';
+  attempts: WebhookAttempt[];
+  next_attempt_at: string | null;
+  created_at: string;
+}
