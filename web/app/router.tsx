@@ -17,6 +17,7 @@ import { membersQuery } from '../features/teams/list-members';
 import { teamsQuery } from '../lib/list-teams';
 import { tokensQuery } from '../features/tokens/list-tokens';
 import { tsigKeysQuery } from '../features/tsig-keys/list-tsig-keys';
+import { webhooksQuery } from '../features/webhooks/list-webhooks';
 import { queryClient } from '../lib/query-client';
 import { routes } from '../lib/paths';
 import { RequireSession } from './require-session';
@@ -103,6 +104,8 @@ export const router = createBrowserRouter([
         lazy: () => import('./pages/tsig-keys-page'),
         loader: ({ request }) => prefetch(queryClient.prefetchQuery(tsigKeysQuery(Math.max(1, Number(new URL(request.url).searchParams.get('page')) || 1)))),
       },
+      { path: 'webhooks', lazy: () => import('./pages/webhooks-page'), loader: () => prefetch(queryClient.prefetchQuery(webhooksQuery)) },
+      { path: 'webhooks/:id', lazy: () => import('./pages/webhook-page') },
       {
         path: 'account',
         lazy: () => import('./pages/account-page'),

@@ -1,0 +1,71 @@
+/** The user's webhooks: where each sends, which events of which zones, whether it is active. The URL opens its page and delivery log. */
+import { Link } from 'react-router-dom';
+import type { Webhook } from '../../lib/api-types';
+import { fullTime, timeAgo } from '../../lib/format';
+import { routes } from '../../lib/paths';
+import { Badge } from '../../ui/badge';
+import { TableWrap } from '../../ui/table-wrap';
+
+export function scopeText(w: Pick<Webhook, 'zones' | 'team'>): string {
+  const zones = w.zones.length > 0 ? w.zones.join(', ') : 'every zone';
+  return w.team ? `${zones} of team ${w.team}` : w.zones.length > 0 ? zones : 'every zone you can read';
+}
+
+export function WebhooksTable({ webhooks, onDelete }: { webhooks: Webhook[]; onDelete: (w: Webhook) => void }) {
+  return (
+    <TableWrap label="Webhooks">
+      <table className="table">
+        <thead>
+          <tr>
+            <th scope="col">URL</th>
+            <th scope="col">Events</th>
+            <th scope="col">Zones</th>
+            <th scope="col">Created</th>
+            <th scope="col">
+              <span className="visually-hidden">Actions</span>
+            </th>
+          </tr>
+        </thead>
+        <tbody>
+          {webhooks.map((w) => (
+            <tr key={w.id} data-testid="webhook-row">
+              <td className="webhook-url-cell">
+                <Link to={routes.webhook(w.id)} className="mono webhook-url">
+                  {w.url}
+                </Link>
+                {w.active ? null : (
+                  <>
+                    {' '}
+                    <Badge>Inactive</Badge>
+                  </>
+                )}
+                {w.description ? <div className="muted small">{w.description}</div> : null}
+              </td>
+              <td>
+                <span className="badges">
+                  {w.events.map((e) => (
+                    <Badge key={e}>{e}</Badge>
+                  ))}
+                </span>
+              </td>
+              <td className="small">{scopeText(w)}</td>
+              <td>
+                <time dateTime={w.created_at} title={fullTime(w.created_at)}>
+                  {timeAgo(w.created_at)}
+                </time>
+              </td>
+              <td className="actions actions-row">
+                <Link to={routes.webhook(w.id)} className="btn btn-small" aria-label={`Deliveries of ${w.url}`}>
+                  Deliveries
+                </Link>
+                <button type="button" className="btn btn-small btn-ghost-danger" onClick={() => onDelete(w)} aria-label={`Delete the webhook to ${w.url}`}>
+                  Delete
+                </button>
+              </td>
+            </tr>
+          ))}
+        </tbody>
+      </table>
+    </TableWrap>
+  );
+}
