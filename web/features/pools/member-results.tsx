@@ -4,19 +4,11 @@
  * inside its own frame on a phone.
  */
 import type { PoolMember } from '../../lib/api-types';
-import { fullTime, preciseAgo } from '../../lib/format';
+
 import { Badge } from '../../ui/badge';
+import { When } from '../../ui/when';
 import { TableWrap } from '../../ui/table-wrap';
 import { STATE_LABEL, STATE_TONE } from './pool-words';
-
-function When({ iso }: { iso: string | null }) {
-  if (!iso) return <span className="muted">—</span>;
-  return (
-    <time dateTime={iso} title={fullTime(iso)}>
-      {preciseAgo(iso)}
-    </time>
-  );
-}
 
 export function MemberResults({ members }: { members: PoolMember[] }) {
   return (

@@ -4,20 +4,13 @@
  * same event again as a new attempt. A table that scrolls inside its own frame on a phone.
  */
 import type { WebhookDelivery } from '../../lib/api-types';
-import { fullTime, preciseAgo } from '../../lib/format';
+import { fullTime } from '../../lib/format';
 import { Alert } from '../../ui/alert';
 import { Badge } from '../../ui/badge';
+import { When } from '../../ui/when';
 import { TableWrap } from '../../ui/table-wrap';
 import { useRedeliver } from './deliveries';
 import { attemptText, STATUS_WORDS } from './webhook-words';
-
-function When({ iso }: { iso: string }) {
-  return (
-    <time dateTime={iso} title={fullTime(iso)}>
-      {preciseAgo(iso)}
-    </time>
-  );
-}
 
 export function DeliveryLog({ webhookId, deliveries }: { webhookId: number; deliveries: WebhookDelivery[] }) {
   const redeliver = useRedeliver(webhookId);

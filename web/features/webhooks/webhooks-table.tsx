@@ -1,10 +1,10 @@
 /** The user's webhooks: where each sends, which events of which zones, whether it is active. The URL opens its page and delivery log. */
 import { Link } from 'react-router-dom';
 import type { Webhook } from '../../lib/api-types';
-import { fullTime, timeAgo } from '../../lib/format';
 import { routes } from '../../lib/paths';
 import { Badge } from '../../ui/badge';
 import { TableWrap } from '../../ui/table-wrap';
+import { When } from '../../ui/when';
 
 export function scopeText(w: Pick<Webhook, 'zones' | 'team'>): string {
   const zones = w.zones.length > 0 ? w.zones.join(', ') : 'every zone';
@@ -50,9 +50,7 @@ export function WebhooksTable({ webhooks, onDelete }: { webhooks: Webhook[]; onD
               </td>
               <td className="small">{scopeText(w)}</td>
               <td>
-                <time dateTime={w.created_at} title={fullTime(w.created_at)}>
-                  {timeAgo(w.created_at)}
-                </time>
+                <When iso={w.created_at} />
               </td>
               <td className="actions actions-row">
                 <Link to={routes.webhook(w.id)} className="btn btn-small" aria-label={`Deliveries of ${w.url}`}>
