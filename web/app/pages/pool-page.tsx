@@ -47,7 +47,7 @@ export function Component() {
         access={access}
         actions={
           canWrite && !editing ? (
-            <span className="row">
+            <span className="row page-actions">
               <button type="button" className="btn" onClick={() => setEditing(true)}>
                 Edit pool
               </button>

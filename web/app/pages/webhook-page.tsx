@@ -81,7 +81,7 @@ export function Component() {
           {w.description ? <p className="muted">{w.description}</p> : null}
           <Facts webhook={w} />
         </div>
-        <span className="row">
+        <span className="row page-actions">
           <button type="button" className="btn btn-primary" disabled={ping.isPending} onClick={() => ping.mutate(undefined)}>
             {ping.isPending ? 'Sending…' : 'Send test'}
           </button>

@@ -4,11 +4,14 @@ import { FALLBACK_WORDS, KIND_WORDS, POLICY_WORDS } from './pool-words';
 import { PoolAnswer } from './member-badges';
 
 function checkText(c: Pool['check']): string {
-  const target =
-    c.kind === 'tcp'
-      ? `port ${c.port}`
-      : `${c.kind}://…:${c.port}${c.path}${c.host ? ` (Host ${c.host})` : ''}, status ${c.expect_status[0]}–${c.expect_status[1]}${c.expect_body ? `, body contains “${c.expect_body}”` : ''}${c.kind === 'https' && !c.tls_verify ? ', certificate not verified' : ''}`;
-  return `${KIND_WORDS[c.kind]}: ${target}; every ${c.interval_s} s, timeout ${c.timeout_ms} ms; down after ${c.failures} failures, up after ${c.successes} successes`;
+  const parts = [`${KIND_WORDS[c.kind]} to port ${c.port}`];
+  if (c.kind !== 'tcp') {
+    parts.push(`path ${c.path}${c.host ? `, Host ${c.host}` : ''}`, `status ${c.expect_status[0]}–${c.expect_status[1]}`);
+    if (c.expect_body) parts.push(`body contains “${c.expect_body}”`);
+    if (c.kind === 'https' && !c.tls_verify) parts.push('certificate not verified');
+  }
+  parts.push(`every ${c.interval_s} s, timeout ${c.timeout_ms} ms`, `down after ${c.failures} failures, up after ${c.successes} successes`);
+  return parts.join('; ');
 }
 
 export function PoolFacts({ pool }: { pool: Pool }) {
