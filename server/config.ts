@@ -7,6 +7,7 @@ import path from 'node:path';
 import os from 'node:os';
 import { normalizeZoneName } from './core/domain-name';
 import { parseIpRange } from './core/ip-range';
+import ipaddr from 'ipaddr.js';
 
 const port = z
   .string()
@@ -156,6 +157,27 @@ const schema = z.object({
     .enum(['true', 'false'], { error: 'must be true or false' })
     .transform((v) => v === 'true')
     .default(false),
+  // Health checks of pool members: whether they may reach private, loopback and link-local addresses,
+  // their shortest interval, how many pools one user may have, and the address they are made from.
+  HEALTH_ALLOW_PRIVATE: z
+    .enum(['true', 'false'], { error: 'must be true or false' })
+    .transform((v) => v === 'true')
+    .default(false),
+  HEALTH_MIN_INTERVAL_S: z
+    .string()
+    .regex(/^[1-9][0-9]{0,3}$/, 'must be a whole number of seconds from 1 to 3600')
+    .transform(Number)
+    .refine((n) => n <= 3600, 'must be a whole number of seconds from 1 to 3600')
+    .default(10),
+  MAX_POOLS_PER_USER: z
+    .string()
+    .regex(/^[0-9]{1,6}$/, 'must be a whole number (0: no pools)')
+    .transform(Number)
+    .default(50),
+  HEALTH_SOURCE_ADDRESS: z
+    .string()
+    .refine((v) => ipaddr.isValid(v), 'must be an IP address of this machine')
+    .optional(),
   REQUIRE_2FA: z
     .enum(['true', 'false'], { error: 'must be true or false' })
     .transform((v) => v === 'true')
@@ -321,6 +343,8 @@ export type Config = {
   aliasDeny: string[];
   /** Whether ALIAS answers may carry private, loopback, link-local and ULA addresses (ALIAS_ALLOW_PRIVATE). */
   aliasAllowPrivate: boolean;
+  /** Pools' health checks: HEALTH_ALLOW_PRIVATE, HEALTH_MIN_INTERVAL_S, MAX_POOLS_PER_USER, HEALTH_SOURCE_ADDRESS. */
+  health: { allowPrivate: boolean; minIntervalS: number; maxPoolsPerUser: number; sourceAddress?: string };
   /** REQUIRE_2FA: a user without a second factor must enrol one before the dashboard does anything else. */
   requireTwoFactor: boolean;
   /** DNS_RATE_LIMIT: response rate limiting (responses a second per client prefix, and the slip), or null when off. */
@@ -433,6 +457,12 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
     aliasDeny: e.ALIAS_DENY,
     aliasAllowPrivate: e.ALIAS_ALLOW_PRIVATE,
     requireTwoFactor: e.REQUIRE_2FA,
+    health: {
+      allowPrivate: e.HEALTH_ALLOW_PRIVATE,
+      minIntervalS: e.HEALTH_MIN_INTERVAL_S,
+      maxPoolsPerUser: e.MAX_POOLS_PER_USER,
+      ...(e.HEALTH_SOURCE_ADDRESS ? { sourceAddress: e.HEALTH_SOURCE_ADDRESS } : {}),
+    },
     dnsRateLimit: e.DNS_RATE_LIMIT === null ? null : { rate: e.DNS_RATE_LIMIT, slip: e.DNS_RATE_LIMIT_SLIP },
     axfrAllow: list(e.AXFR_ALLOW),
     secondaries: e.SECONDARIES,

@@ -140,6 +140,43 @@ new Gauge({
   },
 });
 
+/** Pools' health on this node: its checks by outcome, the members' judged states, and the changes this node judged. */
+export const poolHealth = { checks: { ok: 0, failed: 0 }, members: new Map<string, number>(), transitions: new Map<string, number>() };
+
+new Counter({
+  name: 'zonedeck_health_checks_total',
+  help: 'Health checks of pool members this node made, by outcome',
+  labelNames: ['outcome'] as const,
+  registers: [registry],
+  collect() {
+    this.reset();
+    this.inc({ outcome: 'ok' }, poolHealth.checks.ok);
+    this.inc({ outcome: 'failed' }, poolHealth.checks.failed);
+  },
+});
+
+new Gauge({
+  name: 'zonedeck_pool_members',
+  help: 'Pool members by the state every node together judged (unknown: not judged yet, answered)',
+  labelNames: ['state'] as const,
+  registers: [registry],
+  collect() {
+    this.reset();
+    for (const state of ['up', 'down', 'unknown']) this.set({ state }, poolHealth.members.get(state) ?? 0);
+  },
+});
+
+new Counter({
+  name: 'zonedeck_pool_member_transitions_total',
+  help: 'Changes of a pool member state judged by this node, by the state reached',
+  labelNames: ['to'] as const,
+  registers: [registry],
+  collect() {
+    this.reset();
+    for (const [to, n] of poolHealth.transitions) this.inc({ to }, n);
+  },
+});
+
 new Counter({
   name: 'zonedeck_dns_rate_limited_total',
   help: 'UDP responses held back by response rate limiting (DNS_RATE_LIMIT): dropped, or slipped (sent truncated)',

@@ -26,6 +26,7 @@ import { searchApi } from './across-zones/search';
 import { settingsApi } from './account/settings';
 import { delegationApi } from './zones/delegation';
 import { dnssecApi } from './zones/dnssec';
+import { poolsApi } from './zones/pools';
 import { deletedDomainsApi } from './zones/deleted-domains';
 
 export function publicApi(services: Services, config: Pick<Config, 'bodyLimitBytes' | 'bodyTimeoutMs' | 'bulkBodyLimitBytes' | 'rateLimitToken' | 'rateLimitAddress'>) {
@@ -64,6 +65,7 @@ export function publicApi(services: Services, config: Pick<Config, 'bodyLimitByt
   api.route('/', queryStatsApi(services));
   api.route('/', delegationApi(services));
   api.route('/', dnssecApi(services));
+  api.route('/', poolsApi(services));
   api.route('/', zoneFilesApi(services));
   api.route('/', teamsApi(services));
   api.route('/', invitationsApi(services));

@@ -25,6 +25,8 @@ import { Templates } from './across-zones/templates';
 import { Oidc } from './identity/oidc';
 import { createSignInSettings } from './identity/sign-in-settings';
 import { DnssecRollovers } from './dnssec/rollovers';
+import { Pools } from './health/pools';
+import { HealthChecker, type CheckerOptions } from './health/checker';
 import { createDelegationChecks, type DelegationTuning } from './checks/delegation-check';
 import { createDeletedZones } from './zones/deleted-zones';
 import { createSessions, type SessionTimes } from './identity/sessions';
@@ -35,7 +37,7 @@ import { createSignInThrottle, type ThrottleOptions } from './identity/sign-in-t
  * The store's writer goes to the change sets alone; the other services get it without the zone
  * writes (`ServiceStore`), and what they hand to the layers above is read-only (`ReadStore`).
  * `delegation`: how the check from outside asks (tests ask their name servers on another port than 53, and keep nothing). */
-export function createServices(store: Store, defaults: ZoneDefaults & { delegation?: DelegationTuning; oidc?: OidcConfig }, events = new ZoneEvents()) {
+export function createServices(store: Store, defaults: ZoneDefaults & { delegation?: DelegationTuning; oidc?: OidcConfig; health?: Config['health'] }, events = new ZoneEvents()) {
   const changes = createChangeSets(store, events, { maxRecords: defaults.maxRecords ?? DEFAULT_MAX_RECORDS, aliasResolver: defaults.resolver !== undefined, aliasDeny: defaults.aliasDeny });
   const audit = createAudit(store);
   const zones = new Zones({ store, events, changes, audit, defaults });
@@ -58,6 +60,9 @@ export function createServices(store: Store, defaults: ZoneDefaults & { delegati
     secondaries: new Secondaries(store, changes, zones),
     catalogs: new Catalogs(store, zones),
     dnssec: new DnssecRollovers(store, changes),
+    pools: new Pools(store, changes, { maxPerUser: defaults.health?.maxPoolsPerUser ?? 50, minIntervalS: defaults.health?.minIntervalS ?? 10, allowPrivate: defaults.health?.allowPrivate ?? false }),
+    /** This node's health checks of pool members (server/main.ts starts them with the network probe). */
+    healthChecker: (opts: CheckerOptions) => new HealthChecker(store, changes, opts),
     deletedZones: createDeletedZones(store, zones.rules, changes, audit, defaults.historyDays),
     records: createRecords(store, changes, zones),
     rrsets: createRrsets(changes, zones, defaults.maxRecords ?? DEFAULT_MAX_RECORDS),
@@ -88,7 +93,7 @@ export type Services = ReturnType<typeof createServices>;
 export function servicesFor(
   store: Store,
   config: Pick<Config, 'nameservers' | 'hostmaster' | 'maxRecordsPerZone' | 'catalogZone' | 'resolver'> &
-    Partial<Pick<Config, 'maxZonesPerUser' | 'maxTokensPerUser' | 'maxTsigKeysPerUser' | 'rateLimitUpdate' | 'aliasDeny' | 'dataDir' | 'historyDays' | 'oidc'>>,
+    Partial<Pick<Config, 'maxZonesPerUser' | 'maxTokensPerUser' | 'maxTsigKeysPerUser' | 'rateLimitUpdate' | 'aliasDeny' | 'dataDir' | 'historyDays' | 'oidc' | 'health'>>,
   events?: ZoneEvents,
 ): Services {
   return createServices(
@@ -108,6 +113,7 @@ export function servicesFor(
       dataDir: config.dataDir,
       historyDays: config.historyDays,
       oidc: config.oidc,
+      health: config.health,
     },
     events,
   );

@@ -34,6 +34,7 @@ import * as m0025 from './migrations/0025-zone-transfer-settings';
 import * as m0026 from './migrations/0026-dnssec-beside-cname';
 import * as m0027 from './migrations/0027-catalog-consumers';
 import * as m0028 from './migrations/0028-dnssec-policy';
+import * as m0029 from './migrations/0029-pools';
 
 export type Dialect = 'sqlite' | 'postgres';
 
@@ -68,6 +69,7 @@ const STEPS: Record<string, Step> = {
   '0026-dnssec-beside-cname': m0026,
   '0027-catalog-consumers': m0027,
   '0028-dnssec-policy': m0028,
+  '0029-pools': m0029,
 };
 
 /** The code's migrations, in the order they run on a new database. */

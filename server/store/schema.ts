@@ -102,6 +102,8 @@ export interface Database {
     /** Migration 0028: the zone's DNSSEC policy and the rollover in progress (JSON text; null: defaults, none). */
     dnssec_policy: string | null;
     dnssec_rollover: string | null;
+    /** Migration 0029: the zone's health-checked pools (JSON text; null: none). */
+    pools: string | null;
   };
   /** Migration 0027: catalogs followed as a consumer (RFC 9432). */
   catalogs: {
@@ -240,6 +242,10 @@ export interface Database {
     lease_holder: string | null;
     lease_until: string | null;
   };
+  /** Migration 0029: each node's latest view of each pool member, the members' judged states, and their changes. */
+  pool_reports: { domain_id: number; pool: string; address: string; node: string; up: number | null; ok: number; detail: string; checked_at: string };
+  pool_states: { domain_id: number; pool: string; address: string; state: string; since: string };
+  pool_transitions: { id: Generated<number>; domain_id: number; pool: string; address: string; from_state: string; to_state: string; at: string; node: string; votes: string };
   /** Migration 0011: what PowerDNS clients set on a zone and read back (account, soa_edit_api, catalog). */
   zone_attributes: { domain_id: number; account: string; soa_edit_api: string; catalog: string };
   /** Migration 0012: PowerDNS RRset comments. */

@@ -36,6 +36,7 @@ export const SOURCE_LABELS: Record<ChangeSource, string> = {
   dnssec: 'DNSSEC upkeep',
   alias: 'ALIAS addresses',
   transfer: 'Zone transfer from the primary',
+  health: 'Health checks',
 };
 
 const VIA: Record<ChangeSource, string> = {
@@ -49,6 +50,7 @@ const VIA: Record<ChangeSource, string> = {
   dnssec: 'for DNSSEC (re-signing, or withdrawing the CDS delete signal)',
   alias: 'because its ALIAS target’s addresses changed',
   transfer: 'by a zone transfer from its primary',
+  health: 'because a pool member went down or came back',
 };
 
 export const sourceLabel = (s: string) => SOURCE_LABELS[s as ChangeSource] ?? s;

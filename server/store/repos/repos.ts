@@ -27,6 +27,7 @@ import { quotasRepo } from './identity/quotas-repo';
 import { zoneAttributesRepo } from './zones/zone-attributes-repo';
 import { rrsetCommentsRepo } from './zones/rrset-comments-repo';
 import { dnssecKeysRepo, dnssecWatchRepo } from './zones/dnssec-keys-repo';
+import { poolHealthRepo } from './zones/pool-health-repo';
 import { sessionsRepo } from './identity/sessions-repo';
 import { recordsRepo } from './zones/records-repo';
 import { changesRepo } from './zones/changes-repo';
@@ -51,6 +52,7 @@ export function createRepos(db: Kysely<Database>, dialect: Dialect, box: SecretB
     rrsetComments: rrsetCommentsRepo(ctx),
     dnssecKeys: dnssecKeysRepo(ctx),
     dnssecWatch: dnssecWatchRepo(ctx),
+    poolHealth: poolHealthRepo(ctx),
     sessions: sessionsRepo(ctx),
     records: recordsRepo(ctx),
     changes: changesRepo(ctx),

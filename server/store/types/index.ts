@@ -11,6 +11,7 @@ export * from './history';
 export * from './deleted-zones';
 export * from './across-zones';
 export * from './stats';
+export * from './health';
 export * from './cluster';
 export * from './store';
 export * from './database-files';

@@ -13,9 +13,10 @@ import type { QueryStatsRepo } from './stats';
 import type { TemplateRepos } from './across-zones';
 import type { ZoneRepos } from './zones';
 import type { CatalogRepos, TransferRepos } from './transfers';
+import type { HealthRepos } from './health';
 
 /** Every repository of the store, by area (each area's file holds its rows and repos). */
-export interface Repos extends AccountRepos, SignInRepos, ZoneRepos, TransferRepos, CatalogRepos, HistoryRepos, ClusterRepos {
+export interface Repos extends AccountRepos, SignInRepos, ZoneRepos, TransferRepos, CatalogRepos, HistoryRepos, ClusterRepos, HealthRepos {
   /** Per-zone query statistics (migration 0016). */
   queryStats: QueryStatsRepo;
   /** Deleted zones kept for restoring (migration 0019). */
@@ -61,6 +62,7 @@ export const READ_METHODS = {
   catalog: ['serial'],
   transfers: ['get', 'due'],
   dnssecWatch: ['get'],
+  poolHealth: ['zones', 'reports', 'states', 'transitions'],
   catalogs: ['all', 'byZone', 'byId', 'due', 'memberZones'],
 } as const satisfies { readonly [K in keyof Repos]?: ReadonlyArray<keyof Repos[K]> };
 

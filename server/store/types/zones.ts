@@ -50,6 +50,8 @@ export interface DomainRow {
   dnssec_policy?: string | null;
   /** The key rollover in progress (migration 0028; services/dnssec/rollover-steps.ts), JSON text; null or absent: none. */
   dnssec_rollover?: string | null;
+  /** The zone's health-checked pools (migration 0029; core/pools.ts), JSON text; null or absent: none. */
+  pools?: string | null;
 }
 
 export const ZONE_KINDS = ['primary', 'secondary'] as const;

@@ -11,7 +11,7 @@ import { readPolicy } from '../../../core/dnssec-policy';
 import { firstKeys } from '../../dnssec/key-setup';
 import { newKey } from '../../dnssec/key-material';
 import { crudBlame, historyEntries, type Writes } from '../zone-draft';
-import { judgeRole, judgeScope } from './guards';
+import { judgePools, judgeRole, judgeScope } from './guards';
 import { SETTING_FIELDS, type ChangeSet, type Committed, type KeyStep, type Settings, type WriteOptions } from './types';
 import type { ZoneUpdate } from './zone-update';
 
@@ -48,6 +48,7 @@ export async function commitUpdate(tx: Repos, u: ZoneUpdate, opts: WriteOptions,
   // Scope first: a credential that may not write here learns nothing from the zone's rules.
   judgeScope(u.actor.scope, zone, { ...w, settings }, u);
   await judgeRole(tx, zone, u.role, { ...w, settings }, u);
+  judgePools(zone, { ...w, settings }, opts.source);
   // A transfer's content is its primary's to judge: a secondary serves it as it came.
   if (opts.source !== 'transfer') await u.draft.validate(u.blame ?? crudBlame);
   if (u.keys) {

@@ -3,7 +3,8 @@
  * saw (If-Match), the credential's scope and the member's role on every RRset the change adds or
  * removes, and on any setting, key or re-signing. Forbidden (or 412), and nothing applied, otherwise.
  */
-import { Forbidden, PreconditionFailed } from '../../../core/errors';
+import { Conflict, Forbidden, PreconditionFailed } from '../../../core/errors';
+import { poolAt, poolsText, readPools } from '../../../core/pools';
 import type { Role } from '../../../core/roles';
 import { isRestricted, recordRefusal, zoneRefusal, type Scope } from '../../../core/scope';
 import type { DomainRow, ReadRepos } from '../../../store/types';
@@ -71,5 +72,26 @@ export async function judgeRole(repos: ReadRepos, zone: DomainRow, role: Role, t
   for (const r of rrsetsOf(t)) {
     const refused = await roleRecordRefusal(repos, zone, role, r.name, r.record_type);
     if (refused) throw new Forbidden(refused);
+  }
+}
+
+/**
+ * A pool's A/AAAA set is what its health checks make it: only the health checks (source `health`)
+ * and a change of that pool itself (its definition in the same change set, or a revert of one)
+ * may change it. Anything else that would is refused, naming the pool, and nothing is applied.
+ */
+export function judgePools(zone: DomainRow, t: Touched, source: string): void {
+  if (source === 'health') return;
+  const before = readPools(zone.pools);
+  const change = t.settings.pools as [string | null, string | null] | undefined;
+  const after = change ? readPools(change[1]) : before;
+  for (const r of rrsetsOf(t)) {
+    const was = poolAt(before, r.name, r.record_type);
+    const is = poolAt(after, r.name, r.record_type);
+    if (!was && !is) continue;
+    if (change && poolsText(was ? [was] : []) !== poolsText(is ? [is] : [])) continue;
+    const fqdn = r.name === '@' ? zone.name : `${r.name}.${zone.name}`;
+    const why = `${fqdn} ${r.record_type} is answered by the health-checked pool ${(was ?? is)!.name}: change the pool instead`;
+    throw new Conflict(why, { name: why });
   }
 }

@@ -12,7 +12,7 @@ import type { ZoneEvents } from '../events';
 import type { Blame, RecordData, ZoneDraft } from '../zone-draft';
 import type { ZoneUpdate } from './zone-update';
 
-export const SOURCES = ['api', 'dashboard', 'cli', 'rfc2136', 'import', 'revert', 'pdns', 'dnssec', 'alias', 'transfer'] as const;
+export const SOURCES = ['api', 'dashboard', 'cli', 'rfc2136', 'import', 'revert', 'pdns', 'dnssec', 'alias', 'transfer', 'health'] as const;
 export type Source = (typeof SOURCES)[number];
 
 /** Who makes a change: the user and the credential they used (`token:<id>`, `session`, `tsig:<key>`, `cli`). */
@@ -63,9 +63,11 @@ export interface Settings {
   transfer_tsig_key: string | null;
   /** The zone's DNSSEC policy as stored (core/dnssec-policy.ts `policyText`); null: the defaults. */
   dnssec_policy: string | null;
+  /** The zone's health-checked pools as stored (core/pools.ts `poolsText`); null: none. */
+  pools: string | null;
 }
 
-export const SETTING_FIELDS = [...SOA_FIELDS, 'dnssec_enabled', 'also_notify', 'allow_transfer', 'transfer_tsig_key', 'dnssec_policy'] as const;
+export const SETTING_FIELDS = [...SOA_FIELDS, 'dnssec_enabled', 'also_notify', 'allow_transfer', 'transfer_tsig_key', 'dnssec_policy', 'pools'] as const;
 
 /** What a transfer sets on a secondary's row: the primary's serial and SOA names, and when the zone expires. */
 export interface TransferredRow {
