@@ -119,88 +119,34 @@ export type DnssecView = z.output<typeof import('../../server/api/zones/dnssec')
 export type DnssecKey = DnssecView['keys'][number];
 export type Rollover = NonNullable<DnssecView['rollover']>;
 
-/*
- * Health-checked pools (`/domains/:name/pools`) and webhooks (`/webhooks`). Written to the API's
- * published contract while its schemas are being built; they follow the schemas once those exist.
+/* Health-checked pools (`/domains/:name/pools`): the view comes from the API's schema. */
+export type Pool = z.output<typeof import('../../server/api/zones/pools').PoolSchema>;
+export type PoolType = Pool['type'];
+export type PoolPolicy = Pool['policy'];
+export type PoolFallback = Pool['fallback'];
+export type PoolCheck = Pool['check'];
+export type CheckKind = PoolCheck['kind'];
+export type PoolMember = Pool['members'][number];
+export type MemberState = PoolMember['state'];
+export type PoolNodeResult = PoolMember['nodes'][number];
+export type PoolTransition = Pool['transitions'][number];
+
+/**
+ * What `POST …/pools` takes (server/api/zones/pools.ts keeps its input schema to itself, so this
+ * follows it by hand); `PUT` takes the same without name and type, omitted fields keeping their value.
  */
-export type PoolType = 'A' | 'AAAA';
-export type PoolPolicy = 'failover' | 'all-healthy' | 'weighted';
-export type PoolFallback = 'all' | 'none';
-export type CheckKind = 'tcp' | 'http' | 'https';
-export type MemberState = 'up' | 'down' | 'unknown';
-
-export interface PoolCheck {
-  kind: CheckKind;
-  port: number;
-  path: string;
-  host: string;
-  expect_status: [number, number];
-  expect_body?: string | null;
-  tls_verify: boolean;
-  interval_s: number;
-  timeout_ms: number;
-  failures: number;
-  successes: number;
-}
-
-export interface PoolMemberInput {
-  address: string;
-  priority: number;
-  weight: number;
-}
-
-/** What `POST …/pools` takes; `PUT` takes the same without name and type (omitted fields keep their value). */
 export interface PoolCreate {
   name: string;
   type: PoolType;
   ttl: number;
   policy: PoolPolicy;
   fallback: PoolFallback;
-  members: PoolMemberInput[];
+  members: Array<{ address: string; priority: number; weight: number }>;
   check: PoolCheck;
 }
 export type PoolUpdate = Partial<Omit<PoolCreate, 'name' | 'type'>>;
 
-/** One node's latest check of a member. */
-export interface PoolNodeResult {
-  node: string;
-  ok: boolean;
-  state: MemberState;
-  detail: string;
-  checked_at: string;
-}
-
-export interface PoolMember extends PoolMemberInput {
-  state: MemberState;
-  since: string | null;
-  nodes: PoolNodeResult[];
-}
-
-export interface PoolTransition {
-  address: string;
-  from: MemberState;
-  to: MemberState;
-  at: string;
-  node: string;
-}
-
-export interface Pool {
-  id: number;
-  name: string;
-  fqdn: string;
-  type: PoolType;
-  ttl: number;
-  policy: PoolPolicy;
-  fallback: PoolFallback;
-  check: PoolCheck;
-  members: PoolMember[];
-  /** The addresses DNS answers for the pool's name now. */
-  answer: string[];
-  /** Newest first, at most 50. */
-  transitions: PoolTransition[];
-  warnings: string[];
-}
-
+/* Webhooks (`/webhooks`), written to the API's published contract. */
 export interface Webhook {
   id: number;
   url: string;

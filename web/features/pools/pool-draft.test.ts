@@ -20,7 +20,7 @@ describe('poolBody', () => {
         { address: '192.0.2.1', priority: 1, weight: 1 },
         { address: '192.0.2.2', priority: 2, weight: 5 },
       ],
-      check: { kind: 'http', port: 80, path: '/', host: '', expect_status: [200, 399], expect_body: 'ok', tls_verify: true, interval_s: 10, timeout_ms: 2000, failures: 3, successes: 2 },
+      check: { kind: 'http', port: 80, path: '/', host: null, expect_status: [200, 399], expect_body: 'ok', tls_verify: true, interval_s: 10, timeout_ms: 2000, failures: 3, successes: 2 },
     });
   });
 

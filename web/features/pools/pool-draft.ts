@@ -86,9 +86,9 @@ export function draftOfPool(p: Pool): PoolDraft {
       kind: c.kind,
       port: String(c.port),
       path: c.path,
-      host: c.host,
-      statusFrom: String(c.expect_status[0]),
-      statusTo: String(c.expect_status[1]),
+      host: c.host ?? '',
+      statusFrom: String(c.expect_status[0] ?? ''),
+      statusTo: String(c.expect_status[1] ?? ''),
       expectBody: c.expect_body ?? '',
       tlsVerify: c.tls_verify,
       interval: String(c.interval_s),
@@ -116,16 +116,17 @@ function checkOf(c: CheckDraft, num: (field: string, text: string) => number, er
     kind: c.kind,
     port: num('check.port', c.port),
     path: c.path.trim() || '/',
-    host: c.host.trim(),
+    host: c.host.trim() || null,
     expect_status: [num('check.expect_status', c.statusFrom), num('check.expect_status', c.statusTo)],
+    // Sent even when empty: a change keeps every field it leaves out, and an emptied box means "no body check".
+    expect_body: c.expectBody.trim() || null,
     tls_verify: c.tlsVerify,
     interval_s: num('check.interval_s', c.interval),
     timeout_ms: num('check.timeout_ms', c.timeout),
     failures: num('check.failures', c.failures),
     successes: num('check.successes', c.successes),
   };
-  if (c.expectBody.trim() !== '') check.expect_body = c.expectBody.trim();
-  if (!errors['check.expect_status'] && check.expect_status[0] > check.expect_status[1]) errors['check.expect_status'] = 'must go from the lower status to the higher';
+  if (!errors['check.expect_status'] && check.expect_status[0]! > check.expect_status[1]!) errors['check.expect_status'] = 'must go from the lower status to the higher';
   return check;
 }
 
