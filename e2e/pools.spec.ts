@@ -55,6 +55,7 @@ test('a pool made in the form checks its members, answers the healthy one, and i
   await form.getByLabel('Port').fill(String(port));
   await form.getByLabel('Path').fill('/health');
   await form.getByLabel('Every (s)').fill('1');
+  await form.getByLabel('Timeout (ms)').fill('500');
   await form.getByLabel('Failures to go down').fill('1');
   await form.getByLabel('Successes to come up').fill('1');
   await form.getByRole('button', { name: 'Create pool' }).click();

@@ -8,6 +8,9 @@ import { SelectField, TextField } from '../../ui/field';
 import { DEFAULT_PORT, type CheckDraft } from './pool-draft';
 import { KIND_WORDS } from './pool-words';
 
+/** "3 failed checks", "1 good one"; "…" while the box is empty. */
+const plural = (n: string, what: string) => (n.trim() === '' ? '…' : `${n.trim()} ${what}${n.trim() === '1' ? '' : 's'}`);
+
 interface Props {
   check: CheckDraft;
   onChange(check: CheckDraft): void;
@@ -75,8 +78,8 @@ export function CheckFields({ check, onChange, error }: Props) {
         <TextField label="Successes to come up" value={check.successes} inputMode="numeric" onChange={text('successes')} className="pool-num" error={error('check.successes')} />
       </div>
       <p className="field-hint">
-        A member goes down after {check.failures || '…'} failed checks in a row ({Number(check.failures) * Number(check.interval) || '…'} s at the earliest) and comes back after{' '}
-        {check.successes || '…'} good ones. Every zonedeck node checks; a member&apos;s state is what most of them saw.
+        A member goes down after {plural(check.failures, 'failed check')} in a row ({Number(check.failures) * Number(check.interval) || '…'} s at the earliest) and comes back after{' '}
+        {plural(check.successes, 'good one')}. Every zonedeck node checks; a member&apos;s state is what most of them saw.
       </p>
     </fieldset>
   );
