@@ -151,7 +151,8 @@ export interface Webhook {
   id: number;
   url: string;
   events: string[];
-  zones: string[];
+  /** Null (or empty): every zone the owner, or the team, may read. */
+  zones: string[] | null;
   team: string | null;
   description: string;
   active: boolean;

@@ -44,7 +44,7 @@ export function DeliveryLog({ webhookId, deliveries }: { webhookId: number; deli
                   <Badge tone={STATUS_WORDS[d.status].tone}>{STATUS_WORDS[d.status].label}</Badge>
                   {d.status === 'pending' && d.next_attempt_at ? (
                     <div className="muted small">
-                      next <When iso={d.next_attempt_at} />
+                      next try <When iso={d.next_attempt_at} />
                     </div>
                   ) : null}
                 </td>

@@ -16,7 +16,14 @@ export interface WebhookDraft {
 
 export const NEW_WEBHOOK: WebhookDraft = { url: '', events: ['zone.changed'], zones: '', team: '', description: '', active: true };
 
-export const draftOfWebhook = (w: Webhook): WebhookDraft => ({ url: w.url, events: [...w.events], zones: w.zones.join(', '), team: w.team ?? '', description: w.description, active: w.active });
+export const draftOfWebhook = (w: Webhook): WebhookDraft => ({
+  url: w.url,
+  events: [...w.events],
+  zones: (w.zones ?? []).join(', '),
+  team: w.team ?? '',
+  description: w.description,
+  active: w.active,
+});
 
 export const zonesOf = (text: string): string[] =>
   text

@@ -7,8 +7,9 @@ import { TableWrap } from '../../ui/table-wrap';
 import { When } from '../../ui/when';
 
 export function scopeText(w: Pick<Webhook, 'zones' | 'team'>): string {
-  const zones = w.zones.length > 0 ? w.zones.join(', ') : 'every zone';
-  return w.team ? `${zones} of team ${w.team}` : w.zones.length > 0 ? zones : 'every zone you can read';
+  const listed = w.zones ?? [];
+  if (w.team) return `${listed.length > 0 ? listed.join(', ') : 'every zone'} of team ${w.team}`;
+  return listed.length > 0 ? listed.join(', ') : 'every zone you can read';
 }
 
 export function WebhooksTable({ webhooks, onDelete }: { webhooks: Webhook[]; onDelete: (w: Webhook) => void }) {
