@@ -21,7 +21,7 @@ const ROOT = import.meta.dirname;
 function layerOf(rel) {
   const p = rel.split(path.sep).join('/');
   let m;
-  if ((m = /^server\/(core|services|store|http|api|bff|dns|cli|pdns|testing|clients)\//.exec(p))) return `server/${m[1]}`;
+  if ((m = /^server\/(core|services|store|http|api|bff|dns|cli|pdns|testing|clients|outbound)\//.exec(p))) return `server/${m[1]}`;
   if (/^server\/[^/]+$/.test(p)) return 'server/root';
   if ((m = /^web\/features\/([^/]+)\//.exec(p))) return `web/features/${m[1]}`;
   if (/^web\//.test(p)) return 'web';
@@ -56,6 +56,8 @@ const ALLOWED = {
   'server/pdns': FACE,
   'server/dns': FACE,
   'server/cli': FACE,
+  // The connections zonedeck opens to the outside (health checks, webhooks): handed to services by the composition roots.
+  'server/outbound': ['server/core'],
 };
 
 const isTest = (rel) => /\.test\.tsx?$/.test(rel) || /(^|\/)server\/testing\//.test(rel) || /(^|\/)(e2e|bench|scripts)\//.test(rel);

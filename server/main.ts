@@ -3,6 +3,8 @@ import { buildApp } from './app';
 import { ConfigError, loadConfig } from './config';
 import { startDnsThread } from './dns/sync/thread';
 import { pullClient } from './dns/transfer/zone-pull';
+import { probe } from './outbound/probe';
+import os from 'node:os';
 import { startHttp, stopHttp } from './http/http-server';
 import { startJob } from './background';
 import { backgroundFailures } from './metrics';
@@ -129,6 +131,16 @@ async function main(): Promise<void> {
     node: services.events.origin,
     log,
   });
+  // Pools' members are checked by every node; the state is what the nodes judge together (services/health/).
+  const health = services.healthChecker({
+    node: `${os.hostname()}/${services.events.origin.slice(0, 8)}`,
+    probe: (spec) => probe(spec, { allowPrivate: config.health.allowPrivate, sourceAddress: config.health.sourceAddress }),
+    log,
+  });
+  health.start();
+  services.events.subscribe((change) => {
+    if (change.kind === 'zone-changed') health.zoneChanged(change.domain);
+  });
   const app = buildApp({ services, config, log, dnsProgress: () => dns?.progress() ?? null });
   const http = await startHttp(app.fetch, config);
   // Which Node runs it (npm install brings Node 24 along: README): the operator sees it here.
@@ -156,6 +168,7 @@ async function main(): Promise<void> {
     services.secondaries.stop();
     services.catalogs.stop();
     services.dnssec.stop();
+    health.stop();
     aliasSerials?.close();
     await dns?.close();
     await stats?.close();

@@ -157,3 +157,17 @@ export function poolAnswer(pool: Pool, state: (address: string) => MemberState |
   if (chosen.length === 0) chosen = pool.fallback === 'all' ? pool.members : [];
   return [...new Set(chosen.map((m) => m.address))].sort();
 }
+
+/** One health check as the network side makes it (server/outbound/probe.ts): a member's address and its pool's check, resolved. */
+export interface ProbeSpec {
+  kind: CheckKind;
+  address: string;
+  port: number;
+  path: string;
+  /** The Host header and TLS name: the check's host, else the pool's own name. */
+  host: string;
+  expectStatus: [number, number];
+  expectBody?: string;
+  tlsVerify: boolean;
+  timeoutMs: number;
+}

@@ -29,7 +29,11 @@ function nameKey(name: string): string {
   return name === APEX ? '' : name.split('.').reverse().join('\u0000');
 }
 
-export function printZoneFile(origin: string, soa: PrintableSoa, records: readonly PrintableRecord[]): string {
+/**
+ * `notes`: a comment line to print before an RRset, by `"<name> <type>"` (a health-checked pool's
+ * set says it is the pool's answer at the time of the export).
+ */
+export function printZoneFile(origin: string, soa: PrintableSoa, records: readonly PrintableRecord[], notes?: ReadonlyMap<string, string>): string {
   const zone = origin.replace(/\.$/, '').toLowerCase();
   const rows = records.map((r) => {
     const type = RECORD_TYPE_BY_NAME.get(r.record_type);
@@ -58,7 +62,12 @@ export function printZoneFile(origin: string, soa: PrintableSoa, records: readon
     `$TTL ${soa.minimum}`,
     `@\t${soaTtl}\tIN\tSOA\t${dotted(soa.mname)} ${dotted(soa.rname)} ${soa.serial} ${soa.refresh} ${soa.retry} ${soa.expire} ${soa.minimum}`,
   ];
+  let last = '';
   for (const { r, rdata, typeText, note } of rows) {
+    const set = `${r.name} ${r.record_type}`;
+    const setNote = set !== last ? notes?.get(set) : undefined;
+    last = set;
+    if (setNote) lines.push(`; ${setNote}`);
     if (note) lines.push(note);
     lines.push(`${r.name}\t${r.ttl}\tIN\t${typeText}\t${rdata}`);
   }

@@ -7,6 +7,7 @@
  * and proves negative answers by compact denial or, in nsec3 mode, NSEC3 (with NSEC3PARAM at the apex).
  * The RRsets from record rows are kept compactly, in an arena of bytes per zone (zone-names.ts), and read back as RRset objects when a question needs them.
  */
+import { WeightedAnswers } from './weighted';
 import { APEX, toFqdn } from '../../core/domain-name';
 import { readPolicy } from '../../core/dnssec-policy';
 import { RECORD_TYPE_BY_NAME } from '../../core/record-types';
@@ -73,6 +74,8 @@ export class Zone {
   readonly id: number;
   domain: DomainRow;
   gen = 0;
+  /** The zone's weighted pools: each query gets one member of theirs, by weight (null: none). */
+  weighted: WeightedAnswers | null = null;
   /** The names and their RRsets, compactly (zone-names.ts); read like a Map by absolute name. */
   readonly nodes: ZoneNames;
   /** Set while the zone is signed (dnssec_enabled with at least one key). */
@@ -151,6 +154,8 @@ export class Zone {
 
   setDomain(domain: DomainRow): void {
     this.domain = domain;
+    const weighted = domain.pools ? new WeightedAnswers(domain.name, domain) : null;
+    this.weighted = weighted && weighted.size > 0 ? weighted : null;
     this.servedUntil = domain.kind === 'secondary' ? (domain.expires_at ? Date.parse(domain.expires_at) : 0) : Infinity;
     // A secondary serves its primary's SOA as transferred; a primary zone names this service's.
     const data: SoaData = {

@@ -199,6 +199,10 @@ class QueryHandler implements Handler {
     if (failure !== null) return [this.withCookie(errorResponse(msg, failure, q.questionEnd, q.edns !== null), failure === RCODE.BADVERS ? null : q.edns?.cookie, address)];
     if (q.qtype === T.AXFR || q.qtype === T.IXFR) return answerTransfer(this.index, this.options, msg, q, tcp, address, signed);
     let res = resolve(this.index, { qname: q.qname, qtype: q.qtype, tcp });
+    // A weighted pool answers one member per query, picked afresh each time: never from the cache.
+    const picked = res.zone?.weighted ? res.zone.weighted.pick(res.answer) : res.answer;
+    const uncacheable = picked !== res.answer;
+    if (uncacheable) res = { ...res, answer: picked };
     // A secondary before its first transfer, or past its SOA expire without a refresh: SERVFAIL (RFC 1035 §3.3.13).
     if (res.zone && res.zone.servedUntil !== Infinity && res.zone.servedUntil <= Date.now()) {
       this.lastZone = res.zone;
@@ -226,7 +230,7 @@ class QueryHandler implements Handler {
     // A signed answer is cached until its signatures are due for renewal (a passed-through one until
     // the first of them expires), and a secondary's no longer than it is answered; the cookie is added to each copy.
     const until = Math.min(expiresAt || Infinity, res.zone?.servedUntil ?? Infinity);
-    if (fast) this.cache.put(fast.key, out, res.zone, until === Infinity ? 0 : until, this.lastClass, this.lastName);
+    if (fast && !uncacheable) this.cache.put(fast.key, out, res.zone, until === Infinity ? 0 : until, this.lastClass, this.lastName);
     this.lastZone = res.zone;
     return [this.withCookie(out, cookie, address)];
   }

@@ -4,31 +4,21 @@
  * Each member is checked on its pool's interval, from a random start so that nodes and pools spread
  * over time. A node keeps its own view of each member (down after `failures` failures in a row, up
  * after `successes` successes) and writes it when it changes, and every two intervals besides, so
- * that the view of a node that stopped ages out. A member's state is the majority of the fresh views
- * of every node; a tie, or no fresh view, keeps the state it has, so that one node whose network is
- * broken cannot take a healthy server out of DNS. The node that moves a state records it (one of
+ * that the view of a node that stopped ages out. A member goes down when more than half of the
+ * nodes that checked it lately see it down, and is up while any of them reaches it without such a
+ * majority: one node whose network is broken cannot take a healthy server out of DNS (with two
+ * nodes, a tie keeps it in). The node that moves a state records it (one of
  * several judging at once, by a conditional write) and writes the pool's new answer as a change set
  * (source `health`): every node's DNS, the signatures, secondaries (NOTIFY, IXFR) follow as for any change.
  */
-import { poolAnswer, poolAt, poolKey, readPools, type MemberState, type Pool } from '../../core/pools';
+import { poolAnswer, poolAt, poolKey, readPools, type MemberState, type Pool, type ProbeSpec } from '../../core/pools';
 import { toFqdn } from '../../core/domain-name';
 import { poolHealth } from '../../metrics';
 import type { DomainRow, PoolReport, ServiceStore } from '../../store/types';
 import type { ChangeSets } from '../changes/change-sets';
 import { writeAnswer } from './pools';
 
-/** One check as the network side makes it (server/outbound/probe.ts, handed in by the composition root). */
-export interface ProbeSpec {
-  kind: 'tcp' | 'http' | 'https';
-  address: string;
-  port: number;
-  path: string;
-  host: string;
-  expectStatus: [number, number];
-  expectBody?: string;
-  tlsVerify: boolean;
-  timeoutMs: number;
-}
+/** One check (server/outbound/probe.ts, handed in by the composition root). */
 export type Probe = (spec: ProbeSpec) => Promise<{ ok: boolean; detail: string }>;
 
 /** A member's state changed, as this node judged it. */
@@ -114,6 +104,14 @@ export class HealthChecker {
     this.timers = [];
   }
 
+  /** Pools text by zone id, as last read: a zone event with other pools reads them again at once. */
+  private readonly known = new Map<number, string>();
+
+  /** A zone changed (this node's change sets): its pools read again now if they are not the ones known. */
+  zoneChanged(zone: Pick<DomainRow, 'id' | 'pools'>): void {
+    if ((this.known.get(zone.id) ?? null) !== (zone.pools ?? null)) void this.refresh().catch(() => {});
+  }
+
   /** Reads the pools again (a zone event with other pools calls it too). */
   refresh(): Promise<void> {
     this.refreshing ??= this.load().finally(() => (this.refreshing = null));
@@ -123,7 +121,9 @@ export class HealthChecker {
   private async load(): Promise<void> {
     const seen = new Set<string>();
     const now = this.now();
+    this.known.clear();
     for (const zone of await this.store.poolHealth.zones()) {
+      this.known.set(zone.id, zone.pools ?? '');
       for (const pool of readPools(zone.pools)) {
         for (const m of pool.members) {
           const key = `${zone.id}|${poolKey(pool)}|${m.address}`;
@@ -279,15 +279,16 @@ export class HealthChecker {
     if (!zone || !pool) return new Map();
     const now = this.now();
     const at = new Date(now).toISOString();
-    const fresh = (await this.store.poolHealth.reports(domainId, key)).filter((r) => r.up !== null && now - Date.parse(r.checked_at) <= freshFor(pool));
+    const fresh = (await this.store.poolHealth.reports(domainId, key)).filter((r) => now - Date.parse(r.checked_at) <= freshFor(pool));
     const states = new Map((await this.store.poolHealth.states(domainId)).filter((s) => s.pool === key).map((s) => [s.address, s.state]));
     for (const m of pool.members) {
-      const votes = fresh.filter((r) => r.address === m.address);
-      const up = votes.filter((r) => r.up).length;
-      const down = votes.length - up;
-      if (up === down) continue;
-      const to: MemberState = up > down ? 'up' : 'down';
-      if ((states.get(m.address) ?? 'unknown') === to) continue;
+      const reports = fresh.filter((r) => r.address === m.address);
+      const up = reports.filter((r) => r.up === true).length;
+      const down = reports.filter((r) => r.up === false).length;
+      // Down takes more than half of the nodes that checked it lately (a node still deciding counts
+      // among them); up takes one node that reaches it and no such majority. Else it stays.
+      const to: MemberState | null = down * 2 > reports.length ? 'down' : up > 0 ? 'up' : null;
+      if (to === null || (states.get(m.address) ?? 'unknown') === to) continue;
       const from = await this.store.transaction((tx) => tx.poolHealth.setState(domainId, key, m.address, to, at));
       if (from === null) continue;
       states.set(m.address, to);

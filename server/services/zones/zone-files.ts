@@ -6,6 +6,7 @@
  * `fields` keyed `line <n>`, and nothing is applied.
  */
 import { APEX } from '../../core/domain-name';
+import { poolKey, readPools } from '../../core/pools';
 import { Conflict, Invalid } from '../../core/errors';
 import { SOA_BOUNDS, SOA_FIELDS, soaErrors, type SoaField, type SoaTimers } from '../../core/soa';
 import { parseZoneFileChunked, printZoneFile, zoneFileInvalid, type ZoneFileIgnored, type ZoneFileRecord, type ZoneFileSoa } from '../../core/zone-file';
@@ -188,9 +189,21 @@ export function createZoneFiles(store: ServiceStore, changes: ChangeSets, identi
         },
         // The file is the zone as served: a disabled record is not in it (as PowerDNS exports).
         rows.filter((r) => !r.disabled).map((r) => ({ name: r.name, record_type: r.record_type, ttl: r.ttl, content: r.content })),
+        poolNotes(zone),
       );
     },
   };
 }
 
 export type ZoneFiles = ReturnType<typeof createZoneFiles>;
+
+/** What the file says above each pool's set: that it is the pool's answer now, which the health checks change. */
+function poolNotes(zone: DomainRow): Map<string, string> {
+  const at = new Date().toISOString();
+  return new Map(
+    readPools(zone.pools).map((p) => [
+      poolKey(p),
+      `health-checked pool (${p.policy}, ${p.check.kind} checks of ${p.members.map((m) => m.address).join(', ')}): its answer at ${at}; zonedeck changes it as members go down and come back`,
+    ]),
+  );
+}

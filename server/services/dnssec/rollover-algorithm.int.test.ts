@@ -1,7 +1,7 @@
 /**
  * An algorithm rollover P-256 → Ed25519 that also goes from a CSK to a KSK and a ZSK (RFC 6781 §4.1.4),
  * started by a policy change and run to its end by itself under a validating resolver (see
- * rollover-csk.test.ts for the set-up): zero validation failures, and at the end only Ed25519 keys in
+ * rollover-csk.int.test.ts for the set-up): zero validation failures, and at the end only Ed25519 keys in
  * the zone and an Ed25519 DS at the parent.
  */
 import { afterAll, beforeAll, expect, it } from 'vitest';
