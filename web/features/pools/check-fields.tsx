@@ -6,10 +6,7 @@
 import type { CheckKind } from '../../lib/api-types';
 import { SelectField, TextField } from '../../ui/field';
 import { DEFAULT_PORT, type CheckDraft } from './pool-draft';
-import { KIND_WORDS } from './pool-words';
-
-/** "3 failed checks", "1 good one"; "…" while the box is empty. */
-const plural = (n: string, what: string) => (n.trim() === '' ? '…' : `${n.trim()} ${what}${n.trim() === '1' ? '' : 's'}`);
+import { KIND_WORDS, plural } from './pool-words';
 
 interface Props {
   check: CheckDraft;

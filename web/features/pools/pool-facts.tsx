@@ -1,6 +1,6 @@
 /** The pool's settings in a line each: what it answers, how, and how its members are checked. */
 import type { Pool } from '../../lib/api-types';
-import { FALLBACK_WORDS, KIND_WORDS, POLICY_WORDS } from './pool-words';
+import { FALLBACK_WORDS, KIND_WORDS, plural, POLICY_WORDS } from './pool-words';
 import { PoolAnswer } from './member-badges';
 
 function checkText(c: Pool['check']): string {
@@ -10,7 +10,7 @@ function checkText(c: Pool['check']): string {
     if (c.expect_body) parts.push(`body contains “${c.expect_body}”`);
     if (c.kind === 'https' && !c.tls_verify) parts.push('certificate not verified');
   }
-  parts.push(`every ${c.interval_s} s, timeout ${c.timeout_ms} ms`, `down after ${c.failures} failures, up after ${c.successes} successes`);
+  parts.push(`every ${c.interval_s} s, timeout ${c.timeout_ms} ms`, `down after ${plural(c.failures, 'failed check')}, up after ${plural(c.successes, 'good check')}`);
   return parts.join('; ');
 }
 

@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { transitionText, upCount } from './pool-words';
+import { plural, transitionText, upCount } from './pool-words';
 
 describe('pool words', () => {
   it('counts the members that are up', () => {
@@ -11,5 +11,13 @@ describe('pool words', () => {
     expect(transitionText({ address: '192.0.2.1', from: 'up', to: 'down' })).toBe('192.0.2.1 went down');
     expect(transitionText({ address: '192.0.2.1', from: 'down', to: 'up' })).toBe('192.0.2.1 came back up');
     expect(transitionText({ address: '2001:db8::1', from: 'unknown', to: 'up' })).toBe('2001:db8::1 is up (first checks)');
+  });
+});
+
+describe('plural', () => {
+  it('counts in words that agree with the number', () => {
+    expect(plural(1, 'failure')).toBe('1 failure');
+    expect(plural('3', 'failed check')).toBe('3 failed checks');
+    expect(plural(' ', 'failure')).toBe('…');
   });
 });

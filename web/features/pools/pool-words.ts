@@ -34,3 +34,9 @@ export function transitionText(t: { address: string; from: MemberState; to: Memb
   if (t.to === 'up') return t.from === 'unknown' ? `${t.address} is up (first checks)` : `${t.address} came back up`;
   return `${t.address} is no longer judged (${t.from} before)`;
 }
+
+/** "3 failures", "1 failure"; "…" while a box is still empty. */
+export function plural(n: number | string, word: string): string {
+  const t = String(n).trim();
+  return t === '' ? '…' : `${t} ${word}${t === '1' ? '' : 's'}`;
+}
