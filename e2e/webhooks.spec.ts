@@ -111,7 +111,7 @@ test('a webhook shows its secret once, delivers a signed test event seen in its 
   await expect.poll(pings, { timeout: 20_000 }).toBe(2);
   await expect(page.getByTestId('delivery-row').filter({ hasText: 'ping' }).getByText('HTTP 200')).not.toHaveCount(0);
 
-  // Edited: inactive, and limited to no zone in particular.
+  // Edited: inactive, and no longer limited to a list of zones (null: every zone).
   await page.getByRole('button', { name: 'Edit', exact: true }).click();
   const edit = page.getByRole('form', { name: 'Change the webhook' });
   await edit.getByLabel('Zones').fill('');
@@ -119,8 +119,8 @@ test('a webhook shows its secret once, delivers a signed test event seen in its 
   await edit.getByRole('button', { name: 'Save webhook' }).click();
   await expect(edit).toHaveCount(0);
   await expect(page.getByText('Inactive: gets no deliveries')).toBeVisible();
-  const [saved] = (await api.get('/webhooks')) as Array<{ active: boolean; zones: string[] }>;
-  expect(saved).toMatchObject({ active: false, zones: [] });
+  const [saved] = (await api.get('/webhooks')) as Array<{ active: boolean; zones: string[] | null }>;
+  expect(saved).toMatchObject({ active: false, zones: null });
 
   // Deleted after a confirmation.
   await page.getByRole('button', { name: 'Delete', exact: true }).click();

@@ -50,7 +50,11 @@ export function createBody(d: WebhookDraft): WebhookCreate {
 }
 
 /** The team cannot change after creation; everything else is sent as it stands. */
-export const updateBody = (d: WebhookDraft): WebhookUpdate => ({ url: d.url.trim(), events: d.events, zones: zonesOf(d.zones), description: d.description.trim(), active: d.active });
+export function updateBody(d: WebhookDraft): WebhookUpdate {
+  const zones = zonesOf(d.zones);
+  // No zones listed: null, every zone (as the API reads an empty list too).
+  return { url: d.url.trim(), events: d.events, zones: zones.length > 0 ? zones : null, description: d.description.trim(), active: d.active };
+}
 
 /** The server's message for a zone names its index (`zones.1` or `zones[1]`): shown with the zone it is about. */
 export function zonesError(fields: Record<string, string>, sent: string[]): string | undefined {
