@@ -20,7 +20,7 @@ describe('webhook draft', () => {
     expect(updateBody({ ...NEW_WEBHOOK, url: 'https://h.example', team: 'web', active: false })).toEqual({
       url: 'https://h.example',
       events: ['zone.changed'],
-      zones: [],
+      zones: null,
       description: '',
       active: false,
     });
