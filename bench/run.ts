@@ -14,6 +14,7 @@ const BENCHES: Bench[] = [
   { name: 'DNS', file: './dns.ts', fn: 'benchDns' },
   { name: 'NSEC3', file: './nsec3.ts', fn: 'benchNsec3' },
   { name: 'Signing', file: './signing.ts', fn: 'benchSigning' },
+  { name: 'Pools', file: './pools.ts', fn: 'benchPools' },
   { name: 'Dashboard', file: './web.ts', fn: 'benchWeb' },
   { name: 'Load', file: './load.ts', fn: 'benchLoad' },
   { name: 'Nodes', file: './nodes.ts', fn: 'benchNodes' },

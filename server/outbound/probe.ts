@@ -28,7 +28,7 @@ export interface ProbeResult {
 export const BODY_LIMIT = 64 * 1024;
 
 /** Plain words for a socket's error. */
-function words(err: unknown): string {
+export function socketWords(err: unknown): string {
   const e = err as NodeJS.ErrnoException;
   switch (e.code) {
     case 'ECONNREFUSED':
@@ -70,7 +70,7 @@ export function probe(spec: ProbeSpec, policy: OutboundPolicy): Promise<ProbeRes
         finish(done(true, 'connected'));
         socket.destroy();
       });
-      socket.once('error', (err) => finish(done(false, words(err))));
+      socket.once('error', (err) => finish(done(false, socketWords(err))));
       return;
     }
     const client = spec.kind === 'https' ? https : http;
@@ -85,7 +85,7 @@ export function probe(spec: ProbeSpec, policy: OutboundPolicy): Promise<ProbeRes
       ...(spec.kind === 'https' ? { servername: net.isIP(spec.host) ? undefined : spec.host, rejectUnauthorized: spec.tlsVerify } : {}),
     });
     cleanup = () => req.destroy();
-    req.once('error', (err) => finish(done(false, words(err))));
+    req.once('error', (err) => finish(done(false, socketWords(err))));
     req.once('response', (res) => {
       const status = res.statusCode ?? 0;
       const [lo, hi] = spec.expectStatus;
@@ -115,7 +115,7 @@ export function probe(spec: ProbeSpec, policy: OutboundPolicy): Promise<ProbeRes
         }
       });
       res.once('end', () => finish(done(false, `HTTP ${status}, but the body does not contain "${want}"`, status)));
-      res.once('error', (err) => finish(done(false, words(err), status)));
+      res.once('error', (err) => finish(done(false, socketWords(err), status)));
     });
     req.end();
   });

@@ -43,7 +43,8 @@ export interface Cluster {
   stop(): Promise<void>;
 }
 
-export async function startCluster(adminUrl: string, count: number, env: Record<string, string> = {}, opts: { cpus?: number[] } = {}): Promise<Cluster> {
+/** `opts.envs`: settings of each node besides `env` (its own source address, say). */
+export async function startCluster(adminUrl: string, count: number, env: Record<string, string> = {}, opts: { cpus?: number[]; envs?: Record<string, string>[] } = {}): Promise<Cluster> {
   const db = await createPostgresDatabase(adminUrl);
   const nodes: Node[] = [];
   let store: Store | undefined;
@@ -58,7 +59,7 @@ export async function startCluster(adminUrl: string, count: number, env: Record<
   try {
     // One after the other: the first creates the schema and the admin user.
     for (let i = 0; i < count; i++) {
-      const proc = await startServer({ DATABASE_URL: db.url, SECRETS_KEY: TEST_SECRETS_KEY, DNS_PORT: '0', ...env }, undefined, { cpu: opts.cpus?.[i] });
+      const proc = await startServer({ DATABASE_URL: db.url, SECRETS_KEY: TEST_SECRETS_KEY, DNS_PORT: '0', ...env, ...opts.envs?.[i] }, undefined, { cpu: opts.cpus?.[i] });
       const parsed = () =>
         proc.lines.flatMap((l) => {
           try {

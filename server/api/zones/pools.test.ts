@@ -161,6 +161,20 @@ describe('pools', () => {
     expect(third.body.error.message).toContain('MAX_POOLS_PER_USER');
   });
 
+  it('shows in the PowerDNS API as an RRset with a comment saying so, and refuses a PATCH of it', async () => {
+    await api('POST', `${Z}/pools`, POOL);
+    const key = (await t.services.accounts.createToken((await t.services.store.users.byUsername('alice'))!.id, 'pdns')).token;
+    const pdns = (method: string, body?: unknown) => t.request(method, '/api/v1/servers/localhost/zones/example.com.', { token: null, body, headers: { 'x-api-key': key } });
+    const zone = (await (await pdns('GET')).json()) as { rrsets: { name: string; type: string; records: { content: string }[]; comments: { content: string; account: string }[] }[] };
+    const www = zone.rrsets.find((r) => r.name === 'www.example.com.' && r.type === 'A')!;
+    expect(www.records.map((r) => r.content)).toEqual(['192.0.2.1']);
+    expect(www.comments[0]).toMatchObject({ account: 'zonedeck', content: expect.stringContaining('health-checked pool (failover)') });
+    const before = await serial();
+    const res = await pdns('PATCH', { rrsets: [{ name: 'www.example.com.', type: 'A', ttl: 30, changetype: 'REPLACE', records: [{ content: '198.51.100.1', disabled: false }] }] });
+    expect(res.status).toBeGreaterThanOrEqual(400);
+    expect(await serial()).toBe(before);
+  });
+
   it("is another user's zone's business only: 404", async () => {
     await api('POST', `${Z}/pools`, POOL);
     const bob = await t.user('bob');

@@ -4,6 +4,7 @@
  * zonedeck's serial), and the RRsets with the SOA built from the zone's fields, the apex NS
  * set and every record, names absolute and content as master-file rdata.
  */
+import { poolAt, readPools } from '../../core/pools';
 import { APEX } from '../../core/domain-name';
 import { DEFAULT_ZONE_ATTRIBUTES, type DomainRow, type RecordRow, type RRsetComment, type ZoneAttributes } from '../../store/types';
 import { contentToPdns } from '../content';
@@ -86,6 +87,13 @@ export function zoneRRsets(zone: DomainRow, records: readonly RecordRow[], id: S
     records: [{ content: soaContent(zone, id), disabled: false }],
     comments: soaNotes.map(({ content, account, modified_at }) => ({ content, account, modified_at })),
   };
+  // A health-checked pool's set says so, as a comment of zonedeck's (a PowerDNS client reads it; writes to the set are refused).
+  const pools = readPools(zone.pools);
+  const since = Math.floor(Date.parse(zone.updated_at) / 1000) || 0;
+  const poolNote = (name: string, type: string) => {
+    const p = poolAt(pools, name, type);
+    return p ? [{ content: `health-checked pool (${p.policy}) of ${p.members.map((m) => m.address).join(', ')}: zonedeck answers its healthy members`, account: 'zonedeck', modified_at: since }] : [];
+  };
   return [
     soa,
     ...ordered.map(({ name, type, rows, comments: notes }) => ({
@@ -95,7 +103,7 @@ export function zoneRRsets(zone: DomainRow, records: readonly RecordRow[], id: S
       ttl: rows.length > 0 ? Math.min(...rows.map((r) => r.ttl)) : 0,
       // In order of content, as PowerDNS lists an RRset's records (pdns/ws-auth.cc `fillZone`).
       records: rows.map((r) => ({ content: contentToPdns(type, r.content), disabled: r.disabled === 1 })).sort((a, b) => (a.content < b.content ? -1 : a.content > b.content ? 1 : 0)),
-      comments: notes.map(({ content, account, modified_at }) => ({ content, account, modified_at })),
+      comments: [...poolNote(name, type), ...notes.map(({ content, account, modified_at }) => ({ content, account, modified_at }))],
     })),
   ];
 }
