@@ -10,11 +10,14 @@ import { auditFilterOfParams } from '../features/audit/audit-words';
 import { domainQuery } from '../features/domains/get-domain';
 import { domainsQuery } from '../features/domains/list-domains';
 import { changesQuery, filterOfParams } from '../features/history/list-changes';
+import { poolQuery } from '../features/pools/get-pool';
+import { poolsQuery } from '../features/pools/list-pools';
 import { recordsQuery } from '../features/records/list-records';
 import { membersQuery } from '../features/teams/list-members';
 import { teamsQuery } from '../lib/list-teams';
 import { tokensQuery } from '../features/tokens/list-tokens';
 import { tsigKeysQuery } from '../features/tsig-keys/list-tsig-keys';
+import { webhooksQuery } from '../features/webhooks/list-webhooks';
 import { queryClient } from '../lib/query-client';
 import { routes } from '../lib/paths';
 import { RequireSession } from './require-session';
@@ -67,6 +70,22 @@ export const router = createBrowserRouter([
         loader: ({ params }) => prefetch(queryClient.prefetchQuery(domainQuery(params.name!))),
       },
       {
+        path: 'domains/:name/pools',
+        lazy: () => import('./pages/domain-pools-page'),
+        loader: ({ params }) => {
+          prefetch(queryClient.prefetchQuery(domainQuery(params.name!)));
+          return prefetch(queryClient.prefetchQuery(poolsQuery(params.name!)));
+        },
+      },
+      {
+        path: 'domains/:name/pools/:pool',
+        lazy: () => import('./pages/pool-page'),
+        loader: ({ params }) => {
+          prefetch(queryClient.prefetchQuery(domainQuery(params.name!)));
+          return prefetch(queryClient.prefetchQuery(poolQuery(params.name!, params.pool!)));
+        },
+      },
+      {
         path: 'domains/:name/import',
         lazy: () => import('./pages/domain-import-page'),
         loader: ({ params }) => prefetch(queryClient.prefetchQuery(domainQuery(params.name!))),
@@ -85,6 +104,8 @@ export const router = createBrowserRouter([
         lazy: () => import('./pages/tsig-keys-page'),
         loader: ({ request }) => prefetch(queryClient.prefetchQuery(tsigKeysQuery(Math.max(1, Number(new URL(request.url).searchParams.get('page')) || 1)))),
       },
+      { path: 'webhooks', lazy: () => import('./pages/webhooks-page'), loader: () => prefetch(queryClient.prefetchQuery(webhooksQuery)) },
+      { path: 'webhooks/:id', lazy: () => import('./pages/webhook-page') },
       {
         path: 'account',
         lazy: () => import('./pages/account-page'),

@@ -47,6 +47,7 @@ export function Shell() {
             <NavLink to={routes.ips}>IPs</NavLink>
             <NavLink to={routes.tokens}>API tokens</NavLink>
             <NavLink to={routes.tsigKeys}>TSIG keys</NavLink>
+            <NavLink to={routes.webhooks}>Webhooks</NavLink>
             <NavLink to={routes.audit}>Audit log</NavLink>
             {account.data?.is_admin ? <NavLink to={routes.users}>Users</NavLink> : null}
           </nav>

@@ -118,3 +118,74 @@ export type DnssecPolicy = Domain['dnssec_policy'];
 export type DnssecView = z.output<typeof import('../../server/api/zones/dnssec').DnssecViewSchema>;
 export type DnssecKey = DnssecView['keys'][number];
 export type Rollover = NonNullable<DnssecView['rollover']>;
+
+/* Health-checked pools (`/domains/:name/pools`): the view comes from the API's schema. */
+export type Pool = z.output<typeof import('../../server/api/zones/pools').PoolSchema>;
+export type PoolType = Pool['type'];
+export type PoolPolicy = Pool['policy'];
+export type PoolFallback = Pool['fallback'];
+export type PoolCheck = Pool['check'];
+export type CheckKind = PoolCheck['kind'];
+export type PoolMember = Pool['members'][number];
+export type MemberState = PoolMember['state'];
+export type PoolNodeResult = PoolMember['nodes'][number];
+export type PoolTransition = Pool['transitions'][number];
+
+/**
+ * What `POST …/pools` takes (server/api/zones/pools.ts keeps its input schema to itself, so this
+ * follows it by hand); `PUT` takes the same without name and type, omitted fields keeping their value.
+ */
+export interface PoolCreate {
+  name: string;
+  type: PoolType;
+  ttl: number;
+  policy: PoolPolicy;
+  fallback: PoolFallback;
+  members: Array<{ address: string; priority: number; weight: number }>;
+  check: PoolCheck;
+}
+export type PoolUpdate = Partial<Omit<PoolCreate, 'name' | 'type'>>;
+
+/* Webhooks (`/webhooks`), written to the API's published contract. */
+export interface Webhook {
+  id: number;
+  url: string;
+  events: string[];
+  /** Null (or empty): every zone the owner, or the team, may read. */
+  zones: string[] | null;
+  team: string | null;
+  description: string;
+  active: boolean;
+  created_at: string;
+}
+/** `POST /webhooks` answers the secret once, here only. */
+export interface WebhookCreated extends Webhook {
+  secret: string;
+}
+export interface WebhookCreate {
+  url: string;
+  events: string[];
+  zones?: string[];
+  team?: string;
+  secret?: string;
+  description?: string;
+}
+export type WebhookUpdate = Partial<Pick<Webhook, 'url' | 'events' | 'zones' | 'description' | 'active'>> & { secret?: string };
+
+export interface WebhookAttempt {
+  at: string;
+  status_code: number | null;
+  error: string | null;
+  ms: number;
+}
+
+export interface WebhookDelivery {
+  id: number;
+  event: string;
+  event_id: string;
+  zone: string | null;
+  status: 'pending' | 'delivered' | 'failed';
+  attempts: WebhookAttempt[];
+  next_attempt_at: string | null;
+  created_at: string;
+}

@@ -21,4 +21,7 @@ export const domainKeys = {
   parentDelegation: (name: string) => ['domains', name, 'parent-delegation'] as const,
   /** The zone's DNSSEC keys, their states and the rollover in progress. */
   dnssec: (name: string) => ['domains', name, 'dnssec'] as const,
+  /** The zone's health-checked pools, and one pool (by the id or name in its page's URL). */
+  pools: (name: string) => ['domains', name, 'pools'] as const,
+  pool: (name: string, pool: string) => ['domains', name, 'pools', pool] as const,
 };

@@ -1,5 +1,5 @@
 /**
- * The views of a zone (its editor, its history, its traffic, importing a file) and its export. A team
+ * The views of a zone (its editor, its history, its pools, its traffic, importing a file) and its export. A team
  * member who may not change settings sees "Records"; one who may only read has no Import.
  */
 import { NavLink } from 'react-router-dom';
@@ -16,6 +16,7 @@ export function DomainTabs({ name, access }: { name: string; access?: ZoneAccess
           {access && !access.settings ? 'Records' : 'Records and settings'}
         </NavLink>
         <NavLink to={routes.history(name)}>History</NavLink>
+        <NavLink to={routes.pools(name)}>Pools</NavLink>
         <NavLink to={routes.traffic(name)}>Traffic</NavLink>
         {access && !access.records ? null : <NavLink to={routes.importZone(name)}>Import</NavLink>}
       </nav>

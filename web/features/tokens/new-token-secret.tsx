@@ -2,15 +2,13 @@
  * The secret of a token just created, shown once: the API keeps only its hash, so after
  * "Done" nobody can show it again. Read-only input so it can be selected by hand as well.
  */
-import { useRef } from 'react';
 import type { ApiTokenCreated } from '../../lib/api-types';
 import { fullTime } from '../../lib/format';
 import { Alert } from '../../ui/alert';
-import { CopyButton } from '../../ui/copy-button';
+import { SecretField } from '../../ui/secret-field';
 import '../../ui/new-secret.css';
 
 export function NewTokenSecret({ token, onDone }: { token: ApiTokenCreated; onDone: () => void }) {
-  const input = useRef<HTMLInputElement>(null);
   return (
     <section className="new-token" aria-labelledby="new-token-title">
       <h2 id="new-token-title">Token “{token.label}” created</h2>
@@ -18,16 +16,17 @@ export function NewTokenSecret({ token, onDone }: { token: ApiTokenCreated; onDo
         zonedeck keeps only a hash of this token. If you lose it, revoke it and create another.
         {token.expires_at ? ` It stops working on ${fullTime(token.expires_at)}.` : ' It does not expire.'}
       </Alert>
-      <div className="field">
-        <label htmlFor="new-token-secret">Your new API token</label>
-        <div className="secret-row">
-          <input id="new-token-secret" ref={input} className="mono grow" readOnly value={token.token} spellCheck={false} autoComplete="off" onFocus={(e) => e.currentTarget.select()} />
-          <CopyButton text={token.token} label="Copy token" fallbackInput={input} />
-        </div>
-        <p className="field-hint">
-          Send it as <code>Authorization: Bearer …</code> or <code>?apikey=…</code> to <code>/api/v1</code>.
-        </p>
-      </div>
+      <SecretField
+        id="new-token-secret"
+        label="Your new API token"
+        value={token.token}
+        copyLabel="Copy token"
+        hint={
+          <>
+            Send it as <code>Authorization: Bearer …</code> or <code>?apikey=…</code> to <code>/api/v1</code>.
+          </>
+        }
+      />
       <div className="form-actions">
         <button type="button" className="btn btn-primary" onClick={onDone}>
           Done, I have copied it

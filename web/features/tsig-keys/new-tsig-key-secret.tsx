@@ -2,34 +2,33 @@
  * The secret of a key just created, shown once, as the `-y` argument that nsupdate, dig,
  * knsupdate and kdig take, with the commands to try it.
  */
-import { useRef } from 'react';
 import type { TsigKeyCreated } from '../../lib/api-types';
 import { Alert } from '../../ui/alert';
-import { CopyButton } from '../../ui/copy-button';
+import { SecretField } from '../../ui/secret-field';
 import '../../ui/new-secret.css';
 
 export function NewTsigKeySecret({ tsigKey, onDone }: { tsigKey: TsigKeyCreated; onDone: () => void }) {
-  const input = useRef<HTMLInputElement>(null);
   return (
     <section className="new-token" aria-labelledby="new-tsig-key-title">
       <h2 id="new-tsig-key-title">TSIG key “{tsigKey.name}” created</h2>
       <Alert tone="warning" title="Copy it now: you will not see the secret again.">
         If you lose it, revoke the key and create another.
       </Alert>
-      <div className="field">
-        <label htmlFor="new-tsig-key-secret">The key, as nsupdate -y and dig -y take it</label>
-        <div className="secret-row">
-          <input id="new-tsig-key-secret" ref={input} className="mono grow" readOnly value={tsigKey.nsupdate} spellCheck={false} autoComplete="off" onFocus={(e) => e.currentTarget.select()} />
-          <CopyButton text={tsigKey.nsupdate} label="Copy key" fallbackInput={input} />
-        </div>
-        <p className="field-hint">
-          Algorithm <code>{tsigKey.algorithm}</code>, name <code>{tsigKey.name}</code>, secret (base64) <code>{tsigKey.secret}</code>. Try it with{' '}
-          <code>
-            dig -y {tsigKey.algorithm}:{tsigKey.name}:… example.com SOA
-          </code>{' '}
-          against this service&apos;s DNS port.
-        </p>
-      </div>
+      <SecretField
+        id="new-tsig-key-secret"
+        label="The key, as nsupdate -y and dig -y take it"
+        value={tsigKey.nsupdate}
+        copyLabel="Copy key"
+        hint={
+          <>
+            Algorithm <code>{tsigKey.algorithm}</code>, name <code>{tsigKey.name}</code>, secret (base64) <code>{tsigKey.secret}</code>. Try it with{' '}
+            <code>
+              dig -y {tsigKey.algorithm}:{tsigKey.name}:… example.com SOA
+            </code>{' '}
+            against this service&apos;s DNS port.
+          </>
+        }
+      />
       <div className="form-actions">
         <button type="button" className="btn btn-primary" onClick={onDone}>
           Done, I have copied it
