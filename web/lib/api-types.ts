@@ -146,46 +146,13 @@ export interface PoolCreate {
 }
 export type PoolUpdate = Partial<Omit<PoolCreate, 'name' | 'type'>>;
 
-/* Webhooks (`/webhooks`), written to the API's published contract. */
-export interface Webhook {
-  id: number;
-  url: string;
-  events: string[];
-  /** Null (or empty): every zone the owner, or the team, may read. */
-  zones: string[] | null;
-  team: string | null;
-  description: string;
-  active: boolean;
-  created_at: string;
-}
+/* Webhooks (`/webhooks`): the API's own schemas (server/api/account/webhook-schemas.ts). */
+type WebhookSchemas = typeof import('../../server/api/account/webhook-schemas');
+export type Webhook = z.output<WebhookSchemas['WebhookSchema']>;
 /** `POST /webhooks` answers the secret once, here only. */
-export interface WebhookCreated extends Webhook {
-  secret: string;
-}
-export interface WebhookCreate {
-  url: string;
-  events: string[];
-  zones?: string[];
-  team?: string;
-  secret?: string;
-  description?: string;
-}
-export type WebhookUpdate = Partial<Pick<Webhook, 'url' | 'events' | 'zones' | 'description' | 'active'>> & { secret?: string };
-
-export interface WebhookAttempt {
-  at: string;
-  status_code: number | null;
-  error: string | null;
-  ms: number;
-}
-
-export interface WebhookDelivery {
-  id: number;
-  event: string;
-  event_id: string;
-  zone: string | null;
-  status: 'pending' | 'delivered' | 'failed';
-  attempts: WebhookAttempt[];
-  next_attempt_at: string | null;
-  created_at: string;
-}
+export type WebhookCreated = z.output<WebhookSchemas['WebhookCreatedSchema']>;
+export type WebhookCreate = z.input<WebhookSchemas['WebhookCreateSchema']>;
+export type WebhookUpdate = z.input<WebhookSchemas['WebhookUpdateSchema']>;
+export type WebhookDelivery = z.output<WebhookSchemas['DeliverySchema']>;
+export type WebhookAttempt = WebhookDelivery['attempts'][number];
+export type WebhookEvent = Webhook['events'][number];

@@ -1,14 +1,17 @@
 /** The events a webhook can subscribe to, each with what it reports, and how a delivery's state reads. */
-import type { WebhookDelivery } from '../../lib/api-types';
+import type { WebhookDelivery, WebhookEvent } from '../../lib/api-types';
 
-export const EVENTS: Array<{ event: string; help: string }> = [
-  { event: 'zone.changed', help: 'Any change set of a zone, with its records added and removed.' },
-  { event: 'pool.member.down', help: 'A pool member failed its checks and left the answer.' },
-  { event: 'pool.member.up', help: 'A pool member passed its checks and is answered again.' },
-  { event: 'dnssec.ds_changed', help: 'The DS records the parent should hold changed (a key rollover).' },
-  { event: 'secondary.failing', help: 'A secondary zone could not be refreshed from its primaries.' },
-  { event: 'delegation.changed', help: "The parent's NS or DS for a zone changed." },
-];
+const HELP: Record<WebhookEvent, string> = {
+  'zone.changed': 'Any change set of a zone, with its records added and removed.',
+  'pool.member.down': 'A pool member failed its checks and left the answer.',
+  'pool.member.up': 'A pool member passed its checks and is answered again.',
+  'dnssec.ds_changed': 'The DS records the parent should hold changed (a key rollover).',
+  'secondary.failing': 'A secondary zone could not be refreshed from its primaries.',
+  'delegation.changed': 'The delegation check found the zone newly delegated to these name servers, or no longer.',
+};
+
+/** Every event, in the order the form offers them; a new event without words here fails the type check. */
+export const EVENTS = (Object.keys(HELP) as WebhookEvent[]).map((event) => ({ event, help: HELP[event] }));
 
 export const STATUS_WORDS: Record<WebhookDelivery['status'], { label: string; tone: 'success' | 'danger' | 'warning' }> = {
   delivered: { label: 'Delivered', tone: 'success' },
