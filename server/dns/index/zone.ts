@@ -76,6 +76,7 @@ export class Zone {
   gen = 0;
   /** The zone's weighted pools: each query gets one member of theirs, by weight (null: none). */
   weighted: WeightedAnswers | null = null;
+  private weightedOf: string | null = null;
   /** The names and their RRsets, compactly (zone-names.ts); read like a Map by absolute name. */
   readonly nodes: ZoneNames;
   /** Set while the zone is signed (dnssec_enabled with at least one key). */
@@ -153,9 +154,13 @@ export class Zone {
   servedUntil = Infinity;
 
   setDomain(domain: DomainRow): void {
+    // The weighted pools are read again only when the zone's pools changed (most changes are records).
+    if (this.weightedOf !== (domain.pools ?? null)) {
+      const weighted = domain.pools ? new WeightedAnswers(domain.name, domain) : null;
+      this.weighted = weighted && weighted.size > 0 ? weighted : null;
+      this.weightedOf = domain.pools ?? null;
+    }
     this.domain = domain;
-    const weighted = domain.pools ? new WeightedAnswers(domain.name, domain) : null;
-    this.weighted = weighted && weighted.size > 0 ? weighted : null;
     this.servedUntil = domain.kind === 'secondary' ? (domain.expires_at ? Date.parse(domain.expires_at) : 0) : Infinity;
     // A secondary serves its primary's SOA as transferred; a primary zone names this service's.
     const data: SoaData = {
