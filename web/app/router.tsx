@@ -11,7 +11,7 @@ import { domainQuery } from '../features/domains/get-domain';
 import { domainsQuery } from '../features/domains/list-domains';
 import { changesQuery, filterOfParams } from '../features/history/list-changes';
 import { poolQuery } from '../features/pools/get-pool';
-import { poolsQuery } from '../features/pools/list-pools';
+import { poolsQuery } from '../lib/list-pools';
 import { recordsQuery } from '../features/records/list-records';
 import { membersQuery } from '../features/teams/list-members';
 import { teamsQuery } from '../lib/list-teams';

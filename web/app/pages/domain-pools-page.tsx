@@ -8,7 +8,7 @@ import { useDomain } from '../../features/domains/get-domain';
 import { zoneAccess } from '../../features/domains/zone-access';
 import { ZoneNotFound, ZonePageHeader } from '../../features/domains/zone-page-header';
 import { DeletePoolDialog } from '../../features/pools/delete-pool-dialog';
-import { usePools } from '../../features/pools/list-pools';
+import { usePools } from '../../lib/list-pools';
 import { PoolForm } from '../../features/pools/pool-form';
 import { PoolsList } from '../../features/pools/pools-list';
 import { ApiError } from '../../lib/api-client';

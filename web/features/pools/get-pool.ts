@@ -4,7 +4,7 @@ import { request } from '../../lib/api-client';
 import type { Pool } from '../../lib/api-types';
 import { domainKeys } from '../../lib/domain-keys';
 import { bff } from '../../lib/paths';
-import { POOL_POLL_MS } from './list-pools';
+import { POOL_POLL_MS } from '../../lib/list-pools';
 
 export const getPool = (zone: string, pool: string, signal?: AbortSignal) => request<Pool>('GET', bff.pool(zone, pool), { signal });
 

@@ -9,10 +9,11 @@
  * The state lives in hooks of its own: shown-records (filters, sort), selection-state,
  * adding-record, editing-record and row-actions (arming a delete, Disable/Enable).
  */
-import { useMutationState } from '@tanstack/react-query';
+import { useMutationState, useQuery } from '@tanstack/react-query';
 import { useMemo } from 'react';
 import type { DnsRecord, Domain } from '../../lib/api-types';
 import { useAllIps } from '../../lib/list-all-ips';
+import { poolsQuery } from '../../lib/list-pools';
 import { ErrorState, LoadingState } from '../../ui/states';
 import { useAddingRecord } from './adding-record';
 import { BulkDeleteBar } from './bulk-delete-bar';
@@ -51,6 +52,10 @@ export function RecordsPanel({ domain, readOnly = false, readOnlyReason }: { dom
   const row = useRowActions(zone, update);
   const edit = useEditingRecord(domain, records.data, update, row.disarm);
   const add = useAddingRecord(domain, records.data);
+
+  // The sets pools answer are marked, and left to their pools (the server refuses any other write to them).
+  const poolList = useQuery({ ...poolsQuery(zone), refetchInterval: false });
+  const pools = useMemo(() => new Map((poolList.data ?? []).map((p) => [`${p.name} ${p.type}`, p.id])), [poolList.data]);
 
   const renderEditor = (r: DnsRecord) => <RecordForm domain={domain} records={records.data} ips={ips.data} {...edit.editorOf(r)} submitLabel="Save record" />;
 
@@ -103,6 +108,7 @@ export function RecordsPanel({ domain, readOnly = false, readOnlyReason }: { dom
           onSelect={selection.onSelect}
           onSelectAllShown={selection.onSelectAllShown}
           readOnly={readOnly}
+          pools={pools}
         />
       )}
     </section>

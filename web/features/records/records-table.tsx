@@ -9,6 +9,8 @@ import { useVirtualizer } from '@tanstack/react-virtual';
 import { memo, useRef, type ReactNode } from 'react';
 import type { DnsRecord, Domain, Ip } from '../../lib/api-types';
 import { formatDuration } from '../../lib/format';
+import { Link } from 'react-router-dom';
+import { routes } from '../../lib/paths';
 import { Badge } from '../../ui/badge';
 import { adviceText, ipAdvice } from '../../lib/ip-advice';
 import type { Sort, SortKey } from './record-order';
@@ -35,15 +37,17 @@ interface RowProps {
   onToggle: (r: DnsRecord) => void;
   onSelect: (id: number, on: boolean) => void;
   readOnly: boolean;
+  /** The health-checked pool that answers this record's set (its id), if one does: the pool alone changes it. */
+  pool: number | undefined;
 }
 
-const RecordRow = memo(function RecordRow({ r, domain, ips, pending, armed, selected, onEdit, onArm, onDelete, onToggle, onSelect, readOnly }: RowProps) {
+const RecordRow = memo(function RecordRow({ r, domain, ips, pending, armed, selected, onEdit, onArm, onDelete, onToggle, onSelect, readOnly, pool }: RowProps) {
   const advice = r.record_type === 'A' || r.record_type === 'AAAA' ? adviceText(ipAdvice(r.content, ips, r.record_type)) : undefined;
   const label = `${r.fqdn} ${r.record_type}`;
   return (
     <>
       <div role="cell" className="c-select">
-        {isManaged(r) || readOnly ? null : (
+        {isManaged(r) || readOnly || pool !== undefined ? null : (
           <input type="checkbox" checked={selected && !pending} disabled={pending} onChange={(e) => onSelect(r.id, e.target.checked)} aria-label={`Select ${label} ${r.content}`} />
         )}
       </div>
@@ -53,6 +57,11 @@ const RecordRow = memo(function RecordRow({ r, domain, ips, pending, armed, sele
       </div>
       <div role="cell" className="c-type">
         <Badge tone="info">{r.record_type}</Badge>
+        {pool !== undefined ? (
+          <Badge tone="success" title="Answered by a health-checked pool: its healthy members, changed by the checks">
+            pool
+          </Badge>
+        ) : null}
         {r.disabled ? (
           <Badge tone="warning" title="Kept in the zone but not served: not answered, signed or transferred">
             disabled
@@ -80,6 +89,10 @@ const RecordRow = memo(function RecordRow({ r, domain, ips, pending, armed, sele
           <span className="muted small" title="The apex NS set is managed by zonedeck">
             managed
           </span>
+        ) : pool !== undefined ? (
+          <Link className="btn btn-small" to={routes.pool(domain, String(pool))} aria-label={`Pool answering ${label}`}>
+            Pool
+          </Link>
         ) : armed ? (
           <>
             <button type="button" className="btn btn-small btn-danger" onClick={() => onDelete(r)} aria-label={`Confirm delete ${label}`} autoFocus>
@@ -136,6 +149,8 @@ export interface RecordsTableProps {
   onSelectAllShown: (on: boolean) => void;
   /** A viewer's table: no selection, no row actions. */
   readOnly?: boolean;
+  /** The zone's health-checked pools by the set each answers (`"<name> <type>"` → pool id). */
+  pools?: ReadonlyMap<string, number>;
 }
 
 export function RecordsTable(props: RecordsTableProps) {
@@ -159,6 +174,7 @@ export function RecordsTable(props: RecordsTableProps) {
     onSelect,
     onSelectAllShown,
     readOnly = false,
+    pools,
   } = props;
   const scrollRef = useRef<HTMLDivElement>(null);
   const virtualizer = useVirtualizer({
@@ -237,6 +253,7 @@ export function RecordsTable(props: RecordsTableProps) {
                     onToggle={onToggle}
                     onSelect={onSelect}
                     readOnly={readOnly}
+                    pool={pools?.get(`${r.name} ${r.record_type}`)}
                   />
                 )}
               </div>

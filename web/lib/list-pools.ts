@@ -1,9 +1,13 @@
-/** A zone's health-checked pools (a bare array: a zone holds few). Refreshed every 5 s while shown, as members go up and down by themselves. */
+/**
+ * A zone's health-checked pools (a bare array: a zone holds few). Refreshed every 5 s while shown, as
+ * members go up and down by themselves. Shared: the Pools tab lists them, the records table marks the
+ * sets they answer.
+ */
 import { queryOptions, useQuery } from '@tanstack/react-query';
-import { request } from '../../lib/api-client';
-import type { Pool } from '../../lib/api-types';
-import { domainKeys } from '../../lib/domain-keys';
-import { bff } from '../../lib/paths';
+import { request } from './api-client';
+import type { Pool } from './api-types';
+import { domainKeys } from './domain-keys';
+import { bff } from './paths';
 
 export const POOL_POLL_MS = 5000;
 
