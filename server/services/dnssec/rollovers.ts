@@ -108,8 +108,19 @@ export class DnssecRollovers {
   /** Zones whose rollover has waited on the parent past PARENT_WARN_MS, or cannot ask it: the /metrics gauge. */
   private readonly stalled = new Set<number>();
 
-  /** One look at one zone under its lease. */
-  async drive(zoneId: number): Promise<void> {
+  /** Looks in progress, by zone: a second call for a zone waits for the look already under way. */
+  private readonly inflight = new Map<number, Promise<void>>();
+
+  /** One look at one zone under its lease (or the end of the one under way). */
+  drive(zoneId: number): Promise<void> {
+    const under = this.inflight.get(zoneId);
+    if (under) return under;
+    const look = this.look(zoneId).finally(() => this.inflight.delete(zoneId));
+    this.inflight.set(zoneId, look);
+    return look;
+  }
+
+  private async look(zoneId: number): Promise<void> {
     const opts = this.opts!;
     if (this.running.has(zoneId)) return;
     this.running.add(zoneId);
