@@ -161,6 +161,21 @@ describe('pools', () => {
     expect(third.body.error.message).toContain('MAX_POOLS_PER_USER');
   });
 
+  it('exports its answer with a comment naming it; importing the export again changes nothing, and the search finds it', async () => {
+    await api('POST', `${Z}/pools`, POOL);
+    const file = await (await t.request('GET', `${Z}/zone`)).text();
+    expect(file).toMatch(/; health-checked pool \(failover, http checks of 192\.0\.2\.1, 192\.0\.2\.2, 192\.0\.2\.3\)[^\n]*\nwww\t30\tIN\tA\t192\.0\.2\.1\n/);
+    const before = await serial();
+    const again = await t.request('POST', `${Z}/zone`, { raw: file, headers: { 'content-type': 'text/dns' } });
+    expect(again.status).toBe(200);
+    expect(await serial()).toBe(before);
+    const changed = await t.request('POST', `${Z}/zone`, { raw: file.replace('192.0.2.1\n', '198.51.100.1\n'), headers: { 'content-type': 'text/dns' } });
+    expect(changed.status).toBe(409);
+    expect(await serial()).toBe(before);
+    const found = (await api('GET', '/api/v1/records?q=192.0.2.1')).body as { fqdn: string; record_type: string }[];
+    expect(found.map((r) => `${r.fqdn} ${r.record_type}`)).toContain('www.example.com A');
+  });
+
   it('shows in the PowerDNS API as an RRset with a comment saying so, and refuses a PATCH of it', async () => {
     await api('POST', `${Z}/pools`, POOL);
     const key = (await t.services.accounts.createToken((await t.services.store.users.byUsername('alice'))!.id, 'pdns')).token;
