@@ -1,6 +1,6 @@
 /** Wires configuration, store, services, HTTP and DNS. No logic of its own. */
 import { buildApp } from './app';
-import { ConfigError, loadConfig } from './config';
+import { ConfigError, loadConfig, type Config } from './config';
 import { startDnsThread } from './dns/sync/thread';
 import { pullClient } from './dns/transfer/zone-pull';
 import { deliver } from './outbound/deliver';
@@ -12,8 +12,8 @@ import { backgroundFailures } from './metrics';
 import { parseHostPort } from './core/host-port';
 import { createAliasSerials } from './services/zones/alias-serials';
 import { resignSignedZones, RESIGN_EVERY_MS } from './services/zones/resign';
-import { announce, createLogger } from './log';
-import { servicesFor } from './services';
+import { announce, createLogger, type Logger } from './log';
+import { servicesFor, type Services } from './services';
 import { createStatsRecorder } from './services/analytics/stats-recorder';
 import { openStore } from './store/open';
 import { SecretsKeyError } from './store/secret-box';
@@ -123,31 +123,7 @@ async function main(): Promise<void> {
     },
     stats ? (batch) => stats.record(batch) : undefined,
   );
-  // Secondary zones follow their primaries (one node at a time per zone, by a lease in the database).
-  services.secondaries.start(pullClient, { node: services.events.origin, maxRecords: config.maxRecordsPerZone, log });
-  services.catalogs.start(pullClient, { node: services.events.origin, maxRecords: config.maxRecordsPerZone, log });
-  // Signed zones roll their keys by their policy (one node at a time per zone, by a lease in the database).
-  services.dnssec.start({
-    propagationS: config.dnssecPropagationS,
-    resolver: config.resolver ? parseHostPort(config.resolver) : null,
-    secondaries: config.secondaries.length > 0,
-    node: services.events.origin,
-    log,
-  });
-  // Webhooks' deliveries go out from every node, one node per delivery (a lease in the database).
-  services.webhooks.start({ deliver: (d, policy) => deliver(d, policy) }, { node: services.events.origin, log });
-  // Pools' members are checked by every node; the state is what the nodes judge together (services/health/).
-  // The node that records a member's move tells the webhooks (pool.member.down / up).
-  const health = services.healthChecker({
-    node: `${os.hostname()}/${services.events.origin.slice(0, 8)}`,
-    probe: (spec) => probe(spec, { allowPrivate: config.health.allowPrivate, sourceAddress: config.health.sourceAddress }),
-    log,
-    onTransition: (t) => services.webhooks.poolMemberMoved(t),
-  });
-  health.start();
-  services.events.subscribe((change) => {
-    if (change.kind === 'zone-changed') health.zoneChanged(change.domain);
-  });
+  const drivers = startDrivers(services, config, log);
   const app = buildApp({ services, config, log, dnsProgress: () => dns?.progress() ?? null });
   const http = await startHttp(app.fetch, config);
   // Which Node runs it (npm install brings Node 24 along: README): the operator sees it here.
@@ -172,13 +148,8 @@ async function main(): Promise<void> {
     log.info({ signal }, 'shutting down');
     await stopHttp(http.server);
     for (const job of [...pruning, resign]) job.stop();
-    services.secondaries.stop();
-    services.catalogs.stop();
-    services.dnssec.stop();
-    health.stop();
     aliasSerials?.close();
-    services.webhooks.stop();
-    await services.webhooks.idle();
+    await drivers.stop();
     await dns?.close();
     await stats?.close();
     await store.close();
@@ -186,6 +157,46 @@ async function main(): Promise<void> {
   };
   process.on('SIGTERM', () => void stop('SIGTERM'));
   process.on('SIGINT', () => void stop('SIGINT'));
+}
+
+/**
+ * What every node drives in the background, each zone or delivery by one node at a time (a lease in
+ * the database): secondaries and catalogs following their primaries, key rollovers, webhook
+ * deliveries; and this node's health checks of pool members, whose verdicts the nodes judge together.
+ */
+function startDrivers(services: Services, config: Config, log: Logger): { stop(): Promise<void> } {
+  const node = services.events.origin;
+  services.secondaries.start(pullClient, { node, maxRecords: config.maxRecordsPerZone, log });
+  services.catalogs.start(pullClient, { node, maxRecords: config.maxRecordsPerZone, log });
+  services.dnssec.start({
+    propagationS: config.dnssecPropagationS,
+    resolver: config.resolver ? parseHostPort(config.resolver) : null,
+    secondaries: config.secondaries.length > 0,
+    node,
+    log,
+  });
+  services.webhooks.start({ deliver: (d, policy) => deliver(d, policy) }, { node, log });
+  // The node that records a member's move tells the webhooks (pool.member.down / up).
+  const health = services.healthChecker({
+    node: `${os.hostname()}/${node.slice(0, 8)}`,
+    probe: (spec) => probe(spec, { allowPrivate: config.health.allowPrivate, sourceAddress: config.health.sourceAddress }),
+    log,
+    onTransition: (t) => services.webhooks.poolMemberMoved(t),
+  });
+  health.start();
+  services.events.subscribe((change) => {
+    if (change.kind === 'zone-changed') health.zoneChanged(change.domain);
+  });
+  return {
+    async stop() {
+      services.secondaries.stop();
+      services.catalogs.stop();
+      services.dnssec.stop();
+      health.stop();
+      services.webhooks.stop();
+      await services.webhooks.idle();
+    },
+  };
 }
 
 main().catch((err) => {
