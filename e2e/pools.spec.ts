@@ -104,10 +104,15 @@ test('a pool made in the form checks its members, answers the healthy one, and i
   expect((await api.get(`/domains/${zone}/pools/www`)).members).toHaveLength(1);
 
   // The records table marks the pool's set and leads to the pool instead of editing it.
+  expect((await api.call('POST', `/domains/${zone}/records`, { name: 'note', record_type: 'TXT', content: 'beside the pool' })).status).toBe(200);
   await page.setViewportSize({ width: 1280, height: 800 });
   await page.goto(`${own.url}/domains/${zone}`);
   await expect(page.getByRole('link', { name: `Pool answering www.${zone} A` })).toBeVisible();
   await expect(page.getByRole('button', { name: `Edit www.${zone} A` })).toHaveCount(0);
+  // "Select all shown" leaves the pool's set out: only the zone's own records are chosen to delete together.
+  await page.getByRole('checkbox', { name: 'Select all shown records' }).check();
+  await expect(page.getByRole('button', { name: 'Delete 1 record' })).toBeVisible();
+  await page.getByRole('checkbox', { name: 'Select all shown records' }).uncheck();
   await page.getByRole('link', { name: `Pool answering www.${zone} A` }).click();
   await expect(page.getByTestId('member-row')).toHaveCount(1);
   await page.setViewportSize(PHONE);

@@ -46,16 +46,18 @@ export function RecordsPanel({ domain, readOnly = false, readOnlyReason }: { dom
   const filters = useRecordFilters();
   const { sort, onSort } = useRecordSort();
   const rows = useShownRecords(records.data, filters, sort);
-  const selection = useSelectionState(records.data, rows);
+  // The sets pools answer are marked, and left to their pools (the server refuses any other write to them).
+  const poolList = useQuery({ ...poolsQuery(zone), refetchInterval: false });
+  const pools = useMemo(() => new Map((poolList.data ?? []).map((p) => [`${p.name} ${p.type}`, p.id])), [poolList.data]);
+  // Nor can they be chosen to delete together ("select all shown" leaves them out).
+  const ownRecords = useMemo(() => records.data?.filter((r) => !pools.has(`${r.name} ${r.record_type}`)), [records.data, pools]);
+  const ownRows = useMemo(() => rows.filter((r) => !pools.has(`${r.name} ${r.record_type}`)), [rows, pools]);
+  const selection = useSelectionState(ownRecords, ownRows);
   const pendingIds = usePendingIds(zone);
   const update = useUpdateRecord(zone);
   const row = useRowActions(zone, update);
   const edit = useEditingRecord(domain, records.data, update, row.disarm);
   const add = useAddingRecord(domain, records.data);
-
-  // The sets pools answer are marked, and left to their pools (the server refuses any other write to them).
-  const poolList = useQuery({ ...poolsQuery(zone), refetchInterval: false });
-  const pools = useMemo(() => new Map((poolList.data ?? []).map((p) => [`${p.name} ${p.type}`, p.id])), [poolList.data]);
 
   const renderEditor = (r: DnsRecord) => <RecordForm domain={domain} records={records.data} ips={ips.data} {...edit.editorOf(r)} submitLabel="Save record" />;
 
