@@ -99,6 +99,25 @@ new Counter({
   },
 });
 
+/**
+ * The start-up snapshot's faults, counted in the DNS thread and read here on scrape: a file that
+ * could not be read (the zones came from the database), a zone whose block was damaged (that zone
+ * came from the database), a write that failed (tried again later).
+ */
+export const snapshotFaults = new Float64Array(3);
+export const SNAPSHOT_FAULT = { unreadable: 0, zone_damaged: 1, write_failed: 2 } as const;
+
+new Counter({
+  name: 'zonedeck_snapshot_faults_total',
+  help: 'Faults of the DNS index start-up snapshot: unreadable (cut short, altered or of another version: every zone read from the database), zone_damaged (one block failed its checksum: that zone read from the database), write_failed (a full disk or no permission: tried again later)',
+  labelNames: ['fault'] as const,
+  registers: [registry],
+  collect() {
+    this.reset();
+    for (const [fault, slot] of Object.entries(SNAPSHOT_FAULT)) this.inc({ fault }, snapshotFaults[slot]!);
+  },
+});
+
 /** Checks of secondary zones against their primaries (services/secondary/refresh.ts), by outcome. */
 export const secondaryTransfers = { ok: 0, failed: 0 };
 

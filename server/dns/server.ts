@@ -8,6 +8,7 @@ import path from 'node:path';
 import type { Config } from '../config';
 import { startJob } from '../background';
 import type { Logger } from '../log';
+import { SNAPSHOT_FAULT, snapshotFaults } from '../metrics';
 import type { UpdateRequest } from '../services/changes/dynamic-updates';
 import type { ZoneEvents } from '../services/changes/events';
 import type { ReadStore } from '../store/types';
@@ -144,6 +145,10 @@ export async function startDns(config: DnsConfig, store: ReadStore, events: Zone
         writes.loading?.(p);
       },
       snapshotRefreshed: ({ kept, read, written }) => written && log.info({ kept, read }, 'zone index snapshot refreshed'),
+      snapshotFault: (fault, message) => {
+        snapshotFaults[SNAPSHOT_FAULT[fault]]! += 1;
+        log.warn({ fault, reason: message }, 'zone index snapshot fault');
+      },
       onError,
     },
     catalog: config.catalogZone,

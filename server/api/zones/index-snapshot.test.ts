@@ -15,6 +15,7 @@ import { Zone } from '../../dns/index/zone';
 import { entryShape } from '../../dns/index/zone-names';
 import { ZoneIndex } from '../../dns/index/zone-index';
 import type { StartupLoad } from '../../dns/sync/startup-load';
+import type { SnapshotFaultKind } from '../../dns/sync/sync-deps';
 import { syncZones } from '../../dns/sync/zone-sync';
 import { createTestApp, type TestApp } from '../../testing/test-app';
 import { IDENTITY } from '../../testing/zone-fixture';
@@ -64,15 +65,17 @@ const dump = (zone: Zone) =>
     .sort((x, y) => (x[0] < y[0] ? -1 : 1));
 
 /** A start of the DNS index on the test app's store, with the snapshot beside it: how it loaded, and the index. */
-async function start(): Promise<{ startup: Omit<StartupLoad, 'ms'>; index: ZoneIndex }> {
+async function start(): Promise<{ startup: Omit<StartupLoad, 'ms'>; index: ZoneIndex; faults: SnapshotFaultKind[] }> {
   const index = new ZoneIndex();
-  const sync = await syncZones({ store: t.services.store, events: t.services.events, index, identity: IDENTITY, reconcileMs: 3_600_000, snapshot: file });
+  const faults: SnapshotFaultKind[] = [];
+  const hooks = { snapshotFault: (fault: SnapshotFaultKind) => void faults.push(fault) };
+  const sync = await syncZones({ store: t.services.store, events: t.services.events, index, identity: IDENTITY, reconcileMs: 3_600_000, snapshot: file, hooks });
   await sync.loaded;
   await sync.snapshotWritten;
   sync.stop();
   const { ms, ...startup } = sync.startup;
   expect(ms).toBeGreaterThanOrEqual(0);
-  return { startup, index };
+  return { startup, index, faults };
 }
 
 /** Each zone of the index is the zone its served records make now, when handed over all at once. */
@@ -235,6 +238,8 @@ describe('the start-up snapshot', () => {
     expect(s.startup.restored).toBe(2);
     expect(s.startup.read).toBe(1);
     expect(s.startup.fault).toMatch(/two\.test is damaged/);
+    // Told as it happened, for /metrics: one zone's block, not the file.
+    expect(s.faults).toEqual(['zone_damaged']);
     expect(resolve(s.index, { qname: 'h769.two.test', qtype: T.A }).answer[0]!.data).toEqual(['10.0.3.1']);
     await expectAsStored(s.index);
 
@@ -243,6 +248,7 @@ describe('the start-up snapshot', () => {
     s = await start();
     expect(s.startup).toMatchObject({ restored: 0, read: 3, written: 3 });
     expect(s.startup.fault).toMatch(/not used/);
+    expect(s.faults).toEqual(['unreadable']);
 
     // Written at another schema: not used.
     const other = SnapshotWriter.create(file, 'an-older-schema');
@@ -250,8 +256,41 @@ describe('the start-up snapshot', () => {
     s = await start();
     expect(s.startup).toMatchObject({ restored: 0, read: 3 });
     expect(s.startup.fault).toMatch(/written at schema an-older-schema/);
+    expect(s.faults).toEqual(['unreadable']);
     await expectAsStored(s.index);
-    expect((await start()).startup).toMatchObject({ restored: 3, read: 0, fault: null });
+    const whole = await start();
+    expect(whole.startup).toMatchObject({ restored: 3, read: 0, fault: null });
+    expect(whole.faults).toEqual([]);
+  });
+
+  it('is written again by its timer after a start could not write it, with no zone changing meanwhile', async () => {
+    // A directory that is not there yet: as a full disk or a directory this process may not write to, the write fails.
+    const dir = path.join(t.dir, 'later');
+    const later = path.join(dir, SNAPSHOT_FILE);
+    const faults: SnapshotFaultKind[] = [];
+    const sync = await syncZones({
+      store: t.services.store,
+      events: t.services.events,
+      index: new ZoneIndex(),
+      identity: IDENTITY,
+      reconcileMs: 3_600_000,
+      snapshot: later,
+      refreshMs: 50,
+      hooks: { snapshotFault: (fault) => void faults.push(fault) },
+    });
+    try {
+      await sync.loaded;
+      await sync.snapshotWritten;
+      expect(sync.startup.read).toBe(3);
+      expect(faults[0]).toBe('write_failed');
+      fs.mkdirSync(dir);
+      await vi.waitFor(() => expect(fs.existsSync(later)).toBe(true), { timeout: 10_000, interval: 50 });
+      const reader = SnapshotReader.open(later, await t.services.store.schemaVersion());
+      if (typeof reader === 'string') throw new Error(reader);
+      reader.close();
+    } finally {
+      sync.stop();
+    }
   });
 
   it('takes from the file only whole entries of the index, of registered types', async () => {

@@ -65,6 +65,8 @@ export interface SnapshotEntry {
 
 /** Why a snapshot file was not used (logged), or null when it was read. */
 export type SnapshotFault = string;
+/** The reason given when there is no file at all: a first start, not a fault. */
+export const NO_SNAPSHOT: SnapshotFault = 'no snapshot yet';
 
 /** Reads `n` octets at `position`, all of them or an error (into `into` when it is big enough). */
 function readFully(fd: number, n: number, position: number, into?: Buffer): Buffer {
@@ -151,7 +153,7 @@ export class SnapshotReader {
     try {
       fd = fs.openSync(path, 'r');
     } catch (e) {
-      return (e as NodeJS.ErrnoException).code === 'ENOENT' ? 'no snapshot yet' : `the snapshot cannot be opened: ${(e as Error).message}`;
+      return (e as NodeJS.ErrnoException).code === 'ENOENT' ? NO_SNAPSHOT : `the snapshot cannot be opened: ${(e as Error).message}`;
     }
     try {
       const size = fs.fstatSync(fd).size;

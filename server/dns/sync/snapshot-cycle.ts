@@ -42,7 +42,8 @@ export class SnapshotCycle {
     const { hooks } = this.deps;
     this.refresh().then(
       (r) => hooks.snapshotRefreshed?.(r),
-      (err: unknown) => hooks.onError?.(err),
+      // Tried again at the next turn (the zones changed since are still marked).
+      (err: unknown) => hooks.snapshotFault?.('write_failed', `the snapshot cannot be brought up to date: ${(err as Error).message}`),
     );
   }
 

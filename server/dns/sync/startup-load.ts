@@ -52,7 +52,7 @@ export async function loadAtStart(deps: SyncDeps, start: StartingZones, snapshot
   let snapshot: StartupSnapshot | null = null;
   let whole = false;
   try {
-    if (snapshotPath) snapshot = await StartupSnapshot.open(deps.store, snapshotPath, report);
+    if (snapshotPath) snapshot = await StartupSnapshot.open(deps.store, snapshotPath, report, (fault, message) => hooks.snapshotFault?.(fault, message));
     let yielded = Date.now();
     let reported = yielded;
     for (let i = 0; i < total; i++) {

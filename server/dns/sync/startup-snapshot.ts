@@ -6,7 +6,11 @@
  * cannot write to) stops the writing and is reported, never the load.
  */
 import type { DomainRow, ReadStore, ServedRecord } from '../../store/types';
-import { SnapshotReader, SnapshotWriter, type EntrySource, type SnapshotEntry } from '../index/index-snapshot';
+import { NO_SNAPSHOT, SnapshotReader, SnapshotWriter, type EntrySource, type SnapshotEntry } from '../index/index-snapshot';
+import type { SnapshotFaultKind } from './sync-deps';
+
+/** Told of each fault of the snapshot as it happens (counted in /metrics by the DNS server). */
+export type OnSnapshotFault = (fault: SnapshotFaultKind, message: string) => void;
 
 /** What the snapshot tells of the start (part of StartupLoad, startup-load.ts). */
 export interface SnapshotReport {
@@ -22,6 +26,7 @@ export class StartupSnapshot {
 
   private constructor(
     private readonly report: SnapshotReport,
+    private readonly onFault: OnSnapshotFault,
     /** Each zone's content tag, read before any record of the start. */
     private readonly tags: Map<number, string>,
     /** The old snapshot, when there is one this start can read. */
@@ -31,7 +36,7 @@ export class StartupSnapshot {
   ) {}
 
   /** The start's snapshot at `path`: the old one to read (when usable) and the new one to write; null when neither can be. */
-  static async open(store: Pick<ReadStore, 'records' | 'schemaVersion'>, path: string, report: SnapshotReport): Promise<StartupSnapshot | null> {
+  static async open(store: Pick<ReadStore, 'records' | 'schemaVersion'>, path: string, report: SnapshotReport, onFault: OnSnapshotFault = () => {}): Promise<StartupSnapshot | null> {
     let tags: Map<number, string>;
     let schema: string;
     try {
@@ -42,17 +47,24 @@ export class StartupSnapshot {
       report.fault = `the snapshot is not used: ${(err as Error).message}`;
       return null;
     }
+    const tell = (fault: SnapshotFaultKind, message: string) => {
+      report.fault = message;
+      onFault(fault, message);
+    };
     const opened = SnapshotReader.open(path, schema);
-    if (typeof opened === 'string') report.fault = opened;
+    if (typeof opened === 'string') {
+      if (opened === NO_SNAPSHOT) report.fault = opened;
+      else tell('unreadable', opened);
+    }
     const old = typeof opened === 'string' ? null : opened;
     let writer: SnapshotWriter | null = null;
     try {
       writer = SnapshotWriter.create(path, schema);
     } catch (err) {
       // A data directory this process cannot write to: the old snapshot is still read.
-      report.fault = `the snapshot cannot be written: ${(err as Error).message}`;
+      tell('write_failed', `the snapshot cannot be written: ${(err as Error).message}`);
     }
-    return new StartupSnapshot(report, tags, old, writer);
+    return new StartupSnapshot(report, onFault, tags, old, writer);
   }
 
   /** The old snapshot's entry of the zone, when it holds the zone as the store has it now. */
@@ -68,6 +80,7 @@ export class StartupSnapshot {
   /** Something went wrong that costs a read from the store, not the start (a damaged block). */
   fault(message: string): void {
     this.report.fault = message;
+    this.onFault('zone_damaged', message);
   }
 
   /** Starts filing a zone read from the store; null when it is not filed (no tag, or no writing). */
@@ -148,5 +161,6 @@ export class StartupSnapshot {
     this.writer?.abort();
     this.writer = null;
     this.report.fault = `the snapshot cannot be written: ${(err as Error).message}`;
+    this.onFault('write_failed', this.report.fault);
   }
 }

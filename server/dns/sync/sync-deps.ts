@@ -22,6 +22,8 @@ export interface SnapshotRefresh {
   written: boolean;
 }
 
+export type SnapshotFaultKind = 'unreadable' | 'zone_damaged' | 'write_failed';
+
 export interface ZoneSyncHooks {
   /** A zone's serial changed (or the zone appeared): time to NOTIFY secondaries. */
   serialChanged?(zone: Zone): void;
@@ -31,6 +33,12 @@ export interface ZoneSyncHooks {
   loading?(progress: LoadProgress): void;
   /** The snapshot was brought up to date by its timer. */
   snapshotRefreshed?(refresh: SnapshotRefresh): void;
+  /**
+   * The snapshot let the node down: a file that cannot be read (cut short, altered, of another
+   * version), one zone's damaged block (that zone read from the store), or a write that failed
+   * (tried again later). Never fatal: the zones come from the store.
+   */
+  snapshotFault?(fault: SnapshotFaultKind, message: string): void;
   onError?(err: unknown): void;
 }
 

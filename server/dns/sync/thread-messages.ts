@@ -11,7 +11,7 @@ export type ToWorker = { type: 'change'; change: ZoneChange } | { type: 'update-
 export type FromWorker =
   | { type: 'ready'; port: number }
   | { type: 'failed'; message: string }
-  | { type: 'metrics'; udp: Float64Array; tcp: Float64Array; defences: Float64Array }
+  | { type: 'metrics'; udp: Float64Array; tcp: Float64Array; defences: Float64Array; snapshot: Float64Array }
   /** An RFC 2136 update this thread verified, for the main thread to apply (every write happens there). */
   | { type: 'update'; id: number; request: UpdateRequest }
   /** A zone's ALIAS addresses changed: the main thread gives it a new serial (services/alias-serials.ts). */

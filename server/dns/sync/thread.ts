@@ -8,7 +8,7 @@
 import { Worker } from 'node:worker_threads';
 import type { Config } from '../../config';
 import type { Logger } from '../../log';
-import { dnsDefences, dnsResponses } from '../../metrics';
+import { dnsDefences, dnsResponses, snapshotFaults } from '../../metrics';
 import type { ZoneEvents } from '../../services/changes/events';
 import type { ReadStore } from '../../store/types';
 import { startDns, type DnsWrites } from '../server';
@@ -57,6 +57,7 @@ export async function startDnsThread(config: Config, store: ReadStore, events: Z
         dnsResponses.udp.set(m.udp);
         dnsResponses.tcp.set(m.tcp);
         dnsDefences.set(m.defences);
+        snapshotFaults.set(m.snapshot);
       } else if (m.type === 'loading') progress = { loaded: m.loaded, total: m.total };
       else if (m.type === 'alias-changed') writes.aliasChanged?.(m.zoneId);
       else if (m.type === 'notified') writes.notified?.(m.zoneId);

@@ -67,7 +67,16 @@ export interface ZoneSyncOptions {
 }
 
 export async function syncZones(options: ZoneSyncOptions): Promise<ZoneSync> {
-  const hooks = options.hooks ?? {};
+  const given = options.hooks ?? {};
+  let cycle: SnapshotCycle | null = null;
+  const hooks: ZoneSyncHooks = {
+    ...given,
+    // A snapshot not written is tried again by the cycle's next turn, whether or not a zone changes meanwhile.
+    snapshotFault(fault, message) {
+      given.snapshotFault?.(fault, message);
+      if (fault === 'write_failed') cycle?.changed();
+    },
+  };
   const deps: SyncDeps = { store: options.store, index: options.index, identity: options.identity, hooks, catalog: options.catalog, serialSlice: options.serialSlice };
   const queue = new SyncQueue(hooks.onError);
   const catalog = new CatalogRebuild(deps, queue);
@@ -80,6 +89,7 @@ export async function syncZones(options: ZoneSyncOptions): Promise<ZoneSync> {
   const snapshotWritten = new Promise<void>((r) => (snapshotDone = r));
   const loaded = queue.push(() => loadAtStart(deps, start, options.snapshot, startup, snapshotDone));
   const snapshot = options.snapshot ? new SnapshotCycle(deps, options.snapshot, snapshotWritten) : null;
+  cycle = snapshot;
 
   const onChange = async (change: ZoneChange) => {
     if (!hosted(deps, change.domain)) return;
