@@ -260,7 +260,7 @@ new Counter({
 /** Background jobs that failed (server/background.ts); each failure is also logged, with the zone when it concerns one. */
 export const backgroundFailures = new Counter({
   name: 'zonedeck_background_failures_total',
-  help: 'Background work that failed and will be retried with backoff: job="resign" (the weekly serial bump that refreshes signatures at secondaries), "prune-history", "prune-audit", "delegation", "prune-webhook-deliveries", "webhook-emit" (an event that could not be queued for the webhooks)',
+  help: 'Background work that failed and will be retried with backoff: job="resign" (the weekly serial bump that refreshes signatures at secondaries), "prune-history", "prune-audit", "delegation", "prune-webhook-deliveries", "webhook-emit" (an event that could not be queued for the webhooks), "analytics-write" (query counts the store refused: kept in memory and written later)',
   labelNames: ['job'] as const,
   registers: [registry],
 });

@@ -14,6 +14,9 @@ import type Database from 'better-sqlite3';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { buildApp } from '../app';
 import { InsufficientStorage } from '../core/errors';
+import { SLOT, STAT_FIELDS } from '../core/query-stats-fields';
+import { backgroundFailures } from '../metrics';
+import { createStatsRecorder } from '../services/analytics/stats-recorder';
 import { loadConfig } from '../config';
 import { createLogger } from '../log';
 import { servicesFor, type Services } from '../services';
@@ -122,5 +125,40 @@ describe('SQLite with its disk full', () => {
     expect(after.serial).toBeGreaterThan(full.serial);
     expect(writer.pragma('integrity_check', { simple: true })).toBe('ok');
     expect(await (await request('GET', '/readyz')).json()).toMatchObject({ status: 'ready' });
+  });
+
+  it('keeps the query counts a full disk refused, and stores them once, exactly, when there is space', async () => {
+    const errors: unknown[] = [];
+    const recorder = createStatsRecorder(store, { node: 'n1', days: 7, metricsPerZone: false, onError: (err) => errors.push(err) });
+    const zoneId = (await store.domains.byName('full.example'))!.id;
+    const minute = Math.floor(Date.now() / 60_000) * 60 - 120;
+    // Enough names that the rows need pages the file does not have.
+    const names = (n: number) => Array.from({ length: 3000 }, (_, i) => [`name-${n}-${i}-${'n'.repeat(60)}.full.example`, 1] as [string, number]);
+    const batch = (n: number, queries: number) => {
+      const counts = Array<number>(STAT_FIELDS.length).fill(0);
+      counts[SLOT.queries] = queries;
+      return { minute, zones: [{ id: zoneId, name: 'full.example', counts, names: names(n), nxdomain: [] }], unattributed: [] };
+    };
+    const queries = async () => (await store.queryStats.series(zoneId, 60, minute, minute + 60, 60))[0]?.queries ?? 0;
+    const failures = async () => (await backgroundFailures.get()).values.find((v) => v.labels.job === 'analytics-write')?.value ?? 0;
+    const failedBefore = await failures();
+
+    fillDisk();
+    recorder.record(batch(1, 7));
+    await recorder.flushed();
+    expect(errors[0]).toBeInstanceOf(InsufficientStorage);
+    expect(await failures()).toBeGreaterThan(failedBefore);
+    expect(await queries()).toBe(0);
+    // A batch that comes while the disk is full waits with the first.
+    recorder.record(batch(2, 5));
+    await recorder.flushed();
+    expect(await queries()).toBe(0);
+
+    freeDisk();
+    await recorder.flushed();
+    expect(await queries()).toBe(12);
+    await recorder.close();
+    expect(await queries()).toBe(12);
+    expect(writer.pragma('integrity_check', { simple: true })).toBe('ok');
   });
 });

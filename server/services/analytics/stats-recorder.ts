@@ -3,7 +3,7 @@
  * to the store as this node's minute and hourly rows, a little at a time, and their retention.
  */
 import { SLOT, type StatsBatch, type TopKind } from '../../core/query-stats-fields';
-import { ZONE_RCODES, zoneAnswers } from '../../metrics';
+import { backgroundFailures, ZONE_RCODES, zoneAnswers } from '../../metrics';
 import type { StatsRowAdd, TopRowAdd } from '../../store/types/stats';
 import type { ServiceStore } from '../../store/types';
 
@@ -31,6 +31,16 @@ const MAX_WRITE_WAIT_MS = 60_000;
  * bounded however fast names come and however slow the store is.
  */
 export const MAX_PENDING_TOP = 100_000;
+/**
+ * Count rows waiting in memory at most (one per zone and minute, one per zone and hour). They pile
+ * up only while the store refuses the writes (the database away, a full disk): past this many, a
+ * new minute's row is dropped and only its hour is kept, so a long outage costs the minute
+ * resolution of its last part, never the hourly counts nor unbounded memory.
+ */
+export const MAX_PENDING_ROWS = 200_000;
+/** After a write the store refused: the first wait before trying again, doubling up to the last. */
+const RETRY_FIRST_MS = 1000;
+const RETRY_MAX_MS = 60_000;
 
 export interface StatsRecorder {
   /** Takes one batch; writes run one after another, in order. */
@@ -64,6 +74,10 @@ class QueryStatsRecorder implements StatsRecorder {
   private hurry = 0;
   /** Ends the current rest at once. */
   private wake: (() => void) | null = null;
+  /** The wait before the next try after a refused write (0: the last write went through). */
+  private backoff = 0;
+  /** The try after a refused write, waiting. */
+  private retry: NodeJS.Timeout | null = null;
 
   constructor(
     private readonly store: ServiceStore,
@@ -102,6 +116,7 @@ class QueryStatsRecorder implements StatsRecorder {
   async close(): Promise<void> {
     clearInterval(this.timer);
     await this.drain();
+    if (this.retry) clearTimeout(this.retry);
   }
 
   private run(job: () => Promise<void>): void {
@@ -131,8 +146,10 @@ class QueryStatsRecorder implements StatsRecorder {
   private addRow(zone_id: number, step: 60 | 3600, at: number, counts: readonly number[]): void {
     const key = `${zone_id} ${step} ${at}`;
     const row = this.rows.get(key);
-    if (!row) this.rows.set(key, { zone_id, step, at, counts: Array.from(counts) });
-    else for (let i = 0; i < counts.length; i++) row.counts[i] = (row.counts[i] ?? 0) + counts[i]!;
+    if (!row) {
+      if (step === 60 && this.rows.size >= MAX_PENDING_ROWS) return;
+      this.rows.set(key, { zone_id, step, at, counts: Array.from(counts) });
+    } else for (let i = 0; i < counts.length; i++) row.counts[i] = (row.counts[i] ?? 0) + counts[i]!;
   }
 
   private addTop(zone_id: number, at: number, kind: TopKind, name: string, count: number): void {
@@ -147,27 +164,31 @@ class QueryStatsRecorder implements StatsRecorder {
    * enough to keep the API's writes waiting, with a rest after each (WRITE_DUTY).
    */
   private write(): void {
-    if (this.writing || (this.rows.size === 0 && this.top.size === 0)) return;
+    if (this.writing || this.retry || (this.rows.size === 0 && this.top.size === 0)) return;
     const someRows = [...this.rows.values()];
     const someTop = [...this.top.values()];
     this.rows = new Map();
     this.top = new Map();
     // WRITE_CHUNK rows a transaction, counts first, then top-list names: a batch of a small install is one transaction, its counts and names seen together.
-    const jobs: Array<Parameters<ServiceStore['transaction']>[0]> = [];
+    const chunks: { rows: (StatsRowAdd & { counts: number[] })[]; top: TopRowAdd[] }[] = [];
     for (let i = 0; i < someRows.length + someTop.length; i += WRITE_CHUNK) {
-      const r = someRows.slice(i, i + WRITE_CHUNK);
-      const t = someTop.slice(Math.max(0, i - someRows.length), Math.max(0, i + WRITE_CHUNK - someRows.length));
-      jobs.push((tx) => tx.queryStats.add(this.opts.node, r, t));
+      const rows = someRows.slice(i, i + WRITE_CHUNK);
+      const top = someTop.slice(Math.max(0, i - someRows.length), Math.max(0, i + WRITE_CHUNK - someRows.length));
+      chunks.push({ rows, top });
     }
     this.writing = true;
     this.run(async () => {
       let rested = 0;
-      for (const job of jobs) {
+      for (let c = 0; c < chunks.length; c++) {
+        const { rows, top } = chunks[c]!;
         const began = performance.now();
         try {
-          await this.store.transaction(job);
+          await this.store.transaction((tx) => tx.queryStats.add(this.opts.node, rows, top));
+          this.backoff = 0;
         } catch (err) {
-          this.opts.onError(err);
+          // The store refused (away, or its disk full): this chunk and the rest wait in memory, added to what comes meanwhile, and are tried again.
+          this.refused(err, chunks.slice(c));
+          break;
         }
         const ms = Math.min((performance.now() - began) * (1 / WRITE_DUTY - 1), MAX_WRITE_WAIT_MS - rested);
         if (this.hurry === 0 && ms >= 1) {
@@ -181,13 +202,41 @@ class QueryStatsRecorder implements StatsRecorder {
     });
   }
 
-  /** Writes at once, without rests, and waits for it: what was taken so far is stored when this resolves. */
+  /** A write the store refused: logged, counted, its rows kept to be added to what comes, tried again after a wait. */
+  private refused(err: unknown, chunks: { rows: (StatsRowAdd & { counts: number[] })[]; top: TopRowAdd[] }[]): void {
+    this.opts.onError(err);
+    backgroundFailures.inc({ job: 'analytics-write' });
+    for (const { rows, top } of chunks) {
+      for (const r of rows) this.addRow(r.zone_id, r.step, r.at, r.counts);
+      for (const t of top) this.addTop(t.zone_id, t.at, t.kind, t.name, t.count);
+    }
+    this.backoff = Math.min(this.backoff ? this.backoff * 2 : RETRY_FIRST_MS, RETRY_MAX_MS);
+    this.retry = setTimeout(() => {
+      this.retry = null;
+      this.write();
+    }, this.backoff);
+    this.retry.unref();
+  }
+
+  /**
+   * Writes at once, without rests, and waits for it: what was taken so far is stored when this
+   * resolves — unless the store refuses it, when it stays in memory for the next try.
+   */
   private async drain(): Promise<void> {
     this.hurry++;
     try {
       this.wake?.();
       // A write resting when called starts the next on its way out: wait until none is left.
       do {
+        if (this.retry) {
+          // Waiting on a refused write: one try now, and no more if that is refused too.
+          clearTimeout(this.retry);
+          this.retry = null;
+          this.write();
+          await this.queue;
+          if (this.retry) return;
+          continue;
+        }
         this.write();
         await this.queue;
       } while (this.writing || this.rows.size > 0 || this.top.size > 0);
