@@ -5,7 +5,7 @@
  * 127.0.0.1 port that stays its own across restarts. As root, PostgreSQL's programs run as the
  * `postgres` user, as scripts/test-setup/postgres.mjs does for the shared cluster.
  */
-import { spawnSync } from 'node:child_process';
+import { spawn, spawnSync } from 'node:child_process';
 import { randomBytes } from 'node:crypto';
 import fs from 'node:fs';
 import net from 'node:net';
@@ -19,6 +19,12 @@ export interface OwnPostgres {
   stop(): void;
   /** Starts it again on the same port; returns once it accepts connections. */
   start(): void;
+  /**
+   * `pg_ctl restart -m fast`, as an operator's restart or a package upgrade does it: sessions ended,
+   * a moment refused, then up again. Asynchronous, so that the test's own loops go on meanwhile;
+   * resolves once it accepts connections.
+   */
+  restart(): Promise<void>;
   /** Stops it and removes its files. */
   destroy(): void;
 }
@@ -63,11 +69,22 @@ export async function startOwnPostgres(): Promise<OwnPostgres> {
     fs.chownSync(base, uid, gid);
     fs.chownSync(passwordFile, uid, gid);
   }
+  const argvOf = (program: string, args: string[]) => (asRoot ? ['runuser', '-u', 'postgres', '--', path.join(bin, program), ...args] : [path.join(bin, program), ...args]);
   const run = (program: string, args: string[]) => {
-    const argv = asRoot ? ['runuser', '-u', 'postgres', '--', path.join(bin, program), ...args] : [path.join(bin, program), ...args];
+    const argv = argvOf(program, args);
     const r = spawnSync(argv[0]!, argv.slice(1), { cwd: '/', encoding: 'utf8' });
     if (r.status !== 0) throw new Error(`${program} ${args.join(' ')} failed (${r.status}): ${r.stderr}${r.stdout}`);
   };
+  const runAsync = (program: string, args: string[]) =>
+    new Promise<void>((resolve, reject) => {
+      const argv = argvOf(program, args);
+      const child = spawn(argv[0]!, argv.slice(1), { cwd: '/', stdio: ['ignore', 'pipe', 'pipe'] });
+      let out = '';
+      child.stdout.on('data', (d) => (out += d));
+      child.stderr.on('data', (d) => (out += d));
+      child.once('error', reject);
+      child.once('exit', (code) => (code === 0 ? resolve() : reject(new Error(`${program} ${args.join(' ')} failed (${code}): ${out}`))));
+    });
   run('initdb', ['-D', data, '-U', 'zonedeck', `--pwfile=${passwordFile}`, '--auth-host=scram-sha-256', '--auth-local=peer', '-E', 'UTF8', '--no-locale', '--no-sync']);
   const port = await freePort();
   fs.appendFileSync(path.join(data, 'postgresql.conf'), `\nlisten_addresses = '127.0.0.1'\nport = ${port}\nunix_socket_directories = ''\nfsync = off\nfull_page_writes = off\n`);
@@ -79,6 +96,7 @@ export async function startOwnPostgres(): Promise<OwnPostgres> {
     url: `postgres://zonedeck:${password}@127.0.0.1:${port}/postgres`,
     start,
     stop,
+    restart: () => runAsync('pg_ctl', ['restart', '-D', data, '-l', log, '-m', 'fast', '-w', '-t', '60']),
     destroy() {
       try {
         stop();
