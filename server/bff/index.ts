@@ -36,7 +36,8 @@ export interface BffOptions {
 
 function bffDeps(services: Services, opts: BffOptions): BffDeps {
   const now = opts.now ?? Date.now;
-  const sessions = services.sessions(opts.sessionTimes ?? DEFAULT_SESSION_TIMES, now);
+  // Without a test's clock, sessions read this process's and leave out what a step of it added.
+  const sessions = services.sessions(opts.sessionTimes ?? DEFAULT_SESSION_TIMES, opts.now);
   /**
    * Whether REQUIRE_2FA holds this session's user at enrolment: no TOTP and no passkey yet. A
    * session begun through single sign-on is exempt only with OIDC_SKIP_2FA: the provider then

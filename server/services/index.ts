@@ -30,6 +30,7 @@ import { HealthChecker, type CheckerOptions } from './health/checker';
 import { createDelegationChecks, type DelegationTuning } from './checks/delegation-check';
 import { createDeletedZones } from './zones/deleted-zones';
 import { createSessions, type SessionTimes } from './identity/sessions';
+import { fixedClock, watchClockSteps } from './clock-steps';
 import { createZoneAttributes } from './zones/zone-attributes';
 import { createSignInThrottle, type ThrottleOptions } from './identity/sign-in-throttle';
 import { DEFAULT_MAX_WEBHOOKS, Webhooks, type WebhookSettings } from './webhooks/webhooks';
@@ -93,8 +94,8 @@ export function createServices(
     signInSettings: createSignInSettings(store, audit, defaults.oidc?.name ?? null),
     zoneAttributes: createZoneAttributes(store),
     webhooks,
-    /** The dashboard's sessions (the BFF's), with its times and clock. */
-    sessions: (times?: SessionTimes, now?: () => number) => createSessions(store, accounts, times, now),
+    /** The dashboard's sessions (the BFF's), with its times, and the clock a test sets (else this process's, watched for steps). */
+    sessions: (times?: SessionTimes, now?: () => number) => createSessions(store, accounts, times, now ? fixedClock(now) : watchClockSteps()),
     /** Failed sign-ins counted per user and address, with the BFF's limits and clock. */
     signInThrottle: (opts?: ThrottleOptions, now?: () => number) => createSignInThrottle(store.signInFailures, opts, now),
     /** The sealing of stored secrets (`secrets rotate`): the key in use, and a re-seal under a new one. */

@@ -36,6 +36,7 @@ import * as m0027 from './migrations/0027-catalog-consumers';
 import * as m0028 from './migrations/0028-dnssec-policy';
 import * as m0029 from './migrations/0029-pools';
 import * as m0030 from './migrations/0030-webhooks';
+import * as m0031 from './migrations/0031-totp-used-steps';
 import * as m0032 from './migrations/0032-record-count-per-statement';
 
 export type Dialect = 'sqlite' | 'postgres';
@@ -73,6 +74,7 @@ const STEPS: Record<string, Step> = {
   '0028-dnssec-policy': m0028,
   '0029-pools': m0029,
   '0030-webhooks': m0030,
+  '0031-totp-used-steps': m0031,
   '0032-record-count-per-statement': m0032,
 };
 

@@ -30,6 +30,8 @@ export interface Database {
   team_invitations: { id: Generated<number>; team_id: number; username: string; user_id: number | null; role: string; invited_by: string; created_at: string };
   /** Migration 0017: a user's TOTP factor; the secret sealed at rest. */
   totp_factors: { user_id: number; secret: string; created_at: string; confirmed_at: string | null; last_step: Generated<number> };
+  /** Migration 0031: the TOTP steps a user's codes were accepted for (none is accepted twice). */
+  totp_used_steps: { user_id: number; step: number };
   /** Migration 0017: single-use recovery codes, hashed. */
   recovery_codes: { id: Generated<number>; user_id: number; code_hash: string; used_at: string | null };
   /** Migration 0017: WebAuthn credentials. */

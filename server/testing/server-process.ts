@@ -6,6 +6,7 @@ import { spawn, spawnSync, type ChildProcess } from 'node:child_process';
 import fs from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
+import { clockSeam } from './clock-step';
 
 const ROOT = path.resolve(import.meta.dirname, '../..');
 
@@ -37,12 +38,16 @@ export interface StartOptions {
   cpu?: number;
   /** Extra node flags, e.g. `--cpu-prof` to profile the server under a benchmark's load. */
   nodeArgs?: string[];
+  /** Starts the server with its wall clock stepped by the offset this file holds (server/testing/clock-step.ts). */
+  clockFile?: string;
 }
 
 export async function startServer(env: Record<string, string> = {}, dataDir = tempDataDir(), opts: StartOptions = {}): Promise<ServerProcess> {
   if (process.env.ZONEDECK_TEST_TIER === 'fast') throw new Error('the fast tier starts no server: name this test *.int.test.ts (docs/testing.md)');
   const script = opts.script ?? SERVER;
-  const node = [process.execPath, ...(opts.nodeArgs ?? []), ...(script.endsWith('.ts') ? ['--import', 'tsx'] : ['--enable-source-maps']), script];
+  const seam = opts.clockFile === undefined ? { env: {}, nodeArgs: [] } : clockSeam(opts.clockFile);
+  env = { ...seam.env, ...env };
+  const node = [process.execPath, ...(opts.nodeArgs ?? []), ...seam.nodeArgs, ...(script.endsWith('.ts') ? ['--import', 'tsx'] : ['--enable-source-maps']), script];
   const argv = opts.cpu === undefined ? node : ['taskset', '-c', String(opts.cpu), ...node];
   const child = spawn(argv[0]!, argv.slice(1), {
     cwd: ROOT,

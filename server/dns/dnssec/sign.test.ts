@@ -62,13 +62,25 @@ describe('RRSIG over the canonical form', () => {
 });
 
 describe('signature windows and reuse', () => {
-  it('starts an hour before the day began and ends 14 days after it', () => {
+  it('starts three hours before the day began and ends 14 days after it', () => {
     const w = windowAt(NOW);
     const dayStart = Date.UTC(2026, 0, 15) / 1000;
-    expect(w.inception).toBe(dayStart - 3600);
+    expect(w.inception).toBe(dayStart - 3 * 3600);
     expect(w.expiration).toBe(dayStart + 14 * 86400);
     expect(w.inception * 1000).toBeLessThan(NOW);
     expect(w.renewAt).toBe((dayStart + 86400) * 1000);
+  });
+
+  it('makes signatures a validator accepts when the signing clock is an hour ahead of it or behind, at any time of day', () => {
+    for (let minute = 0; minute < 24 * 60; minute += 5) {
+      const real = Date.UTC(2026, 0, 15) + minute * 60_000;
+      for (const off of [3_600_000, -3_600_000]) {
+        const w = windowAt(real + off);
+        // A validator's own clock may be a little off too: a minute's margin either way.
+        expect(w.inception * 1000).toBeLessThan(real - 60_000);
+        expect(w.expiration * 1000).toBeGreaterThan(real + 60_000);
+      }
+    }
   });
 
   it('reuses a signature for the same RRset on the same day, and signs anew on the next day or for a changed set', () => {

@@ -5,8 +5,10 @@
  * CDNSKEY), zone-signing keys the rest, a CSK both; a key signs only while a rollover says so.
  *
  * Signatures are made in daily epochs: every signature made on one UTC day has the same
- * validity window, from an hour before that day began (for clocks a little behind) to 14
- * days after. A signature is reused while its RRset object and the day stay the same, so
+ * validity window, from three hours before that day began to 14 days after. The three hours are
+ * for clocks that disagree: a validator behind, or this server's own clock an hour or two ahead
+ * before NTP steps it back. (dnssec-signzone starts its signatures an hour before now; ours start
+ * that margin before midnight, so just after midnight the margin is all there is.) A signature is reused while its RRset object and the day stay the same, so
  * each RRset is signed about once a day, and a changed RRset (a new object in the zone)
  * is signed afresh. At the turn of the day new signatures are made on demand: a cached
  * signature always has at least 13 days left.
@@ -17,8 +19,8 @@ import { canonicalRRset, labelCount, nameWire } from './canonical';
 import { keysVersion, type SigningKey } from './keys';
 
 export const EPOCH_SECONDS = 86_400;
-/** How far before the epoch the inception lies: validators with a slow clock still accept. */
-export const INCEPTION_SKEW = 3_600;
+/** How far before the epoch the inception lies: validators with a slow clock, or this server's ahead, still accept. */
+export const INCEPTION_SKEW = 3 * 3_600;
 export const VALIDITY_SECONDS = 14 * 86_400;
 
 export interface SignatureWindow {

@@ -1,8 +1,10 @@
 /**
  * Second factors: TOTP (RFC 6238: SHA-1, 6 digits, 30 s, as every authenticator
  * app reads them) with 10 single-use recovery codes, stored hashed. A code is accepted one step
- * either side of now, and never twice (the last accepted step is kept, moved on by one statement,
- * so two requests with the same code cannot both pass). The secret is sealed at rest.
+ * either side of now, and never twice: each accepted step is recorded under a unique key (so two
+ * requests with the same code cannot both pass). Reuse is what is refused, not a step before the
+ * last one: after the server's clock steps back, the user's codes belong to earlier steps and work
+ * at once, each once. The secret is sealed at rest.
  */
 import { createHash, randomBytes } from 'node:crypto';
 import { Secret, TOTP } from 'otpauth';

@@ -5,6 +5,7 @@
  */
 import { randomBytes, timingSafeEqual } from 'node:crypto';
 import type { ServiceStore, SessionRow, UserRow } from '../../store/types';
+import { watchClockSteps, type ClockSteps } from '../clock-steps';
 import type { Accounts } from './accounts';
 import { hashSessionSecret, newSessionSecret, seal, unseal } from './seal';
 
@@ -29,7 +30,8 @@ export interface ActiveSession {
   username: string;
 }
 
-export function createSessions(store: ServiceStore, accounts: Accounts, times: SessionTimes = DEFAULT_SESSION_TIMES, now: () => number = Date.now) {
+export function createSessions(store: ServiceStore, accounts: Accounts, times: SessionTimes = DEFAULT_SESSION_TIMES, clock: ClockSteps = watchClockSteps()) {
+  const now = clock.now;
   let lastSweep = 0;
 
   /** Ends a session and revokes its token; the sessions row also goes with the token (FK cascade). */
@@ -38,8 +40,19 @@ export function createSessions(store: ServiceStore, accounts: Accounts, times: S
     await accounts.revokeToken(row.token_id).catch(() => {});
   }
 
+  /**
+   * The idle time leaves out what a forward step of the clock added since the session was last
+   * seen (NTP putting a slow clock right must not sign everybody out). The absolute limit does
+   * not: the session's API token expires on the wall clock too, and a backward step lets a
+   * session outlive it by no more than the step.
+   */
+  const idleUntil = (row: SessionRow) => {
+    const seen = Date.parse(row.last_seen_at);
+    return seen + times.idleMs + clock.forwardSince(seen);
+  };
+
   function expired(row: SessionRow, at: number): boolean {
-    return Date.parse(row.expires_at) <= at || Date.parse(row.last_seen_at) + times.idleMs <= at;
+    return Date.parse(row.expires_at) <= at || idleUntil(row) <= at;
   }
 
   return {
@@ -113,7 +126,7 @@ export function createSessions(store: ServiceStore, accounts: Accounts, times: S
 
     /** When the session ends if it stays idle from now (for the SPA's information). */
     endsAt(row: SessionRow): string {
-      return new Date(Math.min(Date.parse(row.expires_at), Date.parse(row.last_seen_at) + times.idleMs)).toISOString();
+      return new Date(Math.min(Date.parse(row.expires_at), idleUntil(row))).toISOString();
     },
   };
 }

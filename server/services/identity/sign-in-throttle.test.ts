@@ -96,3 +96,20 @@ describe('the per-user count', () => {
     expect(await t.reserve({ username: 'erin', address: '203.0.113.5' })).toBe(0);
   });
 });
+
+describe('a step of the clock', () => {
+  it('does not hold a user for the hour a step back puts between now and their last failure, and goes on counting', async () => {
+    const throttle = createSignInThrottle(a.signInFailures, DEFAULT_THROTTLE, now);
+    const carol = { username: 'carol', address: '192.0.2.7' };
+    for (let i = 0; i < 6; i++) await throttle.failed(carol);
+    expect(await throttle.retryAfterMs(carol)).toBe(2000);
+    clock.now -= 3_600_000;
+    expect(await throttle.retryAfterMs(carol)).toBe(0);
+    // The failure after the step doubles the wait, counted on the stepped clock.
+    expect(await throttle.reserve(carol)).toBe(0);
+    expect(await throttle.retryAfterMs(carol)).toBe(4000);
+    // Another node's clock a few seconds behind still waits, no more than the delay.
+    clock.now -= 5000;
+    expect(await throttle.retryAfterMs(carol)).toBe(4000);
+  });
+});

@@ -75,7 +75,11 @@ export function createSignInThrottle(failures: ServiceRepos['signInFailures'], o
   function waitFor(row: SignInFailureRow | undefined, free: number, at: number): number {
     if (!row || at - row.last_at > opts.forgetAfterMs || row.failures < free) return 0;
     const delay = Math.min(opts.maxDelayMs, opts.baseDelayMs * 2 ** (row.failures - free));
-    return Math.max(0, row.last_at + delay - at);
+    // A last failure far in the future: this clock stepped back since. Its delay has run out in real
+    // time; the next failure is then stamped on this clock and waits as usual. A few seconds ahead is
+    // another node's clock: it waits, never more than the delay.
+    if (row.last_at - at > opts.maxDelayMs) return 0;
+    return Math.min(delay, Math.max(0, row.last_at + delay - at));
   }
 
   function waitOf(attempt: Attempt, rows: readonly SignInFailureRow[], at: number): number {

@@ -26,8 +26,9 @@ export function postgresBuckets(db: Kysely<Database>): SharedBuckets {
   return {
     async take(key, { perSecond, burst }) {
       prune();
-      // The bucket after refilling for the time since its last take, capped at the burst.
-      const refilled = sql`least(${burst}::float8, b.tokens + (excluded.at - b.at) * ${perSecond}::float8 / 1000)`;
+      // The bucket after refilling for the time since its last take, capped at the burst. A take
+      // "later" than now (the database's clock stepped back) refills nothing rather than draining it.
+      const refilled = sql`least(${burst}::float8, b.tokens + greatest(0::float8, excluded.at - b.at) * ${perSecond}::float8 / 1000)`;
       // An untouched bucket is full again at the latest one burst's worth of time from now.
       const fillMs = (burst / perSecond) * 1000;
       const { rows } = await sql<{ tokens: number; allowed: boolean }>`

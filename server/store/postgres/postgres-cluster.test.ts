@@ -103,6 +103,16 @@ describe('token buckets shared by every node', () => {
     await c.close();
     await admin.end();
   });
+
+  it("go on after the database's clock steps back an hour: a bucket last taken 'in the future' refills nothing and drains nothing", async () => {
+    const admin = new pg.Client({ connectionString: db.url });
+    await admin.connect();
+    const inAnHour = `extract(epoch from clock_timestamp()) * 1000 + 3600000`;
+    await admin.query(`insert into rate_buckets (key, tokens, at, full_at, allowed) values ('token:4', 2, ${inAnHour}, ${inAnHour}, true)`);
+    const rate = { perSecond: 1, burst: 3 };
+    expect([await a.sharedBuckets!.take('token:4', rate), await a.sharedBuckets!.take('token:4', rate)]).toEqual([0, 0]);
+    await admin.end();
+  });
 });
 
 describe('the catalog serial', () => {

@@ -106,7 +106,11 @@ export interface SignInRepos {
     /** Starts (or restarts) enrolment with a new secret; unconfirmed until `confirmTotp`. */
     setTotp(userId: number, secret: string, at: string): Promise<void>;
     confirmTotp(userId: number, at: string, step: number): Promise<void>;
-    /** Records an accepted step, only if it is later than the last one (false: a code already used, or raced). */
+    /**
+     * Records an accepted step unless it was used before (false: a code already used, or raced),
+     * whether it is before or after the last one: after the clock steps back, the user's codes are
+     * for steps before the last and must still work once each. Steps far from this one are forgotten.
+     */
     useStep(userId: number, step: number): Promise<boolean>;
     /** Removes the TOTP factor and every recovery code. */
     remove(userId: number): Promise<void>;

@@ -7,8 +7,32 @@ import type { Database } from '../../schema';
 import type { SecretBox } from '../../secret-box';
 import type { Repos } from '../../types';
 
+/**
+ * Used steps are kept this many steps (30 s each: two days) either side of the latest: a clock
+ * stepped back by less than that cannot bring a used code back. Older ones could not be accepted
+ * anyway (a code is good for one step either side of now).
+ */
+const USED_STEPS_KEPT = 2 * 2880;
+
 export function createFactorRepos(db: Kysely<Database>, box: SecretBox): Pick<Repos, 'secondFactors' | 'passkeys'> {
   const aad = (userId: number) => `totp:${userId}`;
+
+  // One insert on the (user, step) key: two requests with the same code cannot both pass.
+  async function useStep(userId: number, step: number): Promise<boolean> {
+    const inserted = await db
+      .insertInto('totp_used_steps')
+      .values({ user_id: userId, step })
+      .onConflict((oc) => oc.doNothing())
+      .executeTakeFirst();
+    if (Number(inserted.numInsertedOrUpdatedRows ?? 0) !== 1) return false;
+    await db
+      .deleteFrom('totp_used_steps')
+      .where('user_id', '=', userId)
+      .where((eb) => eb.or([eb('step', '<', step - USED_STEPS_KEPT), eb('step', '>', step + USED_STEPS_KEPT)]))
+      .execute();
+    return true;
+  }
+
   return {
     secondFactors: {
       totp: async (userId) => {
@@ -18,15 +42,17 @@ export function createFactorRepos(db: Kysely<Database>, box: SecretBox): Pick<Re
       setTotp: async (userId, secret, at) => {
         const sealed = box.seal(secret, aad(userId));
         await db.deleteFrom('totp_factors').where('user_id', '=', userId).execute();
+        // A new secret's codes owe nothing to the old one's.
+        await db.deleteFrom('totp_used_steps').where('user_id', '=', userId).execute();
         await db.insertInto('totp_factors').values({ user_id: userId, secret: sealed, created_at: at, confirmed_at: null, last_step: 0 }).execute();
       },
       confirmTotp: async (userId, at, step) => {
         await db.updateTable('totp_factors').set({ confirmed_at: at, last_step: step }).where('user_id', '=', userId).execute();
+        await useStep(userId, step);
       },
-      // One statement: two requests with the same code cannot both pass.
-      useStep: async (userId, step) =>
-        Number((await db.updateTable('totp_factors').set({ last_step: step }).where('user_id', '=', userId).where('last_step', '<', step).executeTakeFirst()).numUpdatedRows) === 1,
+      useStep,
       remove: async (userId) => {
+        await db.deleteFrom('totp_used_steps').where('user_id', '=', userId).execute();
         await db.deleteFrom('recovery_codes').where('user_id', '=', userId).execute();
         await db.deleteFrom('totp_factors').where('user_id', '=', userId).execute();
       },
