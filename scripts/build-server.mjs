@@ -32,8 +32,8 @@ export async function buildServer() {
   // The server, its DNS thread (server/dns/sync/thread.ts starts build/dns-worker.js beside
   // build/server.js) and the admin CLI, each with its packages bundled into it: resolving and
   // loading them one module at a time from node_modules was most of a start. The CLI first
-  // (the tests run it hundreds of times, each Playwright test twice, to make its user; `npm run
-  // cli` keeps running the sources through tsx): ~1.4 s of CPU on this 2-core machine, against
+  // (the tests run it hundreds of times, each Playwright test twice, to make its user, and `npm
+  // run cli` runs it too): ~1.4 s of CPU on this 2-core machine through tsx, against
   // ~0.5 s bundled. The server's main thread took 1.7 s to load its modules before the DNS thread
   // could even start, and the DNS thread 0.75 s more, before a zone was read (profile of a
   // start). better-sqlite3 stays outside (a native addon), and pg's optional

@@ -4,6 +4,8 @@
  * A composition root, like server/main.ts: it opens the store, and hands the handlers the
  * services and what is not a service (deps.ts), so that no other file of the CLI imports them.
  */
+import { realpathSync } from 'node:fs';
+import { fileURLToPath } from 'node:url';
 import { parseArgs } from 'node:util';
 import { ConfigError, loadConfig, type Config } from '../config';
 import { ZonedeckError } from '../core/errors';
@@ -137,6 +139,15 @@ async function main(): Promise<number> {
   }
 }
 
-if (import.meta.url === `file://${process.argv[1]}`) {
+/** Run as a program (not imported by a test): the file Node was asked to run is this one, through any symlink or odd character of its path. */
+function runAsProgram(): boolean {
+  try {
+    return process.argv[1] !== undefined && realpathSync(process.argv[1]) === realpathSync(fileURLToPath(import.meta.url));
+  } catch {
+    return false;
+  }
+}
+
+if (runAsProgram()) {
   main().then((code) => process.exit(code));
 }
