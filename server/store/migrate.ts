@@ -38,6 +38,7 @@ import * as m0029 from './migrations/0029-pools';
 import * as m0030 from './migrations/0030-webhooks';
 import * as m0031 from './migrations/0031-totp-used-steps';
 import * as m0032 from './migrations/0032-record-count-per-statement';
+import * as m0033 from './migrations/0033-delegation-checked';
 
 export type Dialect = 'sqlite' | 'postgres';
 
@@ -76,6 +77,7 @@ const STEPS: Record<string, Step> = {
   '0030-webhooks': m0030,
   '0031-totp-used-steps': m0031,
   '0032-record-count-per-statement': m0032,
+  '0033-delegation-checked': m0033,
 };
 
 /** The code's migrations, in the order they run on a new database. */

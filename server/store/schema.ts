@@ -78,6 +78,8 @@ export interface Database {
     minimum_ttl: number;
     dnssec_enabled: number;
     delegated: number;
+    /** Migration 0033: a delegation check has answered for the zone (until then `delegated` means nothing). */
+    delegation_checked: Generated<number>;
     created_at: string;
     updated_at: string;
     /** Kept by triggers (migration 0004). */

@@ -20,6 +20,8 @@ describe('POST /domains', () => {
     expect(d).toEqual({
       name: 'example.com',
       delegated: false,
+      // No check has answered (none runs without RESOLVER): not known, rather than "not delegated".
+      delegation: 'unknown',
       created_at: expect.stringMatching(/^\d{4}-\d\d-\d\dT\d\d:\d\d:\d\d\.\d{3}Z$/),
       updated_at: d.created_at,
       serial_number: expect.any(Number),
@@ -135,8 +137,8 @@ describe('PUT /domains/:name', () => {
     [{ dnssec_enabled: 'yes' }, { dnssec_enabled: 'must be true or false' }],
     [{ name: 'other.example' }, { name: 'is read-only' }],
     [
-      { serial_number: 1, delegated: true, created_at: 'x' },
-      { serial_number: 'is read-only', delegated: 'is read-only', created_at: 'is read-only' },
+      { serial_number: 1, delegated: true, delegation: 'delegated', created_at: 'x' },
+      { serial_number: 'is read-only', delegated: 'is read-only', delegation: 'is read-only', created_at: 'is read-only' },
     ],
     [[], { body: 'must be a JSON object' }],
   ])('rejects %j with 400 per field and changes nothing', async (body, fields) => {

@@ -96,6 +96,9 @@ export const DomainSchema = z
   .object({
     name: z.string().openapi({ example: 'example.com' }),
     delegated: z.boolean().openapi({ description: "True when the parent's NS set matches the service's name servers" }),
+    delegation: z.enum(['unknown', 'delegated', 'not_delegated']).openapi({
+      description: '`unknown` until a delegation check has answered for the zone (never, without RESOLVER); then what the last answer said, as `delegated` does',
+    }),
     created_at: timestamp,
     updated_at: timestamp,
     serial_number: z.number().int().openapi({ example: 2026112101 }),
@@ -225,7 +228,21 @@ export const DnssecPolicySchema = z
 export const DomainUpdateSchema = z.strictObject({ ...soaFields, ...transferFields, dnssec_policy: DnssecPolicySchema.optional() }).openapi('DomainUpdate');
 
 /** Fields a client may read but not write; naming them in a body is a 400 that says so. */
-export const READ_ONLY_FIELDS = new Set(['name', 'serial_number', 'created_at', 'updated_at', 'delegated', 'ds_records', 'dnskey_records', 'id', 'fqdn', 'kind', 'primaries', 'transfer']);
+export const READ_ONLY_FIELDS = new Set([
+  'name',
+  'serial_number',
+  'created_at',
+  'updated_at',
+  'delegated',
+  'delegation',
+  'ds_records',
+  'dnskey_records',
+  'id',
+  'fqdn',
+  'kind',
+  'primaries',
+  'transfer',
+]);
 
 /**
  * TTL in seconds: a string of digits as the interface specification says, or a JSON number as real clients send

@@ -35,6 +35,7 @@ export function domainView(d: DomainRow, keys: readonly DnssecPublicKey[] = [], 
   return {
     name: d.name,
     delegated: d.delegated,
+    delegation: (d.delegation_checked ? (d.delegated ? 'delegated' : 'not_delegated') : 'unknown') as 'unknown' | 'delegated' | 'not_delegated',
     created_at: d.created_at,
     updated_at: d.updated_at,
     serial_number: d.serial_number,

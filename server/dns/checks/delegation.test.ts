@@ -48,7 +48,8 @@ afterAll(async () => {
   await s?.stop();
 });
 
-const delegated = async (name: string) => ((await (await s.api('GET', `/domains/${name}`)).json()) as { delegated: boolean }).delegated;
+const zone = async (name: string) => (await (await s.api('GET', `/domains/${name}`)).json()) as { delegated: boolean; delegation: string };
+const delegated = async (name: string) => (await zone(name)).delegated;
 
 describe('delegation check', () => {
   it('marks a zone delegated when the parent lists exactly our name servers', async () => {
@@ -61,6 +62,10 @@ describe('delegation check', () => {
     expect(await delegated('elsewhere.test')).toBe(false);
     expect(await delegated('partial.test')).toBe(false);
     expect(await delegated('unknown.test')).toBe(false);
+    // Each answer is stored, the first too: "not delegated" is now known, not assumed.
+    expect(await eventually(async () => (await zone('elsewhere.test')).delegation === 'not_delegated')).toBe(true);
+    expect((await zone('good.test')).delegation).toBe('delegated');
+    expect(await eventually(async () => (await zone('unknown.test')).delegation === 'not_delegated')).toBe(true);
   });
 
   it('checks every zone in a round, a slice of zones at a time', async () => {

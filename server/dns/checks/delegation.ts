@@ -34,7 +34,8 @@ export function createDelegationCheck(store: ReadStore, options: DelegationOptio
     const delegated = ns.length > 0 && sameSet(ns, options.nameservers);
     // Read again: the zone may have gone while the resolver was asked.
     const now = await store.domains.byId(domainId);
-    if (now && now.delegated !== delegated) options.changed?.(domainId, delegated);
+    // Stored when it changed, and the first time a check answers (until then the API says "unknown").
+    if (now && (now.delegated !== delegated || !now.delegation_checked)) options.changed?.(domainId, delegated);
     return delegated;
   }
 

@@ -26,6 +26,7 @@ export const domainRow = ({ record_count: _count, change_count: _changes, primar
   serial_number: Number(r.serial_number),
   dnssec_enabled: Boolean(r.dnssec_enabled),
   delegated: Boolean(r.delegated),
+  delegation_checked: Boolean(r.delegation_checked),
 });
 /** Every column of dnssec_keys but the private key: the API's reads never load it. */
 export const PUBLIC_KEY_COLUMNS = ['id', 'domain_id', 'flags', 'algorithm', 'key_tag', 'public_key', 'ds_digest', 'created_at', 'role', 'state', 'state_at', 'published', 'signing', 'in_cds'] as const;

@@ -15,6 +15,8 @@ export interface DomainRow {
   minimum_ttl: number;
   dnssec_enabled: boolean;
   delegated: boolean;
+  /** A delegation check has answered for the zone (migration 0033); absent or false: `delegated` is not known. */
+  delegation_checked?: boolean;
   created_at: string;
   updated_at: string;
   /**

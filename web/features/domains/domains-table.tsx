@@ -7,6 +7,7 @@ import { Badge } from '../../ui/badge';
 import { unicodeName } from '../../lib/idn';
 import { transferStates } from './transfer-state';
 import { zoneAccess } from './zone-access';
+import { DelegationBadge } from './delegation-badge';
 import { ZoneSparkline } from '../../ui/zone-sparkline';
 
 export function DomainsTable({ domains, onDelete }: { domains: Domain[]; onDelete: (name: string) => void }) {
@@ -47,13 +48,7 @@ export function DomainsTable({ domains, onDelete }: { domains: Domain[]; onDelet
               <td className="num mono">{d.serial_number}</td>
               <td>{d.dnssec_enabled ? <Badge tone="success">Signed</Badge> : <Badge>Off</Badge>}</td>
               <td>
-                {d.delegated ? (
-                  <Badge tone="success">Delegated</Badge>
-                ) : (
-                  <Badge tone="warning" title="The parent zone does not list our name servers for this domain (yet)">
-                    Not delegated
-                  </Badge>
-                )}
+                <DelegationBadge domain={d} />
               </td>
               <td>
                 <Link to={routes.traffic(d.name)}>

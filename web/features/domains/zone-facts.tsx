@@ -4,6 +4,7 @@ import type { Domain } from '../../lib/api-types';
 import { fullTime, timeAgo } from '../../lib/format';
 import { Badge } from '../../ui/badge';
 import type { ZoneAccess } from './zone-access';
+import { DelegationBadge } from './delegation-badge';
 
 /** `template` is the fact about the zone's template, which the templates feature tells. */
 export function ZoneFacts({ domain: d, access, template }: { domain: Domain; access: ZoneAccess; template?: ReactNode }) {
@@ -36,7 +37,9 @@ export function ZoneFacts({ domain: d, access, template }: { domain: Domain; acc
       </div>
       <div>
         <dt>Delegation</dt>
-        <dd>{d.delegated ? <Badge tone="success">Delegated</Badge> : <Badge tone="warning">Not delegated</Badge>}</dd>
+        <dd>
+          <DelegationBadge domain={d} />
+        </dd>
       </div>
       <div>
         <dt>Updated</dt>

@@ -43,15 +43,19 @@ export async function alterZone<T>(
 }
 
 /**
- * Records what the delegation check found (`delegated`): a flag of the zone's row that nothing
- * served depends on, so no serial and no history; unchanged rows are not written.
+ * Records what the delegation check found (`delegated`, and that a check has answered): flags of
+ * the zone's row that nothing served depends on, so no serial and no history; unchanged rows are
+ * not written. Only a change of `delegated` itself is told (webhooks), not the first answer that
+ * confirms what a new zone already said.
  */
 export async function markDelegated({ store, hooks }: ChangeSetDeps, domainId: number, delegated: boolean): Promise<void> {
   const changed = await store.transaction(async (tx) => {
     const zone = await tx.domains.byId(domainId);
-    return zone && zone.delegated !== delegated ? tx.domains.update(zone, { delegated }) : null;
+    if (!zone || (zone.delegated === delegated && zone.delegation_checked)) return null;
+    const moved = zone.delegated !== delegated;
+    return { zone: await tx.domains.update(zone, { delegated, delegation_checked: true }), moved };
   });
-  if (changed) hooks?.delegated?.(changed, delegated);
+  if (changed?.moved) hooks?.delegated?.(changed.zone, delegated);
 }
 
 /**

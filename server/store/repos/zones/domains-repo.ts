@@ -11,7 +11,13 @@ export function domainsRepo({ db, dialect, zones, p, firstDomain }: RepoContext)
       return domainRow(
         await db
           .insertInto('domains')
-          .values({ ...row, dnssec_enabled: row.dnssec_enabled ? 1 : 0, delegated: row.delegated ? 1 : 0, primaries: row.primaries?.length ? JSON.stringify(row.primaries) : null })
+          .values({
+            ...row,
+            dnssec_enabled: row.dnssec_enabled ? 1 : 0,
+            delegated: row.delegated ? 1 : 0,
+            delegation_checked: row.delegation_checked ? 1 : 0,
+            primaries: row.primaries?.length ? JSON.stringify(row.primaries) : null,
+          })
           .returningAll()
           .executeTakeFirstOrThrow(),
       );
@@ -66,7 +72,7 @@ export function domainsRepo({ db, dialect, zones, p, firstDomain }: RepoContext)
         if (value === undefined) continue;
         updated[column] = value;
         columns.push(column);
-        args.push(column === 'dnssec_enabled' || column === 'delegated' ? bool(value as boolean) : column === 'primaries' ? JSON.stringify(value) : value);
+        args.push(column === 'dnssec_enabled' || column === 'delegated' || column === 'delegation_checked' ? bool(value as boolean) : column === 'primaries' ? JSON.stringify(value) : value);
       }
       args.push(zone.id);
       if (guard) args.push(guard.recordsAtMost);
