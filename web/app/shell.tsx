@@ -1,6 +1,7 @@
 /**
  * The frame of every signed-in page: skip link, brand, navigation (Users only for an
- * administrator; Teams counts the user's pending invitations), the user's Account and sign-out.
+ * administrator; Teams counts the user's pending invitations), the user's Account and sign-out,
+ * and the note that the service is read-only for a moment.
  */
 import { Suspense } from 'react';
 import { NavLink, Outlet, useNavigate, useNavigation } from 'react-router-dom';
@@ -11,6 +12,7 @@ import { useSignOut } from '../features/session/sign-out';
 import { GlobalSearch } from '../features/search/global-search';
 import { routes } from '../lib/paths';
 import { LoadingState } from '../ui/states';
+import { OutageBanner } from './outage-banner';
 import './shell.css';
 
 export function Shell() {
@@ -62,6 +64,7 @@ export function Shell() {
             </button>
           </div>
         </div>
+        <OutageBanner />
         {navigation.state === 'loading' ? <div className="progress" role="progressbar" aria-label="Loading page" /> : null}
       </header>
       <main id="main" className="main" tabIndex={-1}>

@@ -1,5 +1,5 @@
 import { afterEach, describe, expect, it, vi } from 'vitest';
-import { ApiError, handleSignedOut, request, requestAll, requestPage, requestWrite, serialOfEtag, setCsrfToken } from './api-client';
+import { ApiError, handleSignedOut, request, requestAll, requestPage, requestWrite, serialOfEtag, setCsrfToken, watchAnswers } from './api-client';
 
 const json = (body: unknown, status = 200, headers: Record<string, string> = {}) => new Response(JSON.stringify(body), { status, headers: { 'content-type': 'application/json', ...headers } });
 
@@ -101,5 +101,27 @@ describe('the api client', () => {
     expect(serialOfEtag('42')).toBe(42);
     expect(serialOfEtag(null)).toBeUndefined();
     expect(serialOfEtag('"abc"')).toBeUndefined();
+  });
+});
+
+describe('the answers the outage banner hears', () => {
+  afterEach(() => watchAnswers(() => {}));
+
+  it('carries Retry-After on the error and tells the watcher of every answer, refused or not', async () => {
+    const heard: Array<[string, string | null]> = [];
+    watchAnswers((method, err) => heard.push([method, err ? `${err.status} ${err.code} ${err.retryAfterS}` : null]));
+    const fetch = vi.fn(async () => json({ error: { status: 503, code: 'store_unavailable', message: 'the database does not answer' } }, 503, { 'retry-after': '5' }));
+    vi.stubGlobal('fetch', fetch);
+    const err = (await request('POST', '/bff/api/domains', { body: {} }).catch((e: unknown) => e)) as ApiError;
+    expect(err).toMatchObject({ status: 503, code: 'store_unavailable', retryAfterS: 5 });
+    fetch.mockImplementation(async () => json({ error: { status: 507, code: 'insufficient_storage', message: 'full' } }, 507));
+    await request('PUT', '/bff/api/x').catch(() => {});
+    fetch.mockImplementation(async () => json({}));
+    await request('GET', '/bff/session');
+    expect(heard).toEqual([
+      ['POST', '503 store_unavailable 5'],
+      ['PUT', '507 insufficient_storage undefined'],
+      ['GET', null],
+    ]);
   });
 });

@@ -12,6 +12,8 @@ export class ApiError extends Error {
     message: string,
     readonly fields: Record<string, string> = {},
     readonly requestId?: string,
+    /** Seconds the server asked to wait before sending it again (Retry-After), when it said. */
+    readonly retryAfterS?: number,
   ) {
     super(message);
   }
@@ -24,6 +26,7 @@ export class ApiError extends Error {
 
 let csrfToken: string | undefined;
 let onSignedOut: () => void = () => {};
+let onAnswer: (method: string, err: ApiError | null) => void = () => {};
 
 /** The session's CSRF token, sent on every state-changing call. */
 export function setCsrfToken(token: string | undefined): void {
@@ -33,6 +36,18 @@ export function setCsrfToken(token: string | undefined): void {
 /** Called when the BFF says the session is gone, so the app can return to sign-in. */
 export function handleSignedOut(fn: () => void): void {
   onSignedOut = fn;
+}
+
+/** Told of every answer (null for a 2xx), so the app can tell when the service goes read-only and comes back. */
+export function watchAnswers(fn: (method: string, err: ApiError | null) => void): void {
+  onAnswer = fn;
+}
+
+/** Retry-After in seconds (RFC 9110 §10.2.3 allows a date too; the server sends seconds). */
+function retryAfterOf(res: Response): number | undefined {
+  const v = res.headers.get('retry-after');
+  const s = v !== null && /^\d{1,6}$/.test(v.trim()) ? Number(v) : NaN;
+  return Number.isFinite(s) ? s : undefined;
 }
 
 export type Query = Record<string, string | number | undefined>;
@@ -84,7 +99,10 @@ async function send(method: string, path: string, opts: RequestOptions = {}): Pr
     if (e instanceof DOMException && e.name === 'AbortError') throw e;
     throw new ApiError(0, 'network', 'Could not reach the server. Check your connection and try again.');
   }
-  if (res.ok) return res;
+  if (res.ok) {
+    onAnswer(method, null);
+    return res;
+  }
   let body: Partial<ErrorBody> = {};
   try {
     body = (await res.json()) as ErrorBody;
@@ -92,7 +110,8 @@ async function send(method: string, path: string, opts: RequestOptions = {}): Pr
     /* not JSON: keep the status text */
   }
   const e = body.error;
-  const err = new ApiError(res.status, e?.code ?? `http_${res.status}`, e?.message ?? (res.statusText || `request failed (${res.status})`), e?.fields, e?.request_id);
+  const err = new ApiError(res.status, e?.code ?? `http_${res.status}`, e?.message ?? (res.statusText || `request failed (${res.status})`), e?.fields, e?.request_id, retryAfterOf(res));
+  onAnswer(method, err);
   if (err.status === 401 && err.code === 'signed_out') onSignedOut();
   return Promise.reject(err);
 }

@@ -49,6 +49,8 @@ export const bff = {
   totpConfirm: '/bff/api/account/totp/confirm',
   recoveryCodes: '/bff/api/account/recovery-codes',
   ipUsage: '/bff/ip-usage',
+  /** Not the BFF's: the node's readiness (no session needed), which says whether its disk is full. */
+  readyz: '/readyz',
   ips: '/bff/api/ips',
   domains: '/bff/api/domains',
   domain: (name: string) => `/bff/api/domains/${enc(name)}`,

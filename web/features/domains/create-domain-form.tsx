@@ -9,6 +9,7 @@ import { useMemo, useState, type FormEvent } from 'react';
 import { useNavigate } from 'react-router-dom';
 import { normalizeZoneName } from '../../../server/core/domain-name';
 import { ApiError } from '../../lib/api-client';
+import { outageOf } from '../../lib/outage';
 import { routes } from '../../lib/paths';
 import { Alert } from '../../ui/alert';
 import { SelectField, TextField } from '../../ui/field';
@@ -40,7 +41,10 @@ export function CreateDomainForm() {
   const navigate = useNavigate();
   const toast = useToast();
   const local = useMemo(() => check(name), [name]);
-  const serverError = create.error instanceof ApiError && submitted === name ? create.error : null;
+  const refused = create.error instanceof ApiError && submitted === name ? create.error : null;
+  // The database away or the disk full is nothing wrong with the name: said above the button, the fields left as typed.
+  const unsaved = refused && outageOf(refused) ? refused : null;
+  const serverError = unsaved ? null : refused;
   const error = local.error ?? serverError?.field('name') ?? (serverError && Object.keys(serverError.fields).length === 0 ? serverError.message : undefined);
   const emptyError = submitted === name && name.trim() === '' ? 'is required' : undefined;
   const primaries = splitPrimaries(secondary.primaries);
@@ -105,6 +109,7 @@ export function CreateDomainForm() {
         {create.isPending ? 'Creating…' : 'Create domain'}
       </button>
       {create.error && !(create.error instanceof ApiError) ? <Alert>{String(create.error)}</Alert> : null}
+      {unsaved ? <Alert title="Not saved">{unsaved.message}</Alert> : null}
     </form>
   );
 }

@@ -8,6 +8,7 @@ import { WRITABLE_TYPES } from '../../../server/core/record-types';
 import type { ApiError } from '../../lib/api-client';
 import type { DnsRecord, Domain, Ip } from '../../lib/api-types';
 import { formatDuration } from '../../lib/format';
+import { outageOf } from '../../lib/outage';
 import { Alert } from '../../ui/alert';
 import { SelectField, TextField } from '../../ui/field';
 import { RecordContentFields } from './record-content-fields';
@@ -112,7 +113,8 @@ export function RecordForm({ domain, draft, onDraft, records, ips, editing, serv
           </p>
         ) : null}
       </div>
-      {generalServerError ? <Alert title="The server refused this record">{generalServerError}</Alert> : null}
+      {/* The database away or the disk full refuses no record: the same draft saves once the service answers again. */}
+      {generalServerError ? <Alert title={outageOf(serverError) ? 'Not saved' : 'The server refused this record'}>{generalServerError}</Alert> : null}
       <div className="form-actions">
         <button type="submit" className="btn btn-primary">
           {submitLabel}
