@@ -121,6 +121,8 @@ describe('over HTTP', () => {
     const refused = await fetch(`${url}/api/hold`);
     expect(refused.status).toBe(503);
     expect(refused.headers.get('retry-after')).toBe(String(OVERLOAD_RETRY_AFTER_S));
+    // A client turned away comes back on a new connection, through the listen queue.
+    expect(refused.headers.get('connection')).toBe('close');
     const body = (await refused.json()) as { error: { status: number; code: string; message: string } };
     expect(body.error).toMatchObject({ status: 503, code: 'overloaded' });
     expect(body.error.message).toMatch(/busy.*try again in a moment/);
