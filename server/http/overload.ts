@@ -3,9 +3,9 @@
  * manager and nginx's limit_conn do it: at most HTTP_MAX_INFLIGHT requests are served at once; one
  * more waits its turn, first come first served, in a queue of at most HTTP_MAX_QUEUE for at most
  * HTTP_QUEUE_WAIT_MS; past either bound, or while the event loop is late (loop-delay.ts), it is
- * answered 503 `overloaded` with Retry-After at once, and its connection closed. Without a bound, every request would be taken
- * and each would wait longer than the last: latency and memory grow for everyone, and /healthz
- * with them. /healthz, /readyz, /metrics and the dashboard's files never pass here (they are cheap,
+ * answered 503 `overloaded` with Retry-After at once, and its connection closed. Without a bound,
+ * every request would be taken and each would wait longer than the last: latency and memory grow
+ * for everyone, and /healthz with them. /healthz, /readyz, /metrics and the dashboard's files never pass here (they are cheap,
  * and a load balancer must see the node alive while it sheds).
  *
  * The check runs before any route: a waiting request has read nothing of its body (Node leaves it
