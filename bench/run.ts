@@ -17,6 +17,7 @@ const BENCHES: Bench[] = [
   { name: 'Pools', file: './pools.ts', fn: 'benchPools' },
   { name: 'Dashboard', file: './web.ts', fn: 'benchWeb' },
   { name: 'Load', file: './load.ts', fn: 'benchLoad' },
+  { name: 'Overload', file: './overload.ts', fn: 'benchOverload' },
   { name: 'Nodes', file: './nodes.ts', fn: 'benchNodes' },
   { name: 'Updates', file: './update.ts', fn: 'benchUpdates' },
   { name: 'Defences', file: './defences.ts', fn: 'benchDefences' },

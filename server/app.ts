@@ -13,6 +13,7 @@ import { pdnsApi } from './pdns';
 import { healthApp } from './api/health';
 import { countHttpRequest } from './metrics';
 import { trustProxy } from './http/client-address';
+import { shedLoad, type OverloadGuard } from './http/overload';
 import { errorBody, errorResponse } from './api/errors';
 import { bffApp, type BffOptions } from './bff';
 import { spaHandler } from './bff/spa';
@@ -31,6 +32,8 @@ export interface AppDeps {
   dnsProgress?: () => { loaded: number; total: number } | null;
   /** Where the built SPA lives; the repository's dist/ by default. */
   staticRoot?: string;
+  /** The bound on requests served at once and the event loop's lag (server/main.ts; absent: nothing is shed). */
+  overload?: OverloadGuard;
 }
 
 // One level below the repository both as server/app.ts and as the built build/server.js.
@@ -67,7 +70,7 @@ function requestIdOf(given: string | undefined): string {
   return given !== undefined && /^[\w\-=]{1,255}$/.test(given) ? given : randomUUID();
 }
 
-export function buildApp({ services, config, log, bff, dnsProgress, staticRoot = DIST }: AppDeps) {
+export function buildApp({ services, config, log, bff, dnsProgress, staticRoot = DIST, overload }: AppDeps) {
   const app = new Hono<AppEnv>();
   const logRequests = log.isLevelEnabled('info');
   // One layer for what every request gets (each Hono layer costs a dispatch and a promise per request).
@@ -94,6 +97,8 @@ export function buildApp({ services, config, log, bff, dnsProgress, staticRoot =
     // The path only: a query string may carry an apikey.
     if (logRequests) log.info({ request_id: id, method: c.req.method, path: c.req.path, status: c.res.status, ms: Math.round(ms * 10) / 10 }, 'request');
   });
+  // Past the first layer, so that a request shed is counted and logged as any other; before every route, so it has read no body.
+  if (overload) app.use('*', shedLoad(overload));
   // Only listed proxies may say who the client is and at which site (TRUST_PROXY).
   app.use('*', trustProxy(config.trustProxy));
   app.route('/', healthApp(services.store, { dnsProgress }));

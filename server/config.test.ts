@@ -74,3 +74,23 @@ describe('DNS_THREADS', () => {
     for (const bad of ['0', '-1', 'two', '1.5', '100']) expect(() => loadConfig({ DNS_THREADS: bad })).toThrow(/DNS_THREADS: must be a whole number of threads from 1 to 99/);
   });
 });
+
+describe('HTTP_MAX_INFLIGHT, HTTP_MAX_QUEUE, HTTP_QUEUE_WAIT_MS, HTTP_SHED_LOOP_DELAY_MS', () => {
+  it('shed past 64 at once by default, with a queue four times that, 1.5 s of waiting and a loop 200 ms late; off watches no loop', () => {
+    expect(loadConfig({}).overload).toEqual({ maxInflight: 64, maxQueue: 256, queueWaitMs: 1500, loopDelayMs: 200 });
+    expect(loadConfig({ HTTP_MAX_INFLIGHT: '4' }).overload).toMatchObject({ maxInflight: 4, maxQueue: 16 });
+    expect(loadConfig({ HTTP_MAX_INFLIGHT: '4', HTTP_MAX_QUEUE: '0', HTTP_QUEUE_WAIT_MS: '500', HTTP_SHED_LOOP_DELAY_MS: 'off' }).overload).toEqual({
+      maxInflight: 4,
+      maxQueue: 0,
+      queueWaitMs: 500,
+      loopDelayMs: null,
+    });
+  });
+
+  it('stop the start on a bad value, naming the variable', () => {
+    for (const bad of ['0', '-1', 'many', '1.5']) expect(() => loadConfig({ HTTP_MAX_INFLIGHT: bad })).toThrow(/HTTP_MAX_INFLIGHT: must be a whole number of requests from 1/);
+    expect(() => loadConfig({ HTTP_MAX_QUEUE: 'ten' })).toThrow(/HTTP_MAX_QUEUE: must be a whole number of requests from 0/);
+    expect(() => loadConfig({ HTTP_QUEUE_WAIT_MS: '0' })).toThrow(/HTTP_QUEUE_WAIT_MS: must be a whole number of milliseconds/);
+    expect(() => loadConfig({ HTTP_SHED_LOOP_DELAY_MS: 'on' })).toThrow(/HTTP_SHED_LOOP_DELAY_MS: must be "off" or a whole number of milliseconds/);
+  });
+});

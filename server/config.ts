@@ -118,6 +118,29 @@ const schema = z.object({
     .regex(/^[0-9]+$/)
     .transform(Number)
     .default(32 * 1024 * 1024),
+  // Load shedding of the HTTP faces (http/overload.ts): requests served at once, how many may wait
+  // and how long, and the event loop's lag past which new ones are refused. 64 at once keeps a
+  // 2-core node's writes batched (group commit) without letting each wait behind hundreds.
+  HTTP_MAX_INFLIGHT: z
+    .string()
+    .regex(/^[1-9][0-9]{0,5}$/, 'must be a whole number of requests from 1 to 999999')
+    .transform(Number)
+    .default(64),
+  HTTP_MAX_QUEUE: z
+    .string()
+    .regex(/^[0-9]{1,6}$/, 'must be a whole number of requests from 0 (none waits) to 999999')
+    .transform(Number)
+    .optional(),
+  HTTP_QUEUE_WAIT_MS: z
+    .string()
+    .regex(/^[1-9][0-9]{0,5}$/, 'must be a whole number of milliseconds from 1 to 999999')
+    .transform(Number)
+    .default(1500),
+  HTTP_SHED_LOOP_DELAY_MS: z
+    .string()
+    .regex(/^(off|[1-9][0-9]{0,5})$/, 'must be "off" or a whole number of milliseconds from 1 to 999999')
+    .default('200')
+    .transform((s) => (s === 'off' ? null : Number(s))),
   HISTORY_DAYS: z
     .string()
     .regex(/^[1-9][0-9]{0,4}$/, 'must be a whole number of days, 1 or more')
@@ -343,6 +366,11 @@ export type Config = {
   bodyTimeoutMs: number;
   /** Body limit of bulk writes: RRset PATCH and zone imports. */
   bulkBodyLimitBytes: number;
+  /**
+   * Load shedding (HTTP_MAX_INFLIGHT, HTTP_MAX_QUEUE: four times the first by default,
+   * HTTP_QUEUE_WAIT_MS, HTTP_SHED_LOOP_DELAY_MS: null when off).
+   */
+  overload: { maxInflight: number; maxQueue: number; queueWaitMs: number; loopDelayMs: number | null };
   /** Days a zone's change sets are kept. */
   historyDays: number;
   maxRecordsPerZone: number;
@@ -462,6 +490,7 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
     bodyLimitBytes: e.BODY_LIMIT_BYTES,
     bodyTimeoutMs: e.BODY_TIMEOUT_MS,
     bulkBodyLimitBytes: e.BULK_BODY_LIMIT_BYTES,
+    overload: { maxInflight: e.HTTP_MAX_INFLIGHT, maxQueue: e.HTTP_MAX_QUEUE ?? 4 * e.HTTP_MAX_INFLIGHT, queueWaitMs: e.HTTP_QUEUE_WAIT_MS, loopDelayMs: e.HTTP_SHED_LOOP_DELAY_MS },
     historyDays: e.HISTORY_DAYS,
     maxRecordsPerZone: e.MAX_RECORDS_PER_ZONE,
     maxZonesPerUser: e.MAX_ZONES_PER_USER,

@@ -7,6 +7,8 @@ import { deliver } from './outbound/deliver';
 import { probe } from './outbound/probe';
 import os from 'node:os';
 import { startHttp, stopHttp } from './http/http-server';
+import { Admission } from './http/overload';
+import { watchLoopDelay } from './http/loop-delay';
 import { startJob } from './background';
 import { backgroundFailures } from './metrics';
 import { parseHostPort } from './core/host-port';
@@ -124,7 +126,9 @@ async function main(): Promise<void> {
     stats ? (batch) => stats.record(batch) : undefined,
   );
   const drivers = startDrivers(services, config, log);
-  const app = buildApp({ services, config, log, dnsProgress: () => dns?.progress() ?? null });
+  const loop = config.overload.loopDelayMs === null ? null : watchLoopDelay(config.overload.loopDelayMs);
+  const overload = { admission: new Admission(config.overload), loopLate: loop && (() => loop.late()) };
+  const app = buildApp({ services, config, log, dnsProgress: () => dns?.progress() ?? null, overload });
   const http = await startHttp(app.fetch, config);
   // Which Node runs it (npm install brings Node 24 along: README): the operator sees it here.
   announce(log, { http: http.url, dns: dns?.port ?? null, node: process.versions.node }, 'listening');
@@ -147,6 +151,7 @@ async function main(): Promise<void> {
     stopping = true;
     log.info({ signal }, 'shutting down');
     await stopHttp(http.server);
+    loop?.stop();
     for (const job of [...pruning, resign]) job.stop();
     aliasSerials?.close();
     await drivers.stop();

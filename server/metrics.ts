@@ -272,6 +272,41 @@ export const signaturesExpiring = new Gauge({
   registers: [registry],
 });
 
+/**
+ * The HTTP faces' load shedding (server/http/overload.ts): requests served now and waiting for a
+ * place, and those refused 503 `overloaded`, by why. Plain numbers on the request path, read on scrape.
+ */
+export const httpLoad = { inflight: 0, queued: 0, shed: { queue_full: 0, queue_wait: 0, loop_delay: 0 } };
+
+new Gauge({
+  name: 'zonedeck_http_inflight_requests',
+  help: 'API, PowerDNS API and dashboard backend requests being served now (at most HTTP_MAX_INFLIGHT); health checks, metrics and the dashboard files are not counted',
+  registers: [registry],
+  collect() {
+    this.set(httpLoad.inflight);
+  },
+});
+
+new Gauge({
+  name: 'zonedeck_http_queued_requests',
+  help: 'Requests waiting for one of the HTTP_MAX_INFLIGHT places (at most HTTP_MAX_QUEUE)',
+  registers: [registry],
+  collect() {
+    this.set(httpLoad.queued);
+  },
+});
+
+new Counter({
+  name: 'zonedeck_http_shed_total',
+  help: 'Requests refused 503 overloaded, by reason: queue_full (no place to wait), queue_wait (waited HTTP_QUEUE_WAIT_MS), loop_delay (the event loop was late by more than HTTP_SHED_LOOP_DELAY_MS)',
+  labelNames: ['reason'] as const,
+  registers: [registry],
+  collect() {
+    this.reset();
+    for (const [reason, n] of Object.entries(httpLoad.shed)) this.inc({ reason }, n);
+  },
+});
+
 /** Counts one response by the rcode in its header (RFC 1035 §4.1.1). */
 export function countDnsResponse(transport: 'udp' | 'tcp', response: Buffer): void {
   if (response.length >= 4) dnsResponses[transport][response[3]! & 15]! += 1;
