@@ -53,3 +53,20 @@ test('register a passkey, then sign in with it alone; a browser without it canno
   await other.close();
   await context.close();
 });
+
+test('opened at an IP address, passkeys say why they cannot work and link the same page at localhost', async ({ signedIn: page, server }) => {
+  // The run's server is opened at 127.0.0.1, as the README's address is.
+  expect(server.url).toContain('127.0.0.1');
+  await page.goto('/account');
+  const card = page.getByRole('region', { name: 'Passkeys' });
+  await expect(card.getByText('Passkeys need a name, not an address (127.0.0.1)')).toBeVisible();
+  await expect(card.getByRole('link', { name: 'open it at localhost' })).toHaveAttribute('href', `${server.url.replace('127.0.0.1', 'localhost')}/account`);
+
+  await page.getByRole('button', { name: 'Sign out' }).click();
+  await expect(page.getByRole('heading', { name: 'Sign in' })).toBeVisible();
+  // Nothing said before a passkey is tried; the browser's refusal is explained, not "try again".
+  await expect(page.getByText('Passkeys need a name')).toHaveCount(0);
+  await page.getByRole('button', { name: 'Sign in with a passkey' }).click();
+  await expect(page.getByText('Passkeys need a name, not an address (127.0.0.1)')).toBeVisible();
+  await expect(page.getByRole('link', { name: 'open it at localhost' })).toHaveAttribute('href', /^http:\/\/localhost:\d+\/sign-in/);
+});

@@ -18,6 +18,8 @@ import { bff, routes, safeNext } from '../../lib/paths';
 import { Alert } from '../../ui/alert';
 import { LoadingState } from '../../ui/states';
 import { usePageTitle } from '../../lib/page-title';
+import { passkeyAddress } from '../../lib/passkey-origin';
+import { PasskeyAddressNote } from '../../ui/passkey-address-note';
 
 export function Component() {
   usePageTitle('Sign in');
@@ -26,6 +28,7 @@ export function Component() {
   const session = useSession();
   const signIn = useSignIn();
   const passkey = usePasskeySignIn();
+  const atAddress = passkeyAddress(window.location);
   const methods = useSignInMethods();
   const ssoError = ssoErrorWords(params.get('error'));
   // Until the server says otherwise (or if it cannot), the password form is offered.
@@ -68,7 +71,12 @@ export function Component() {
           <OrDivider />
         </>
       ) : null}
-      {passkey.error ? <Alert title={passkey.error instanceof ApiError ? passkey.error.message : 'No passkey was used. Try again, or sign in with your password.'} /> : null}
+      {/* At an IP address the browser refuses every passkey: say why and where it works instead of "try again". */}
+      {passkey.error && atAddress ? (
+        <PasskeyAddressNote problem={atAddress} />
+      ) : passkey.error ? (
+        <Alert title={passkey.error instanceof ApiError ? passkey.error.message : 'No passkey was used. Try again, or sign in with your password.'} />
+      ) : null}
       <button type="button" className="btn btn-block" disabled={passkey.isPending} onClick={() => passkey.mutate(undefined, { onSuccess: signedIn })}>
         {passkey.isPending ? 'Waiting for your passkey…' : 'Sign in with a passkey'}
       </button>

@@ -16,6 +16,8 @@ import { TableWrap } from '../../ui/table-wrap';
 import { sessionKey } from '../../lib/get-session';
 import { needsReauthentication, ReauthenticateDialog } from '../../ui/reauthenticate';
 import { accountKeys } from './keys';
+import { passkeyAddress } from '../../lib/passkey-origin';
+import { PasskeyAddressNote } from '../../ui/passkey-address-note';
 
 interface Passkey {
   id: string;
@@ -42,6 +44,7 @@ export function PasskeysCard() {
   const remove = useMutation({ mutationFn: (id: string) => request<void>('DELETE', `${bff.passkeys}/${encodeURIComponent(id)}`), onSuccess: refresh });
   const [name, setName] = useState('');
   const [removing, setRemoving] = useState<string | null>(null);
+  const atAddress = passkeyAddress(window.location);
 
   const onAdd = (e: FormEvent) => {
     e.preventDefault();
@@ -107,6 +110,7 @@ export function PasskeysCard() {
       )}
       {remove.error && !needsReauthentication(remove.error) ? <Alert title={remove.error.message} /> : null}
       {addError ? <Alert title="Could not add the passkey">{addError}</Alert> : null}
+      {atAddress ? <PasskeyAddressNote problem={atAddress} /> : null}
       <form className="inline-form" onSubmit={onAdd} noValidate aria-label="Add a passkey">
         <TextField label="Passkey name" name="passkey-name" placeholder="Laptop" value={name} maxLength={64} onChange={(e) => setName(e.target.value)} error={nameError} />
         <button type="submit" className="btn btn-primary" disabled={add.isPending || !name.trim()}>
