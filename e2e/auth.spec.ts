@@ -79,3 +79,12 @@ test('a session whose token is revoked from the CLI ends at the next click, and 
   await signIn(page, user);
   await expect(page.getByRole('heading', { name: 'IP addresses' })).toBeVisible();
 });
+
+test('Account → Sessions names the browser and address each session signed in from', async ({ signedIn: page }) => {
+  await page.goto('/account');
+  const sessions = page.getByRole('region', { name: 'Sessions' });
+  const mine = sessions.getByRole('row').filter({ hasText: 'This session' });
+  // Playwright's Chromium on Linux, from this machine.
+  await expect(mine).toContainText(/Chrome \d+ on Linux/);
+  await expect(mine).toContainText('127.0.0.1');
+});

@@ -41,7 +41,7 @@ export async function beginSession(
 ): Promise<ActiveSession> {
   const previous = await sessions.resume(readSessionCookie(c));
   if (previous) await sessions.end(previous.row);
-  const { secret, row } = await sessions.start(user, method);
+  const { secret, row } = await sessions.start(user, method, requestFrom(c));
   await services.audit.record({
     kind: 'sign-in',
     actor: { userId: user.id, username: user.username, credential: method, ...requestFrom(c) },

@@ -205,6 +205,9 @@ export interface Database {
     authenticated_at: string | null;
     /** Migration 0018: how the user signed in: password, passkey or oidc. */
     sign_in_method: Generated<string>;
+    /** Migration 0034: the browser's User-Agent and the client's address at sign-in (null: from before). */
+    user_agent: string | null;
+    address: string | null;
   };
   tsig_keys: {
     id: Generated<number>;

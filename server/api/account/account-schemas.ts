@@ -36,6 +36,8 @@ export const SessionSchema = z
     last_seen_at: timestamp.openapi({ description: 'Within a minute' }),
     expires_at: timestamp.openapi({ description: 'When it ends at the latest (it ends sooner when left idle)' }),
     current: z.boolean().openapi({ description: 'True for the session that made this request' }),
+    user_agent: z.string().nullable().openapi({ description: "The browser's User-Agent at sign-in (null: a session from before this was kept)" }),
+    address: z.string().nullable().openapi({ description: "The client's address at sign-in (behind TRUSTED_PROXIES, the one they forwarded)" }),
   })
   .openapi('Session');
 

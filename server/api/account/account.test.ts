@@ -84,16 +84,20 @@ describe('PUT /account/password', () => {
 
 describe('GET /account/sessions', () => {
   it("lists the user's own dashboard sessions, newest first, marking the one asking; paginated", async () => {
-    const first = await dashboardSignIn(t, 'alice', 'password123');
-    const second = await dashboardSignIn(t, 'alice', 'password123');
+    const phone = 'Mozilla/5.0 (iPhone; CPU iPhone OS 18_1 like Mac OS X) AppleWebKit/605.1.15 (KHTML, like Gecko) Version/18.1 Mobile/15E148 Safari/604.1';
+    const first = await dashboardSignIn(t, 'alice', 'password123', { address: '198.51.100.20', userAgent: phone });
+    // A User-Agent longer than any browser's is kept bounded.
+    const second = await dashboardSignIn(t, 'alice', 'password123', { address: '2001:db8::7', userAgent: `curl/8.11 ${'x'.repeat(1000)}` });
     await dashboardSignIn(t, 'bob', 'password123');
 
     const res = await second.send('GET', '/bff/api/account/sessions');
     expect(res.status).toBe(200);
     const list = await res.json();
+    const times = { id: expect.any(Number), created_at: expect.any(String), last_seen_at: expect.any(String), expires_at: expect.any(String) };
+    // Where each signed in from: the browser and the address, so that a user tells their devices apart.
     expect(list).toEqual([
-      { id: expect.any(Number), created_at: expect.any(String), last_seen_at: expect.any(String), expires_at: expect.any(String), current: true },
-      { id: expect.any(Number), created_at: expect.any(String), last_seen_at: expect.any(String), expires_at: expect.any(String), current: false },
+      { ...times, current: true, user_agent: `curl/8.11 ${'x'.repeat(256 - 'curl/8.11 '.length)}`, address: '2001:db8::7' },
+      { ...times, current: false, user_agent: phone, address: '198.51.100.20' },
     ]);
     expect((await first.send('GET', '/bff/api/account/sessions').then((r) => r.json())).map((s: { current: boolean }) => s.current)).toEqual([false, true]);
 

@@ -202,7 +202,15 @@ export function accountApi(services: Services) {
       const { rows, total } = await users.sessions(user.id, p.window);
       setPageHeaders(c, total, p);
       return c.json(
-        rows.map((s) => ({ id: s.token_id, created_at: s.created_at, last_seen_at: s.last_seen_at, expires_at: s.expires_at, current: s.token_id === token.id })),
+        rows.map((s) => ({
+          id: s.token_id,
+          created_at: s.created_at,
+          last_seen_at: s.last_seen_at,
+          expires_at: s.expires_at,
+          current: s.token_id === token.id,
+          user_agent: s.user_agent ?? null,
+          address: s.address ?? null,
+        })),
         200,
       );
     })

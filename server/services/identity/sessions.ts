@@ -30,6 +30,16 @@ export interface ActiveSession {
   username: string;
 }
 
+/** Where a sign-in came from, as the session keeps it (Account → Sessions shows it). */
+export interface SignInFrom {
+  userAgent?: string;
+  address?: string;
+}
+
+const MAX_USER_AGENT = 256;
+/** Longer than any IPv6 address with a zone. */
+const MAX_ADDRESS = 64;
+
 export function createSessions(store: ServiceStore, accounts: Accounts, times: SessionTimes = DEFAULT_SESSION_TIMES, clock: ClockSteps = watchClockSteps()) {
   const now = clock.now;
   let lastSweep = 0;
@@ -59,7 +69,7 @@ export function createSessions(store: ServiceStore, accounts: Accounts, times: S
     times,
 
     /** Starts a session for a user who just proved who they are (`method`: how); returns the cookie value. */
-    async start(user: UserRow, method: 'password' | 'passkey' | 'oidc' = 'password'): Promise<{ secret: string; row: SessionRow }> {
+    async start(user: UserRow, method: 'password' | 'passkey' | 'oidc' = 'password', from: SignInFrom = {}): Promise<{ secret: string; row: SessionRow }> {
       const at = now();
       if (at - lastSweep > SWEEP_INTERVAL_MS) {
         lastSweep = at;
@@ -80,6 +90,9 @@ export function createSessions(store: ServiceStore, accounts: Accounts, times: S
         expires_at: expiresAt,
         authenticated_at: iso,
         sign_in_method: method,
+        // Bounded: a header is the client's to make as long as it likes.
+        user_agent: from.userAgent ? from.userAgent.slice(0, MAX_USER_AGENT) : null,
+        address: from.address ? from.address.slice(0, MAX_ADDRESS) : null,
       });
       return { secret, row };
     },

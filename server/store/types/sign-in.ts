@@ -14,6 +14,9 @@ export interface SessionRow {
   authenticated_at?: string | null;
   /** How the user signed in (migration 0018): `password` (the default), `passkey` or `oidc`. */
   sign_in_method?: string;
+  /** The browser's User-Agent and the client's address at sign-in (migration 0034); null or absent: not known. */
+  user_agent?: string | null;
+  address?: string | null;
 }
 
 /** An OpenID identity (issuer and subject) linked to a user (migration 0018). */

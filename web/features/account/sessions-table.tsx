@@ -1,5 +1,6 @@
 /**
- * The user's dashboard sessions: when each began, was last used and ends. This one is marked
+ * The user's dashboard sessions: the browser and address each signed in from, when it began, was
+ * last used and ends. This one is marked
  * and ends with "Sign out"; any other can be ended here (a browser left signed in elsewhere).
  */
 import type { AccountSession } from '../../lib/api-types';
@@ -8,6 +9,7 @@ import { Badge } from '../../ui/badge';
 import { useToast } from '../../ui/toast';
 import { useEndSession } from './end-session';
 import { TableWrap } from '../../ui/table-wrap';
+import { describeUserAgent } from '../../lib/device-words';
 
 function Time({ iso }: { iso: string }) {
   return (
@@ -30,6 +32,7 @@ export function SessionsTable({ sessions }: { sessions: AccountSession[] }) {
       <table className="table">
         <thead>
           <tr>
+            <th scope="col">Device</th>
             <th scope="col">Signed in</th>
             <th scope="col">Last active</th>
             <th scope="col">Ends</th>
@@ -41,6 +44,12 @@ export function SessionsTable({ sessions }: { sessions: AccountSession[] }) {
         <tbody>
           {sessions.map((s) => (
             <tr key={s.id}>
+              <td>
+                <span className="strong" title={s.user_agent ?? undefined}>
+                  {describeUserAgent(s.user_agent)}
+                </span>
+                {s.address ? <div className="muted small mono">{s.address}</div> : null}
+              </td>
               <td>
                 <Time iso={s.created_at} />
                 {s.current ? (
