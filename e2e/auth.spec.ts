@@ -88,3 +88,20 @@ test('Account → Sessions names the browser and address each session signed in 
   await expect(mine).toContainText(/Chrome \d+ on Linux/);
   await expect(mine).toContainText('127.0.0.1');
 });
+
+test('the sign-in page shows no method before the server has said which are open', async ({ page }) => {
+  // The server's answer held back a moment (it is the real answer, only later): nothing to fill meanwhile.
+  let release!: () => void;
+  const held = new Promise<void>((r) => (release = r));
+  await page.route('**/bff/sign-in-methods', async (route) => {
+    await held;
+    await route.continue();
+  });
+  await page.goto('/sign-in');
+  await expect(page.getByText('Checking your session…')).toBeVisible();
+  await expect(page.getByLabel('Password')).toHaveCount(0);
+  await expect(page.getByRole('button', { name: 'Sign in with a passkey' })).toHaveCount(0);
+  release();
+  await expect(page.getByLabel('Password')).toBeVisible();
+  await expect(page.getByRole('button', { name: 'Sign in with a passkey' })).toBeVisible();
+});

@@ -45,7 +45,9 @@ export function Component() {
       </SignInCard>
     );
   }
-  if (session.isPending) return <LoadingState label="Checking your session…" />;
+  // The methods are asked beside the session: no form is shown until both are known, so a method an
+  // administrator turned off never flashes up (if the methods cannot be had, the password form is offered).
+  if (session.isPending || methods.isPending) return <LoadingState label="Checking your session…" />;
   if (session.data) return <Navigate to={next} replace />;
 
   const codeAsked = signIn.error instanceof ApiError && signIn.error.code === 'second_factor_required';
