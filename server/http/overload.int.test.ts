@@ -13,7 +13,7 @@ const CLIENTS = 200;
 
 let s: RunningServer;
 beforeAll(async () => {
-  s = await startServer({ HTTP_MAX_INFLIGHT: '4', HTTP_MAX_QUEUE: '8', LOG_LEVEL: 'warn' });
+  s = await startServer({ HTTP_MAX_INFLIGHT: '4', HTTP_MAX_QUEUE: '8', HTTP_SHED_LOOP_DELAY_MS: '200', LOG_LEVEL: 'warn' });
   expect((await s.api('POST', '/domains', { name: ZONE })).status).toBe(201);
   expect((await s.api('POST', `/domains/${ZONE}/records`, { name: 'www', record_type: 'A', content: '192.0.2.1' })).status).toBe(200);
 });

@@ -49,9 +49,11 @@ export async function startServer(env: Record<string, string> = {}, dataDir = te
   env = { ...seam.env, ...env };
   const node = [process.execPath, ...(opts.nodeArgs ?? []), ...seam.nodeArgs, ...(script.endsWith('.ts') ? ['--import', 'tsx'] : ['--enable-source-maps']), script];
   const argv = opts.cpu === undefined ? node : ['taskset', '-c', String(opts.cpu), ...node];
+  // Rate limits and the late-loop shedding off unless a test turns them on: a test machine that
+  // runs many servers on two cores keeps each one's event loop late by design.
   const child = spawn(argv[0]!, argv.slice(1), {
     cwd: ROOT,
-    env: { ...process.env, HOST: '127.0.0.1', PORT: '0', DNS_HOST: '127.0.0.1', DNS_PORT: 'off', LOG_LEVEL: 'info', RATE_LIMIT_TOKEN: 'off', RATE_LIMIT_ADDRESS: 'off', DATA_DIR: dataDir, ...env },
+    env: { ...process.env, HOST: '127.0.0.1', PORT: '0', DNS_HOST: '127.0.0.1', DNS_PORT: 'off', LOG_LEVEL: 'info', RATE_LIMIT_TOKEN: 'off', RATE_LIMIT_ADDRESS: 'off', HTTP_SHED_LOOP_DELAY_MS: 'off', DATA_DIR: dataDir, ...env },
     stdio: ['ignore', 'pipe', 'pipe'],
   });
   const lines: string[] = [];
