@@ -53,7 +53,19 @@ export async function startServer(env: Record<string, string> = {}, dataDir = te
   // runs many servers on two cores keeps each one's event loop late by design.
   const child = spawn(argv[0]!, argv.slice(1), {
     cwd: ROOT,
-    env: { ...process.env, HOST: '127.0.0.1', PORT: '0', DNS_HOST: '127.0.0.1', DNS_PORT: 'off', LOG_LEVEL: 'info', RATE_LIMIT_TOKEN: 'off', RATE_LIMIT_ADDRESS: 'off', HTTP_SHED_LOOP_DELAY_MS: 'off', DATA_DIR: dataDir, ...env },
+    env: {
+      ...process.env,
+      HOST: '127.0.0.1',
+      PORT: '0',
+      DNS_HOST: '127.0.0.1',
+      DNS_PORT: 'off',
+      LOG_LEVEL: 'info',
+      RATE_LIMIT_TOKEN: 'off',
+      RATE_LIMIT_ADDRESS: 'off',
+      HTTP_SHED_LOOP_DELAY_MS: 'off',
+      DATA_DIR: dataDir,
+      ...env,
+    },
     stdio: ['ignore', 'pipe', 'pipe'],
   });
   const lines: string[] = [];
