@@ -3,7 +3,9 @@ import type { ReactNode } from 'react';
 import { ApiError } from '../lib/api-client';
 import './states.css';
 
+/** A spinner named `label` for assistive technology; with an empty label, decoration only (the text beside it says what loads). */
 export function Spinner({ label = 'Loading' }: { label?: string }) {
+  if (!label) return <span className="spinner" aria-hidden="true" />;
   return <span className="spinner" role="img" aria-label={label} />;
 }
 
