@@ -6,7 +6,7 @@
  *   then a zone created, each while the database is away: the note under the top bar appears, the
  *   form keeps what was typed and says it was not saved; once the database is back the note goes by
  *   itself and the same Save works. axe and a phone's width while the note shows.
- * - the disk full: SQLite on a small tmpfs (support/small-disk.ts) filled to the last byte: a record
+ * - the disk full: SQLite on a small tmpfs (server/testing/small-disk.ts) filled to the last byte: a record
  *   added is refused 507, the note says saving is paused, the form keeps it; the space freed, the same
  *   Save goes through and the note goes with it.
  * Each skips, saying why, where it cannot run (no PostgreSQL programs; no tmpfs mount without root).
@@ -19,7 +19,7 @@ import { ApiClient } from './support/api-client';
 import { dig } from './support/dns-checks';
 import { expect, screenshot, signIn, test } from './support/fixtures';
 import { PHONE, scrollsSideways, serious } from './support/page-checks';
-import { mountSmallDisk, type SmallDisk } from './support/small-disk';
+import { mountSmallDisk, type SmallDisk } from '../server/testing/small-disk';
 
 const missing = ownPostgresMissing();
 const USER = { username: 'steady', password: 'steady password' };

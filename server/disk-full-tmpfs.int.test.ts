@@ -3,56 +3,37 @@
  * by another file until nothing fits, as an operator's disk fills with logs. Writes answer 507
  * `insufficient_storage` (never 500), reads and DNS go on, /readyz says so, the process stays up;
  * once the other file is gone, writes work again with no restart, and the database is intact with
- * every acknowledged write in it. Mounting needs root (CI runs as root); elsewhere the test is
+ * every acknowledged write in it. The disk is server/testing/small-disk.ts; mounting needs root (CI runs as root); elsewhere the test is
  * skipped, saying why — server/api/disk-full.test.ts covers the same answers with SQLite's own limit.
  */
 import { execFileSync } from 'node:child_process';
-import fs from 'node:fs';
-import os from 'node:os';
 import path from 'node:path';
 import Database from 'better-sqlite3';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { cli, startServer, type ServerProcess } from './testing/server-process';
+import { mountSmallDisk, type SmallDisk } from './testing/small-disk';
 
-/** Why a tmpfs cannot be mounted here, or null when it can (it is mounted, tried and unmounted). */
-function tmpfsMissing(): string | null {
-  if (process.getuid?.() !== 0) return 'mounting a tmpfs needs root';
-  const probe = fs.mkdtempSync(path.join(os.tmpdir(), 'zonedeck-tmpfs-probe-'));
-  try {
-    execFileSync('mount', ['-t', 'tmpfs', '-o', 'size=1m', 'tmpfs', probe], { stdio: 'pipe' });
-    execFileSync('umount', [probe], { stdio: 'pipe' });
-    return null;
-  } catch (err) {
-    return `cannot mount a tmpfs: ${(err as Error).message.split('\n')[0]}`;
-  } finally {
-    fs.rmSync(probe, { recursive: true, force: true });
-  }
-}
-
-const missing = tmpfsMissing();
+// Mounted as the file is read, so that the test is skipped, saying why, where it cannot be.
+const disk: SmallDisk | string = process.getuid?.() === 0 ? mountSmallDisk(48) : 'mounting a tmpfs needs root';
+const missing = typeof disk === 'string' ? disk : null;
 if (missing) console.warn(`disk-full-tmpfs.int.test.ts: skipped: ${missing}`);
+const small = typeof disk === 'string' ? null : disk;
 
-let mount: string;
 let server: ServerProcess | undefined;
 let token: string;
 
 beforeAll(async () => {
-  if (missing) return;
-  mount = fs.mkdtempSync(path.join(os.tmpdir(), 'zonedeck-tmpfs-'));
-  execFileSync('mount', ['-t', 'tmpfs', '-o', 'size=48m', 'tmpfs', mount]);
-  server = await startServer({ DNS_PORT: '0' }, mount);
-  cli(mount, 'users', 'add', 'erin');
-  token = cli(mount, 'tokens', 'create', 'erin').at(-1)!;
+  if (!small) return;
+  server = await startServer({ DNS_PORT: '0' }, small.dataDir);
+  cli(small.dataDir, 'users', 'add', 'erin');
+  token = cli(small.dataDir, 'tokens', 'create', 'erin').at(-1)!;
   expect((await api('POST', '/domains', { name: 'tmpfs.test' })).status).toBe(201);
   expect((await api('POST', '/domains/tmpfs.test/records', { name: 'www', record_type: 'A', content: '192.0.2.80' })).status).toBe(200);
 }, 60_000);
 
 afterAll(async () => {
   await server?.stop();
-  if (mount) {
-    execFileSync('umount', [mount]);
-    fs.rmSync(mount, { recursive: true, force: true });
-  }
+  small?.unmount();
 });
 
 function api(method: string, url: string, body?: unknown): Promise<Response> {
@@ -68,35 +49,12 @@ const bulk = (label: string) => ({
 
 const dig = (name: string, type = 'TXT') => execFileSync('dig', ['+short', '+tries=3', '+time=2', '-p', String(server!.dnsPort), '@127.0.0.1', name, type], { encoding: 'utf8' }).trim();
 
-/** Fills the file system with a file of its own until a write finds no space. */
-function fill(file: string): void {
-  const fd = fs.openSync(file, 'w');
-  const chunk = Buffer.alloc(1 << 20, 1);
-  try {
-    for (;;) fs.writeSync(fd, chunk);
-  } catch (err) {
-    if ((err as NodeJS.ErrnoException).code !== 'ENOSPC') throw err;
-  } finally {
-    fs.closeSync(fd);
-  }
-  // What a 1 MiB write left: the last few blocks too.
-  const small = fs.openSync(file, 'a');
-  try {
-    for (;;) fs.writeSync(small, Buffer.alloc(4096, 1));
-  } catch (err) {
-    if ((err as NodeJS.ErrnoException).code !== 'ENOSPC') throw err;
-  } finally {
-    fs.closeSync(small);
-  }
-}
-
 describe.skipIf(missing)('SQLite on a tmpfs that fills up', () => {
   it('answers writes 507 while the disk is full, goes on reading and answering DNS, and writes again once there is space', async () => {
     const acknowledged: string[] = [];
     expect((await api('PATCH', '/domains/tmpfs.test/rrsets', bulk('before'))).status).toBe(200);
     acknowledged.push('before');
-    const filler = path.join(mount, 'logs.filler');
-    fill(filler);
+    small!.fill();
 
     // Writes until one finds the disk full: every answer 200 or 507, never 500.
     const statuses: number[] = [];
@@ -118,7 +76,7 @@ describe.skipIf(missing)('SQLite on a tmpfs that fills up', () => {
     expect((await fetch(`${server!.url}/healthz`)).status).toBe(200);
 
     // Space again: the next write goes through, same process.
-    fs.rmSync(filler);
+    small!.free();
     const again = await api('PATCH', '/domains/tmpfs.test/rrsets', bulk('after'));
     expect(again.status).toBe(200);
     acknowledged.push('after');
@@ -128,7 +86,7 @@ describe.skipIf(missing)('SQLite on a tmpfs that fills up', () => {
     // Stopped and checked: intact, with every acknowledged write whole and nothing of a refused one.
     await server!.stop();
     server = undefined;
-    const db = new Database(path.join(mount, 'zonedeck.db'), { readonly: true });
+    const db = new Database(path.join(small!.dataDir, 'zonedeck.db'), { readonly: true });
     try {
       expect(db.pragma('integrity_check', { simple: true })).toBe('ok');
       const rows = db.prepare("select name, count(*) as n from records where record_type = 'TXT' group by name").all() as { name: string; n: number }[];
