@@ -7,7 +7,7 @@ import type { StatsBatch } from '../../core/query-stats-fields';
 import type { UpdateRequest } from '../../services/changes/dynamic-updates';
 import type { ZoneChange } from '../../services/changes/events';
 
-export type ToWorker = { type: 'change'; change: ZoneChange } | { type: 'update-done'; id: number; rcode: number } | { type: 'close' };
+export type ToWorker = { type: 'changes'; changes: ZoneChange[] } | { type: 'update-done'; id: number; rcode: number } | { type: 'close' };
 export type FromWorker =
   | { type: 'ready'; port: number }
   | { type: 'failed'; message: string }

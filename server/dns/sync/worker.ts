@@ -36,7 +36,7 @@ async function main(): Promise<void> {
       post({ type: 'update', id, request });
     });
   port.on('message', (m: ToWorker) => {
-    if (m.type === 'change') events.emit(m.change);
+    if (m.type === 'changes') for (const change of m.changes) events.emit(change);
     else if (m.type === 'update-done') {
       updates.get(m.id)?.(m.rcode);
       updates.delete(m.id);

@@ -9,6 +9,8 @@ import { openStore } from '../../store/open';
 import type { Store } from '../../store/types';
 import { servicesFor, type Services } from '..';
 
+const nextTurn = () => new Promise((resolve) => setImmediate(resolve));
+
 let dir: string;
 let store: Store;
 let services: Services;
@@ -32,6 +34,8 @@ describe('read cache', () => {
     const other = new Database(path.join(dir, 'zonedeck.db'));
     other.prepare('delete from tokens where id = ?').run(row.id);
     other.close();
+    // The next request: the server reads each in a later turn of its event loop than the last one's.
+    await nextTurn();
     expect(await services.accounts.authenticate(token)).toBeNull();
   });
 
@@ -49,6 +53,7 @@ describe('read cache', () => {
     const other = new Database(path.join(dir, 'zonedeck.db'));
     other.prepare("insert into ips (user_id, address, cidr, active, created_at) values (?, '192.0.2.2', 32, 1, '')").run(user.id);
     other.close();
+    await nextTurn();
     expect((await services.ips.page(user.id, w)).total).toBe(2);
   });
 });
