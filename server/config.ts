@@ -437,6 +437,19 @@ export interface OidcConfig {
 
 export class ConfigError extends Error {}
 
+/**
+ * Reads the `.env` file in the directory the command runs in (npm runs `start` and `cli` beside
+ * package.json) into the environment, when there is one; a variable already set wins over the file.
+ * Node's own `--env-file-if-exists` would do the same but print "not found" on every start without one.
+ */
+export function loadDotEnv(file = '.env'): void {
+  try {
+    process.loadEnvFile(file);
+  } catch (err) {
+    if ((err as NodeJS.ErrnoException).code !== 'ENOENT') throw new ConfigError(`${file}: ${err instanceof Error ? err.message : String(err)}`);
+  }
+}
+
 export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
   const present = Object.fromEntries(Object.entries(env).filter(([, v]) => v !== undefined && v !== ''));
   const parsed = schema.safeParse(present);

@@ -1,6 +1,6 @@
 /** Wires configuration, store, services, HTTP and DNS. No logic of its own. */
 import { buildApp } from './app';
-import { ConfigError, loadConfig, type Config } from './config';
+import { ConfigError, loadConfig, loadDotEnv, type Config } from './config';
 import { startDnsThread } from './dns/sync/thread';
 import { pullClient } from './dns/transfer/zone-pull';
 import { deliver } from './outbound/deliver';
@@ -23,6 +23,7 @@ import { SecretsKeyError } from './store/secret-box';
 async function main(): Promise<void> {
   let config;
   try {
+    loadDotEnv();
     config = loadConfig();
   } catch (e) {
     if (e instanceof ConfigError) {

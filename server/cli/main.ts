@@ -7,7 +7,7 @@
 import { realpathSync } from 'node:fs';
 import { fileURLToPath } from 'node:url';
 import { parseArgs } from 'node:util';
-import { ConfigError, loadConfig, type Config } from '../config';
+import { ConfigError, loadConfig, loadDotEnv, type Config } from '../config';
 import { ZonedeckError } from '../core/errors';
 import type { ScopeInput } from '../core/scope';
 import { servicesFor, type Services } from '../services';
@@ -149,5 +149,11 @@ function runAsProgram(): boolean {
 }
 
 if (runAsProgram()) {
+  try {
+    loadDotEnv();
+  } catch (e) {
+    process.stderr.write(`zonedeck: ${e instanceof Error ? e.message : String(e)}\n`);
+    process.exit(2);
+  }
   main().then((code) => process.exit(code));
 }
