@@ -25,6 +25,7 @@ const BENCHES: Bench[] = [
   { name: 'Index', file: './index-memory.ts', fn: 'benchIndexMemory' },
   { name: 'Startup', file: './startup.ts', fn: 'benchStartup' },
   { name: 'Secondary', file: './secondary.ts', fn: 'benchSecondary' },
+  { name: 'Peers', file: './peers.ts', fn: 'benchPeers' },
 ];
 
 // The servers measured are the build `npm start` runs, of the sources as they are now.

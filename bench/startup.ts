@@ -23,7 +23,7 @@ const SECONDS = Number(process.env.BENCH_SECONDS ?? 5);
 const ROUNDS = 3;
 
 /** Whether the server at `port` answers `name` A with an address (one UDP question, 200 ms to answer). */
-function answers(port: number, name: string): Promise<boolean> {
+export function answers(port: number, name: string): Promise<boolean> {
   return new Promise((resolve) => {
     const socket = dgram.createSocket('udp4');
     const done = (ok: boolean) => {
@@ -40,7 +40,7 @@ function answers(port: number, name: string): Promise<boolean> {
   });
 }
 
-async function until(check: () => Promise<boolean>, everyMs = 10, maxMs = 600_000): Promise<number> {
+export async function until(check: () => Promise<boolean>, everyMs = 10, maxMs = 600_000): Promise<number> {
   const t0 = performance.now();
   while (!(await check())) {
     if (performance.now() - t0 > maxMs) throw new Error('gave up waiting');
