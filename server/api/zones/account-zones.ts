@@ -11,7 +11,7 @@ import { accountZones } from '../../services/zones/administrator-view';
 import { createApi, errors, json, security } from '../create-api';
 import { pageHeaders, pageParams, pageQuery, setPageHeaders } from '../pagination';
 
-const AccountZoneSchema = z
+export const AccountZoneSchema = z
   .object({
     name: z.string().openapi({ example: 'example.com' }),
     held_by: z.string().openapi({ description: 'The user who holds the zone (for a team zone, the member who made it)', example: 'alice' }),
