@@ -4,6 +4,7 @@
  * for the list and 404 for another account's zone, as before.
  */
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
+import { dashboardSignIn } from '../../testing/dashboard-client';
 import { createTestApp, type TestApp } from '../../testing/test-app';
 
 let t: TestApp;
@@ -104,5 +105,35 @@ describe("an administrator reading another account's zone", () => {
 
   it("leaves another user's zone a 404 to a user who is not an administrator", async () => {
     for (const path of ['', '/records', '/changes', '/zone']) expect((await t.request('GET', `/api/v1/domains/example.com${path}`, { token: bob })).status).toBe(404);
+  });
+});
+
+describe('hostile requests', () => {
+  it('answers bad pages and searches with a 400 naming the parameter, and other spellings of the path with nothing', async () => {
+    for (const [query, field] of [
+      ['?page=0', 'page'],
+      ['?page=-1', 'page'],
+      ['?per_page=abc', 'per_page'],
+      [`?search=${'a'.repeat(254)}`, 'search'],
+    ] as const) {
+      const res = await list(root, query);
+      expect(res.status, query).toBe(400);
+      expect((await res.json()).error.fields).toHaveProperty(field);
+    }
+    for (const path of ['/api/v1/admin/domains/example.com', '/api/v1/admin', '/api/v1/admin/domains/../users']) expect((await t.request('GET', path, { token: root })).status, path).toBe(404);
+    // LIKE wildcards are searched as themselves.
+    expect(await (await list(root, '?search=_')).json()).toEqual([]);
+  });
+
+  it("gives a user's dashboard session no more than their token: 403 for the list, 404 for another account's zone", async () => {
+    const browser = await dashboardSignIn(t, 'bob', 'password123');
+    expect(browser.status).toBe(200);
+    expect((await browser.send('GET', '/bff/api/admin/domains')).status).toBe(403);
+    expect((await browser.send('GET', '/bff/api/domains/example.com')).status).toBe(404);
+    expect((await browser.send('GET', '/bff/api/records?name=www&accounts=all')).status).toBe(403);
+    const admin = await dashboardSignIn(t, 'root', 'password123');
+    expect((await admin.send('GET', '/bff/api/admin/domains')).status).toBe(200);
+    expect((await admin.send('DELETE', '/bff/api/domains/example.com')).status).toBe(403);
+    expect((await t.request('GET', '/api/v1/domains/example.com', { token: alice })).status).toBe(200);
   });
 });

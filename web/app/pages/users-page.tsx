@@ -1,8 +1,8 @@
 /**
  * Users (administrators only): every account of the service, searchable; create one (its
  * one-time password shown once), disable or enable, grant or revoke admin, reset a password or
- * the second factors, see and change their IP ranges. Each change needs a sign-in within 10 minutes: the password is asked again
- * when not. The search and page live in the URL.
+ * the second factors (each needs a sign-in within 10 minutes: the password is asked again when
+ * not); see and change their IP ranges. The search and page live in the URL.
  */
 import { useState } from 'react';
 import { useAccount } from '../../features/account/get-account';

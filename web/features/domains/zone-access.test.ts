@@ -28,7 +28,7 @@ describe('zoneAccess', () => {
       records: false,
       settings: false,
       remove: false,
-      badge: 'Administrator view · read only',
+      badge: 'alice · read only to you',
       heldBy: 'alice',
     });
   });

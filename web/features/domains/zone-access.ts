@@ -33,7 +33,10 @@ export function secondaryReason(primaries: readonly string[]): string {
 
 export function zoneAccess(d: Pick<Domain, 'team' | 'role'> & Partial<Pick<Domain, 'kind' | 'primaries' | 'held_by' | 'administrator_view'>>): ZoneAccess {
   // The server refuses an administrator every write to another account's zone: offer none.
-  if (d.administrator_view) return { records: false, settings: false, remove: false, badge: 'Administrator view · read only', heldBy: d.held_by ?? 'another account' };
+  if (d.administrator_view) {
+    const heldBy = d.held_by ?? 'another account';
+    return { records: false, settings: false, remove: false, badge: `${heldBy} · read only to you`, heldBy };
+  }
   const access = byRole(d);
   if (d.kind !== 'secondary') return access;
   return { ...access, records: false, settings: false, readOnlyReason: secondaryReason(d.primaries ?? []) };
