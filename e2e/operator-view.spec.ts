@@ -10,7 +10,7 @@ import { ApiClient } from './support/api-client';
 import { cli, expect, screenshot, signIn, test, type TestUser } from './support/fixtures';
 import type { ServerInfo } from './support/server-info';
 import type { Page } from '@playwright/test';
-import { serious } from './support/page-checks';
+import { PHONE, scrollsSideways, serious } from './support/page-checks';
 
 /** A new administrator, signed in on `page`. */
 async function signedInAdmin(page: Page, server: ServerInfo): Promise<{ username: string; api: ApiClient }> {
@@ -81,6 +81,14 @@ test("an administrator opens a user's zone from All zones, read-only, and search
   await expect(page.getByRole('form', { name: 'Change every record found' })).toHaveCount(0);
   await page.getByRole('link', { name: zone }).click();
   await expect(page.getByTestId('administrator-view')).toBeVisible();
+
+  // On a phone: the list and the zone fit the screen's width (the table scrolls inside its frame).
+  await page.setViewportSize(PHONE);
+  for (const path of [`/admin/zones?q=${user.username}`, `/domains/${zone}`]) {
+    await page.goto(path);
+    await expect(page.getByText(zone).first()).toBeVisible();
+    expect(await scrollsSideways(page), path).toBe(false);
+  }
 });
 
 test('a user sees neither All zones nor an All accounts search, and no warning on their addresses without ranges', async ({ signedIn: page, user }) => {

@@ -53,7 +53,7 @@ export function Component() {
   return (
     <div className="page">
       {header}
-      <section className="card" aria-label="Every account's zones">
+      <section className="card" aria-label="All zones">
         <form className="toolbar" role="search" onSubmit={(e) => e.preventDefault()}>
           <TextField label="Search" type="search" value={typed} placeholder="Zone, user or team" onChange={(e) => setTyped(e.target.value)} className="grow" />
           {q.isFetching && !q.isPending ? <Spinner label="Updating" /> : null}

@@ -4,6 +4,7 @@ import { fullTime, timeAgo } from '../../lib/format';
 import { unicodeName } from '../../lib/idn';
 import { routes } from '../../lib/paths';
 import { Badge } from '../../ui/badge';
+import { TableWrap } from '../../ui/table-wrap';
 import type { AccountZone } from './list-account-zones';
 
 const DELEGATION = {
@@ -14,8 +15,8 @@ const DELEGATION = {
 
 export function AccountZonesTable({ zones }: { zones: AccountZone[] }) {
   return (
-    <div className="table-wrap">
-      <table className="table" aria-label="Every account's zones">
+    <TableWrap label="Every account's zones">
+      <table className="table">
         <thead>
           <tr>
             <th scope="col">Zone</th>
@@ -68,6 +69,6 @@ export function AccountZonesTable({ zones }: { zones: AccountZone[] }) {
           ))}
         </tbody>
       </table>
-    </div>
+    </TableWrap>
   );
 }
