@@ -14,7 +14,8 @@ import { HttpError } from '../http/http-error';
  * (server/api/zones/scope.ts); the scope was judged on it, and the handler acts on it.
  */
 /** `role`: the member's role on the path's zone (a user's own zone: owner). */
-export type ApiEnv = { Variables: { principal: Principal; requestId: string; zone: Place; role?: Role } };
+/** `heldBy`: set when an administrator reads another account's zone: whose it is (`alice`, `team web`). */
+export type ApiEnv = { Variables: { principal: Principal; requestId: string; zone: Place; role?: Role; heldBy?: string } };
 
 function unauthorized(message: string, error?: string): HttpError {
   const challenge = error ? `Bearer realm="zonedeck", error="${error}"` : 'Bearer realm="zonedeck"';

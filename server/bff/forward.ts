@@ -23,7 +23,24 @@ export type ApiFetch = (req: Request) => Response | Promise<Response>;
 const PASSED_HEADERS = ['content-type', 'content-disposition', 'etag', 'x-total-count', 'x-page', 'x-per-page', 'x-request-id', 'retry-after', 'x-restorable-days'];
 
 /** The v1 resources the dashboard uses (web/lib/paths.ts): nothing else of /api is reachable through a session. */
-const RESOURCES = new Set(['ips', 'domains', 'deleted-domains', 'tokens', 'tsig-keys', 'webhooks', 'account', 'users', 'audit', 'teams', 'invitations', 'templates', 'records', 'batches', 'settings']);
+const RESOURCES = new Set([
+  'ips',
+  'domains',
+  'deleted-domains',
+  'tokens',
+  'tsig-keys',
+  'webhooks',
+  'account',
+  'users',
+  'audit',
+  'teams',
+  'invitations',
+  'templates',
+  'records',
+  'batches',
+  'settings',
+  'admin',
+]);
 
 /**
  * The API path a BFF path stands for, built again from its decoded segments (so no dot segment,

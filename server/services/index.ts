@@ -8,6 +8,7 @@ import { createSecondFactors } from './identity/second-factors';
 import { createPasskeys } from './identity/passkeys';
 import { ZoneEvents } from './changes/events';
 import { createIps } from './identity/ips';
+import { createUserIps } from './identity/user-ips';
 import { createChangeSets } from './changes/change-sets';
 import { Secondaries } from './secondary/secondaries';
 import { Catalogs } from './secondary/catalogs';
@@ -61,6 +62,8 @@ export function createServices(
   const accounts = new Accounts(store, defaults.maxTokensPerUser);
   const batches = createBatches(store, changes, zones);
   const reads: ReadStore = store.reads;
+  // One instance: its cache of IP pages is emptied by writes through either face.
+  const ips = createIps(store);
   return {
     store: reads,
     events,
@@ -71,7 +74,8 @@ export function createServices(
     accounts,
     firstPassword: firstPasswordFile(defaults.dataDir),
     users: new Users(store, accounts, audit, firstPasswordFile(defaults.dataDir)),
-    ips: createIps(store),
+    ips,
+    userIps: createUserIps(store, ips, audit),
     changes,
     zones,
     secondaries: new Secondaries(store, changes, zones, (zone, data) => webhooks.notify('secondary.failing', zone.id, data)),

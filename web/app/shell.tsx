@@ -51,6 +51,7 @@ export function Shell() {
             <NavLink to={routes.tsigKeys}>TSIG keys</NavLink>
             <NavLink to={routes.webhooks}>Webhooks</NavLink>
             <NavLink to={routes.audit}>Audit log</NavLink>
+            {account.data?.is_admin ? <NavLink to={routes.allZones}>All zones</NavLink> : null}
             {account.data?.is_admin ? <NavLink to={routes.users}>Users</NavLink> : null}
           </nav>
           <GlobalSearch />

@@ -33,8 +33,11 @@ describe('ipAdvice', () => {
     expect(adviceText(ipAdvice('2001:db8::2', ips, 'AAAA'))).toBe('This address is not in your registered IPs.');
   });
 
-  it('says nothing when the user has no IPs or has typed nothing', () => {
+  it('says nothing when the user has no IPs (of that family) or has typed nothing', () => {
     expect(ipAdvice('192.0.2.1', [], 'A').kind).toBe('none');
+    expect(ipAdvice('192.0.2.1', undefined, 'A').kind).toBe('none');
+    expect(ipAdvice('2001:db8:1::1', ips.slice(0, 3), 'AAAA').kind).toBe('none');
+    expect(adviceText(ipAdvice('192.0.2.1', ips.slice(3), 'A'))).toBeUndefined();
     expect(ipAdvice('', ips, 'A').kind).toBe('none');
   });
 

@@ -1,7 +1,7 @@
 /**
  * Whether an address typed into an A/AAAA record lies in the user's registered IPs: the
  * editor suggests those and warns (without blocking) when an address is outside them or
- * only inside inactive ones.
+ * only inside inactive ones; a user with no ranges of the address's family gets no warning.
  */
 import { rangeContains } from '../../server/core/ip-range';
 import type { Ip } from './api-types';
@@ -12,8 +12,10 @@ const label = (ip: Ip) => (ip.first === ip.last ? ip.address : `${ip.address}/${
 
 export function ipAdvice(address: string, ips: readonly Ip[] | undefined, family: 'A' | 'AAAA'): IpAdvice {
   const text = address.trim();
-  if (!ips || ips.length === 0 || text === '') return { kind: 'none' };
-  const containing = ips.filter((ip) => (family === 'A' ? ip.ipv4 : ip.ipv6) && rangeContains(ip, text));
+  // "Outside your ranges" means something only once there are ranges of the address's family.
+  const ranges = (ips ?? []).filter((ip) => (family === 'A' ? ip.ipv4 : ip.ipv6));
+  if (ranges.length === 0 || text === '') return { kind: 'none' };
+  const containing = ranges.filter((ip) => rangeContains(ip, text));
   if (containing.length === 0) return { kind: 'outside' };
   // The narrowest active range wins; inactive only when no active one holds it.
   const active = containing.filter((ip) => ip.active).sort((a, b) => b.cidr - a.cidr);

@@ -19,6 +19,7 @@ export const routes = {
   teams: '/teams',
   team: (name: string) => `/teams/${enc(name)}`,
   users: '/admin/users',
+  allZones: '/admin/zones',
   audit: '/audit',
   templates: '/templates',
   template: (id: number) => `/templates/${id}`,
@@ -98,6 +99,10 @@ export const bff = {
   invitation: (team: string) => `/bff/api/invitations/${enc(team)}`,
   acceptInvitation: (team: string) => `/bff/api/invitations/${enc(team)}/accept`,
   users: '/bff/api/users',
+  /** Every account's zones (administrators only). */
+  accountZones: '/bff/api/admin/domains',
+  userIps: (username: string) => `/bff/api/users/${enc(username)}/ips`,
+  userIp: (username: string, id: number) => `/bff/api/users/${enc(username)}/ips/${id}`,
   user: (username: string) => `/bff/api/users/${enc(username)}`,
   userPassword: (username: string) => `/bff/api/users/${enc(username)}/password`,
   audit: '/bff/api/audit',

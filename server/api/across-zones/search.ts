@@ -4,7 +4,7 @@
  */
 import { createRoute, z } from '@hono/zod-openapi';
 import { toFqdn } from '../../core/domain-name';
-import { NotFound } from '../../core/errors';
+import { Forbidden, NotFound } from '../../core/errors';
 import type { Services } from '../../services';
 import type { ApiEnv } from '../auth';
 import type { Context } from 'hono';
@@ -72,7 +72,9 @@ export function searchApi(services: Services) {
     .endpoint(search, async (c) => {
       const q = c.req.valid('query');
       const p = pageParams(q);
-      const page = await recordSearch.search(asker(c), { ...q, zones: q.zone ? [q.zone] : undefined }, p.window);
+      const allAccounts = q.accounts === 'all';
+      if (allAccounts && !c.get('principal').user.is_admin) throw new Forbidden("only an administrator may search every account's zones");
+      const page = await recordSearch.search({ ...asker(c), allAccounts }, { ...q, zones: q.zone ? [q.zone] : undefined }, p.window);
       setPageHeaders(c, page.total, p);
       return c.json(
         page.rows.map((r) => {

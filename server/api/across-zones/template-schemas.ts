@@ -112,6 +112,10 @@ export const SearchQuerySchema = {
     .openapi({ description: 'The content; for A/AAAA a network (192.0.2.0/24) finds every address inside it', example: '192.0.2.10' }),
   match: z.enum(MATCHES, { error: 'must be exact, prefix or contains' }).optional().openapi({ description: 'How name and content match: exact, prefix or contains (default)' }),
   zone: z.string().max(254, 'must be a domain name').optional().openapi({ description: 'Only this zone' }),
+  accounts: z
+    .enum(['own', 'all'], { error: 'must be own or all' })
+    .optional()
+    .openapi({ description: "`all`: every account's zones (administrators only; 403 for anyone else); default `own`: the zones you may read" }),
 };
 
 export const FoundRecordSchema = z

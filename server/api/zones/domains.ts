@@ -139,6 +139,9 @@ export function domainsApi(services: Services) {
     .endpoint(get, async (c) => {
       const zone = pathZone(c).zone;
       c.header('ETag', etag(zone.serial_number));
+      const heldBy = c.get('heldBy');
+      // An administrator reading another account's zone: whose it is, and that it is theirs to read only.
+      if (heldBy !== undefined) return c.json({ ...(await view(c.get('principal').user.id, zone)), role: 'viewer' as const, held_by: heldBy, administrator_view: true }, 200);
       return c.json(await view(c.get('principal').user.id, zone), 200);
     })
     .endpoint(update, async (c) => {

@@ -113,7 +113,12 @@ export const DomainSchema = z
       example: ['example.com. IN DNSKEY 257 3 13 mdsswUyr3DPW132mOi8V9xESWE8jTo0dxCjjnopKl+GqJxpVXckHAeF+KkxLbxILfDLUT0rAK9iUzy1L53eKGQ=='],
     }),
     team: z.string().optional().openapi({ description: "Only for a team's zone: the team that owns it" }),
-    role: z.enum(['owner', 'admin', 'editor', 'viewer']).optional().openapi({ description: "Only for a team's zone: your role in its team" }),
+    role: z
+      .enum(['owner', 'admin', 'editor', 'viewer'])
+      .optional()
+      .openapi({ description: "Only for a team's zone: your role in its team (`viewer` for an administrator reading another account's zone)" }),
+    held_by: z.string().optional().openapi({ description: "Only when an administrator reads another account's zone: whose it is (`alice`, `team web`)" }),
+    administrator_view: z.boolean().optional().openapi({ description: "Only when an administrator reads another account's zone: true (it is read-only to them)" }),
     kind: z.enum(['primary', 'secondary']).openapi({ description: '`primary`: its records are written here; `secondary`: they come by zone transfer from `primaries`' }),
     primaries: z.array(z.string()).openapi({ description: "A secondary's primaries (`host:port`); empty for a primary zone", example: ['192.0.2.1:53'] }),
     tsig_key: z.string().nullable().optional().openapi({ description: 'Only for a secondary: the TSIG key its transfers are signed with, or null' }),

@@ -15,6 +15,8 @@ import { Forbidden, NotFound, SecondaryZone } from '../../core/errors';
 import { allowsAddress, allowsZone, isRestricted, limitsRecords, type Scope } from '../../core/scope';
 import type { Services } from '../../services';
 import { edgeRoleRefusal } from '../../services/zones/access';
+import { administratorView } from '../../services/zones/administrator-view';
+import type { UserRow } from '../../store/types';
 import { ownedPlace, zonePlace, type Place } from '../../services/zones/place';
 import type { ApiEnv } from '../auth';
 import type { Check } from '../checks';
@@ -68,10 +70,25 @@ export function enforceScope(services: Services, base = '/api/v1'): Check<ApiEnv
     }
   }
 
-  async function resolve(c: Context<ApiEnv>, scope: Scope, userId: number, segment: string, rest: string | undefined): Promise<void> {
+  /**
+   * The zone and the user's role on it, read and judged once for the whole request; an
+   * administrator reads any other account's zone by its exact name, and writes none.
+   */
+  async function placeOf(c: Context<ApiEnv>, user: UserRow, name: string, rest: string | undefined): Promise<Place> {
+    try {
+      return rest !== undefined && PLACE_PATH.test(rest) ? await zonePlace(store, user.id, name) : await ownedPlace(store, user.id, name);
+    } catch (e) {
+      const seen = e instanceof NotFound ? await administratorView(store, user, name) : null;
+      if (!seen) throw e;
+      if (!READS.has(c.req.method)) throw forbidden(`${seen.place.zone.name} is held by ${seen.heldBy}: an administrator reads other accounts' zones and changes nothing in them`);
+      c.set('heldBy', seen.heldBy);
+      return seen.place;
+    }
+  }
+
+  async function resolve(c: Context<ApiEnv>, scope: Scope, user: UserRow, segment: string, rest: string | undefined): Promise<void> {
     const name = decodeSegment(segment);
-    // The zone and the user's role on it, read and judged once for the whole request.
-    const place = rest !== undefined && PLACE_PATH.test(rest) ? await zonePlace(store, userId, name) : await ownedPlace(store, userId, name);
+    const place = await placeOf(c, user, name, rest);
     // Judged on the row the path resolved to, whatever spelling named it.
     if (!allowsZone(scope, place.zone.name)) throw forbidden(`this token's scope does not include the zone ${place.zone.name}`);
     const write = !READS.has(c.req.method);
@@ -96,6 +113,6 @@ export function enforceScope(services: Services, base = '/api/v1'): Check<ApiEnv
     if (isRestricted(scope)) checkEdge(c, scope, path);
     const m = DOMAIN_PATH.exec(path);
     if (!m) return;
-    return resolve(c, scope, user.id, m[1]!, m[2]);
+    return resolve(c, scope, user, m[1]!, m[2]);
   };
 }

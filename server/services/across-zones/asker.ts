@@ -9,6 +9,8 @@ import type { Zones } from '../zones/zones';
 export interface Asker {
   userId: number;
   scope?: Scope;
+  /** An administrator's search of every account's zones (never a bulk change: that stays their own). */
+  allAccounts?: boolean;
 }
 
 /** A zone the asker may read (404 otherwise, as for a missing one) and their scope admits (403); `field` names it in a 400. */

@@ -46,6 +46,8 @@ export const AUDIT_KINDS = [
   'identity-unlinked',
   'sign-in-settings-changed',
   'user-email-changed',
+  'ip-added',
+  'ip-removed',
 ] as const;
 export type AuditKind = (typeof AUDIT_KINDS)[number];
 

@@ -36,11 +36,13 @@ export function createTemplateRepos(db: Kysely<Database>, dialect: Dialect): Tem
       .select('id')
       .where((eb) => eb.or([eb.and([eb('team_id', 'is', null), eb('user_id', '=', userId)]), eb('team_id', 'in', eb.selectFrom('team_members').select('team_id').where('user_id', '=', userId))]));
 
-  function searchQuery(userId: number, s: RecordSearch) {
+  function searchQuery(userId: number | null, s: RecordSearch) {
     // CROSS JOIN keeps records the outer loop on SQLite, and `+r.domain_id` keeps the zone list from
     // becoming a condition on records' own indexes: a content search reads the content index, not every zone's records.
     const joined = db.selectFrom('records as r').crossJoin('domains as d');
-    let q = (dialect === 'sqlite' ? joined.where(sql<boolean>`d.id = +r.domain_id`) : joined.whereRef('d.id', '=', 'r.domain_id')).where('d.id', 'in', readable(userId));
+    const all = dialect === 'sqlite' ? joined.where(sql<boolean>`d.id = +r.domain_id`) : joined.whereRef('d.id', '=', 'r.domain_id');
+    // No user: an administrator's search of every account.
+    let q = userId === null ? all : all.where('d.id', 'in', readable(userId));
     if (s.zones) q = s.zones.length > 0 ? q.where('d.name', 'in', [...s.zones]) : q.where(sql<boolean>`1 = 0`);
     if (s.types) q = s.types.length > 0 ? q.where('r.record_type', 'in', [...s.types]) : q.where(sql<boolean>`1 = 0`);
     if (s.name) {

@@ -65,9 +65,9 @@ export interface TemplateRepos {
     zonesOf(templateId: number): Promise<Array<{ zone: DomainRow; variables: Record<string, string>; applied_at: string }>>;
   };
   recordSearch: {
-    /** A page of the records the user may read that match, by zone, name, type and id. */
-    page(userId: number, search: RecordSearch, w: Window): Promise<Page<FoundRecord>>;
+    /** A page of the records the user may read (null: every account's, for an administrator) that match, by zone, name, type and id. */
+    page(userId: number | null, search: RecordSearch, w: Window): Promise<Page<FoundRecord>>;
     /** The matching records after `after`, by content and id, at most `limit` (a CIDR search filters them further; the content index serves the order). */
-    scan(userId: number, search: RecordSearch, after: { content: string; id: number } | null, limit: number): Promise<FoundRecord[]>;
+    scan(userId: number | null, search: RecordSearch, after: { content: string; id: number } | null, limit: number): Promise<FoundRecord[]>;
   };
 }

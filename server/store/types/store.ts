@@ -47,7 +47,7 @@ export const READ_METHODS = {
   tokens: ['withUser', 'byId', 'listByUser', 'page'],
   tsigKeys: ['byName', 'page', 'listByUser', 'all', 'version'],
   ips: ['page', 'listByUser', 'find'],
-  domains: ['byName', 'byId', 'page', 'all', 'serials', 'related'],
+  domains: ['byName', 'byId', 'page', 'acrossAccounts', 'all', 'serials', 'related'],
   quotas: ['count'],
   zoneAttributes: ['get'],
   rrsetComments: ['byDomain'],

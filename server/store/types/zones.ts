@@ -152,6 +152,15 @@ export interface RRsetComment {
 
 export const DEFAULT_ZONE_ATTRIBUTES: ZoneAttributes = { account: '', soa_edit_api: 'DEFAULT', catalog: '' };
 
+/** A zone as an administrator's list of every account's zones shows it: who holds it, and its size. */
+export interface AccountZone extends DomainRow {
+  /** The user who holds the zone (for a team's zone, the one who made it). */
+  username: string;
+  /** The team that holds it, if one does. */
+  team_name: string | null;
+  record_count: number;
+}
+
 export interface ZoneRepos {
   domains: {
     insert(row: NewRow<DomainRow>): Promise<DomainRow>;
@@ -159,6 +168,8 @@ export interface ZoneRepos {
     byId(id: number): Promise<DomainRow | undefined>;
     /** The zones the user may read (theirs, and their teams'), by name; `only`: just these names (a token scoped to zones). */
     page(userId: number, w: Window, search?: string, only?: readonly string[]): Promise<Page<DomainRow>>;
+    /** Every account's zones by name, for an administrator: `search` matches the zone's name, its user's or its team's. */
+    acrossAccounts(w: Window, search?: string): Promise<Page<AccountZone>>;
     /** Moves the zone to a team, or (null) to its user alone. */
     setOwner(zone: DomainRow, owner: { user_id: number; team_id: number | null }): Promise<DomainRow>;
     /** Every zone, for the DNS server's index. */

@@ -3,7 +3,8 @@
  * zone's serial as If-Match; when one is refused because the zone changed elsewhere, the
  * conflict banner says who changed it and offers to reload. On a team's zone it offers what
  * the member's role allows (zone-access.ts): an editor sees no SOA or DNSSEC controls, a
- * viewer no control at all. A secondary zone shows its Transfer panel first and its records
+ * viewer no control at all; an administrator reading another account's zone sees its settings too,
+ * every control disabled. A secondary zone shows its Transfer panel first and its records
  * read only, with the reason.
  */
 import { useState } from 'react';
@@ -92,9 +93,16 @@ export function Component() {
 
         {/* The records are what people come for: first, above the zone's settings. */}
         {d.kind === 'secondary' ? <TransferPanel domain={d} canRetrieve={d.role !== 'viewer'} /> : null}
-        <RecordsPanel domain={d} readOnly={!access.records} readOnlyReason={access.readOnlyReason} />
+        <RecordsPanel domain={d} readOnly={!access.records} readOnlyReason={access.readOnlyReason} ownRanges={!access.heldBy} />
 
-        {access.settings ? <ZoneSettings domain={d} /> : null}
+        {access.settings ? (
+          <ZoneSettings domain={d} />
+        ) : access.heldBy ? (
+          // An administrator sees another account's settings as they are, every control disabled.
+          <fieldset disabled className="read-only-settings" aria-label="Zone settings, read only">
+            <ZoneSettings domain={d} />
+          </fieldset>
+        ) : null}
         <DelegationCard domain={d} />
         <DeleteDomainDialog name={deleting ? d.name : null} onClose={() => setDeleting(false)} onDeleted={() => navigate(routes.domains)} />
       </div>

@@ -2,13 +2,15 @@
  * Search across every zone the user may read (by full name, type, content; an address network
  * finds every A/AAAA inside it), each hit linking into its zone's editor; and from a search, one
  * change across zones — replace the content found, or delete the records — previewed per zone,
- * applied as one batch, revertible as one. The search lives in the URL (`/search?content=…`).
+ * applied as one batch, revertible as one. An administrator may search every account's zones
+ * (`accounts=all`), read only: no change across them is offered. The search lives in the URL (`/search?content=…`).
  */
 import { useState, type FormEvent } from 'react';
 import { Link, useSearchParams } from 'react-router-dom';
 import type { BatchResult } from '../../lib/api-types';
 import { usePageTitle } from '../../lib/page-title';
 import { routes } from '../../lib/paths';
+import { useAccount } from '../../features/account/get-account';
 import { ApplyBatchButton, BatchOutcome } from '../../features/search/batch-steps';
 import { isEmptySearch, useBulkChange, useSearch, type SearchFilter } from '../../features/search/search-records';
 import { SelectField, TextField } from '../../ui/field';
@@ -97,7 +99,10 @@ export function Component() {
     type: params.get('type') ?? '',
     content: params.get('content') ?? '',
     match: (params.get('match') as SearchFilter['match']) ?? 'contains',
+    accounts: params.get('accounts') === 'all' ? 'all' : '',
   };
+  const isAdmin = useAccount().data?.is_admin ?? false;
+  const everyAccount = isAdmin && filter.accounts === 'all';
   const page = Math.max(1, Number(params.get('page')) || 1);
   const [draft, setDraft] = useState(filter);
   const q = useSearch(filter, page);
@@ -132,6 +137,11 @@ export function Component() {
             <option value="prefix">starts with</option>
             <option value="exact">exactly</option>
           </SelectField>
+          {isAdmin ? (
+            <label className="check">
+              <input type="checkbox" name="accounts" checked={draft.accounts === 'all'} onChange={(e) => setDraft({ ...draft, accounts: e.target.checked ? 'all' : '' })} /> All accounts
+            </label>
+          ) : null}
           <button type="submit" className="btn btn-primary">
             Search
           </button>
@@ -145,7 +155,7 @@ export function Component() {
         ) : q.isError ? (
           <ErrorState error={q.error} retry={() => void q.refetch()} title="Could not search" />
         ) : q.data.total === 0 ? (
-          <EmptyState title="Nothing found">No record in your zones matches.</EmptyState>
+          <EmptyState title="Nothing found">{everyAccount ? "No record in any account's zones matches." : 'No record in your zones matches.'}</EmptyState>
         ) : (
           <>
             <p aria-live="polite">
@@ -182,7 +192,8 @@ export function Component() {
         )}
       </section>
       {/* Stays while the results refresh after a change, so the batch just applied can be reverted. */}
-      {!isEmptySearch(filter) ? (
+      {/* A change across zones stays within the zones you may change: not offered over every account's. */}
+      {!isEmptySearch(filter) && !everyAccount ? (
         <section className="card">
           <BulkForm key={JSON.stringify(filter)} filter={filter} />
         </section>

@@ -1,8 +1,8 @@
 /**
  * Users (administrators only): every account of the service, searchable; create one (its
  * one-time password shown once), disable or enable, grant or revoke admin, reset a password or
- * the second factors. Each change needs a sign-in within 10 minutes: the password is asked again
- * when not. The search and page live in the URL.
+ * the second factors (each needs a sign-in within 10 minutes: the password is asked again when
+ * not); see and change their IP ranges. The search and page live in the URL.
  */
 import { useState } from 'react';
 import { useAccount } from '../../features/account/get-account';
@@ -11,6 +11,7 @@ import { PasswordSignInCard } from '../../features/users/password-sign-in-card';
 import { ResetFactorsDialog } from '../../features/users/reset-factors-dialog';
 import { ResetPasswordDialog } from '../../features/users/reset-password-dialog';
 import { useUserActions } from '../../features/users/user-actions';
+import { UserIpsDialog } from '../../features/users/user-ips-dialog';
 import { UsersListCard } from '../../features/users/users-list-card';
 import type { User } from '../../lib/api-types';
 import { usePageTitle } from '../../lib/page-title';
@@ -33,6 +34,7 @@ export function Component() {
   const account = useAccount();
   const [resetting, setResetting] = useState<User | null>(null);
   const [unfactoring, setUnfactoring] = useState<User | null>(null);
+  const [ranging, setRanging] = useState<User | null>(null);
   const actions = useUserActions();
   const isAdmin = account.data?.is_admin ?? false;
 
@@ -56,9 +58,10 @@ export function Component() {
       <section className="card">
         <CreateUserForm />
       </section>
-      <UsersListCard busy={actions.busy} onChange={actions.change} onResetPassword={setResetting} onResetFactors={setUnfactoring} />
+      <UsersListCard busy={actions.busy} onChange={actions.change} onResetPassword={setResetting} onResetFactors={setUnfactoring} onIpRanges={setRanging} />
       <PasswordSignInCard />
       <ResetPasswordDialog user={resetting} onClose={() => setResetting(null)} />
+      <UserIpsDialog user={ranging} onClose={() => setRanging(null)} />
       <ResetFactorsDialog user={unfactoring} onClose={() => setUnfactoring(null)} onConfirm={actions.resetFactorsOf} />
       <ReauthenticateDialog error={actions.askAgain?.error} onConfirmed={actions.retry} onCancel={actions.cancelAskAgain} />
     </div>

@@ -45,6 +45,8 @@ export const KIND_LABELS: Record<AuditKind, string> = {
   'identity-unlinked': 'Single sign-on identity unlinked',
   'sign-in-settings-changed': 'Sign-in settings changed',
   'user-email-changed': 'Email address changed',
+  'ip-added': 'IP range registered',
+  'ip-removed': 'IP range removed',
 };
 
 export const isKind = (k: string): k is AuditKind => k in KIND_LABELS;

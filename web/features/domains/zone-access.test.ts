@@ -22,4 +22,14 @@ describe('zoneAccess', () => {
     });
     expect(zoneAccess({ kind: 'secondary', primaries: [], team: 'web', role: 'editor' }).remove).toBe(false);
   });
+
+  it("offers an administrator reading another account's zone nothing to change, and says whose it is", () => {
+    expect(zoneAccess({ role: 'viewer', held_by: 'alice', administrator_view: true })).toEqual({
+      records: false,
+      settings: false,
+      remove: false,
+      badge: 'alice · read only to you',
+      heldBy: 'alice',
+    });
+  });
 });

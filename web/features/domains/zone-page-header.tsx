@@ -7,6 +7,7 @@ import type { ReactNode } from 'react';
 import { Link } from 'react-router-dom';
 import { routes } from '../../lib/paths';
 import { EmptyState } from '../../ui/states';
+import { AdministratorBanner } from './administrator-banner';
 import { DomainTabs } from './domain-tabs';
 import type { ZoneAccess } from './zone-access';
 
@@ -43,6 +44,7 @@ export function ZonePageHeader({ name, view, title = name, access, actions, chil
         </div>
         {actions}
       </header>
+      {access?.heldBy ? <AdministratorBanner heldBy={access.heldBy} /> : null}
       <DomainTabs name={name} access={access} />
     </>
   );

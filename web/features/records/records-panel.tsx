@@ -38,11 +38,17 @@ function usePendingIds(zone: string): ReadonlySet<number> {
   return useMemo(() => new Set(pending), [pending]);
 }
 
-/** `readOnlyReason`: one sentence under the heading saying why nothing here can be changed (a secondary zone). */
-export function RecordsPanel({ domain, readOnly = false, readOnlyReason }: { domain: Domain; readOnly?: boolean; readOnlyReason?: string }) {
+/**
+ * `readOnlyReason`: one sentence under the heading saying why nothing here can be changed (a secondary zone).
+ * `ownRanges`: false on another account's zone (an administrator's view), whose addresses are not
+ * judged against the viewer's own registered ranges.
+ */
+export function RecordsPanel({ domain, readOnly = false, readOnlyReason, ownRanges = true }: { domain: Domain; readOnly?: boolean; readOnlyReason?: string; ownRanges?: boolean }) {
   const zone = domain.name;
   const records = useRecords(zone);
-  const ips = useAllIps();
+  const ips = useAllIps(ownRanges);
+  // A disabled query still holds what it read before: another account's zone gets none of it.
+  const ranges = ownRanges ? ips.data : undefined;
   const filters = useRecordFilters();
   const { sort, onSort } = useRecordSort();
   const rows = useShownRecords(records.data, filters, sort);
@@ -59,7 +65,7 @@ export function RecordsPanel({ domain, readOnly = false, readOnlyReason }: { dom
   const edit = useEditingRecord(domain, records.data, update, row.disarm);
   const add = useAddingRecord(domain, records.data);
 
-  const renderEditor = (r: DnsRecord) => <RecordForm domain={domain} records={records.data} ips={ips.data} {...edit.editorOf(r)} submitLabel="Save record" />;
+  const renderEditor = (r: DnsRecord) => <RecordForm domain={domain} records={records.data} ips={ranges} {...edit.editorOf(r)} submitLabel="Save record" />;
 
   return (
     <section className="card" aria-labelledby="records-title">
@@ -77,7 +83,7 @@ export function RecordsPanel({ domain, readOnly = false, readOnlyReason }: { dom
       {readOnlyReason ? <p className="muted">{readOnlyReason}</p> : null}
       {add.open && !readOnly ? (
         <div className="add-panel">
-          <RecordForm key={add.key} domain={domain} records={records.data} ips={ips.data} {...add.form} submitLabel="Add record" />
+          <RecordForm key={add.key} domain={domain} records={records.data} ips={ranges} {...add.form} submitLabel="Add record" />
         </div>
       ) : null}
 
@@ -94,7 +100,7 @@ export function RecordsPanel({ domain, readOnly = false, readOnlyReason }: { dom
           domain={domain}
           rows={rows}
           total={records.data.length}
-          ips={ips.data}
+          ips={ranges}
           sort={sort}
           onSort={onSort}
           pendingIds={pendingIds}

@@ -9,6 +9,8 @@ export interface SearchFilter {
   type: string;
   content: string;
   match: 'exact' | 'prefix' | 'contains';
+  /** `all`: every account's zones (an administrator's search; the server refuses it to anyone else). */
+  accounts?: '' | 'all';
 }
 
 export const searchKeys = { all: ['search'] as const, page: (f: SearchFilter, page: number) => ['search', f, page] as const };
@@ -19,7 +21,11 @@ export const searchQuery = (f: SearchFilter, page: number) =>
   queryOptions({
     queryKey: searchKeys.page(f, page),
     queryFn: ({ signal }) =>
-      requestPage<FoundRecord>(bff.search, { name: f.name || undefined, type: f.type || undefined, content: f.content || undefined, match: f.match, page, per_page: 100 }, signal),
+      requestPage<FoundRecord>(
+        bff.search,
+        { name: f.name || undefined, type: f.type || undefined, content: f.content || undefined, match: f.match, accounts: f.accounts || undefined, page, per_page: 100 },
+        signal,
+      ),
     enabled: !isEmptySearch(f),
     placeholderData: keepPreviousData,
   });

@@ -18,9 +18,10 @@ interface Props {
   onChange: (u: User, patch: UserPatch) => void;
   onResetPassword: (u: User) => void;
   onResetFactors: (u: User) => void;
+  onIpRanges: (u: User) => void;
 }
 
-export function UsersListCard({ busy, onChange, onResetPassword, onResetFactors }: Props) {
+export function UsersListCard({ busy, onChange, onResetPassword, onResetFactors, onIpRanges }: Props) {
   const me = useSession().data?.username;
   const { page, setPage, params, setFilters } = usePageParam();
   const search = params.get('q') ?? '';
@@ -55,6 +56,7 @@ export function UsersListCard({ busy, onChange, onResetPassword, onResetFactors 
             onToggleAdmin={(u) => onChange(u, { is_admin: !u.is_admin })}
             onResetPassword={onResetPassword}
             onResetFactors={onResetFactors}
+            onIpRanges={onIpRanges}
           />
           <Pagination page={q.data.page} perPage={q.data.perPage} total={q.data.total} onPage={setPage} label="User pages" />
         </>

@@ -1,6 +1,6 @@
 /**
  * The service's users, for an administrator: disable or enable one, grant or revoke admin,
- * reset a password (a one-time one, shown once). Their own row offers neither disabling nor
+ * reset a password (a one-time one, shown once), see and change their IP ranges. Their own row offers neither disabling nor
  * giving up admin, so an administrator cannot lock themselves out by a slip.
  */
 import { Link } from 'react-router-dom';
@@ -19,9 +19,11 @@ interface Props {
   onResetPassword: (u: User) => void;
   /** Removes the user's second factors, TOTP and passkeys (a lost phone). */
   onResetFactors: (u: User) => void;
+  /** Shows and changes the user's registered IP ranges (their own administrator's too). */
+  onIpRanges: (u: User) => void;
 }
 
-export function UsersTable({ users, me, busy, onToggleDisabled, onToggleAdmin, onResetPassword, onResetFactors }: Props) {
+export function UsersTable({ users, me, busy, onToggleDisabled, onToggleAdmin, onResetPassword, onResetFactors, onIpRanges }: Props) {
   return (
     <TableWrap label="Users">
       <table className="table">
@@ -56,6 +58,9 @@ export function UsersTable({ users, me, busy, onToggleDisabled, onToggleAdmin, o
                   </time>
                 </td>
                 <td className="actions actions-row">
+                  <button type="button" className="btn btn-small" onClick={() => onIpRanges(u)} aria-label={`IP ranges of ${u.username}`}>
+                    IP ranges
+                  </button>
                   {self ? (
                     <Link to={routes.account} className="small">
                       Your account

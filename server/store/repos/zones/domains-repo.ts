@@ -41,6 +41,16 @@ export function domainsRepo({ db, dialect, zones, p, firstDomain }: RepoContext)
       const total = await pageTotal(rows.length, w, () => count(q.select((e) => e.fn.countAll<number>().as('n')).executeTakeFirst()));
       return { rows: rows.map(domainRow), total };
     },
+    acrossAccounts: async (w, search) => {
+      let q = db.selectFrom('domains as d').innerJoin('users as u', 'u.id', 'd.user_id').leftJoin('teams as t', 't.id', 'd.team_id');
+      if (search) {
+        const pattern = `%${escapeLike(search)}%`;
+        q = q.where((eb) => eb.or([like('d.name', pattern), like('u.username', pattern), like('t.name', pattern)]));
+      }
+      const rows = await q.selectAll('d').select(['u.username', 't.name as team_name']).orderBy('d.name').limit(w.limit).offset(w.offset).execute();
+      const total = await pageTotal(rows.length, w, () => count(q.select((e) => e.fn.countAll<number>().as('n')).executeTakeFirst()));
+      return { rows: rows.map((r) => ({ ...domainRow(r), username: r.username, team_name: r.team_name ?? null, record_count: Number(r.record_count) })), total };
+    },
     all: async () => (await db.selectFrom('domains').selectAll().orderBy('name').execute()).map(domainRow),
     serials: async (afterId, limit) =>
       (await db.selectFrom('domains').select(['id', 'name', 'serial_number', 'created_at']).where('id', '>', afterId).orderBy('id').limit(limit).execute()).map((r) => ({
