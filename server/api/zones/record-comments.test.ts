@@ -104,6 +104,21 @@ describe('record comments', () => {
     expect(back.map((r) => [r.content, r.comment])).toEqual([['192.0.2.20', undefined]]);
   });
 
+  it('is set and cleared per RRset by PATCH /rrsets; DELETE takes it along; a bad one is 400 naming its position', async () => {
+    const patch = (rrsets: unknown[]) => call('PATCH', '/api/v1/domains/notes.example/rrsets', { rrsets });
+    expect((await patch([{ name: 'bulk', record_type: 'A', changetype: 'REPLACE', records: ['192.0.2.30', '192.0.2.31'], comment: 'set in bulk' }])).status).toBe(200);
+    expect((await listed('?name=bulk')).map((r) => r.comment)).toEqual(['set in bulk', 'set in bulk']);
+    // An entry that does not name the comment keeps it.
+    expect((await patch([{ name: 'bulk', record_type: 'A', changetype: 'ADD', records: ['192.0.2.32'] }])).status).toBe(200);
+    expect((await listed('?name=bulk')).map((r) => r.comment)).toEqual(['set in bulk', 'set in bulk', 'set in bulk']);
+    const bad = await patch([{ name: 'bulk', record_type: 'A', changetype: 'ADD', records: ['192.0.2.33'], comment: 'x'.repeat(600) }]);
+    expect(bad.status).toBe(400);
+    expect(bad.body.error.fields).toEqual({ 'rrsets.0.comment': 'must be at most 512 characters' });
+    expect(await listed('?name=bulk')).toHaveLength(3);
+    expect((await patch([{ name: 'bulk', record_type: 'A', changetype: 'DELETE' }])).status).toBe(200);
+    expect(await pdnsSet('bulk.notes.example.', 'A')).toBeUndefined();
+  });
+
   it('is in the OpenAPI document', async () => {
     const doc = (await call('GET', '/api/v1/openapi.json')).body;
     expect(doc.components.schemas.Record.properties.comment).toBeDefined();

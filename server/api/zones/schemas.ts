@@ -408,6 +408,7 @@ export const RRsetChangeSchema = z
     ttl: ttl.optional(),
     changetype: z.enum(CHANGETYPES, { error: `must be one of ${CHANGETYPES.join(', ')}` }),
     records: z.array(text('the record data as text'), { error: 'must be a list of record contents' }).max(10_000, 'must hold at most 10,000 records').optional(),
+    comment: recordComment.openapi({ description: `The RRset's comment, at most ${MAX_RECORD_COMMENT} characters; "" or null removes it; absent: kept as it is (DELETE removes it)` }),
   })
   .openapi('RRsetChange');
 
