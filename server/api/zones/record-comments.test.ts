@@ -5,6 +5,7 @@
  */
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { pdnsHarness, ZONES, type PdnsHarness } from '../../testing/pdns-harness';
+import { inMemory, join } from '../../testing/team-members';
 
 let h: PdnsHarness;
 const base = '/api/v1/domains/notes.example/records';
@@ -87,6 +88,22 @@ describe('record comments', () => {
     expect((await call('GET', `${base}/${id}`)).body.comment).toBe('owner note');
     const ok = await call('POST', base, { name: '_acme-challenge', record_type: 'TXT', content: 'token', comment: 'certbot' }, acme);
     expect(ok.body.comment).toBe('certbot');
+  });
+
+  it("a team viewer reads a team zone's comments and sets none; an editor sets them", async () => {
+    const [viewer, editor] = [await h.t.user('vera'), await h.t.user('ed')];
+    expect((await call('POST', '/api/v1/teams', { name: 'Crew' })).status).toBe(201);
+    const owner = (await call('POST', '/api/v1/tokens', { label: 'owner' })).body.token as string;
+    await join(inMemory(h.t), 'crew', owner, { username: 'vera', token: viewer }, 'viewer');
+    await join(inMemory(h.t), 'crew', owner, { username: 'ed', token: editor }, 'editor');
+    expect((await call('POST', '/api/v1/domains', { name: 'crew.example', team: 'crew' })).status).toBe(201);
+    const crew = '/api/v1/domains/crew.example/records';
+    const { id } = (await call('POST', crew, { name: 'www', record_type: 'A', content: '192.0.2.40', comment: 'team note' })).body;
+    expect((await call('GET', `${crew}/${id}`, undefined, viewer)).body.comment).toBe('team note');
+    expect((await call('PUT', `${crew}/${id}`, { comment: 'viewer note' }, viewer)).status).toBe(403);
+    const edited = await call('PUT', `${crew}/${id}`, { comment: 'editor note' }, editor);
+    expect(edited.status).toBe(200);
+    expect(edited.body.comment).toBe('editor note');
   });
 
   it('follows a record renamed out of its RRset, and goes with the last record deleted (a revert brings back the records, not the comment)', async () => {
