@@ -143,7 +143,11 @@ export function createDelegationChecks(options: DelegationCheckOptions) {
     const servers = ((await askNs(resolver!, parentZone, timeoutMs)) ?? []).slice(0, MAX_NAMESERVERS);
     // Their addresses at once (a silent resolver costs 2 s, not 2 s a server); then a few of them in turn.
     const addresses = await Promise.all(servers.map(addressesOf));
-    const askable = servers.flatMap((name, i) => addresses[i]!.filter(mayAsk).slice(0, 1).map((at) => ({ name, at })));
+    const askable = servers.flatMap((name, i) =>
+      addresses[i]!.filter(mayAsk)
+        .slice(0, 1)
+        .map((at) => ({ name, at })),
+    );
     for (const { name, at } of askable.slice(0, MAX_PARENT_TRIES)) {
       const answer = await askParentServer({ host: at, port: parentPort }, zone, timeoutMs);
       if (answer) return { servers, asked: `${name} (${at})`, answer: { ns: answer.ns.slice(0, MAX_NAMESERVERS), ds: answer.ds.slice(0, MAX_DS) } };
