@@ -127,13 +127,14 @@ export function createDelegationChecks(options: DelegationCheckOptions) {
 
   const ours = new Set(options.nameservers.map((n) => n.toLowerCase().replace(/\.$/, '')));
   const inside = (options.insideNetworks ?? []).map((n) => parseIpRange(n));
-  const mayAsk = (address: string) => isPublicAddress(address) || inside.some((r) => rangeContains(r, address));
+  /** NAMESERVERS are the operator's, asked wherever they are (a parent served here too has them); any other server at a public address or a listed network. */
+  const mayAsk = (name: string, address: string) => ours.has(name) || isPublicAddress(address) || inside.some((r) => rangeContains(r, address));
   const addressesOf = async (name: string) => ((resolver && (await askAddresses(resolver, name, timeoutMs))) ?? []).slice(0, MAX_ADDRESSES);
 
   async function nameserver(name: string, zone: string, serial: number): Promise<NameserverCheck> {
     const addresses = await addressesOf(name);
     // One address is asked: IPv4 when there is one (askAddresses lists those first).
-    const at = addresses.find((a) => ours.has(name) || mayAsk(a));
+    const at = addresses.find((a) => mayAsk(name, a));
     const theirs = at ? await askSerial({ host: at, port }, zone, timeoutMs) : null;
     return { name, addresses, serial: theirs, status: serialStatus(theirs, serial) };
   }
@@ -143,11 +144,10 @@ export function createDelegationChecks(options: DelegationCheckOptions) {
     const servers = ((await askNs(resolver!, parentZone, timeoutMs)) ?? []).slice(0, MAX_NAMESERVERS);
     // Their addresses at once (a silent resolver costs 2 s, not 2 s a server); then a few of them in turn.
     const addresses = await Promise.all(servers.map(addressesOf));
-    const askable = servers.flatMap((name, i) =>
-      addresses[i]!.filter(mayAsk)
-        .slice(0, 1)
-        .map((at) => ({ name, at })),
-    );
+    const askable = servers.flatMap((name, i) => {
+      const at = addresses[i]!.find((a) => mayAsk(name, a));
+      return at ? [{ name, at }] : [];
+    });
     for (const { name, at } of askable.slice(0, MAX_PARENT_TRIES)) {
       const answer = await askParentServer({ host: at, port: parentPort }, zone, timeoutMs);
       if (answer) return { servers, asked: `${name} (${at})`, answer: { ns: answer.ns.slice(0, MAX_NAMESERVERS), ds: answer.ds.slice(0, MAX_DS) } };
