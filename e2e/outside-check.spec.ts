@@ -1,9 +1,11 @@
 /**
  * The zone page's "Check from outside" card, and long history lines for keyboard users.
  *
- * The run's server has no RESOLVER: the card explains that. A second server started here asks a
- * fake resolver (this process) for the parent's view: pending while the parent lists other name
- * servers (with what to set at the registrar), active once it lists ours after "Check again".
+ * The run's server has no RESOLVER: the card explains that. A second server started here finds the
+ * parent zone `test` through a fake resolver (this process) and asks the parent's fake server at
+ * 127.0.0.77:53 (PARENT_CHECK_NETWORKS lets it) for the zone's referral: pending while the parent
+ * lists other name servers (with what to set at the registrar), active once it lists ours after
+ * "Check again"; a resolver that stops recursing is said to, never "active".
  * At 1280×800 and 390×844, with axe-core on the card, the revert preview and the import preview.
  */
 import dgram from 'node:dgram';
@@ -29,11 +31,18 @@ async function serious(page: Page, include?: string): Promise<string[]> {
 
 const pageScrollsSideways = (page: Page) => page.evaluate(() => document.documentElement.scrollWidth > window.innerWidth);
 
+/** The parent zone's server: at port 53, where the check asks it, on an address of its own. */
+const PARENT_SERVER = '127.0.0.77';
+const SOA = { mname: 'ns.parent.test', rname: 'hostmaster.parent.test', serial: 1, refresh: 300, retry: 300, expire: 3600, minimum: 300 };
+
 test.describe('check from outside', () => {
   let own: ServerProcess;
   let resolver: dgram.Socket;
-  /** The NS set the fake resolver gives for each zone; a zone it does not know is NXDOMAIN. */
+  let parent: dgram.Socket;
+  /** The NS set the parent's server refers resolvers to for each zone; a zone it does not know is NXDOMAIN. */
   const parentNs = new Map<string, string[]>();
+  /** Whether the fake resolver recurses (RA set) or answers as an authoritative server would. */
+  let recursing = true;
 
   test.beforeAll(async () => {
     const port = await freePort();
@@ -41,18 +50,59 @@ test.describe('check from outside', () => {
     resolver.on('message', (msg, rinfo) => {
       const q = packet.decode(msg);
       const { name, type } = q.questions![0]!;
-      const ns = parentNs.get(name.toLowerCase());
-      const answers: packet.Answer[] = type === 'NS' && ns ? ns.map((data) => ({ type: 'NS', name, ttl: 300, data })) : [];
-      const reply = packet.encode({ id: q.id, type: 'response', flags: packet.RECURSION_DESIRED | packet.RECURSION_AVAILABLE | (ns ? 0 : 3), questions: q.questions, answers });
-      resolver.send(reply, rinfo.port, rinfo.address);
+      let answers: packet.Answer[] = [];
+      if (name === 'test' && type === 'SOA') answers = [{ type: 'SOA', name, ttl: 300, data: SOA }];
+      else if (name === 'test' && type === 'NS') answers = [{ type: 'NS', name, ttl: 300, data: 'ns.parent.test' }];
+      else if (name === 'ns.parent.test' && type === 'A') answers = [{ type: 'A', name, ttl: 300, data: PARENT_SERVER }];
+      const authorities: packet.Answer[] = answers.length ? [] : [{ type: 'SOA', name: 'test', ttl: 300, data: SOA }];
+      const flags = recursing ? packet.RECURSION_DESIRED | packet.RECURSION_AVAILABLE : packet.AUTHORITATIVE_ANSWER;
+      resolver.send(packet.encode({ id: q.id, type: 'response', flags, questions: q.questions, answers, authorities }), rinfo.port, rinfo.address);
     });
     await new Promise<void>((r) => resolver.bind(port, '127.0.0.1', () => r()));
-    own = await startServer({ RESOLVER: `127.0.0.1:${port}`, DNS_PORT: '0' });
+    parent = dgram.createSocket('udp4');
+    parent.on('message', (msg, rinfo) => {
+      const q = packet.decode(msg);
+      const { name, type } = q.questions![0]!;
+      const ns = parentNs.get(name.toLowerCase());
+      // The NS question gets a referral (the authority section, no AA); the DS question an authoritative "none".
+      const referral = type === 'NS' && ns !== undefined;
+      const authorities: packet.Answer[] = referral ? ns.map((data) => ({ type: 'NS', name, ttl: 300, data })) : [{ type: 'SOA', name: 'test', ttl: 300, data: SOA }];
+      const flags = (referral ? 0 : packet.AUTHORITATIVE_ANSWER) | (ns ? 0 : 3);
+      parent.send(packet.encode({ id: q.id, type: 'response', flags, questions: q.questions, authorities }), rinfo.port, rinfo.address);
+    });
+    await new Promise<void>((r) => parent.bind(53, PARENT_SERVER, () => r()));
+    own = await startServer({ RESOLVER: `127.0.0.1:${port}`, DNS_PORT: '0', PARENT_CHECK_NETWORKS: `${PARENT_SERVER}/32` });
   });
 
   test.afterAll(async () => {
     resolver?.close();
+    parent?.close();
     await own?.stop();
+  });
+
+  test('a resolver that does not recurse is said to, and the zone is never active on its word', async ({ page }) => {
+    const username = 'outsidenorecursion';
+    cli(own.dataDir, 'users', 'add', username, '--password', 'outside password');
+    const api = new ApiClient(own.url, cli(own.dataDir, 'tokens', 'create', username).at(-1)!);
+    const zone = `${username}.test`;
+    expect((await api.call('POST', '/domains', { name: zone })).status).toBe(201);
+    parentNs.set(zone, ['ns1.zonedeck.test', 'ns2.zonedeck.test']);
+    recursing = false;
+    try {
+      await page.goto(`${own.url}/sign-in`);
+      await signIn(page, { username, password: 'outside password' });
+      await expect(page.getByRole('heading', { name: 'Domains', level: 1 })).toBeVisible();
+      await page.goto(`${own.url}/domains/${zone}`);
+      const card = page.getByRole('region', { name: /Check from outside/ });
+      await expect(card.getByRole('heading', { name: 'Check from outside Resolver does not recurse' })).toBeVisible();
+      await expect(card.getByTestId('not-recursive')).toContainText('RESOLVER does not recurse');
+      await expect(card.getByRole('row', { name: /^NS/ }).getByRole('cell').nth(2)).toHaveText('Not known');
+      const report = await api.get(`/domains/${zone}/delegation`);
+      expect(report).toMatchObject({ resolver_status: 'not_recursive', ns_match: false, parent: null });
+      expect(await serious(page, '.delegation-card')).toEqual([]);
+    } finally {
+      recursing = true;
+    }
   });
 
   for (const size of SIZES) {

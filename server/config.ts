@@ -100,6 +100,25 @@ const schema = z.object({
     .transform((s) => s.toLowerCase().replace(/\.$/, ''))
     .default('hostmaster.zonedeck.test'),
   RESOLVER: hostPort.optional(),
+  // Networks besides public addresses where "check from outside" may ask a parent zone's name servers (an internal DNS tree).
+  PARENT_CHECK_NETWORKS: z
+    .string()
+    .default('')
+    .refine(
+      (s) =>
+        s
+          .split(',')
+          .map((x) => x.trim())
+          .filter(Boolean)
+          .every((x) => {
+            try {
+              return parseIpRange(x) !== undefined;
+            } catch {
+              return false;
+            }
+          }),
+      'must be networks separated by commas, like 10.53.0.0/16,fd00:53::/32',
+    ),
   // What a DNSSEC rollover adds to every TTL it waits for: the time a change takes to reach every server that answers for the zone.
   DNSSEC_PROPAGATION_S: z
     .string()
@@ -359,6 +378,8 @@ export type Config = {
   nameservers: string[];
   hostmaster: string;
   resolver?: string;
+  /** PARENT_CHECK_NETWORKS: where the check from outside may ask a parent's servers besides public addresses. */
+  parentCheckNetworks: string[];
   /** DNSSEC_PROPAGATION_S: seconds every rollover wait adds to the TTLs it waits for. */
   dnssecPropagationS: number;
   logLevel: string;
@@ -498,6 +519,7 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
     nameservers: e.NAMESERVERS,
     hostmaster: e.HOSTMASTER,
     resolver: e.RESOLVER,
+    parentCheckNetworks: list(e.PARENT_CHECK_NETWORKS),
     dnssecPropagationS: e.DNSSEC_PROPAGATION_S,
     logLevel: e.LOG_LEVEL,
     bodyLimitBytes: e.BODY_LIMIT_BYTES,

@@ -43,7 +43,7 @@ import { zoneChangedData } from './webhooks/event-data';
  * `delegation`: how the check from outside asks (tests ask their name servers on another port than 53, and keep nothing). */
 export function createServices(
   store: Store,
-  defaults: ZoneDefaults & { delegation?: DelegationTuning; oidc?: OidcConfig; health?: Config['health']; webhooks?: Partial<WebhookSettings> },
+  defaults: ZoneDefaults & { delegation?: DelegationTuning; parentCheckNetworks?: string[]; oidc?: OidcConfig; health?: Config['health']; webhooks?: Partial<WebhookSettings> },
   events = new ZoneEvents(),
 ) {
   const webhooks = new Webhooks(store, { allowPrivate: false, maxPerUser: DEFAULT_MAX_WEBHOOKS, retryFirstS: 10, ...defaults.webhooks });
@@ -92,7 +92,7 @@ export function createServices(
     batches,
     templates: new Templates({ store, zones, batches, maxRecords: defaults.maxRecords ?? DEFAULT_MAX_RECORDS }),
     recordSearch: new RecordSearchService(store, batches),
-    delegation: createDelegationChecks({ resolver: defaults.resolver, nameservers: defaults.nameservers, ...defaults.delegation }),
+    delegation: createDelegationChecks({ resolver: defaults.resolver, nameservers: defaults.nameservers, insideNetworks: defaults.parentCheckNetworks, ...defaults.delegation }),
     zoneFiles: createZoneFiles(store, changes, { primary: defaults.nameservers[0]!, hostmaster: defaults.hostmaster ?? 'hostmaster.zonedeck.test' }, defaults.maxRecords ?? DEFAULT_MAX_RECORDS),
     oidc: new Oidc(store, accounts, audit, defaults.oidc),
     signInSettings: createSignInSettings(store, audit, defaults.oidc?.name ?? null),
@@ -115,7 +115,9 @@ export type Services = ReturnType<typeof createServices>;
 export function servicesFor(
   store: Store,
   config: Pick<Config, 'nameservers' | 'hostmaster' | 'maxRecordsPerZone' | 'catalogZone' | 'resolver'> &
-    Partial<Pick<Config, 'maxZonesPerUser' | 'maxTokensPerUser' | 'maxTsigKeysPerUser' | 'rateLimitUpdate' | 'aliasDeny' | 'dataDir' | 'historyDays' | 'oidc' | 'health' | 'webhooks'>>,
+    Partial<
+      Pick<Config, 'maxZonesPerUser' | 'maxTokensPerUser' | 'maxTsigKeysPerUser' | 'rateLimitUpdate' | 'aliasDeny' | 'dataDir' | 'historyDays' | 'oidc' | 'health' | 'webhooks' | 'parentCheckNetworks'>
+    >,
   events?: ZoneEvents,
 ): Services {
   return createServices(
@@ -132,6 +134,7 @@ export function servicesFor(
       maxTsigKeysPerUser: config.maxTsigKeysPerUser,
       rateLimitUpdate: config.rateLimitUpdate,
       aliasDeny: config.aliasDeny,
+      parentCheckNetworks: config.parentCheckNetworks,
       dataDir: config.dataDir,
       historyDays: config.historyDays,
       oidc: config.oidc,

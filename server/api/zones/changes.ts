@@ -105,7 +105,9 @@ export function changesApi(services: Services) {
       const body = c.req.valid('json');
       // With the request's signal: a bulk PATCH stops, writing nothing, when its client goes away.
       const opts = { ...writeOptions(c, body.comment), signal: c.req.raw.signal };
-      const applied = await rrsets.patch(user(c), pathZone(c), body.rrsets, opts);
+      // DELETE takes the RRset's comment along (as PowerDNS's DELETE does) unless the entry names one.
+      const list = body.rrsets.map((rs) => (rs.changetype === 'DELETE' && rs.comment === undefined ? { ...rs, comment: null } : rs));
+      const applied = await rrsets.patch(user(c), pathZone(c), list, opts);
       return writeAnswer(c, opts, applied, (a) => changeView(a.change));
     });
 }

@@ -1,6 +1,7 @@
 /**
- * "Check from outside": GET /domains/:name/delegation against a fake resolver (the
- * parent's view: NS, DS, and the name servers' addresses), with zonedeck's own DNS server as one
+ * "Check from outside": GET /domains/:name/delegation against a fake resolver (the parent zone
+ * `test` and the name servers' addresses) and a fake server of that parent at 127.0.0.5 (the NS
+ * referral and the DS set of each zone), with zonedeck's own DNS server as one
  * of the listed name servers (its SOA serial is the real one), one that serves an older serial
  * and one that never answers. Pending → delegated, DS missing / matching / mismatching, in sync /
  * behind / no answer, malformed answers, and the zone access rules of every /domains/:name path.
@@ -33,6 +34,8 @@ const ADDRESS: Record<string, string> = {
   'ns3.zonedeck.test': '127.0.0.4',
   // A zone owner's own name server at zonedeck's address: the inside of the network.
   'ns.inside.example': '127.0.0.1',
+  // The parent zone's server: in the one network the operator lets the check ask (PARENT_CHECK_NETWORKS).
+  'ns.parent.test': '127.0.0.5',
 };
 const OLD_SERIAL = 2000010100;
 
@@ -42,7 +45,7 @@ interface Ds {
   digestType: number;
   digest: Buffer;
 }
-/** What the fake resolver says about each zone: its NS and DS sets; a zone it does not know is NXDOMAIN. */
+/** What the parent's server says about each zone: its NS and DS sets; a zone it does not know is NXDOMAIN. */
 const PARENT = new Map<string, { ns: string[]; ds: Ds[] }>();
 /** Names whose answers come back malformed. */
 const BROKEN = new Set<string>();
@@ -57,24 +60,40 @@ const others: dgram.Socket[] = [];
 let app: ReturnType<typeof buildApp>;
 const tok: Record<string, string> = {};
 
+const PARENT_SOA = { mname: 'ns.parent.test', rname: 'hostmaster.parent.test', serial: 1, refresh: 1, retry: 1, expire: 1, minimum: 1 };
+
+/** The resolver: the parent zone `test` (its SOA and NS) and every server's address. */
 function answerAsResolver(msg: Buffer, rinfo: dgram.RemoteInfo) {
   const q = packet.decode(msg);
   const { name, type } = q.questions![0]!;
-  const zone = PARENT.get(name.toLowerCase());
   asked++;
-  if (BROKEN.has(name.toLowerCase())) {
-    // The right id, then garbage.
-    resolver.send(Buffer.concat([msg.subarray(0, 2), Buffer.from([0x81, 0x80, 0, 1, 0, 9, 0, 0, 0, 0, 0xff])]), rinfo.port, rinfo.address);
-    return;
-  }
   let answers: packet.Answer[] = [];
+  let authorities: packet.Answer[] = [];
   let rcode = 0;
   if (type === 'A' && ADDRESS[name]) answers = [{ type: 'A', name, ttl: 300, data: ADDRESS[name]! }];
-  else if (type === 'NS' && zone) answers = zone.ns.map((data) => ({ type: 'NS', name, ttl: 300, data }));
-  else if (type === 'DS' && zone) answers = zone.ds.map((data) => ({ type: 'DS', name, ttl: 300, data }) as packet.Answer);
-  else if (!zone && !ADDRESS[name]) rcode = 3;
-  const reply = packet.encode({ id: q.id, type: 'response', flags: packet.RECURSION_DESIRED | packet.RECURSION_AVAILABLE | rcode, questions: q.questions, answers });
+  else if (name === 'test' && type === 'SOA') answers = [{ type: 'SOA', name, ttl: 300, data: PARENT_SOA }];
+  else if (name === 'test' && type === 'NS') answers = [{ type: 'NS', name, ttl: 300, data: 'ns.parent.test' }];
+  else if (name.endsWith('.test')) authorities = [{ type: 'SOA', name: 'test', ttl: 300, data: PARENT_SOA }];
+  if (answers.length === 0 && !ADDRESS[name] && !PARENT.has(name.toLowerCase())) rcode = 3;
+  const reply = packet.encode({ id: q.id, type: 'response', flags: packet.RECURSION_DESIRED | packet.RECURSION_AVAILABLE | rcode, questions: q.questions, answers, authorities });
   resolver.send(reply, rinfo.port, rinfo.address);
+}
+
+/** The parent's server, asked without recursion: a referral for the NS, the DS with authority. */
+function answerAsParent(s: dgram.Socket, msg: Buffer, rinfo: dgram.RemoteInfo) {
+  const q = packet.decode(msg);
+  const { name, type } = q.questions![0]!;
+  const zone = PARENT.get(name.toLowerCase());
+  if (BROKEN.has(name.toLowerCase())) {
+    // The right id, then garbage.
+    s.send(Buffer.concat([msg.subarray(0, 2), Buffer.from([0x81, 0x80, 0, 1, 0, 9, 0, 0, 0, 0, 0xff])]), rinfo.port, rinfo.address);
+    return;
+  }
+  const referral = type === 'NS' && zone && zone.ns.length > 0;
+  const answers = type === 'DS' && zone ? zone.ds.map((data) => ({ type: 'DS', name, ttl: 300, data }) as packet.Answer) : [];
+  const authorities: packet.Answer[] = referral ? zone.ns.map((data) => ({ type: 'NS', name, ttl: 300, data })) : [{ type: 'SOA', name: 'test', ttl: 300, data: PARENT_SOA }];
+  const flags = (referral ? 0 : packet.AUTHORITATIVE_ANSWER) | (zone ? 0 : 3);
+  s.send(packet.encode({ id: q.id, type: 'response', flags, questions: q.questions, answers, authorities }), rinfo.port, rinfo.address);
 }
 
 async function udp(host: string, port: number, onMessage?: (s: dgram.Socket, msg: Buffer, rinfo: dgram.RemoteInfo) => void): Promise<dgram.Socket> {
@@ -88,6 +107,7 @@ beforeAll(async () => {
   dir = fs.mkdtempSync(path.join(os.tmpdir(), 'zonedeck-test-'));
   pg = process.env.ZONEDECK_TEST_POSTGRES ? await createPostgresDatabase(process.env.ZONEDECK_TEST_POSTGRES, { reusable: true }) : undefined;
   const resolverPort = await freePort();
+  const parentPort = await freePort();
   resolver = await udp('127.0.0.1', resolverPort, (_s, msg, rinfo) => answerAsResolver(msg, rinfo));
   const config = loadConfig({
     DATA_DIR: dir,
@@ -117,10 +137,19 @@ beforeAll(async () => {
       );
     }),
     await udp('127.0.0.4', dns.port),
+    await udp('127.0.0.5', parentPort, answerAsParent),
   );
   const services = createServices(
     store,
-    { nameservers: config.nameservers, hostmaster: config.hostmaster, nsTtl: 3600, resolver: config.resolver, dataDir: dir, delegation: { nameserverPort: dns.port, renewAfterMs: 0 } },
+    {
+      nameservers: config.nameservers,
+      hostmaster: config.hostmaster,
+      nsTtl: 3600,
+      resolver: config.resolver,
+      dataDir: dir,
+      parentCheckNetworks: ['127.0.0.5/32'],
+      delegation: { nameserverPort: dns.port, parentPort, renewAfterMs: 0 },
+    },
     events,
   );
   app = buildApp({ services, config, log: createLogger('silent') });
@@ -154,6 +183,9 @@ function call(method: string, url: string, opts: { token?: string; body?: unknow
 interface Report {
   checked_at: string;
   resolver: string | null;
+  resolver_status: string;
+  parent_zone: string | null;
+  asked: string | null;
   parent: { ns: string[]; ds: string[] } | null;
   expected: { ns: string[]; ds: string[] };
   ns_match: boolean;
@@ -174,6 +206,8 @@ describe('GET /domains/:name/delegation', () => {
     PARENT.set('pending.test', { ns: ['ns1.other-dns.example.', 'NS2.other-dns.example'], ds: [] });
     const pending = await check('pending.test');
     expect(pending.resolver).toMatch(/^127\.0\.0\.1:\d+$/);
+    // Asked of the parent's own server, found through the resolver.
+    expect(pending).toMatchObject({ resolver_status: 'recursive', parent_zone: 'test', asked: 'ns.parent.test (127.0.0.5)' });
     expect(pending.ns_match).toBe(false);
     expect(pending.parent).toEqual({ ns: ['ns1.other-dns.example', 'ns2.other-dns.example'], ds: [] });
     expect(pending.expected).toEqual({ ns: OURS, ds: [] });
@@ -242,7 +276,7 @@ describe('GET /domains/:name/delegation', () => {
     expect(asked).toBeGreaterThan(before);
   });
 
-  it('treats a malformed answer as none: the parent is unknown, nothing is matched', async () => {
+  it("treats a malformed answer of the parent's server as none: the parent is unknown, nothing is matched", async () => {
     BROKEN.add('broken.test');
     const broken = await check('broken.test');
     expect(broken.parent).toBeNull();

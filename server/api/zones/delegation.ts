@@ -5,7 +5,7 @@
  */
 import { createRoute, z } from '@hono/zod-openapi';
 import type { Services } from '../../services';
-import { DS_STATUSES, SERVER_STATUSES } from '../../services/checks/delegation-check';
+import { DS_STATUSES, RESOLVER_STATUSES, SERVER_STATUSES } from '../../services/checks/delegation-check';
 import { createApi, errors, json, security } from '../create-api';
 import { pathZone } from './scope';
 
@@ -20,9 +20,18 @@ export const DelegationSchema = z
   .object({
     checked_at: z.string().openapi({ description: 'When the resolver was asked (a result is kept 30 s)' }),
     resolver: z.string().nullable().openapi({ description: 'RESOLVER as configured; null when unset: then nothing is asked and `parent` is null' }),
-    parent: RecordSets.nullable().openapi({ description: "The zone's NS and DS sets as the resolver returns them; null when it gave no usable answer" }),
+    resolver_status: z.enum(RESOLVER_STATUSES).openapi({
+      description:
+        'unset: no RESOLVER, nothing asked; recursive: it answered as a recursive resolver; not_recursive: it does not recurse (RA clear, REFUSED, or a referral), so nothing it says is taken and the zone is never shown as delegated — point RESOLVER at a recursive resolver; no_answer: it gave no usable answer',
+    }),
+    parent_zone: z.string().nullable().openapi({ example: 'com', description: 'The closest enclosing zone above this one ("." for the root), found through RESOLVER; null when not found' }),
+    parent_servers: z.array(z.string()).openapi({ description: "The parent zone's name servers (at most 13), as RESOLVER gives them" }),
+    asked: z.string().nullable().openapi({ example: 'a.gtld-servers.net (192.5.6.30)', description: 'The parent server that answered, asked directly without recursion; null when none did' }),
+    parent: RecordSets.nullable().openapi({
+      description: "The zone's NS set (the referral) and DS set as the parent's own server gives them; null when no parent server gave a usable answer (then nothing is matched)",
+    }),
     expected: RecordSets.openapi({ description: "zonedeck's name servers (NAMESERVERS) and the DS of the zone's DNSSEC keys (none when unsigned)" }),
-    ns_match: z.boolean().openapi({ description: 'The NS set resolvers get is exactly NAMESERVERS: the zone is delegated here (otherwise: pending)' }),
+    ns_match: z.boolean().openapi({ description: 'The NS set the parent refers resolvers to is exactly NAMESERVERS: the zone is delegated here (otherwise: pending)' }),
     ds_status: z.enum(DS_STATUSES).openapi({
       description:
         'unsigned: no DNSSEC and no DS; missing: signed, but no DS at the parent (not validated yet); match: a DS matches a key of the zone; ' +
@@ -46,8 +55,9 @@ const check = createRoute({
   path: '/domains/{name}/delegation',
   summary: "Check from outside: the zone's delegation and each name server's serial",
   description:
-    'Asks RESOLVER for the NS and DS sets of the zone, compares them with NAMESERVERS and the DS of its keys, and asks each listed name server ' +
-    '(its address through RESOLVER, at most 13, 2 s each, in parallel) for the SOA serial. Kept 30 s per zone; `refresh=1` asks again after 5 s.',
+    "Finds the parent zone and its name servers through RESOLVER, asks one of the parent's servers directly (no recursion, up to 3 tried) for the zone's NS referral and DS set, " +
+    'compares them with NAMESERVERS and the DS of its keys, and asks each listed name server (its address through RESOLVER, at most 13, 2 s each, in parallel) for the SOA serial. ' +
+    'A RESOLVER that does not recurse is reported (`resolver_status`) and never yields a match. Kept 30 s per zone; `refresh=1` asks again after 5 s.',
   tags: ['Domains'],
   security,
   request: {

@@ -64,7 +64,7 @@ describe('POST /domains/:domain_name/records', () => {
     [{ name: '@', record_type: 'CNAME', content: 'a.example.net' }, { record_type: expect.stringMatching(/cannot stand at the zone apex/) }],
     [{ name: '@', record_type: 'NS', content: 'ns.example.net' }, { record_type: 'the NS set at the apex is managed by zonedeck' }],
     [{ name: 'x', record_type: 'A', content: '192.0.2.1', id: 4 }, { id: 'is read-only' }],
-    [{ name: 'x', record_type: 'A', content: '192.0.2.1', comment: 'hi' }, { comment: 'is not a known field' }],
+    [{ name: 'x', record_type: 'A', content: '192.0.2.1', note: 'hi' }, { note: 'is not a known field' }],
   ])('rejects %j with 400 naming the field, and changes nothing', async (body, fields) => {
     const before = await serial();
     const res = await add(body);

@@ -11,6 +11,7 @@ import { ChangeSetSchema, RecordCreateSchema, RecordSchema, RecordUpdateSchema }
 import { etag, writeAnswer, writeHeaders, writeOptions, writeQuery } from './write-options';
 import { recordView } from './views';
 import { idParam, pathId } from '../path-id';
+import { commentAt } from '../../services/changes/record-comments';
 
 const tags = ['Records'];
 const zoneName = z.string().openapi({ param: { name: 'domain_name', in: 'path' }, example: 'example.com' });
@@ -95,36 +96,36 @@ export function recordsApi(services: Services) {
     .endpoint(list, async (c) => {
       const q = c.req.valid('query');
       const p = pageParams(q);
-      const { zone, base, page } = await records.page(user(c), pathZone(c), { name: q.name, record_type: q.record_type }, p.window);
+      const { zone, base, page, comments } = await records.page(user(c), pathZone(c), { name: q.name, record_type: q.record_type }, p.window);
       setPageHeaders(c, page.total, p);
       // The serial read before the records: a write in between makes it older, never newer, so an
       // If-Match built on it can only give a needless 412, never overwrite unseen changes.
       c.header('ETag', etag(zone.serial_number));
       return c.json(
-        page.rows.map((r) => recordView(zone, r, base)),
+        page.rows.map((r) => recordView(zone, r, base, commentAt(comments, r))),
         200,
       );
     })
     .endpoint(create, async (c) => {
       const opts = writeOptions(c);
       const applied = await records.create(user(c), pathZone(c), c.req.valid('json'), opts);
-      return writeAnswer(c, opts, applied, ({ zone, result }) => recordView(zone, result.record, result.base));
+      return writeAnswer(c, opts, applied, ({ zone, result }) => recordView(zone, result.record, result.base, result.comment));
     })
     .endpoint(get, async (c) => {
       const { id } = c.req.valid('param');
-      const { zone, base, record } = await records.get(user(c), pathZone(c), recordId(id));
-      return c.json(recordView(zone, record, base), 200);
+      const { zone, base, record, comment } = await records.get(user(c), pathZone(c), recordId(id));
+      return c.json(recordView(zone, record, base, comment), 200);
     })
     .endpoint(update, async (c) => {
       const { id } = c.req.valid('param');
       const opts = writeOptions(c);
       const applied = await records.update(user(c), pathZone(c), recordId(id), c.req.valid('json'), opts);
-      return writeAnswer(c, opts, applied, ({ zone, result }) => recordView(zone, result.record, result.base));
+      return writeAnswer(c, opts, applied, ({ zone, result }) => recordView(zone, result.record, result.base, result.comment));
     })
     .endpoint(remove, async (c) => {
       const { id } = c.req.valid('param');
       const opts = writeOptions(c);
       const applied = await records.remove(user(c), pathZone(c), recordId(id), opts);
-      return writeAnswer(c, opts, applied, ({ zone, result }) => recordView(zone, result.record, result.base));
+      return writeAnswer(c, opts, applied, ({ zone, result }) => recordView(zone, result.record, result.base, result.comment));
     });
 }

@@ -6,6 +6,7 @@ import { z } from '@hono/zod-openapi';
 import { SOA_BOUNDS, type SoaField } from '../../core/soa';
 import { MAX_SCOPE_ENTRIES } from '../../core/scope';
 import { LABEL_CONTROL_CHARS, MAX_TOKEN_DAYS, MAX_TOKEN_LABEL } from '../../core/token-rules';
+import { MAX_RECORD_COMMENT } from '../../services/changes/record-comments';
 import { WRITABLE_TYPES } from '../../core/record-types';
 import { TSIG_ALGORITHM_NAMES } from '../../core/tsig-rules';
 import { MAX_TTL } from '../../core/ttl';
@@ -272,8 +273,24 @@ export const RecordSchema = z
     ttl: z.string().openapi({ example: '3600' }),
     fqdn: z.string().openapi({ example: 'www.example.com' }),
     disabled: z.literal(true).optional().openapi({ description: 'Present (true) only on a disabled record: kept and listed, never served, signed or transferred' }),
+    comment: z.string().optional().openapi({
+      example: 'web front, ticket OPS-12',
+      description: "Present only when the record's RRset has a comment: one per RRset (name and type), shared by its records, the same the PowerDNS API shows in `comments`",
+    }),
   })
   .openapi('Record');
+
+/** The RRset's comment on a write: bounded text without control characters; '' or null clears it. */
+const recordComment = z
+  .string(required('a string, or null to clear it'))
+  .max(MAX_RECORD_COMMENT, `must be at most ${MAX_RECORD_COMMENT} characters`)
+  .refine((s) => !LABEL_CONTROL_CHARS.test(s), 'must not contain control characters')
+  .nullable()
+  .optional()
+  .openapi({
+    example: 'web front, ticket OPS-12',
+    description: `The comment of the record's RRset (all its records share it), at most ${MAX_RECORD_COMMENT} characters; "" or null removes it; absent: kept as it is. Not part of the change set: no serial change, no history`,
+  });
 
 const recordFields = {
   name: text('a name relative to the domain, or "@"').openapi({ example: 'www' }),
@@ -288,6 +305,7 @@ export const RecordCreateSchema = z
     name: recordFields.name.optional(),
     ttl: ttl.optional(),
     disabled: flag().optional().openapi({ description: 'true keeps the record without serving it (default false)' }),
+    comment: recordComment,
   })
   .openapi('RecordCreate');
 
@@ -298,6 +316,7 @@ export const RecordUpdateSchema = z
     content: recordFields.content.optional(),
     ttl: ttl.optional(),
     disabled: flag().optional().openapi({ description: 'true stops serving the record (kept and listed), false serves it again' }),
+    comment: recordComment,
   })
   .openapi('RecordUpdate');
 
@@ -394,6 +413,7 @@ export const RRsetChangeSchema = z
     ttl: ttl.optional(),
     changetype: z.enum(CHANGETYPES, { error: `must be one of ${CHANGETYPES.join(', ')}` }),
     records: z.array(text('the record data as text'), { error: 'must be a list of record contents' }).max(10_000, 'must hold at most 10,000 records').optional(),
+    comment: recordComment.openapi({ description: `The RRset's comment, at most ${MAX_RECORD_COMMENT} characters; "" or null removes it; absent: kept as it is (DELETE removes it)` }),
   })
   .openapi('RRsetChange');
 

@@ -55,8 +55,8 @@ export function domainView(d: DomainRow, keys: readonly DnssecPublicKey[] = [], 
   };
 }
 
-/** A record as the API shows it; `name` is relative to `base`, the place it was asked for at. */
-export function recordView(zone: Pick<DomainRow, 'name'>, r: ListedRecord, base = APEX) {
+/** A record as the API shows it; `name` is relative to `base`, the place it was asked for at; `comment` is its RRset's. */
+export function recordView(zone: Pick<DomainRow, 'name'>, r: ListedRecord, base = APEX, comment?: string) {
   const view = {
     id: r.id,
     name: nameFromPlace(r.name, base) ?? r.name,
@@ -66,5 +66,6 @@ export function recordView(zone: Pick<DomainRow, 'name'>, r: ListedRecord, base 
     fqdn: toFqdn(r.name, zone.name),
   };
   // the shape of the interface specification for every served record; a disabled one (kept, never served) says so.
-  return r.disabled ? { ...view, disabled: true as const } : view;
+  const shown = r.disabled ? { ...view, disabled: true as const } : view;
+  return comment ? { ...shown, comment } : shown;
 }

@@ -84,4 +84,29 @@ describe('delegation check', () => {
       await store.close();
     }
   });
+
+  it('takes nothing from a RESOLVER that does not recurse: an authoritative answer with RA clear leaves the zone unknown', async () => {
+    // An authoritative server for the zone (zonedeck itself, say) answers its NS with AA and no RA.
+    const authority = dgram.createSocket('udp4');
+    authority.on('message', (msg, rinfo) => {
+      const q = packet.decode(msg);
+      const name = q.questions![0]!.name;
+      const answers: packet.Answer[] = ['ns1.zonedeck.test', 'ns2.zonedeck.test'].map((data) => ({ type: 'NS', name, ttl: 300, data }));
+      authority.send(packet.encode({ id: q.id, type: 'response', flags: packet.AUTHORITATIVE_ANSWER, questions: q.questions, answers }), rinfo.port, rinfo.address);
+    });
+    const port = await freePort();
+    await new Promise<void>((r) => authority.bind(port, '127.0.0.1', () => r()));
+    const store = await openSqliteStore(path.join(s.dir, 'zonedeck.db'));
+    try {
+      expect((await s.api('POST', '/domains', { name: 'looks-good.test' })).status).toBe(201);
+      const row = (await store.domains.byName('looks-good.test'))!;
+      const changed: number[] = [];
+      const check = createDelegationCheck(store, { resolver: `127.0.0.1:${port}`, nameservers: ['ns1.zonedeck.test', 'ns2.zonedeck.test'], changed: (id) => changed.push(id) });
+      expect(await check.check(row.id)).toBeNull();
+      expect(changed).toEqual([]);
+    } finally {
+      authority.close();
+      await store.close();
+    }
+  });
 });

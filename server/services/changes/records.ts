@@ -14,6 +14,7 @@ import type { DomainRow, ListedRecord, Page, RecordFilter, ServiceStore, Window 
 import { CLI_WRITE, type Applied, type ChangeSets, type WriteOptions, type ZoneUpdate } from './change-sets';
 import { FieldCheck } from './rule-fields';
 import { nameAtPlace, nameFromPlace, type Place, type ZoneRef, type Zones } from '../zones/zones';
+import { commentAt, commentsOf, followRecord, setComment } from './record-comments';
 
 export interface RecordInput {
   name?: string;
@@ -22,6 +23,8 @@ export interface RecordInput {
   ttl?: string;
   /** Kept but not served (absent: served; on update, as it was). */
   disabled?: boolean;
+  /** The RRset's comment ('' or null: none; absent: as it was). */
+  comment?: string | null;
 }
 
 interface Resolved {
@@ -34,6 +37,8 @@ interface Resolved {
 /** A record and the place it was asked for at (names in answers are relative to `base`). */
 export interface Placed extends Place {
   record: ListedRecord;
+  /** The comment of the record's RRset, when it has one. */
+  comment?: string;
 }
 
 const isManaged = (r: { name: string; record_type: string }) => r.name === APEX && r.record_type === 'NS';
@@ -86,12 +91,15 @@ export function createRecords(store: ServiceStore, changes: ChangeSets, zones: Z
     const place = await zones.place(userId, where);
     const record = await store.records.byId(place.zone.id, id);
     if (!record || nameFromPlace(record.name, place.base) === null) throw noRecord(id, place);
-    return { ...place, record };
+    return { ...place, record, comment: commentAt(await commentsOf(store, place.zone.id, record.name), record) };
   }
+
+  /** The comment of `record`'s RRset as the change set `u` leaves it. */
+  const commentIn = async (u: ZoneUpdate, record: { name: string; record_type: string }) => commentAt(await commentsOf(u.tx, u.zone.id, record.name), record);
 
   return {
     /** Records at or below the place asked for, by name and type. */
-    page: async (userId: number, where: ZoneRef, filter: RecordFilter, w: Window): Promise<Place & { page: Page<ListedRecord> }> => {
+    page: async (userId: number, where: ZoneRef, filter: RecordFilter, w: Window): Promise<Place & { page: Page<ListedRecord>; comments: Map<string, string> }> => {
       const place = await zones.place(userId, where);
       const f: RecordFilter = {};
       if (place.base !== APEX) f.below = place.base;
@@ -100,10 +108,11 @@ export function createRecords(store: ServiceStore, changes: ChangeSets, zones: Z
         try {
           f.name = nameAtPlace(filter.name, place);
         } catch {
-          return { ...place, page: { rows: [], total: 0 } };
+          return { ...place, page: { rows: [], total: 0 }, comments: new Map() };
         }
       }
-      return { ...place, page: await store.records.page(place.zone.id, f, w) };
+      const page = await store.records.page(place.zone.id, f, w);
+      return { ...place, page, comments: page.rows.length > 0 ? await commentsOf(store, place.zone.id, f.name) : new Map() };
     },
 
     get: (userId: number, where: ZoneRef, id: number) => load(userId, where, id),
@@ -123,7 +132,9 @@ export function createRecords(store: ServiceStore, changes: ChangeSets, zones: Z
         const ttl = rec.ttl ?? set[0]?.ttl ?? u.zone.minimum_ttl;
         u.draft.put(rec.name, rec.record_type, [...set, { content: rec.content, ttl, disabled: input.disabled === true }], ttl);
         const { zone, inserted } = await u.commit();
-        return { zone, base: place.base, record: inserted.find((r) => r.name === rec.name && r.record_type === rec.record_type && r.content === rec.content)! };
+        if (input.comment !== undefined) await setComment(u, rec.name, rec.record_type, input.comment);
+        const record = inserted.find((r) => r.name === rec.name && r.record_type === rec.record_type && r.content === rec.content)!;
+        return { zone, base: place.base, record, comment: await commentIn(u, rec) };
       });
     },
 
@@ -146,7 +157,10 @@ export function createRecords(store: ServiceStore, changes: ChangeSets, zones: Z
         const disabled = input.disabled ?? record.disabled === 1;
         u.draft.put(rec.name, rec.record_type, [...target, { content: rec.content, ttl, id: record.id, disabled }], ttl);
         const { zone } = await u.commit();
-        return { zone, base: before.base, record: { id: record.id, name: rec.name, record_type: rec.record_type, content: rec.content, ttl, disabled: disabled ? 1 : 0 } };
+        await followRecord(u, record, rec);
+        if (input.comment !== undefined) await setComment(u, rec.name, rec.record_type, input.comment);
+        const updated = { id: record.id, name: rec.name, record_type: rec.record_type, content: rec.content, ttl, disabled: disabled ? 1 : 0 };
+        return { zone, base: before.base, record: updated, comment: await commentIn(u, rec) };
       });
     },
 
@@ -157,7 +171,9 @@ export function createRecords(store: ServiceStore, changes: ChangeSets, zones: Z
         const record = await lockedRecord(u, before);
         takeOut(u, record);
         const { zone } = await u.commit();
-        return { zone, base: before.base, record };
+        const comment = await commentIn(u, record);
+        await followRecord(u, record, null);
+        return { zone, base: before.base, record, comment };
       });
     },
   };

@@ -14,6 +14,7 @@ import type { Applied, ChangeSets, Settings, WriteOptions } from './change-sets'
 import { FieldCheck } from './rule-fields';
 import type { Blame, Entry } from './zone-draft';
 import type { ZoneRef, Zones } from '../zones/zones';
+import { setComment } from './record-comments';
 
 export type Changetype = 'REPLACE' | 'DELETE' | 'ADD' | 'REMOVE';
 
@@ -25,6 +26,8 @@ export interface RRsetChange {
   records?: string[];
   /** Beside `records`: which of them are disabled (kept, not served); absent: none (the PowerDNS API's `disabled`). */
   disabled?: boolean[];
+  /** The RRset's comment ('' or null: none; absent: as it is), written with the change (record-comments.ts). */
+  comment?: string | null;
 }
 
 interface Resolved {
@@ -34,6 +37,7 @@ interface Resolved {
   changetype: Changetype;
   records: string[];
   disabled: boolean[];
+  comment?: string | null;
 }
 
 /** The last entry at each name and at each name and type: a broken rule's blame is one lookup, not a scan of the list. */
@@ -73,7 +77,7 @@ export function createRrsets(changes: ChangeSets, zones: Zones, maxRecords: numb
       }
       const records = (rs.changetype === 'DELETE' ? [] : (rs.records ?? [])).map((c, j) => (type ? check.run(`${at}.records.${j}`, () => type.normalize(c)) : undefined));
       if (rs.changetype === 'DELETE' && (rs.records?.length ?? 0) > 0) check.fail(`${at}.records`, 'must be empty for DELETE, which removes the whole RRset');
-      out.push({ name: name!, type: type?.type ?? '', ttl, changetype: rs.changetype, records: records as string[], disabled: records.map((_, j) => rs.disabled?.[j] === true) });
+      out.push({ name: name!, type: type?.type ?? '', ttl, changetype: rs.changetype, records: records as string[], disabled: records.map((_, j) => rs.disabled?.[j] === true), comment: rs.comment });
     }
     check.done();
     return out;
@@ -143,6 +147,7 @@ export function createRrsets(changes: ChangeSets, zones: Zones, maxRecords: numb
             );
           }
         }
+        for (const e of entries) if (e.comment !== undefined) await setComment(u, e.name, e.type, e.comment);
         // A rule broken at a name is blamed on the last entry that touched it (that type first).
         const last = lastIndexes(entries);
         const blame: Blame = (name, type) => {

@@ -1,19 +1,24 @@
 /**
- * "Check from outside": what the world sees of a zone. Through RESOLVER: the
- * NS and DS sets resolvers get for the zone, compared with NAMESERVERS and the DS of the
- * zone's keys; then the SOA serial each listed name server gives with authority, asked directly,
- * compared with ours. The delegation is "pending" until the NS sets match (as Cloudflare's pending
- * → active). A recursive resolver answers what resolvers see, which is what matters to users; a
- * full iterative walk to the parent is not made.
+ * "Check from outside": what the world sees of a zone. The parent is asked itself: through
+ * RESOLVER, the closest enclosing zone above ours and its name servers; then one of those
+ * servers, directly and without recursion, for the NS set it refers resolvers to and the DS set
+ * it serves, compared with NAMESERVERS and the DS of the zone's keys; then the SOA serial each
+ * listed name server gives with authority, asked directly, compared with ours. The delegation is
+ * "pending" until the NS sets match (as Cloudflare's pending → active). A RESOLVER that does not
+ * recurse (RA clear, REFUSED, or a referral for an answer) is said to be so, and nothing it says
+ * counts: such a check is never "active".
  *
- * Every answer is bounded (dns/delegation.ts); a zone's result is kept 30 s, so that page refreshes
- * do not become a flood of queries; "check again" may renew it after 5 s. The names a parent lists
- * are the zone owner's to choose: their servers are asked only at public addresses, so that no
- * user can point this server's questions at the inside of its network (NAMESERVERS are the
- * operator's own, asked wherever they are).
+ * Every answer is bounded (dns-questions.ts); a zone's result is kept 30 s, so that page refreshes
+ * do not become a flood of queries; "check again" may renew it after 5 s. The names a parent lists,
+ * and the parent's own servers, may be the zone owner's to choose (they name the zone, and may hold
+ * the zone above it): those servers are asked only at public addresses, or in the networks the
+ * operator lists for an internal DNS tree (PARENT_CHECK_NETWORKS), so that no user can point this
+ * server's questions at the inside of its network (NAMESERVERS are the operator's own, asked
+ * wherever they are).
  */
-import { isPublicAddress } from '../../core/ip-range';
-import { askAddresses, askDs, askNs, askSerial, sameSet } from './dns-questions';
+import { isPublicAddress, parseIpRange, rangeContains } from '../../core/ip-range';
+import { askAddresses, askNs, askSerial, sameSet } from './dns-questions';
+import { askParentServer, askParentZone } from './parent-questions';
 import { parseHostPort } from '../../core/host-port';
 import type { DnssecPublicKey, DomainRow } from '../../store/types';
 import { DIGEST_SHA256 } from '../dnssec/key-material';
@@ -33,11 +38,21 @@ export interface NameserverCheck {
   status: ServerStatus;
 }
 
+/** How RESOLVER answered: unset, recursing, not recursing (nothing it says counts), or not at all. */
+export const RESOLVER_STATUSES = ['unset', 'recursive', 'not_recursive', 'no_answer'] as const;
+export type ResolverStatus = (typeof RESOLVER_STATUSES)[number];
+
 export interface DelegationReport {
   checked_at: string;
   /** RESOLVER as configured; null when unset (then nothing is asked). */
   resolver: string | null;
-  /** What resolvers get for the zone; null when the resolver gave no usable answer. */
+  resolver_status: ResolverStatus;
+  /** The closest enclosing zone above ours ("." for the root); null when not found. */
+  parent_zone: string | null;
+  /** The parent zone's name servers, and the one that answered for it (`name (address)`), or null. */
+  parent_servers: string[];
+  asked: string | null;
+  /** What the parent's server says of the zone; null when no parent server gave a usable answer. */
   parent: { ns: string[]; ds: string[] } | null;
   expected: { ns: string[]; ds: string[] };
   ns_match: boolean;
@@ -45,9 +60,10 @@ export interface DelegationReport {
   nameservers: NameserverCheck[];
 }
 
-/** What tests change: the port name servers are asked on (53), and how long a result is kept. */
+/** What tests change: the port name servers and the parent's servers are asked on (53), and how long a result is kept. */
 export interface DelegationTuning {
   nameserverPort?: number;
+  parentPort?: number;
   keepMs?: number;
   renewAfterMs?: number;
 }
@@ -55,10 +71,14 @@ export interface DelegationTuning {
 export interface DelegationCheckOptions extends DelegationTuning {
   resolver?: string;
   nameservers: string[];
+  /** Networks besides public addresses where the parent's and the listed servers may be asked (PARENT_CHECK_NETWORKS). */
+  insideNetworks?: readonly string[];
 }
 
 /** At most this many name servers are asked (the root has 13; no delegation needs more). */
 export const MAX_NAMESERVERS = 13;
+/** The parent's servers tried in turn until one answers: a few silent ones must not hold the page long. */
+const MAX_PARENT_TRIES = 3;
 const MAX_DS = 13;
 /** Addresses kept per name server. */
 const MAX_ADDRESSES = 4;
@@ -99,32 +119,68 @@ export function createDelegationChecks(options: DelegationCheckOptions) {
   // 2 s for each question: a silent server must not hold the page long.
   const timeoutMs = 2000;
   const port = options.nameserverPort ?? 53;
+  const parentPort = options.parentPort ?? 53;
   const keepMs = options.keepMs ?? 30_000;
   const renewAfterMs = options.renewAfterMs ?? 5_000;
   const resolver = options.resolver ? parseHostPort(options.resolver) : null;
   const kept = new Map<number, Kept>();
 
   const ours = new Set(options.nameservers.map((n) => n.toLowerCase().replace(/\.$/, '')));
+  const inside = (options.insideNetworks ?? []).map((n) => parseIpRange(n));
+  /** NAMESERVERS are the operator's, asked wherever they are (a parent served here too has them); any other server at a public address or a listed network. */
+  const mayAsk = (name: string, address: string) => ours.has(name) || isPublicAddress(address) || inside.some((r) => rangeContains(r, address));
+  const addressesOf = async (name: string) => ((resolver && (await askAddresses(resolver, name, timeoutMs))) ?? []).slice(0, MAX_ADDRESSES);
 
   async function nameserver(name: string, zone: string, serial: number): Promise<NameserverCheck> {
-    const addresses = ((resolver && (await askAddresses(resolver, name, timeoutMs))) ?? []).slice(0, MAX_ADDRESSES);
+    const addresses = await addressesOf(name);
     // One address is asked: IPv4 when there is one (askAddresses lists those first).
-    const at = addresses.find((a) => ours.has(name) || isPublicAddress(a));
+    const at = addresses.find((a) => mayAsk(name, a));
     const theirs = at ? await askSerial({ host: at, port }, zone, timeoutMs) : null;
     return { name, addresses, serial: theirs, status: serialStatus(theirs, serial) };
+  }
+
+  /** The parent zone, its servers, and the first of them (at an address it may ask) that answers for our zone. */
+  async function askParent(zone: string, parentZone: string) {
+    const servers = ((await askNs(resolver!, parentZone, timeoutMs)) ?? []).slice(0, MAX_NAMESERVERS);
+    // Their addresses at once (a silent resolver costs 2 s, not 2 s a server); then a few of them in turn.
+    const addresses = await Promise.all(servers.map(addressesOf));
+    const askable = servers.flatMap((name, i) => {
+      const at = addresses[i]!.find((a) => mayAsk(name, a));
+      return at ? [{ name, at }] : [];
+    });
+    for (const { name, at } of askable.slice(0, MAX_PARENT_TRIES)) {
+      const answer = await askParentServer({ host: at, port: parentPort }, zone, timeoutMs);
+      if (answer) return { servers, asked: `${name} (${at})`, answer: { ns: answer.ns.slice(0, MAX_NAMESERVERS), ds: answer.ds.slice(0, MAX_DS) } };
+    }
+    return { servers, asked: null, answer: null };
   }
 
   async function run(zone: DomainRow, keys: readonly DnssecPublicKey[]): Promise<DelegationReport> {
     const expected = { ns: options.nameservers, ds: zone.dnssec_enabled ? expectedDs(keys) : [] };
     const base = { checked_at: new Date().toISOString(), resolver: options.resolver ?? null, expected };
-    if (!resolver) return { ...base, parent: null, ns_match: false, ds_status: 'unknown', nameservers: [] };
-    const [ns, ds] = await Promise.all([askNs(resolver, zone.name, timeoutMs), askDs(resolver, zone.name, timeoutMs)]);
-    const parent = ns === null || ds === null ? null : { ns: ns.slice(0, MAX_NAMESERVERS), ds: ds.slice(0, MAX_DS) };
+    const ownServers = () => Promise.all(expected.ns.slice(0, MAX_NAMESERVERS).map((n) => nameserver(n, zone.name, zone.serial_number)));
+    const unknown = { parent_servers: [], asked: null, parent: null, ns_match: false, ds_status: 'unknown' as const };
+    if (!resolver) return { ...base, resolver_status: 'unset', parent_zone: null, ...unknown, nameservers: [] };
+    const parentZone = await askParentZone(resolver, zone.name, timeoutMs);
+    // A resolver that does not recurse gives no view of the world: nothing is compared, ours are listed unasked.
+    if (parentZone === 'not_recursive') return { ...base, resolver_status: 'not_recursive', parent_zone: null, ...unknown, nameservers: await ownServers() };
+    if (parentZone === null) return { ...base, resolver_status: 'no_answer', parent_zone: null, ...unknown, nameservers: await ownServers() };
+    const { servers, asked, answer: parent } = await askParent(zone.name, parentZone);
     const nsMatch = parent !== null && parent.ns.length > 0 && sameSet(parent.ns, expected.ns);
     // The servers the world is sent to; while nothing is delegated, ours (are they ready?).
     const listed = parent && parent.ns.length > 0 ? parent.ns : expected.ns.slice(0, MAX_NAMESERVERS);
     const nameservers = await Promise.all(listed.map((n) => nameserver(n, zone.name, zone.serial_number)));
-    return { ...base, parent, ns_match: nsMatch, ds_status: dsStatus(parent?.ds ?? null, expected.ds), nameservers };
+    return {
+      ...base,
+      resolver_status: 'recursive',
+      parent_zone: parentZone,
+      parent_servers: servers,
+      asked,
+      parent,
+      ns_match: nsMatch,
+      ds_status: dsStatus(parent?.ds ?? null, expected.ds),
+      nameservers,
+    };
   }
 
   return {

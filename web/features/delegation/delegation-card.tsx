@@ -1,6 +1,7 @@
 /**
- * "Check from outside" on the zone page: what the world sees. The parent's NS and DS
- * against what zonedeck serves, a pending/active badge (pending until the parent lists exactly
+ * "Check from outside" on the zone page: what the world sees. The parent's NS and DS, asked of
+ * the parent zone's own server, against what zonedeck serves (nothing, and a clear word, when
+ * RESOLVER does not recurse), a pending/active badge (pending until the parent lists exactly
  * our name servers, with what to set at the registrar), and the serial each name server answers.
  */
 import type { Domain } from '../../lib/api-types';
@@ -33,6 +34,33 @@ function Pending({ d, zone }: { d: Delegation; zone: string }) {
         name servers of {zone} to exactly:
       </p>
       {list(d.expected.ns)}
+    </Alert>
+  );
+}
+
+/** Why the parent's view is missing: a resolver that does not recurse, no answer, or no parent server that answered. */
+function NoParent({ d }: { d: Delegation }) {
+  if (d.resolver_status === 'not_recursive') {
+    return (
+      <div data-testid="not-recursive">
+        <Alert title="RESOLVER does not recurse">
+          {d.resolver} answered without recursion (or refused, or referred elsewhere), so it cannot show what resolvers see, and this zone is not called delegated on its word. An operator points{' '}
+          <code>RESOLVER</code> at a recursive resolver (the one this machine uses, for example).
+        </Alert>
+      </div>
+    );
+  }
+  if (d.parent !== null) return null;
+  if (d.resolver_status === 'no_answer' || d.parent_zone === null) {
+    return (
+      <Alert tone="warning" title="The resolver gave no usable answer">
+        Check again in a moment.
+      </Alert>
+    );
+  }
+  return (
+    <Alert tone="warning" title={`No server of the parent zone ${d.parent_zone} answered`}>
+      {d.parent_servers.length === 0 ? 'The resolver found no name servers for it.' : `Asked: ${d.parent_servers.join(', ')} (only at public addresses). Check again in a moment.`}
     </Alert>
   );
 }
@@ -138,17 +166,19 @@ export function DelegationCard({ domain }: { domain: Domain }) {
         <>
           {again.isError ? <Alert title="Could not check again">{again.error.message}</Alert> : null}
           <p className="small muted">
-            As resolvers see it through {d!.resolver},{' '}
+            {d!.asked ? (
+              <>
+                Asked of the parent zone&apos;s server {d!.asked} ({d!.parent_zone === '.' ? 'the root' : d!.parent_zone}), found through {d!.resolver},{' '}
+              </>
+            ) : (
+              <>Through {d!.resolver}, </>
+            )}
             <time dateTime={d!.checked_at} title={fullTime(d!.checked_at)}>
               {timeAgo(d!.checked_at)}
             </time>
             .
           </p>
-          {d!.parent === null ? (
-            <Alert tone="warning" title="The resolver gave no usable answer">
-              Check again in a moment.
-            </Alert>
-          ) : null}
+          <NoParent d={d!} />
           <Pending d={d!} zone={domain.name} />
           {d!.ds_status === 'mismatch' ? (
             <Alert title="The parent's DS matches none of this zone's keys">

@@ -18,9 +18,13 @@ export const SERVER_WORDS: Record<Delegation['nameservers'][number]['status'], {
   no_answer: { text: 'No answer', tone: 'danger' },
 };
 
-/** The state of the delegation as one badge: active once the parent lists exactly our name servers. */
+/**
+ * The state of the delegation as one badge: active once the parent's own server lists exactly our
+ * name servers; never active through a resolver that does not recurse.
+ */
 export function delegationState(d: Delegation): { text: string; tone: Tone } {
   if (d.resolver === null) return { text: 'Not checked', tone: 'neutral' };
+  if (d.resolver_status === 'not_recursive') return { text: 'Resolver does not recurse', tone: 'danger' };
   if (d.parent === null) return { text: 'No answer', tone: 'warning' };
   return d.ns_match ? { text: 'Active', tone: 'success' } : { text: 'Pending', tone: 'warning' };
 }

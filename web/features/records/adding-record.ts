@@ -25,12 +25,13 @@ export function useAddingRecord(domain: Domain, records: readonly DnsRecord[] | 
 
   const submit = (rec: NonNullable<Checked['record']>) => {
     const sent = draft;
-    const optimistic = optimisticRecord(nextTempId(), rec, domain, records ?? []);
+    const comment = draft.comment.trim();
+    const optimistic = optimisticRecord(nextTempId(), rec, domain, records ?? [], undefined, comment);
     setError(null);
     setDraft(emptyDraft(sent.type));
     setKey((k) => k + 1);
     create.mutate(
-      { input: { name: sent.name.trim() || '@', record_type: rec.record_type, content: rec.content, ...(rec.ttl ? { ttl: rec.ttl } : {}) }, optimistic },
+      { input: { name: sent.name.trim() || '@', record_type: rec.record_type, content: rec.content, ...(rec.ttl ? { ttl: rec.ttl } : {}), ...(comment ? { comment } : {}) }, optimistic },
       {
         onSuccess: (r) => toast('success', `Added ${r.fqdn} ${r.record_type}`),
         onError: (e) => {

@@ -40,7 +40,7 @@ export function useEditingRecord(domain: Domain, records: readonly DnsRecord[] |
 
   const submit = (before: DnsRecord) => (rec: NonNullable<Checked['record']>) => {
     const saved = draft;
-    const optimistic = optimisticRecord(before.id, rec, domain, records ?? [], before);
+    const optimistic = optimisticRecord(before.id, rec, domain, records ?? [], before, saved.comment.trim());
     const patch = changesOf(before, rec, saved);
     setEditingId(null);
     focusEditButton(optimistic);

@@ -14,7 +14,7 @@ describe('checkDraft', () => {
   });
 
   it('names each bad field with the same message the server would give', () => {
-    const d = { name: 'bad name', type: 'AAAA', values: ['2001:db8::zz'], ttl: '-1' };
+    const d = { name: 'bad name', type: 'AAAA', values: ['2001:db8::zz'], ttl: '-1', comment: '' };
     const { errors, record } = checkDraft(d, domain);
     expect(record).toBeUndefined();
     expect(Object.keys(errors).sort()).toEqual(['content', 'name', 'ttl']);
@@ -97,5 +97,20 @@ describe('changesOf', () => {
     expect(edited({ values: ['192.0.2.2'] })).toEqual({ content: '192.0.2.2' });
     expect(edited({ name: ' Mail ', ttl: '300' })).toEqual({ name: 'Mail', ttl: '300' });
     expect(edited({ name: '' })).toEqual({ name: '@' });
+  });
+
+  it("sends the RRset's comment only when it changed: set, changed, or cleared with null", () => {
+    expect(edited({ comment: ' web front ' })).toEqual({ comment: 'web front' });
+    const noted = rec({ id: 5, name: 'www', content: '192.0.2.1', ttl: '3600', comment: 'web front' });
+    const draft = draftOf(noted);
+    expect(draft.comment).toBe('web front');
+    expect(changesOf(noted, checkDraft(draft, domain).record!, draft)).toEqual({});
+    const cleared = { ...draft, comment: '  ' };
+    expect(changesOf(noted, checkDraft(cleared, domain).record!, cleared)).toEqual({ comment: null });
+  });
+
+  it('refuses a comment the server would refuse, naming the field', () => {
+    expect(checkDraft({ ...draftOf(before), comment: 'x'.repeat(513) }, domain).errors).toEqual({ comment: 'must be at most 512 characters' });
+    expect(checkDraft({ ...draftOf(before), comment: 'a\tb' }, domain).errors).toEqual({ comment: 'must not contain control characters' });
   });
 });

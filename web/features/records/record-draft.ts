@@ -14,7 +14,13 @@ export interface Draft {
   /** One value per field of the type in the registry. */
   values: string[];
   ttl: string;
+  /** The RRset's comment as typed ('' : none). */
+  comment: string;
 }
+
+/** The longest comment the server takes, in characters. */
+export const MAX_COMMENT = 512;
+const CONTROL = /[\u0000-\u001f\u007f]/;
 
 export const DEFAULT_TYPE = 'A';
 
@@ -23,13 +29,13 @@ export function typeOf(name: string): RecordType {
 }
 
 export function emptyDraft(type = DEFAULT_TYPE, name = ''): Draft {
-  return { name, type, values: typeOf(type).fields.map(() => ''), ttl: '' };
+  return { name, type, values: typeOf(type).fields.map(() => ''), ttl: '', comment: '' };
 }
 
 export function draftOf(r: DnsRecord): Draft {
   const t = typeOf(r.record_type);
   const split = t.split(r.content);
-  return { name: r.name, type: r.record_type, values: t.fields.map((_, i) => split[i] ?? ''), ttl: r.ttl };
+  return { name: r.name, type: r.record_type, values: t.fields.map((_, i) => split[i] ?? ''), ttl: r.ttl, comment: r.comment ?? '' };
 }
 
 /** Switching type keeps what still fits: the value of a one-field type carries over to another. */
@@ -73,16 +79,22 @@ export function checkDraft(d: Draft, domain: Domain): Checked {
       errors.ttl = (e as Error).message;
     }
   }
+  const comment = d.comment.trim();
+  if (comment.length > MAX_COMMENT) errors.comment = `must be at most ${MAX_COMMENT} characters`;
+  else if (CONTROL.test(comment)) errors.comment = 'must not contain control characters';
   if (Object.keys(errors).length > 0) return { errors };
   return { errors, record: { name: name!, record_type: t.type, content: content!, ...(ttl ? { ttl } : {}) } };
 }
 
-/** The row shown while the server has not answered yet. */
-export function optimisticRecord(id: number, rec: NonNullable<Checked['record']>, domain: Domain, list: readonly DnsRecord[], previous?: DnsRecord): DnsRecord {
+/** The row shown while the server has not answered yet; `typed` is the comment in the form. */
+export function optimisticRecord(id: number, rec: NonNullable<Checked['record']>, domain: Domain, list: readonly DnsRecord[], previous?: DnsRecord, typed = ''): DnsRecord {
   const rrset = list.find((r) => r.id !== id && r.name === rec.name && r.record_type === rec.record_type);
   const same = previous && previous.name === rec.name && previous.record_type === rec.record_type;
   const ttl = rec.ttl ?? (same ? previous.ttl : (rrset?.ttl ?? previous?.ttl ?? String(domain.minimum_ttl)));
-  return { id, name: rec.name, record_type: rec.record_type, content: rec.content, ttl: String(Number(ttl)), fqdn: toFqdn(rec.name, domain.name) };
+  const row = { id, name: rec.name, record_type: rec.record_type, content: rec.content, ttl: String(Number(ttl)), fqdn: toFqdn(rec.name, domain.name) };
+  // The RRset's comment as the server will keep it: an edit's is the one in its form; a new record without one joins its set's.
+  const comment = previous ? typed : typed || rrset?.comment;
+  return comment ? { ...row, comment } : row;
 }
 
 /**
@@ -95,6 +107,8 @@ export function changesOf(before: DnsRecord, rec: NonNullable<Checked['record']>
     ...(rec.record_type !== before.record_type ? { record_type: rec.record_type } : {}),
     ...(rec.content !== before.content ? { content: rec.content } : {}),
     ...(rec.ttl !== undefined && rec.ttl !== before.ttl ? { ttl: rec.ttl } : {}),
+    // Cleared with null; one the user did not touch is not sent, so it stays as it is.
+    ...(d.comment.trim() !== (before.comment ?? '') ? { comment: d.comment.trim() || null } : {}),
   };
 }
 

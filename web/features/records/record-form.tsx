@@ -12,7 +12,7 @@ import { outageOf } from '../../lib/outage';
 import { Alert } from '../../ui/alert';
 import { SelectField, TextField } from '../../ui/field';
 import { RecordContentFields } from './record-content-fields';
-import { checkDraft, defaultTtl, typeOf, withType, type Checked, type Draft } from './record-draft';
+import { checkDraft, defaultTtl, MAX_COMMENT, typeOf, withType, type Checked, type Draft } from './record-draft';
 import './records.css';
 
 export interface RecordFormProps {
@@ -41,7 +41,7 @@ export function RecordForm({ domain, draft, onDraft, records, ips, editing, serv
   // Client errors refresh as the user fixes them once a submit has shown them.
   const live = checkedOnce ? checkDraft(draft, domain).errors : shown;
   const err = (field: string) => live[field] ?? serverError?.field(field);
-  const generalServerError = serverError && !['name', 'record_type', 'content', 'ttl'].some((f) => serverError.field(f)) ? serverError.message : null;
+  const generalServerError = serverError && !['name', 'record_type', 'content', 'ttl', 'comment'].some((f) => serverError.field(f)) ? serverError.message : null;
 
   const submit = (e: FormEvent) => {
     e.preventDefault();
@@ -49,7 +49,7 @@ export function RecordForm({ domain, draft, onDraft, records, ips, editing, serv
     setShown(checked.errors);
     setCheckedOnce(true);
     if (!checked.record) {
-      const first = ['name', 'record_type', 'content', 'ttl'].find((f) => checked.errors[f]);
+      const first = ['name', 'record_type', 'content', 'ttl', 'comment'].find((f) => checked.errors[f]);
       formRef.current?.querySelector<HTMLElement>(`[data-field="${first}"]`)?.focus();
       return;
     }
@@ -106,6 +106,18 @@ export function RecordForm({ domain, draft, onDraft, records, ips, editing, serv
           error={err('ttl')}
           hint={draft.ttl.trim() ? `${formatDuration(Number(draft.ttl))}; applies to every ${t.type} record at this name.` : `Empty keeps ${formatDuration(Number(ttlDefault))}.`}
           className="f-ttl"
+        />
+        <TextField
+          label="Comment"
+          data-field="comment"
+          value={draft.comment}
+          maxLength={MAX_COMMENT}
+          autoComplete="off"
+          placeholder="Optional: why this record is here"
+          onChange={(e) => onDraft({ ...draft, comment: e.target.value })}
+          error={err('comment')}
+          hint={`Shared by every ${t.type} record at this name, as PowerDNS keeps it; not served. Empty removes it.`}
+          className="f-comment"
         />
         {err('record_type') ? (
           <p className="field-error span-all" id={typeErrorId}>

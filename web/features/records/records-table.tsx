@@ -75,6 +75,12 @@ const RecordRow = memo(function RecordRow({ r, domain, ips, pending, armed, sele
             ⚠<span className="visually-hidden">{advice}</span>
           </span>
         ) : null}
+        {r.comment ? (
+          <span className="record-comment" title={r.comment}>
+            <span className="visually-hidden">Comment: </span>
+            {r.comment}
+          </span>
+        ) : null}
       </div>
       <div role="cell" className="c-ttl mono" title={formatDuration(Number(r.ttl))}>
         {r.ttl}
