@@ -53,10 +53,13 @@ async function main(): Promise<void> {
 
   if ((await store.users.count()) === 0) {
     // The first user administers the install (manages users and teams from the dashboard).
-    const { password } = await services.accounts.addUser('admin', undefined, { isAdmin: true });
+    const { password } = await services.accounts.addUser('admin', undefined, { isAdmin: true, mustChange: true });
     services.firstPassword.keep(password);
     log.warn({ username: 'admin', password, file: services.firstPassword.file }, 'created the first user; this password is shown only once, and kept in the file until admin changes it');
   } else if (services.firstPassword.exists()) {
+    // An install from before the dashboard asked: admin still has the generated password, and is asked for their own now.
+    const admin = await store.users.byUsername('admin');
+    if (admin) await store.users.requirePasswordChange(admin.id);
     log.warn({ username: 'admin', file: services.firstPassword.file }, "admin's first password is still in this file: sign in and change it on the Account page");
   }
 

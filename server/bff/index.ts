@@ -16,6 +16,7 @@ import { siteCheck, type BffEnv } from './guard';
 import { oidcApp } from './oidc';
 import { passkeyRoutes } from './passkey-routes';
 import { passwordRoutes } from './password-sign-in';
+import { requireOwnPassword } from './own-password';
 import { sessionRoutes } from './session-routes';
 
 export type { SessionInfo } from './bff-deps';
@@ -54,7 +55,14 @@ function bffDeps(services: Services, opts: BffOptions): BffDeps {
     throttle: services.signInThrottle(opts.throttle ?? DEFAULT_THROTTLE, now),
     now,
     mustEnrol,
-    info: async (s) => ({ username: s.username, csrf_token: s.row.csrf_token, expires_at: sessions.endsAt(s.row), enrolment_required: await mustEnrol(s.row) }),
+    info: async (s) => ({
+      username: s.username,
+      csrf_token: s.row.csrf_token,
+      expires_at: sessions.endsAt(s.row),
+      enrolment_required: await mustEnrol(s.row),
+      password_change_required: await services.store.users.mustChangePassword(s.row.user_id),
+    }),
+    requireOwnPassword: (row, method, path) => requireOwnPassword(services, row, method, path),
   };
 }
 

@@ -55,7 +55,12 @@ interface Command {
 
 export const COMMANDS = [
   { name: 'users add', args: '<username>', flags: ['password', 'admin'], about: 'create a user; prints the password' },
-  { name: 'users passwd', args: '<username>', flags: ['password'], about: "set a new password and end the user's dashboard sessions; prints it" },
+  {
+    name: 'users passwd',
+    args: '<username>',
+    flags: ['password'],
+    about: "set a new password and end the user's dashboard sessions; prints it (the dashboard asks the user for their own at sign-in)",
+  },
   { name: 'users admin', args: '<username> <on|off>', about: 'grant (on) or revoke (off) admin rights' },
   { name: 'users disable', args: '<username>', about: 'stop the user: no sign-in, their sessions end, their tokens and TSIG keys stop working' },
   { name: 'users enable', args: '<username>', about: 'let a disabled user in again; their tokens and TSIG keys work again' },

@@ -63,12 +63,19 @@ async function setUser({ args: [name], services, out }: Context, patch: UserPatc
 
 export const HANDLERS: Record<CommandName, (ctx: Context) => Promise<void>> = {
   async 'users add'({ args: [name], values, services, out }) {
-    const { user, password } = await (await services()).users.create(CLI, need(name, '<username>'), { password: values.password, isAdmin: values.admin ?? false });
+    const { user, password } = await (
+      await services()
+    ).users.create(CLI, need(name, '<username>'), {
+      password: values.password,
+      isAdmin: values.admin ?? false,
+      // A generated password is read off this terminal by someone else than the user: they choose their own at first sign-in.
+      mustChange: values.password === undefined,
+    });
     out(`created ${user.is_admin ? 'administrator' : 'user'} ${user.username}`);
     out(password);
   },
   async 'users passwd'({ args: [name], values, services, out }) {
-    out((await (await services()).users.resetPassword(CLI, need(name, '<username>'), values.password)).password);
+    out((await (await services()).users.resetPassword(CLI, need(name, '<username>'), values.password, true)).password);
   },
   'users admin': (ctx) => {
     const on = need(ctx.args[1], '<on|off>');
