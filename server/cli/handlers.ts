@@ -23,6 +23,7 @@ import { backup } from './backup';
 import { commandsNamed, usage, type CommandName, type FLAGS } from './commands';
 import type { CliDeps } from './deps';
 import { restore } from './restore';
+import { moveNameservers } from './nameservers';
 
 export class UsageError extends Error {}
 
@@ -167,6 +168,7 @@ export const HANDLERS: Record<CommandName, (ctx: Context) => Promise<void>> = {
     process.stdout.write(await s.zoneFiles.export(zone));
   },
   'zones import': (ctx) => importZone(ctx, 'import'),
+  'nameservers move': (ctx) => moveNameservers(ctx),
   'zones transfer': (ctx) => importZone(ctx, 'transfer'),
   async 'zones secondary'({ args: [name, zone, primaries], values, services, out }) {
     const s = await services();
