@@ -113,6 +113,7 @@ export function buildApp({ services, config, log, bff, dnsProgress, staticRoot =
       publicOrigin: config.publicOrigin,
       allowedHosts: config.allowedHosts,
       requireTwoFactor: config.requireTwoFactor,
+      setup: { nameservers: config.nameservers, hostmaster: config.hostmaster, resolver: config.resolver, dnsPort: config.dnsPort, publicOrigin: config.publicOrigin },
       ...bff,
     }),
   );

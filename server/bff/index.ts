@@ -18,6 +18,8 @@ import { passkeyRoutes } from './passkey-routes';
 import { passwordRoutes } from './password-sign-in';
 import { requireOwnPassword } from './own-password';
 import { sessionRoutes } from './session-routes';
+import { setupRoutes } from './setup-routes';
+import type { ReadinessSettings } from '../services/readiness';
 
 export type { SessionInfo } from './bff-deps';
 
@@ -33,6 +35,8 @@ export interface BffOptions {
   allowedHosts?: readonly string[];
   /** REQUIRE_2FA: a user without a second factor reaches only their account (to enrol one). */
   requireTwoFactor?: boolean;
+  /** What "before real use" reads of this server's configuration (NAMESERVERS, HOSTMASTER, RESOLVER, DNS_PORT, PUBLIC_URL). */
+  setup?: ReadinessSettings;
 }
 
 function bffDeps(services: Services, opts: BffOptions): BffDeps {
@@ -78,5 +82,6 @@ export function bffApp(services: Services, apiFetch: ApiFetch, opts: BffOptions 
   app.route('/oidc', oidcApp(deps));
   app.route('/', passkeyRoutes(deps));
   app.route('/api', apiRoutes(deps, apiFetch, opts.requireTwoFactor ?? false));
+  if (opts.setup) app.route('/setup', setupRoutes(deps, opts.setup));
   return app;
 }
