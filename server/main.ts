@@ -139,7 +139,7 @@ async function main(): Promise<void> {
   const drivers = startDrivers(services, config, log);
   const loop = config.overload.loopDelayMs === null ? null : watchLoopDelay(config.overload.loopDelayMs);
   const overload = { admission: new Admission(config.overload), loopLate: loop && (() => loop.late()) };
-  const app = buildApp({ services, config, log, dnsProgress: () => dns?.progress() ?? null, overload });
+  const app = buildApp({ services, config, log, dnsProgress: () => dns?.progress() ?? null, dnsPort: () => dns?.port ?? null, overload });
   const http = await startHttp(app.fetch, config);
   // Which Node runs it (npm install brings Node 24 along: README): the operator sees it here.
   announce(log, { http: http.url, dns: dns?.port ?? null, node: process.versions.node }, 'listening');

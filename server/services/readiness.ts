@@ -14,8 +14,8 @@ export interface ReadinessSettings {
   nameservers: readonly string[];
   hostmaster: string;
   resolver?: string;
-  /** null: DNS_PORT=off. */
-  dnsPort: number | null;
+  /** The port DNS answers on (DNS_PORT, or the one picked for 0); null: DNS_PORT=off. */
+  dnsPort: () => number | null;
   publicOrigin?: string;
 }
 
@@ -44,7 +44,8 @@ export function createReadiness(reads: ReadStore, moves: NameserverMoves, firstP
   }
 
   return async function readiness(): Promise<Readiness> {
-    const { nameservers, hostmaster, resolver, dnsPort, publicOrigin } = settings;
+    const { nameservers, hostmaster, resolver, publicOrigin } = settings;
+    const dnsPort = settings.dnsPort();
     const others = await moves.others();
     const generated = await adminPasswordGenerated();
     const items: ReadinessItem[] = [

@@ -123,6 +123,7 @@ export const router = createBrowserRouter([
       { path: 'teams/:name', lazy: () => import('./pages/team-page'), loader: ({ params }) => prefetch(queryClient.prefetchQuery(membersQuery(params.name!))) },
       // Not prefetched: the users list answers 403 to anyone but an administrator, which the page tells first.
       { path: 'admin/users', lazy: () => import('./pages/users-page') },
+      { path: 'admin/setup', lazy: () => import('./pages/setup-page') },
       { path: 'audit', lazy: () => import('./pages/audit-page'), loader: ({ request }) => prefetch(queryClient.prefetchQuery(auditQuery(auditFilterOfParams(new URL(request.url).searchParams)))) },
       { path: '*', lazy: () => import('./pages/not-found-page') },
     ],
