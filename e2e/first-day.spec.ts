@@ -5,6 +5,8 @@
  * page lists it and moves zones on other name servers; a restart with a new NAMESERVERS moves the
  * zones on the previous set, in the database and in what DNS answers.
  */
+import AxeBuilder from '@axe-core/playwright';
+import type { Page } from '@playwright/test';
 import fs from 'node:fs';
 import path from 'node:path';
 import { cli, runCli, startServer, tempDataDir, type ServerProcess } from '../server/testing/server-process';
@@ -16,6 +18,9 @@ const apexNs = (own: ServerProcess, zone: string) =>
   dig({ url: own.url, dataDir: own.dataDir, pid: own.child.pid!, adminPassword: '', dnsPort: own.dnsPort }, zone, 'NS')
     .map((a) => a.content)
     .sort();
+
+/** The serious and critical axe violations on the page as it is. */
+const axeSerious = async (page: Page) => (await new AxeBuilder({ page }).analyze()).violations.filter((v) => v.impact === 'serious' || v.impact === 'critical').map((v) => `${v.id}: ${v.help}`);
 
 test.describe('first day', () => {
   test.describe.configure({ mode: 'serial' });
@@ -39,6 +44,7 @@ test.describe('first day', () => {
     await expect(page.getByRole('heading', { name: 'Choose a new password', level: 1 })).toBeVisible();
     // Nothing else of the dashboard until then.
     await expect(page.getByRole('navigation', { name: 'Main' })).toHaveCount(0);
+    expect(await axeSerious(page)).toEqual([]);
     const refused = await page.evaluate(async () => (await fetch('/bff/api/domains')).status);
     expect(refused).toBe(403);
 
@@ -77,6 +83,7 @@ test.describe('first day', () => {
     await expect(item('The admin password')).toContainText('Set');
     await expect(item('RESOLVER')).toContainText('Recommended');
     await expect(item('DNS on port 53')).toContainText(String(own.dnsPort));
+    expect(await axeSerious(page)).toEqual([]);
 
     const zones = item('Zones on other name servers');
     await expect(zones).toContainText('1 zone on ns.elsewhere.example');
