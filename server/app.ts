@@ -30,6 +30,8 @@ export interface AppDeps {
   bff?: BffOptions;
   /** The DNS thread's start-up progress, for /readyz. */
   dnsProgress?: () => { loaded: number; total: number } | null;
+  /** The port the DNS thread listens on (DNS_PORT=0 picks one), for "before real use"; null when off. */
+  dnsPort?: () => number | null;
   /** Where the built SPA lives; the repository's dist/ by default. */
   staticRoot?: string;
   /** The bound on requests served at once and the event loop's lag (server/main.ts; absent: nothing is shed). */
@@ -70,7 +72,7 @@ function requestIdOf(given: string | undefined): string {
   return given !== undefined && /^[\w\-=]{1,255}$/.test(given) ? given : randomUUID();
 }
 
-export function buildApp({ services, config, log, bff, dnsProgress, staticRoot = DIST, overload }: AppDeps) {
+export function buildApp({ services, config, log, bff, dnsProgress, dnsPort, staticRoot = DIST, overload }: AppDeps) {
   const app = new Hono<AppEnv>();
   const logRequests = log.isLevelEnabled('info');
   // One layer for what every request gets (each Hono layer costs a dispatch and a promise per request).
@@ -113,6 +115,7 @@ export function buildApp({ services, config, log, bff, dnsProgress, staticRoot =
       publicOrigin: config.publicOrigin,
       allowedHosts: config.allowedHosts,
       requireTwoFactor: config.requireTwoFactor,
+      setup: { nameservers: config.nameservers, hostmaster: config.hostmaster, resolver: config.resolver, dnsPort: dnsPort ?? (() => config.dnsPort), publicOrigin: config.publicOrigin },
       ...bff,
     }),
   );

@@ -11,6 +11,7 @@ import { buildApp } from './app';
 import { createLogger } from './log';
 import { cli, startServer, type ServerProcess } from './testing/server-process';
 import { createTestApp, type TestApp } from './testing/test-app';
+import { adminSession } from './testing/admin-session';
 
 const ZONE = 'held.example';
 
@@ -25,13 +26,7 @@ beforeAll(async () => {
   cli(server.dataDir, 'users', 'add', 'bob');
   expect((await api('POST', '/api/v1/domains', JSON.stringify({ name: ZONE }), 'application/json')).status).toBe(201);
   expect((await api('POST', '/api/v1/teams', JSON.stringify({ name: 'crew' }), 'application/json')).status).toBe(201);
-  const signIn = await fetch(`${server.url}/bff/sign-in`, {
-    method: 'POST',
-    headers: { origin: server.url, 'content-type': 'application/json' },
-    body: JSON.stringify({ username: 'admin', password: server.adminPassword }),
-  });
-  expect(signIn.status).toBe(200);
-  session = { cookie: signIn.headers.get('set-cookie')!.split(';')[0]!, csrf: ((await signIn.json()) as { csrf_token: string }).csrf_token };
+  session = await adminSession(server);
   // The routes of the PowerDNS API and the BFF, as the app itself routes them (no document lists them).
   local = await createTestApp();
 });

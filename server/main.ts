@@ -54,10 +54,13 @@ async function main(): Promise<void> {
 
   if ((await store.users.count()) === 0) {
     // The first user administers the install (manages users and teams from the dashboard).
-    const { password } = await services.accounts.addUser('admin', undefined, { isAdmin: true });
+    const { password } = await services.accounts.addUser('admin', undefined, { isAdmin: true, mustChange: true });
     services.firstPassword.keep(password);
     log.warn({ username: 'admin', password, file: services.firstPassword.file }, 'created the first user; this password is shown only once, and kept in the file until admin changes it');
   } else if (services.firstPassword.exists()) {
+    // An install from before the dashboard asked: admin still has the generated password, and is asked for their own now.
+    const admin = await store.users.byUsername('admin');
+    if (admin) await store.users.requirePasswordChange(admin.id);
     log.warn({ username: 'admin', file: services.firstPassword.file }, "admin's first password is still in this file: sign in and change it on the Account page");
   }
 
@@ -126,10 +129,18 @@ async function main(): Promise<void> {
     },
     stats ? (batch) => stats.record(batch) : undefined,
   );
+  // NAMESERVERS changed since the last start: zones on the previous set move (after the DNS thread
+  // is up, so that their secondaries are notified as for any change).
+  const moved = await services.nameservers.follow();
+  if (moved) {
+    const { from, result } = moved;
+    log.info({ from, to: config.nameservers, zones: result.moved.length }, 'NAMESERVERS changed: zones on the previous name servers moved to the new ones');
+    for (const f of result.failed) log.error({ zone: f.name, error: f.error }, 'moving the zone to the new name servers failed; move it with `nameservers move`');
+  }
   const drivers = startDrivers(services, config, log);
   const loop = config.overload.loopDelayMs === null ? null : watchLoopDelay(config.overload.loopDelayMs);
   const overload = { admission: new Admission(config.overload), loopLate: loop && (() => loop.late()) };
-  const app = buildApp({ services, config, log, dnsProgress: () => dns?.progress() ?? null, overload });
+  const app = buildApp({ services, config, log, dnsProgress: () => dns?.progress() ?? null, dnsPort: () => dns?.port ?? null, overload });
   const http = await startHttp(app.fetch, config);
   // Which Node runs it (npm install brings Node 24 along: README): the operator sees it here.
   announce(log, { http: http.url, dns: dns?.port ?? null, node: process.versions.node }, 'listening');

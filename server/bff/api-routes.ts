@@ -1,6 +1,6 @@
 /**
  * The SPA's data calls, `/bff/api/*`: a session and its CSRF token, under REQUIRE_2FA the
- * enrolment of a second factor first, then the call forwarded to the public API (forward.ts).
+ * enrolment of a second factor first, a password of the user's own (own-password.ts), then the call forwarded to the public API (forward.ts).
  */
 import { Hono } from 'hono';
 import type { BffDeps } from './bff-deps';
@@ -17,6 +17,10 @@ export function apiRoutes(deps: BffDeps, apiFetch: ApiFetch, requireTwoFactor: b
     if (requireTwoFactor && !/^\/bff\/api\/account(\/|$)/.test(c.req.path) && (await deps.mustEnrol(c.get('session').row))) {
       throw new BffError(403, 'enrolment_required', 'Set up two-factor sign-in on your Account page first: this server requires it.');
     }
+    await next();
+  });
+  app.use('*', async (c, next) => {
+    await deps.requireOwnPassword(c.get('session').row, c.req.method, c.req.path);
     await next();
   });
   app.all('*', (c) => forward(c));

@@ -14,6 +14,8 @@ export interface SessionInfo {
   expires_at: string;
   /** REQUIRE_2FA and no second factor yet: the dashboard leads to enrolment and reaches nothing else. */
   enrolment_required: boolean;
+  /** The password is one someone else chose (generated, or reset by an administrator): the dashboard asks for a new one before anything else. */
+  password_change_required: boolean;
 }
 
 export interface BffDeps {
@@ -25,4 +27,6 @@ export interface BffDeps {
   info(s: ActiveSession): Promise<SessionInfo>;
   /** Whether REQUIRE_2FA holds this session's user at enrolment (no TOTP and no passkey yet). */
   mustEnrol(row: SessionRow): Promise<boolean>;
+  /** Refuses every call but the password change while the user's password is one someone else chose. */
+  requireOwnPassword(row: SessionRow, method: string, path: string): Promise<void>;
 }

@@ -28,7 +28,7 @@ describe('sign-in', () => {
     expect(cookie).toMatch(/Path=\//);
     expect(cookie).not.toMatch(/Secure/); // plain HTTP here; see the HTTPS test
     const body = await res.json();
-    expect(Object.keys(body).sort()).toEqual(['csrf_token', 'enrolment_required', 'expires_at', 'username']);
+    expect(Object.keys(body).sort()).toEqual(['csrf_token', 'enrolment_required', 'expires_at', 'password_change_required', 'username']);
     expect(body.enrolment_required).toBe(false);
     expect(body.username).toBe('alice');
     // The token exists server-side only: sealed in the database, not the cookie.

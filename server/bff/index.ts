@@ -16,7 +16,10 @@ import { siteCheck, type BffEnv } from './guard';
 import { oidcApp } from './oidc';
 import { passkeyRoutes } from './passkey-routes';
 import { passwordRoutes } from './password-sign-in';
+import { requireOwnPassword } from './own-password';
 import { sessionRoutes } from './session-routes';
+import { setupRoutes } from './setup-routes';
+import type { ReadinessSettings } from '../services/readiness';
 
 export type { SessionInfo } from './bff-deps';
 
@@ -32,6 +35,8 @@ export interface BffOptions {
   allowedHosts?: readonly string[];
   /** REQUIRE_2FA: a user without a second factor reaches only their account (to enrol one). */
   requireTwoFactor?: boolean;
+  /** What "before real use" reads of this server's configuration (NAMESERVERS, HOSTMASTER, RESOLVER, DNS_PORT, PUBLIC_URL). */
+  setup?: ReadinessSettings;
 }
 
 function bffDeps(services: Services, opts: BffOptions): BffDeps {
@@ -54,7 +59,14 @@ function bffDeps(services: Services, opts: BffOptions): BffDeps {
     throttle: services.signInThrottle(opts.throttle ?? DEFAULT_THROTTLE, now),
     now,
     mustEnrol,
-    info: async (s) => ({ username: s.username, csrf_token: s.row.csrf_token, expires_at: sessions.endsAt(s.row), enrolment_required: await mustEnrol(s.row) }),
+    info: async (s) => ({
+      username: s.username,
+      csrf_token: s.row.csrf_token,
+      expires_at: sessions.endsAt(s.row),
+      enrolment_required: await mustEnrol(s.row),
+      password_change_required: await services.store.users.mustChangePassword(s.row.user_id),
+    }),
+    requireOwnPassword: (row, method, path) => requireOwnPassword(services, row, method, path),
   };
 }
 
@@ -70,5 +82,6 @@ export function bffApp(services: Services, apiFetch: ApiFetch, opts: BffOptions 
   app.route('/oidc', oidcApp(deps));
   app.route('/', passkeyRoutes(deps));
   app.route('/api', apiRoutes(deps, apiFetch, opts.requireTwoFactor ?? false));
+  if (opts.setup) app.route('/setup', setupRoutes(deps, opts.setup));
   return app;
 }

@@ -36,7 +36,10 @@ export function sessionRoutes(deps: BffDeps) {
     return c.body(null, 204);
   });
 
-  app.get('/ip-usage', session, async (c) => c.json(await ipUsage(services, c.get('session').row.user_id), 200));
+  app.get('/ip-usage', session, async (c) => {
+    await deps.requireOwnPassword(c.get('session').row, c.req.method, c.req.path);
+    return c.json(await ipUsage(services, c.get('session').row.user_id), 200);
+  });
 
   return app;
 }

@@ -89,6 +89,21 @@ describe('admin CLI', () => {
     expect(() => cli(server.dataDir, 'users', 'disable', 'nobody')).toThrow(/no user named nobody/);
   }, 60_000);
 
+  // The first start's admin password is asked for a change too: e2e/first-sign-in.spec.ts.
+  it('a password it resets is changed at the next dashboard sign-in; one it generates for a new user or is given is kept', async () => {
+    const signIn = async (username: string, password: string) => {
+      const res = await fetch(`${server.url}/bff/sign-in`, { method: 'POST', headers: { origin: server.url, 'content-type': 'application/json' }, body: JSON.stringify({ username, password }) });
+      expect(res.status).toBe(200);
+      return ((await res.json()) as { password_change_required: boolean }).password_change_required;
+    };
+    const generated = cli(server.dataDir, 'users', 'add', 'gen').at(-1)!;
+    expect(await signIn('gen', generated)).toBe(false);
+    cli(server.dataDir, 'users', 'add', 'own', '--password', 'my own password');
+    expect(await signIn('own', 'my own password')).toBe(false);
+    const reset = cli(server.dataDir, 'users', 'passwd', 'own', '--password', 'the admin told me').at(-1)!;
+    expect(await signIn('own', reset)).toBe(true);
+  });
+
   it('explains bad input and exits non-zero', () => {
     expect(() => cli(server.dataDir, 'ips', 'add', 'alice', '10.0.0.1/8')).toThrow(/host bits set; the network is 10.0.0.0\/8/);
     expect(() => cli(server.dataDir, 'users', 'add', 'alice')).toThrow(/already exists/);

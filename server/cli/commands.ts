@@ -28,6 +28,7 @@ export const FLAGS = {
   'new-key': { type: 'string', value: '<base64>', about: 'the new key (else a random one)' },
   force: { type: 'boolean', about: 'replace what is there (restore keeps the replaced database beside it)' },
   zones: { type: 'string', value: 'z1,z2', about: 'only these zones' },
+  from: { type: 'string', value: 'ns1,ns2', about: 'only zones whose apex NS set is exactly these name servers' },
   names: { type: 'string', value: 'n1,n2', about: 'only these names, relative to their zone; "*" as the first or last label stands for one or more labels' },
   types: { type: 'string', value: 'T1,T2', about: 'only these record types' },
   'read-only': { type: 'boolean', about: 'read, never write' },
@@ -55,7 +56,12 @@ interface Command {
 
 export const COMMANDS = [
   { name: 'users add', args: '<username>', flags: ['password', 'admin'], about: 'create a user; prints the password' },
-  { name: 'users passwd', args: '<username>', flags: ['password'], about: "set a new password and end the user's dashboard sessions; prints it" },
+  {
+    name: 'users passwd',
+    args: '<username>',
+    flags: ['password'],
+    about: "set a new password and end the user's dashboard sessions; prints it (the dashboard asks the user for their own at sign-in)",
+  },
   { name: 'users admin', args: '<username> <on|off>', about: 'grant (on) or revoke (off) admin rights' },
   { name: 'users disable', args: '<username>', about: 'stop the user: no sign-in, their sessions end, their tokens and TSIG keys stop working' },
   { name: 'users enable', args: '<username>', about: 'let a disabled user in again; their tokens and TSIG keys work again' },
@@ -79,6 +85,11 @@ export const COMMANDS = [
     about: 'start a key rollover now; the running server makes every step by itself, waiting the TTLs and for the parent to serve the new DS',
   },
   { name: 'zones export', args: '<zone>', about: 'print the zone as an RFC 1035 master file' },
+  {
+    name: 'nameservers move',
+    flags: ['from', 'zones', 'dry-run'],
+    about: 'move primary zones to NAMESERVERS (their apex NS set), one change set each; without --from every zone on another set moves',
+  },
   {
     name: 'zones import',
     args: '<username> <zone> <file|->',

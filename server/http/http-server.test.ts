@@ -7,6 +7,7 @@
 import net from 'node:net';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { cli, startServer, type ServerProcess } from '../testing/server-process';
+import { adminSession } from '../testing/admin-session';
 
 const ZONE = 'drain.example';
 const BIG = 8 * 1024 * 1024;
@@ -24,13 +25,7 @@ beforeAll(async () => {
     body: JSON.stringify({ name: ZONE }),
   });
   expect(created.status).toBe(201);
-  const signIn = await fetch(`${server.url}/bff/sign-in`, {
-    method: 'POST',
-    headers: { origin: server.url, 'content-type': 'application/json' },
-    body: JSON.stringify({ username: 'admin', password: server.adminPassword }),
-  });
-  expect(signIn.status).toBe(200);
-  session = { cookie: signIn.headers.get('set-cookie')!.split(';')[0]!, csrf: ((await signIn.json()) as { csrf_token: string }).csrf_token };
+  session = await adminSession(server);
 });
 afterAll(() => server?.stop());
 

@@ -33,6 +33,7 @@ import { createDeletedZones } from './zones/deleted-zones';
 import { createSessions, type SessionTimes } from './identity/sessions';
 import { fixedClock, watchClockSteps } from './clock-steps';
 import { createZoneAttributes } from './zones/zone-attributes';
+import { createNameserverMoves } from './zones/nameservers-move';
 import { createSignInThrottle, type ThrottleOptions } from './identity/sign-in-throttle';
 import { DEFAULT_MAX_WEBHOOKS, Webhooks, type WebhookSettings } from './webhooks/webhooks';
 import { zoneChangedData } from './webhooks/event-data';
@@ -97,6 +98,8 @@ export function createServices(
     oidc: new Oidc(store, accounts, audit, defaults.oidc),
     signInSettings: createSignInSettings(store, audit, defaults.oidc?.name ?? null),
     zoneAttributes: createZoneAttributes(store),
+    /** Zones moved from one apex NS set to another (NAMESERVERS changed; `nameservers move`). */
+    nameservers: createNameserverMoves(store, reads, changes, defaults.nameservers),
     webhooks,
     /** The dashboard's sessions (the BFF's), with its times, and the clock a test sets (else this process's, watched for steps). */
     sessions: (times?: SessionTimes, now?: () => number) => createSessions(store, accounts, times, now ? fixedClock(now) : watchClockSteps()),

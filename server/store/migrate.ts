@@ -40,6 +40,7 @@ import * as m0031 from './migrations/0031-totp-used-steps';
 import * as m0032 from './migrations/0032-record-count-per-statement';
 import * as m0033 from './migrations/0033-delegation-checked';
 import * as m0034 from './migrations/0034-session-devices';
+import * as m0035 from './migrations/0035-password-change-required';
 
 export type Dialect = 'sqlite' | 'postgres';
 
@@ -80,6 +81,7 @@ const STEPS: Record<string, Step> = {
   '0032-record-count-per-statement': m0032,
   '0033-delegation-checked': m0033,
   '0034-session-devices': m0034,
+  '0035-password-change-required': m0035,
 };
 
 /** The code's migrations, in the order they run on a new database. */

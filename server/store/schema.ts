@@ -13,6 +13,8 @@ export interface Database {
     disabled_at: string | null;
     /** Migration 0018: the user's email address (lower case), which single sign-on matches on; null: none. */
     email: Generated<string | null>;
+    /** Migration 0035: 1 while the password is one someone else chose (the first start's, a reset): the dashboard asks for a new one first. */
+    must_change_password: Generated<number>;
   };
   /** Migration 0018: OpenID identities linked to users. */
   user_identities: { id: Generated<number>; issuer: string; subject: string; user_id: number; email: Generated<string>; created_at: string; last_used_at: string | null };

@@ -124,6 +124,7 @@ export const router = createBrowserRouter([
       // Not prefetched: the users list answers 403 to anyone but an administrator, which the page tells first.
       { path: 'admin/users', lazy: () => import('./pages/users-page') },
       { path: 'admin/zones', lazy: () => import('./pages/all-zones-page') },
+      { path: 'admin/setup', lazy: () => import('./pages/setup-page') },
       { path: 'audit', lazy: () => import('./pages/audit-page'), loader: ({ request }) => prefetch(queryClient.prefetchQuery(auditQuery(auditFilterOfParams(new URL(request.url).searchParams)))) },
       { path: '*', lazy: () => import('./pages/not-found-page') },
     ],

@@ -37,6 +37,7 @@ export const SOURCE_LABELS: Record<ChangeSource, string> = {
   alias: 'ALIAS addresses',
   transfer: 'Zone transfer from the primary',
   health: 'Health checks',
+  system: 'Name servers moved',
 };
 
 const VIA: Record<ChangeSource, string> = {
@@ -51,6 +52,7 @@ const VIA: Record<ChangeSource, string> = {
   alias: 'because its ALIAS target’s addresses changed',
   transfer: 'by a zone transfer from its primary',
   health: 'because a pool member went down or came back',
+  system: 'because the name servers (NAMESERVERS) moved',
 };
 
 export const sourceLabel = (s: string) => SOURCE_LABELS[s as ChangeSource] ?? s;

@@ -61,6 +61,7 @@ export type ZoneImportResult = z.output<typeof ZoneImportResultSchema>;
 export type IgnoredRecord = ZoneImportResult['ignored'][number];
 
 export type { SessionInfo } from '../../server/bff/index';
+export type { Readiness, ReadinessItem } from '../../server/services/readiness';
 export type { IpUsage, IpUsageRecord } from '../../server/bff/ip-usage';
 
 /* Accounts, users and the audit log. */

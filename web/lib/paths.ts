@@ -20,6 +20,7 @@ export const routes = {
   team: (name: string) => `/teams/${enc(name)}`,
   users: '/admin/users',
   allZones: '/admin/zones',
+  setup: '/admin/setup',
   audit: '/audit',
   templates: '/templates',
   template: (id: number) => `/templates/${id}`,
@@ -50,6 +51,8 @@ export const bff = {
   totpConfirm: '/bff/api/account/totp/confirm',
   recoveryCodes: '/bff/api/account/recovery-codes',
   ipUsage: '/bff/ip-usage',
+  setup: '/bff/setup',
+  setupMoveNameservers: '/bff/setup/nameservers/move',
   /** Not the BFF's: the node's readiness (no session needed), which says whether its disk is full. */
   readyz: '/readyz',
   ips: '/bff/api/ips',

@@ -42,7 +42,8 @@ export class Accounts {
   }
 
   /** Creates a user (an administrator with `isAdmin`); returns the password (generated when none is given). */
-  async addUser(username: string, password?: string, opts: { isAdmin?: boolean } = {}): Promise<{ user: UserRow; password: string }> {
+  /** `mustChange`: the password is shown to someone else (the first start, the admin CLI), so the user chooses their own at first sign-in. */
+  async addUser(username: string, password?: string, opts: { isAdmin?: boolean; mustChange?: boolean } = {}): Promise<{ user: UserRow; password: string }> {
     const name = username.trim().toLowerCase();
     if (!USERNAME.test(name)) {
       throw Invalid.field('username', 'must be 1–64 letters, digits, dots, hyphens or underscores, starting with a letter or digit');
@@ -52,16 +53,22 @@ export class Accounts {
     const hash = await hashPassword(pw);
     return this.store.transaction(async (tx) => {
       if (await tx.users.byUsername(name)) throw new Conflict(`user ${name} already exists`, { username: 'is already taken' });
-      const user = await tx.users.insert({ username: name, password_hash: hash, created_at: new Date().toISOString(), is_admin: opts.isAdmin ?? false });
+      const user = await tx.users.insert({
+        username: name,
+        password_hash: hash,
+        created_at: new Date().toISOString(),
+        is_admin: opts.isAdmin ?? false,
+        must_change_password: opts.mustChange ?? false,
+      });
       return { user, password: pw };
     });
   }
 
-  /** Sets a user's password (generated when none is given) and returns it. */
-  async setPassword(userId: number, password?: string): Promise<string> {
+  /** Sets a user's password (generated when none is given) and returns it; `mustChange`: the user is asked for their own at the next sign-in. */
+  async setPassword(userId: number, password?: string, mustChange = false): Promise<string> {
     if (password !== undefined && password.length < 8) throw Invalid.field('password', 'must be at least 8 characters');
     const pw = password ?? newPassword();
-    await this.store.users.setPassword(userId, await hashPassword(pw));
+    await this.store.users.setPassword(userId, await hashPassword(pw), mustChange);
     return pw;
   }
 

@@ -50,9 +50,12 @@ export class Users {
     return this.store.users.page(w, search?.trim().toLowerCase() || undefined);
   }
 
-  /** A new user with a generated one-time password (or the one given, from the CLI). */
-  async create(actor: AuditActor, username: string, opts: { isAdmin?: boolean; password?: string } = {}): Promise<{ user: UserRow; password: string }> {
-    const created = await this.accounts.addUser(username, opts.password, { isAdmin: opts.isAdmin });
+  /**
+   * A new user with a generated one-time password (or the one given, from the CLI); `mustChange`:
+   * the dashboard asks them for a new one at their first sign-in.
+   */
+  async create(actor: AuditActor, username: string, opts: { isAdmin?: boolean; password?: string; mustChange?: boolean } = {}): Promise<{ user: UserRow; password: string }> {
+    const created = await this.accounts.addUser(username, opts.password, { isAdmin: opts.isAdmin, mustChange: opts.mustChange });
     await this.audit.record({ kind: 'user-created', actor, subject: subjectOf(created.user), detail: { is_admin: created.user.is_admin } });
     return created;
   }
@@ -103,11 +106,12 @@ export class Users {
 
   /**
    * Sets a new password (generated unless given) and ends every dashboard session of the user,
-   * whoever holds it: whoever knew the old password is out. Returns the password.
+   * whoever holds it: whoever knew the old password is out. Returns the password. `mustChange`: the
+   * user chooses their own at the next sign-in (the admin CLI's reset, whose password the admin saw).
    */
-  async resetPassword(actor: AuditActor, username: string, password?: string): Promise<{ user: UserRow; password: string }> {
+  async resetPassword(actor: AuditActor, username: string, password?: string, mustChange = false): Promise<{ user: UserRow; password: string }> {
     const user = await this.accounts.userByName(username);
-    const pw = await this.accounts.setPassword(user.id, password);
+    const pw = await this.accounts.setPassword(user.id, password, mustChange);
     this.firstPassword?.forget(user.username);
     this.accounts.forgetUsers();
     const ended = await this.endSessions(user.id);

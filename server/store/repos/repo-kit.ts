@@ -18,7 +18,11 @@ export const ipRow = (r: Selectable<Database['ips']>): IpRow => ({ ...r, active:
 export const tokenRow = (r: Selectable<Database['tokens']>): TokenRow => ({ ...r, scope: scopeFromJson(r.scope) });
 export const tsigKeyRow = (r: Selectable<Database['tsig_keys']>): TsigKeyRow => ({ ...r, algorithm: r.algorithm as TsigKeyRow['algorithm'], scope: scopeFromJson(r.scope) });
 /** A user row with its flags as booleans. */
-export const userRow = (r: Omit<Selectable<Database['users']>, 'email'>): UserRow => ({ ...r, is_admin: Boolean(r.is_admin), disabled_at: r.disabled_at ?? null });
+export const userRow = ({ must_change_password: _must, ...r }: Omit<Selectable<Database['users']>, 'email' | 'must_change_password'> & { must_change_password?: number }): UserRow => ({
+  ...r,
+  is_admin: Boolean(r.is_admin),
+  disabled_at: r.disabled_at ?? null,
+});
 export const domainRow = ({ record_count: _count, change_count: _changes, primaries, kind, ...r }: Selectable<Database['domains']>): DomainRow => ({
   ...r,
   kind: kind === 'secondary' ? 'secondary' : 'primary',

@@ -117,11 +117,17 @@ export type QuotaKind = 'zones' | 'tokens' | 'tsig-keys' | 'webhooks';
 
 export interface AccountRepos {
   users: {
-    insert(row: Pick<UserRow, 'username' | 'password_hash' | 'created_at'> & Partial<Pick<UserRow, 'is_admin' | 'disabled_at'>>): Promise<UserRow>;
+    /** `must_change_password`: the password is one someone else chose (migration 0035). */
+    insert(row: Pick<UserRow, 'username' | 'password_hash' | 'created_at'> & Partial<Pick<UserRow, 'is_admin' | 'disabled_at'>> & { must_change_password?: boolean }): Promise<UserRow>;
     byUsername(username: string): Promise<UserRow | undefined>;
     byId(id: number): Promise<UserRow | undefined>;
     count(): Promise<number>;
-    setPassword(id: number, hash: string): Promise<void>;
+    /** Sets the password; `mustChange`: someone else chose it, and the user is asked for a new one (else the ask is cleared). */
+    setPassword(id: number, hash: string, mustChange?: boolean): Promise<void>;
+    /** Whether the user must choose a new password before the dashboard does anything else. */
+    mustChangePassword(id: number): Promise<boolean>;
+    /** Asks the user for a new password at their next sign-in (an upgraded install whose admin kept the generated one). */
+    requirePasswordChange(id: number): Promise<void>;
     /** Users by name; `search`: a part of the name. */
     page(w: Window, search?: string): Promise<Page<UserRow>>;
     update(id: number, patch: Partial<Pick<UserRow, 'is_admin' | 'disabled_at'>>): Promise<void>;

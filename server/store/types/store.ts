@@ -35,7 +35,7 @@ export interface Repos extends AccountRepos, SignInRepos, ZoneRepos, TransferRep
  * objects have no write method at run time either.
  */
 export const READ_METHODS = {
-  users: ['byUsername', 'byId', 'count', 'page'],
+  users: ['byUsername', 'byId', 'count', 'page', 'mustChangePassword'],
   teams: ['byName', 'byId', 'page', 'members', 'member', 'rolesOf', 'allMembers', 'version', 'zoneCount'],
   invitations: ['ofTeam', 'ofUser', 'byUsername', 'byUser', 'countOfTeam'],
   secondFactors: ['totp', 'recoveryCodesLeft'],

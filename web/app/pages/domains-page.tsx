@@ -10,6 +10,9 @@ import { TextField } from '../../ui/field';
 import { Pagination } from '../../ui/pagination';
 import { EmptyState, ErrorState, LoadingState, Spinner } from '../../ui/states';
 import { usePageTitle } from '../../lib/page-title';
+import { useAccount } from '../../features/account/get-account';
+import { useReadiness } from '../../features/setup/get-readiness';
+import { dismissalKey, SetupNote } from '../../features/setup/readiness-list';
 
 export function Component() {
   usePageTitle('Domains');
@@ -18,6 +21,8 @@ export function Component() {
   const [typed, setTyped] = useState(search);
   const [deleting, setDeleting] = useState<string | null>(null);
   const q = useDomains(search, page);
+  const readiness = useReadiness(useAccount().data?.is_admin ?? false);
+  const [, setDismissed] = useState(0);
 
   // Typing updates the URL (and the query) once the user pauses.
   useEffect(() => {
@@ -35,6 +40,15 @@ export function Component() {
         </div>
       </header>
 
+      {readiness.data && !localStorage.getItem(dismissalKey(readiness.data)) ? (
+        <SetupNote
+          readiness={readiness.data}
+          onDismiss={() => {
+            localStorage.setItem(dismissalKey(readiness.data), '1');
+            setDismissed((n) => n + 1);
+          }}
+        />
+      ) : null}
       <section className="card">
         <CreateDomainForm />
       </section>

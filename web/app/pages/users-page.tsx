@@ -5,6 +5,8 @@
  * not); see and change their IP ranges. The search and page live in the URL.
  */
 import { useState } from 'react';
+import { Link } from 'react-router-dom';
+import { routes } from '../../lib/paths';
 import { useAccount } from '../../features/account/get-account';
 import { CreateUserForm } from '../../features/users/create-user-form';
 import { PasswordSignInCard } from '../../features/users/password-sign-in-card';
@@ -25,6 +27,9 @@ function UsersHeader() {
         <h1>Users</h1>
         <p className="muted">Everyone who can sign in to this zonedeck. New users get a one-time password to sign in with; they change it on their Account page.</p>
       </div>
+      <Link to={routes.setup} className="btn">
+        Before real use
+      </Link>
     </header>
   );
 }

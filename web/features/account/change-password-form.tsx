@@ -14,7 +14,8 @@ import './account.css';
 
 const EMPTY: PasswordDraft = { current: '', next: '', confirm: '' };
 
-export function ChangePasswordForm({ username }: { username: string }) {
+/** `onChanged`: after the server took the new password (the first sign-in's step goes on to the dashboard). */
+export function ChangePasswordForm({ username, onChanged, currentLabel = 'Current password' }: { username: string; onChanged?: () => void; currentLabel?: string }) {
   const [draft, setDraft] = useState<PasswordDraft>(EMPTY);
   const [submitted, setSubmitted] = useState(false);
   const change = useChangePassword();
@@ -42,6 +43,7 @@ export function ChangePasswordForm({ username }: { username: string }) {
           toast('success', 'Password changed');
           setDraft(EMPTY);
           setSubmitted(false);
+          onChanged?.();
         },
       },
     );
@@ -51,7 +53,7 @@ export function ChangePasswordForm({ username }: { username: string }) {
     <form className="stack-form" onSubmit={onSubmit} noValidate aria-label="Change your password">
       {/* Lets a password manager file the new password under the right account. */}
       <input type="text" name="username" autoComplete="username" value={username} readOnly hidden />
-      <TextField label="Current password" name="current_password" type="password" autoComplete="current-password" value={draft.current} onChange={set('current')} error={currentError} />
+      <TextField label={currentLabel} name="current_password" type="password" autoComplete="current-password" value={draft.current} onChange={set('current')} error={currentError} />
       <TextField label="New password" name="new_password" type="password" autoComplete="new-password" value={draft.next} onChange={set('next')} error={nextError} />
       <TextField label="Confirm new password" name="confirm_password" type="password" autoComplete="new-password" value={draft.confirm} onChange={set('confirm')} error={local.confirm} />
       {otherError ? <Alert title="Could not change the password">{otherError}</Alert> : null}

@@ -2,7 +2,7 @@
 import type { ReactNode } from 'react';
 import './sign-in.css';
 
-export function SignInCard({ children }: { children: ReactNode }) {
+export function SignInCard({ children, title = 'Sign in' }: { children: ReactNode; title?: string }) {
   return (
     <main className="sign-in" id="main">
       <div className="sign-in-card">
@@ -10,7 +10,7 @@ export function SignInCard({ children }: { children: ReactNode }) {
           <img src="/favicon.svg" alt="" width="36" height="36" />
           <span>zonedeck</span>
         </div>
-        <h1>Sign in</h1>
+        <h1>{title}</h1>
         {children}
       </div>
     </main>

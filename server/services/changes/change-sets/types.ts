@@ -12,7 +12,7 @@ import type { ZoneEvents } from '../events';
 import type { Blame, RecordData, ZoneDraft } from '../zone-draft';
 import type { ZoneUpdate } from './zone-update';
 
-export const SOURCES = ['api', 'dashboard', 'cli', 'rfc2136', 'import', 'revert', 'pdns', 'dnssec', 'alias', 'transfer', 'health'] as const;
+export const SOURCES = ['api', 'dashboard', 'cli', 'rfc2136', 'import', 'revert', 'pdns', 'dnssec', 'alias', 'transfer', 'health', 'system'] as const;
 export type Source = (typeof SOURCES)[number];
 
 /** Who makes a change: the user and the credential they used (`token:<id>`, `session`, `tsig:<key>`, `cli`). */

@@ -5,11 +5,11 @@ import type { Repos } from '../../types';
 
 export function usersRepo({ db, p }: RepoContext): Repos['users'] {
   return {
-    insert: async ({ is_admin, ...row }) =>
+    insert: async ({ is_admin, must_change_password, ...row }) =>
       userRow(
         await db
           .insertInto('users')
-          .values({ ...row, is_admin: is_admin ? 1 : 0 })
+          .values({ ...row, is_admin: is_admin ? 1 : 0, must_change_password: must_change_password ? 1 : 0 })
           .returningAll()
           .executeTakeFirstOrThrow(),
       ),
@@ -28,8 +28,19 @@ export function usersRepo({ db, p }: RepoContext): Repos['users'] {
           .select((e) => e.fn.countAll<number>().as('n'))
           .executeTakeFirst(),
       ),
-    setPassword: async (id, hash) => {
-      await db.updateTable('users').set({ password_hash: hash }).where('id', '=', id).execute();
+    setPassword: async (id, hash, mustChange = false) => {
+      await db
+        .updateTable('users')
+        .set({ password_hash: hash, must_change_password: mustChange ? 1 : 0 })
+        .where('id', '=', id)
+        .execute();
+    },
+    mustChangePassword: async (id) => {
+      const r = await db.selectFrom('users').select('must_change_password').where('id', '=', id).executeTakeFirst();
+      return Boolean(r?.must_change_password);
+    },
+    requirePasswordChange: async (id) => {
+      await db.updateTable('users').set({ must_change_password: 1 }).where('id', '=', id).execute();
     },
     page: async (w, search) => {
       let q = db.selectFrom('users');
