@@ -1,0 +1,32 @@
+/**
+ * The narrow screen's menu as a disclosure: one button opens and closes it; Escape closes it and
+ * gives focus back to the button; choosing a link (any new page) closes it, so the page chosen is
+ * what the user sees, not the menu over it.
+ */
+import { useEffect, useRef, useState, type RefObject } from 'react';
+import { useLocation } from 'react-router-dom';
+
+export interface SiteMenu {
+  open: boolean;
+  toggle: () => void;
+  button: RefObject<HTMLButtonElement | null>;
+}
+
+export function useSiteMenu(): SiteMenu {
+  const [open, setOpen] = useState(false);
+  const button = useRef<HTMLButtonElement>(null);
+  const location = useLocation();
+  // A new page (a link chosen, a search sent) closes the menu.
+  useEffect(() => setOpen(false), [location.pathname, location.search]);
+  useEffect(() => {
+    if (!open) return;
+    const onKey = (e: KeyboardEvent) => {
+      if (e.key !== 'Escape') return;
+      setOpen(false);
+      button.current?.focus();
+    };
+    window.addEventListener('keydown', onKey);
+    return () => window.removeEventListener('keydown', onKey);
+  }, [open]);
+  return { open, toggle: () => setOpen((o) => !o), button };
+}
