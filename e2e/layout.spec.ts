@@ -24,6 +24,13 @@ async function geometry(page: Page) {
       barHeight: document.querySelector('.topbar')!.getBoundingClientRect().height,
       navRows: new Set(links.filter((a) => a.offsetParent !== null).map((a) => a.offsetTop)).size,
       navLinks: links.length,
+      // Links cut off at the navigation's end (hidden under the search box) count as not fitting.
+      navOverflow: ((nav) => (nav ? nav.scrollWidth - nav.clientWidth : 0))(document.querySelector<HTMLElement>('nav[aria-label="Main"]')),
+      // Boxes that scroll sideways inside the page (a wide table in its frame, a long line); a
+      // zone file's text box keeps its lines whole, as an editor does.
+      innerScrollers: [...document.querySelectorAll<HTMLElement>('main *:not(textarea)')]
+        .filter((el) => el.scrollWidth > el.clientWidth + 1 && ['auto', 'scroll'].includes(getComputedStyle(el).overflowX))
+        .map((el) => `${el.tagName.toLowerCase()}.${[...el.classList].join('.')} ${el.scrollWidth}/${el.clientWidth}`),
     };
   });
 }
@@ -101,8 +108,10 @@ for (const size of SIZES) {
       await page.waitForLoadState('networkidle');
       const g = await geometry(page);
       if (g.scrollWidth > g.width) found[name] = `${g.scrollWidth} px wide`;
+      if (size.phone && g.innerScrollers.length) found[name] = `scrolls sideways inside: ${g.innerScrollers.join(', ')}`;
       if (size.phone && g.barHeight > 64) found[name] = `top bar ${g.barHeight} px tall`;
       if (!size.phone && g.navRows !== 1) found[name] = `navigation on ${g.navRows} rows`;
+      if (!size.phone && g.navOverflow > 0) found[name] = `navigation ${g.navOverflow} px too wide`;
     }
     expect(found, 'pages that pan sideways, a tall top bar, a navigation that wraps').toEqual({});
 

@@ -3,7 +3,7 @@
  * administrator; Teams counts the user's pending invitations), the user's Account and sign-out,
  * and the note that the service is read-only for a moment.
  */
-import { Suspense } from 'react';
+import { Suspense, useRef } from 'react';
 import { NavLink, Outlet, useNavigate, useNavigation } from 'react-router-dom';
 import { useAccount } from '../features/account/get-account';
 import { useMyInvitations } from '../features/teams/list-my-invitations';
@@ -12,6 +12,7 @@ import { useSignOut } from '../features/session/sign-out';
 import { GlobalSearch } from '../features/search/global-search';
 import { routes } from '../lib/paths';
 import { LoadingState } from '../ui/states';
+import { useTableLabels } from '../ui/use-table-labels';
 import { OutageBanner } from './outage-banner';
 import { useSiteMenu } from './use-site-menu';
 import './shell.css';
@@ -24,6 +25,8 @@ export function Shell() {
   const navigation = useNavigation();
   const invited = useMyInvitations().data?.length ?? 0;
   const menu = useSiteMenu();
+  const main = useRef<HTMLElement>(null);
+  useTableLabels(main);
   return (
     <>
       <a href="#main" className="skip-link">
@@ -81,7 +84,7 @@ export function Shell() {
         <OutageBanner />
         {navigation.state === 'loading' ? <div className="progress" role="progressbar" aria-label="Loading page" /> : null}
       </header>
-      <main id="main" className="main" tabIndex={-1}>
+      <main ref={main} id="main" className="main" tabIndex={-1}>
         <Suspense fallback={<LoadingState />}>
           <Outlet />
         </Suspense>

@@ -7,7 +7,7 @@
  * is greyed, says so, and has Enable where a served one has Disable.
  */
 import { useWindowVirtualizer } from '@tanstack/react-virtual';
-import { memo, useLayoutEffect, useRef, useState, type ReactNode } from 'react';
+import { Fragment, memo, useLayoutEffect, useRef, useState, type ReactNode } from 'react';
 import type { DnsRecord, Domain, Ip } from '../../lib/api-types';
 import { formatDuration } from '../../lib/format';
 import { Link } from 'react-router-dom';
@@ -24,6 +24,20 @@ const COLUMNS: Array<{ key: SortKey; label: string }> = [
   { key: 'content', label: 'Content' },
   { key: 'ttl', label: 'TTL' },
 ];
+
+/** A DNS name with a chance to wrap after each dot, so a long name breaks between its labels. */
+function Labels({ name }: { name: string }) {
+  return name.split('.').map((label, i) => (
+    <Fragment key={i}>
+      {i > 0 ? (
+        <>
+          .<wbr />
+        </>
+      ) : null}
+      {label}
+    </Fragment>
+  ));
+}
 
 interface RowProps {
   r: DnsRecord;
@@ -53,8 +67,17 @@ const RecordRow = memo(function RecordRow({ r, domain, ips, pending, armed, sele
         )}
       </div>
       <div role="cell" className="c-name">
-        <span className="strong">{r.name}</span>
-        {r.name !== '@' ? <span className="muted">.{domain}</span> : <span className="muted small"> (apex)</span>}
+        <span className="strong">
+          <Labels name={r.name} />
+        </span>
+        {r.name !== '@' ? (
+          <span className="muted">
+            .<wbr />
+            <Labels name={domain} />
+          </span>
+        ) : (
+          <span className="muted small"> (apex)</span>
+        )}
       </div>
       <div role="cell" className="c-type">
         <Badge tone="info">{r.record_type}</Badge>
