@@ -135,6 +135,11 @@ for (const size of SIZES) {
       await expect(page).toHaveURL(/\/tokens$/);
       await expect(nav).toBeHidden();
       await expect(menu).toHaveAttribute('aria-expanded', 'false');
+      // A tap on the page below the open menu closes it.
+      await menu.click();
+      await expect(nav).toBeVisible();
+      await page.mouse.click(200, size.height - 20);
+      await expect(nav).toBeHidden();
     } else {
       await expect(page.getByRole('button', { name: 'Menu' })).toBeHidden();
       expect((await geometry(page)).navLinks).toBe(9);

@@ -1,7 +1,7 @@
 /**
  * The narrow screen's menu as a disclosure: one button opens and closes it; Escape closes it and
- * gives focus back to the button; choosing a link (any new page) closes it, so the page chosen is
- * what the user sees, not the menu over it.
+ * gives focus back to the button; choosing a link (any new page) or tapping the page below closes
+ * it, so the page chosen is what the user sees, not the menu over it.
  */
 import { useEffect, useRef, useState, type RefObject } from 'react';
 import { useLocation } from 'react-router-dom';
@@ -25,8 +25,16 @@ export function useSiteMenu(): SiteMenu {
       setOpen(false);
       button.current?.focus();
     };
+    // A tap on the page below closes it too, as a phone's menus do.
+    const onTap = (e: PointerEvent) => {
+      if (!button.current?.closest('header')?.contains(e.target as Node)) setOpen(false);
+    };
     window.addEventListener('keydown', onKey);
-    return () => window.removeEventListener('keydown', onKey);
+    window.addEventListener('pointerdown', onTap);
+    return () => {
+      window.removeEventListener('keydown', onKey);
+      window.removeEventListener('pointerdown', onTap);
+    };
   }, [open]);
   return { open, toggle: () => setOpen((o) => !o), button };
 }
