@@ -21,7 +21,7 @@ async function geometry(page: Page) {
     return {
       scrollWidth: document.documentElement.scrollWidth,
       width: window.innerWidth,
-      barHeight: document.querySelector('.topbar')!.getBoundingClientRect().height,
+      barHeight: document.querySelector('.topbar')?.getBoundingClientRect().height ?? 0,
       navRows: new Set(links.filter((a) => a.offsetParent !== null).map((a) => a.offsetTop)).size,
       navLinks: links.length,
       // Links cut off at the navigation's end (hidden under the search box) count as not fitting.
@@ -67,12 +67,20 @@ test.beforeAll(async ({ server }) => {
   expect((await api.call('POST', '/teams', { name: team })).status).toBe(201);
   const template = await api.call('POST', '/templates', { name: `${username}-mail-template`, rrsets: [{ name: '@', record_type: 'MX', records: ['10 mx.{zone}'] }] });
   expect(template.status).toBe(201);
+  // A signed zone (its keys and DS records, long strings) and a pool, for their pages.
+  const signed = `${username}-signed.test`;
+  expect((await api.call('POST', '/domains', { name: signed, dnssec_enabled: true })).status).toBe(201);
+  const pool = { name: 'www', type: 'A', ttl: 30, policy: 'failover', members: [{ address: '192.0.2.1', priority: 1 }], check: { kind: 'http', path: '/health' } };
+  const made = await api.call('POST', `/domains/${signed}/pools`, pool);
+  expect(made.status).toBe(201);
   const hook = await api.call('POST', '/webhooks', { url: 'https://hooks.example.com/zonedeck/a/long/path/for/the/phone', events: ['zone.changed'] });
   expect(hook.status).toBe(201);
   pages.push(
     ['domains', '/domains'],
     ['records', `/domains/${zone}`],
     ['history', `/domains/${zone}/history`],
+    ['signed zone and its DNSSEC', `/domains/${signed}`],
+    ['pool', `/domains/${signed}/pools/${made.body.id}`],
     ['pools', `/domains/${zone}/pools`],
     ['traffic', `/domains/${zone}/traffic`],
     ['import', `/domains/${zone}/import`],
@@ -98,6 +106,8 @@ for (const size of SIZES) {
     test.setTimeout(60_000);
     await page.setViewportSize(size);
     await page.goto('/sign-in');
+    const signInPage = await geometry(page);
+    expect(signInPage.scrollWidth, 'the sign-in page pans sideways').toBeLessThanOrEqual(size.width);
     await signIn(page, admin!);
     await expect(page.getByRole('heading', { name: 'Domains', level: 1 })).toBeVisible();
 
@@ -108,7 +118,7 @@ for (const size of SIZES) {
       await page.waitForLoadState('networkidle');
       const g = await geometry(page);
       // A table turned into cards names each value with its column's header.
-      if (size.phone && name === 'domains') await expect(page.locator('td[data-label="Serial"]')).toHaveText(/^\d{10}$/);
+      if (size.phone && name === 'domains') await expect(page.locator('td[data-label="Serial"]').first()).toHaveText(/^\d{10}$/);
       if (g.scrollWidth > g.width) found[name] = `${g.scrollWidth} px wide`;
       if (size.phone && g.innerScrollers.length) found[name] = `scrolls sideways inside: ${g.innerScrollers.join(', ')}`;
       if (size.phone && g.barHeight > 64) found[name] = `top bar ${g.barHeight} px tall`;
