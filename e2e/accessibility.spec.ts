@@ -74,7 +74,7 @@ for (const size of [
     await page.goto(`/teams/${team}`);
     await expect(page.getByRole('region', { name: `Pending invitations to ${team}` })).toBeVisible();
     found['team with a pending invitation'] = await serious(page);
-    if (size.width < 900) {
+    if (size.width < 1100) {
       await page.getByRole('button', { name: 'Menu' }).click();
       await expect(page.getByRole('navigation', { name: 'Main' })).toBeVisible();
       found['open menu'] = await serious(page);

@@ -155,6 +155,10 @@ for (const size of SIZES) {
     } else {
       await expect(page.getByRole('button', { name: 'Menu' })).toBeHidden();
       expect((await geometry(page)).navLinks).toBe(9);
+      // Narrower than 1280 but above the Menu button's width, a link wraps, never out of sight.
+      await page.setViewportSize({ width: 1100, height: 800 });
+      expect(await geometry(page)).toMatchObject({ navOverflow: 0, scrollWidth: 1100 });
+      await page.setViewportSize(size);
     }
 
     // The records: the page scrolls the list (no box inside), names whole, the editor in view.
