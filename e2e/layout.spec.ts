@@ -147,6 +147,11 @@ for (const size of SIZES) {
       await expect(page).toHaveURL(/\/tokens$/);
       await expect(nav).toBeHidden();
       await expect(menu).toHaveAttribute('aria-expanded', 'false');
+      // `/` opens the menu at its search box.
+      await page.keyboard.press('/');
+      await expect(page.getByRole('searchbox', { name: 'Search all zones' })).toBeFocused();
+      await page.keyboard.press('Escape');
+      await expect(nav).toBeHidden();
       // A tap on the page below the open menu closes it.
       await menu.click();
       await expect(nav).toBeVisible();

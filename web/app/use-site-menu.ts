@@ -18,6 +18,18 @@ export function useSiteMenu(): SiteMenu {
   const location = useLocation();
   // A new page (a link chosen, a search sent) closes the menu.
   useEffect(() => setOpen(false), [location.pathname, location.search]);
+  // `/` focuses the search box, which sits in the closed menu while the Menu button shows: open it first.
+  useEffect(() => {
+    const onSlash = (e: KeyboardEvent) => {
+      const el = e.target as HTMLElement | null;
+      if (e.key !== '/' || e.ctrlKey || e.metaKey || e.altKey || !button.current?.offsetParent) return;
+      if (el && (el.isContentEditable || ['INPUT', 'TEXTAREA', 'SELECT'].includes(el.tagName))) return;
+      setOpen(true);
+      requestAnimationFrame(() => document.querySelector<HTMLInputElement>('#site-menu input[type="search"]')?.focus());
+    };
+    window.addEventListener('keydown', onSlash);
+    return () => window.removeEventListener('keydown', onSlash);
+  }, []);
   useEffect(() => {
     if (!open) return;
     const onKey = (e: KeyboardEvent) => {
