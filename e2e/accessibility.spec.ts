@@ -74,6 +74,11 @@ for (const size of [
     await page.goto(`/teams/${team}`);
     await expect(page.getByRole('region', { name: `Pending invitations to ${team}` })).toBeVisible();
     found['team with a pending invitation'] = await serious(page);
+    if (size.width < 1100) {
+      await page.getByRole('button', { name: 'Menu' }).click();
+      await expect(page.getByRole('navigation', { name: 'Main' })).toBeVisible();
+      found['open menu'] = await serious(page);
+    }
     await page.goto(`/domains/${zone}`);
     await page.getByRole('button', { name: '+ Add record' }).click();
     found['add record form'] = await serious(page);

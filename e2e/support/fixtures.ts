@@ -119,11 +119,14 @@ export const test = base.extend<Fixtures>({
 
 export { expect };
 
-/** Saves a full-page screenshot to e2e/screenshots/<name>.png (gitignored) for a human to look at. */
-export async function screenshot(page: Page, name: string): Promise<void> {
+/**
+ * Saves a full-page screenshot to e2e/screenshots/<name>.png (gitignored) for a human to look at;
+ * `fullPage: false` for the window only (a page of 10,000 rows is too tall to capture).
+ */
+export async function screenshot(page: Page, name: string, { fullPage = true } = {}): Promise<void> {
   // A sticky top bar would be painted mid-page in a full-page capture.
   const unstick = (position: string) => page.evaluate((p) => document.querySelector<HTMLElement>('.topbar')?.style.setProperty('position', p), position);
   await unstick('static');
-  await page.screenshot({ path: path.join(ROOT, 'e2e', 'screenshots', `${name}.png`), fullPage: true });
+  await page.screenshot({ path: path.join(ROOT, 'e2e', 'screenshots', `${name}.png`), fullPage });
   await unstick('');
 }

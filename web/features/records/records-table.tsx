@@ -1,12 +1,13 @@
 /**
  * The records of a zone as a virtualized table: only the rows in view are in the DOM, so
- * 10,000 records scroll and filter smoothly. A row turns into the record form to edit it
+ * 10,000 records scroll and filter smoothly. The page itself scrolls the list (no box scrolling
+ * inside the page, which on a phone traps the finger and hides the row editor below its edge). A row turns into the record form to edit it
  * in place; deleting asks for a second click on the same row. A checkbox per row (and one
  * for all shown rows) chooses records to delete together. A disabled record (kept, not served)
  * is greyed, says so, and has Enable where a served one has Disable.
  */
-import { useVirtualizer } from '@tanstack/react-virtual';
-import { memo, useRef, type ReactNode } from 'react';
+import { useWindowVirtualizer } from '@tanstack/react-virtual';
+import { Fragment, memo, useLayoutEffect, useRef, useState, type ReactNode } from 'react';
 import type { DnsRecord, Domain, Ip } from '../../lib/api-types';
 import { formatDuration } from '../../lib/format';
 import { Link } from 'react-router-dom';
@@ -23,6 +24,20 @@ const COLUMNS: Array<{ key: SortKey; label: string }> = [
   { key: 'content', label: 'Content' },
   { key: 'ttl', label: 'TTL' },
 ];
+
+/** A DNS name with a chance to wrap after each dot, so a long name breaks between its labels. */
+function Labels({ name }: { name: string }) {
+  return name.split('.').map((label, i) => (
+    <Fragment key={i}>
+      {i > 0 ? (
+        <>
+          .<wbr />
+        </>
+      ) : null}
+      {label}
+    </Fragment>
+  ));
+}
 
 interface RowProps {
   r: DnsRecord;
@@ -52,8 +67,17 @@ const RecordRow = memo(function RecordRow({ r, domain, ips, pending, armed, sele
         )}
       </div>
       <div role="cell" className="c-name">
-        <span className="strong">{r.name}</span>
-        {r.name !== '@' ? <span className="muted">.{domain}</span> : <span className="muted small"> (apex)</span>}
+        <span className="strong">
+          <Labels name={r.name} />
+        </span>
+        {r.name !== '@' ? (
+          <span className="muted">
+            .<wbr />
+            <Labels name={domain} />
+          </span>
+        ) : (
+          <span className="muted small"> (apex)</span>
+        )}
       </div>
       <div role="cell" className="c-type">
         <Badge tone="info">{r.record_type}</Badge>
@@ -182,10 +206,20 @@ export function RecordsTable(props: RecordsTableProps) {
     readOnly = false,
     pools,
   } = props;
-  const scrollRef = useRef<HTMLDivElement>(null);
-  const virtualizer = useVirtualizer({
+  const listRef = useRef<HTMLDivElement>(null);
+  // Where the list starts in the page: what is above it (the add form, the selection bar) moves it.
+  // Measured after each render and whenever the page's size changes (a card above it loads).
+  const [listTop, setListTop] = useState(0);
+  const measure = useRef(() => setListTop(Math.round((listRef.current?.getBoundingClientRect().top ?? 0) + window.scrollY)));
+  useLayoutEffect(() => measure.current());
+  useLayoutEffect(() => {
+    const seen = new ResizeObserver(() => measure.current());
+    seen.observe(document.body);
+    return () => seen.disconnect();
+  }, []);
+  const virtualizer = useWindowVirtualizer({
     count: rows.length,
-    getScrollElement: () => scrollRef.current,
+    scrollMargin: listTop,
     // A row's height depends on the screen (on a phone it wraps to three lines) and on what it
     // shows (a disabled record's badge): each row rendered is measured, so rows never overlap.
     estimateSize: () => (window.matchMedia?.('(max-width: 640px)').matches ? 92 : 44),
@@ -193,6 +227,12 @@ export function RecordsTable(props: RecordsTableProps) {
     getItemKey: (i) => rows[i]!.id,
   });
   const items = virtualizer.getVirtualItems();
+  // The row editor opens fully in view: the page scrolls to it (the form's first field has focus).
+  // Again once the editor's row is measured: the last row's form needs the list to grow first.
+  const totalSize = virtualizer.getTotalSize();
+  useLayoutEffect(() => {
+    if (editingId !== null) listRef.current?.querySelector('.record-row.editing')?.scrollIntoView({ block: 'nearest' });
+  }, [editingId, totalSize]);
   return (
     <div role="table" className="records-table" aria-label={`Records of ${domain.name}`} aria-rowcount={rows.length + 1}>
       <div role="rowgroup" className="records-head">
@@ -226,7 +266,7 @@ export function RecordsTable(props: RecordsTableProps) {
           </div>
         </div>
       </div>
-      <div ref={scrollRef} className="records-scroll" role="rowgroup" data-testid="records-scroll" tabIndex={0} style={{ height: `min(70vh, 44rem, ${virtualizer.getTotalSize()}px)` }}>
+      <div ref={listRef} className="records-scroll" role="rowgroup" data-testid="records-scroll">
         <div className="records-body" style={{ height: virtualizer.getTotalSize() }}>
           {items.map((v) => {
             const r = rows[v.index]!;
@@ -239,7 +279,7 @@ export function RecordsTable(props: RecordsTableProps) {
                 role="row"
                 aria-rowindex={v.index + 2}
                 className={`record-row${editing ? ' editing' : ''}${pendingIds.has(r.id) || r.id < 0 ? ' pending' : ''}${selected.has(r.id) ? ' selected' : ''}${r.disabled ? ' record-disabled' : ''}${v.index % 2 ? ' odd' : ''}`}
-                style={{ transform: `translateY(${v.start}px)` }}
+                style={{ transform: `translateY(${v.start - listTop}px)` }}
               >
                 {editing ? (
                   <div role="cell" className="c-editor">
