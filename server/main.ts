@@ -20,6 +20,15 @@ import { createStatsRecorder } from './services/analytics/stats-recorder';
 import { openStore } from './store/open';
 import { SecretsKeyError } from './store/secret-box';
 
+/** NAMESERVERS changed since the last start: the zones on the previous set move to it. */
+async function followNameservers(services: Services, config: Config, log: Logger): Promise<void> {
+  const moved = await services.nameservers.follow();
+  if (!moved) return;
+  const { from, result } = moved;
+  log.info({ from, to: config.nameservers, zones: result.moved.length }, 'NAMESERVERS changed: zones on the previous name servers moved to the new ones');
+  for (const f of result.failed) log.error({ zone: f.name, error: f.error }, 'moving the zone to the new name servers failed; move it with `nameservers move`');
+}
+
 async function main(): Promise<void> {
   let config;
   try {
@@ -129,14 +138,8 @@ async function main(): Promise<void> {
     },
     stats ? (batch) => stats.record(batch) : undefined,
   );
-  // NAMESERVERS changed since the last start: zones on the previous set move (after the DNS thread
-  // is up, so that their secondaries are notified as for any change).
-  const moved = await services.nameservers.follow();
-  if (moved) {
-    const { from, result } = moved;
-    log.info({ from, to: config.nameservers, zones: result.moved.length }, 'NAMESERVERS changed: zones on the previous name servers moved to the new ones');
-    for (const f of result.failed) log.error({ zone: f.name, error: f.error }, 'moving the zone to the new name servers failed; move it with `nameservers move`');
-  }
+  // After the DNS thread is up, so that the secondaries of zones that move are notified as for any change.
+  await followNameservers(services, config, log);
   const drivers = startDrivers(services, config, log);
   const loop = config.overload.loopDelayMs === null ? null : watchLoopDelay(config.overload.loopDelayMs);
   const overload = { admission: new Admission(config.overload), loopLate: loop && (() => loop.late()) };
