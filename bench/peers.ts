@@ -101,37 +101,21 @@ async function everyZoneAnswers(port: number, file: string, size: Size): Promise
   return Number(/NOERROR (\d+)/.exec(stdout)?.[1] ?? 0) === size.zones;
 }
 
-/** The proportional set size of a process and its children, in bytes. */
-function pssBytes(pid: number): number {
-  const children = (p: number): number[] => {
-    const list = fs.existsSync(`/proc/${p}/task/${p}/children`) ? fs.readFileSync(`/proc/${p}/task/${p}/children`, 'utf8').trim() : '';
-    return list
-      ? list
-          .split(/\s+/)
-          .map(Number)
-          .flatMap((c) => [c, ...children(c)])
-      : [];
-  };
-  let total = 0;
-  for (const p of [pid, ...children(pid)]) {
-    const kb = /^Pss:\s+(\d+) kB/m.exec(fs.readFileSync(`/proc/${p}/smaps_rollup`, 'utf8'))?.[1];
-    total += Number(kb ?? 0) * 1024;
-  }
-  return total;
+/** A process and all its descendants (NSD answers from forked children). */
+function processTree(pid: number): number[] {
+  const file = `/proc/${pid}/task/${pid}/children`;
+  const list = fs.existsSync(file) ? fs.readFileSync(file, 'utf8').trim() : '';
+  return [pid, ...(list ? list.split(/\s+/).map(Number).flatMap(processTree) : [])];
 }
 
-/** CPU seconds of a process and its children (NSD answers from a forked child). */
+/** The proportional set size of a process and its children, in bytes. */
+function pssBytes(pid: number): number {
+  return processTree(pid).reduce((total, p) => total + Number(/^Pss:\s+(\d+) kB/m.exec(fs.readFileSync(`/proc/${p}/smaps_rollup`, 'utf8'))?.[1] ?? 0) * 1024, 0);
+}
+
+/** CPU seconds of a process and its children. */
 function treeCpuSeconds(pid: number): number {
-  const list = fs.existsSync(`/proc/${pid}/task/${pid}/children`) ? fs.readFileSync(`/proc/${pid}/task/${pid}/children`, 'utf8').trim() : '';
-  return (
-    cpuSeconds(pid) +
-    (list
-      ? list
-          .split(/\s+/)
-          .map(Number)
-          .reduce((s, c) => s + treeCpuSeconds(c), 0)
-      : 0)
-  );
+  return processTree(pid).reduce((total, p) => total + cpuSeconds(p), 0);
 }
 
 interface Peer {
