@@ -200,10 +200,10 @@ interface Rate {
 }
 
 /** Alternating rounds over every peer; each peer's median round, with its CPU time per answer. */
-async function rates(peers: Peer[], questions: string): Promise<Map<string, Rate>> {
+async function rates(peers: Peer[], questions: string, rounds = ROUNDS): Promise<Map<string, Rate>> {
   const runs = new Map<string, Rate[]>(peers.map((p) => [p.name, []]));
   for (const p of peers) await dnsperf(p.port, questions, 2);
-  for (let round = 0; round < ROUNDS; round++) {
+  for (let round = 0; round < rounds; round++) {
     for (const p of peers) {
       const cpu = treeCpuSeconds(p.pid);
       const perf = await dnsperf(p.port, questions, SECONDS);
@@ -215,6 +215,37 @@ async function rates(peers: Peer[], questions: string): Promise<Map<string, Rate
 }
 
 const mb = (n: number) => `${Math.round(n / 1e6)} MB`;
+
+/**
+ * zonedeck with 1, 2, … DNS_THREADS (up to the cores, at least 2), each start on the same store and
+ * pinned to every core but the last, where dnsperf runs: q/s, CPU per answer and memory per thread
+ * count, beside one thread. On two cores the server has one core for all its threads, so the rate
+ * says what the threads cost, not what they bring: the CPU per answer is the figure to read.
+ */
+async function threadScaling(dir: string, size: Size, everyZone: string, questions: string, label: string): Promise<Row[]> {
+  const cores = Number(spawnSync('nproc').stdout.toString().trim()) || 2;
+  const serverCpus = cores > 2 ? `0-${cores - 2}` : '0';
+  const counts = Array.from({ length: Math.max(2, cores) }, (_, i) => i + 1);
+  const measured: { threads: number; rate: Rate; memory: number }[] = [];
+  for (const threads of counts) {
+    const server = await startServer({ DNS_PORT: '0', DNS_THREADS: String(threads), LOG_LEVEL: 'warn' }, dir, { cpu: serverCpus });
+    try {
+      await until(() => everyZoneAnswers(server.dnsPort!, everyZone, size), 50);
+      const pid = server.child.pid!;
+      const rate = (await rates([{ name: 'zonedeck', port: server.dnsPort!, pid, restartMs: 0, memory: 0, stop: async () => {} }], questions, 3)).get('zonedeck')!;
+      measured.push({ threads, rate, memory: pssBytes(pid) });
+    } finally {
+      await server.stop();
+    }
+  }
+  const one = measured[0]!;
+  return measured.slice(1).map(({ threads, rate, memory }) => ({
+    name: `Peers, ${label}: DNS_THREADS=${threads} on CPU ${serverCpus}, dnsperf on CPU ${cores - 1} (median of 3): q/s, CPU per answer, memory`,
+    value: `${fmtQps(rate.qps)}, ${rate.cpuUs.toFixed(1)} µs, ${mb(memory)}`,
+    reference: `DNS_THREADS=1: ${fmtQps(one.rate.qps)}, ${one.rate.cpuUs.toFixed(1)} µs, ${mb(one.memory)}`,
+    ratio: ratio(rate.qps, one.rate.qps),
+  }));
+}
 const s = (ms: number) => `${(ms / 1000).toFixed(1)} s`;
 
 async function compare(size: Size): Promise<Row[]> {
@@ -244,6 +275,9 @@ async function compare(size: Size): Promise<Row[]> {
     peers.push(nsd);
     process.stderr.write(`  peers ${label}: measuring…\n`);
     const rate = await rates(peers, questions);
+    for (const p of peers) await p.stop();
+    peers.length = 0;
+    const scaling = await threadScaling(dir, size, everyZone, questions, label);
     const z = rate.get('zonedeck')!;
     const k = rate.get('Knot DNS')!;
     const n = rate.get('NSD')!;
@@ -276,6 +310,7 @@ async function compare(size: Size): Promise<Row[]> {
         reference: `aim ${s(records / 1000)} (1 s per million records)`,
         ratio: ratio(fromStoreMs, records / 1000),
       },
+      ...scaling,
     ];
   } finally {
     for (const p of peers) await p.stop();
@@ -290,13 +325,5 @@ export async function benchPeers(): Promise<Row[]> {
   }
   const rows: Row[] = [];
   for (const size of sizes()) rows.push(...(await compare(size)));
-  // One thread answers today whatever DNS_THREADS asks (docs/architecture.md says why); the load
-  // generator shares this machine's other core, so a second server thread would meet its ceiling.
-  rows.push({
-    name: 'Peers: DNS threads that answer',
-    value: '1 (DNS_THREADS > 1 not built)',
-    reference: `Knot and NSD: one per core; this machine: ${spawnSync('nproc').stdout.toString().trim()} cores, dnsperf on one`,
-    ratio: '—',
-  });
   return rows;
 }

@@ -18,7 +18,7 @@ const root = fileURLToPath(new URL('..', import.meta.url));
 const sources = ['server', 'tsconfig.json', 'package-lock.json', fileURLToPath(import.meta.url)].map((p) => resolve(root, p));
 
 export async function buildServer() {
-  if (['server.js', 'dns-worker.js', 'cli.js'].every((f) => isFresh(join(root, 'build', f), sources))) return;
+  if (['server.js', 'dns-worker.js', 'dns-udp.js', 'cli.js'].every((f) => isFresh(join(root, 'build', f), sources))) return;
   const common = {
     absWorkingDir: root,
     outdir: 'build',
@@ -30,7 +30,7 @@ export async function buildServer() {
     logLevel: 'warning',
   };
   // The server, its DNS thread (server/dns/sync/thread.ts starts build/dns-worker.js beside
-  // build/server.js) and the admin CLI, each with its packages bundled into it: resolving and
+  // build/server.js), the DNS thread's UDP threads (build/dns-udp.js) and the admin CLI, each with its packages bundled into it: resolving and
   // loading them one module at a time from node_modules was most of a start. The CLI first
   // (the tests run it hundreds of times, each Playwright test twice, to make its user, and `npm
   // run cli` runs it too): ~1.4 s of CPU on this 2-core machine through tsx, against
@@ -41,7 +41,7 @@ export async function buildServer() {
   // need a `require` for Node's built-in modules.
   await esbuild.build({
     ...common,
-    entryPoints: { server: 'server/main.ts', 'dns-worker': 'server/dns/sync/worker.ts', cli: 'server/cli/main.ts' },
+    entryPoints: { server: 'server/main.ts', 'dns-worker': 'server/dns/sync/worker.ts', 'dns-udp': 'server/dns/wire/udp-thread.ts', cli: 'server/cli/main.ts' },
     external: ['better-sqlite3', 'pg-native'],
     banner: { js: "import { createRequire as createRequireForBundle } from 'node:module'; const require = createRequireForBundle(import.meta.url);" },
   });

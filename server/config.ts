@@ -80,7 +80,7 @@ const schema = z.object({
   PORT: port.default(8080),
   DNS_HOST: z.string().min(1).default('127.0.0.1'),
   DNS_PORT: z.union([z.literal('off'), port]).default(1053),
-  // DNS threads over one shared index; today one thread answers whatever is asked (see dnsThreads).
+  // UDP threads answering DNS over the one zone index (dns/wire/udp-threads.ts).
   DNS_THREADS: z
     .string()
     .regex(/^[1-9][0-9]?$/, 'must be a whole number of threads from 1 to 99')
@@ -365,11 +365,10 @@ export type Config = {
   /** null when DNS is disabled (`DNS_PORT=off`). */
   dnsPort: number | null;
   /**
-   * DNS_THREADS: threads asked to answer DNS (default: the cores, at most DNS_THREADS_CAP), and
-   * whether the operator set it. One answers: the zone index is one thread's (main.ts says so at
-   * start; docs/architecture.md "Why one DNS thread").
+   * DNS_THREADS: UDP threads answering DNS (default: the cores, at most DNS_THREADS_CAP), each with
+   * its own socket on the port, over the one zone index (docs/architecture.md "DNS threads").
    */
-  dnsThreads: { asked: number; set: boolean };
+  dnsThreads: number;
   dataDir: string;
   /** The SQLite file, or ':memory:'. */
   sqlitePath: string;
@@ -511,7 +510,7 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
     port: e.PORT,
     dnsHost: e.DNS_HOST,
     dnsPort: e.DNS_PORT === 'off' ? null : e.DNS_PORT,
-    dnsThreads: { asked: e.DNS_THREADS ?? Math.min(os.availableParallelism(), DNS_THREADS_CAP), set: e.DNS_THREADS !== undefined },
+    dnsThreads: e.DNS_THREADS ?? Math.min(os.availableParallelism(), DNS_THREADS_CAP),
     dataDir: e.DATA_DIR,
     sqlitePath: e.DATA_DIR === ':memory:' ? ':memory:' : path.join(e.DATA_DIR, 'zonedeck.db'),
     databaseUrl: e.DATABASE_URL,

@@ -146,19 +146,8 @@ async function main(): Promise<void> {
   const app = buildApp({ services, config, log, dnsProgress: () => dns?.progress() ?? null, dnsPort: () => dns?.port ?? null, overload });
   const http = await startHttp(app.fetch, config);
   // Which Node runs it (npm install brings Node 24 along: README): the operator sees it here.
-  announce(log, { http: http.url, dns: dns?.port ?? null, node: process.versions.node }, 'listening');
-  if (dns && config.dnsThreads.asked > 1) {
-    // The design asks DNS_THREADS threads over one shared index; the index is one thread's today, and
-    // a process per core would copy it. (A Node before 22.12, below engines, has no UDP reusePort either.)
-    const said = { dns_threads: 1, asked: config.dnsThreads.asked, node: process.version };
-    const [major, minor] = process.versions.node.split('.').map(Number) as [number, number];
-    const why =
-      major > 22 || (major === 22 && minor >= 12)
-        ? "one DNS thread answers: the zone index is this thread's, and a thread per core would copy it"
-        : 'one DNS thread answers: this Node has no UDP reusePort to share the DNS port between threads';
-    if (config.dnsThreads.set) log.warn(said, why);
-    else log.info(said, why);
-  }
+  // dns_threads: the UDP sockets answering, one per thread (dns/wire/udp-threads.ts), over one index.
+  announce(log, { http: http.url, dns: dns?.port ?? null, dns_threads: dns ? config.dnsThreads : 0, node: process.versions.node }, 'listening');
 
   let stopping = false;
   const stop = async (signal: string) => {

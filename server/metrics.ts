@@ -81,6 +81,40 @@ new Counter({
 });
 
 /**
+ * What each UDP thread counted (DNS_THREADS > 1: dns/wire/udp-threads.ts): datagrams received,
+ * dropped for a full queue, answers sent, restarts. `read` is set where the DNS server runs (its
+ * thread's last report, or the server itself when it runs in this thread).
+ */
+export const dnsUdpThreads: { read: () => readonly { received: number; dropped: number; sent: number; restarts: number }[] } = { read: () => [] };
+
+new Counter({
+  name: 'zonedeck_dns_udp_thread_datagrams_total',
+  help: 'Datagrams of each UDP thread (DNS_THREADS > 1): received, dropped (a full queue between threads), sent',
+  labelNames: ['thread', 'datagrams'] as const,
+  registers: [registry],
+  collect() {
+    this.reset();
+    dnsUdpThreads.read().forEach((t, i) => {
+      const thread = String(i + 1);
+      this.inc({ thread, datagrams: 'received' }, t.received);
+      this.inc({ thread, datagrams: 'dropped' }, t.dropped);
+      this.inc({ thread, datagrams: 'sent' }, t.sent);
+    });
+  },
+});
+
+new Counter({
+  name: 'zonedeck_dns_udp_thread_restarts_total',
+  help: 'Times a UDP thread stopped and was started again on the same port',
+  labelNames: ['thread'] as const,
+  registers: [registry],
+  collect() {
+    this.reset();
+    dnsUdpThreads.read().forEach((t, i) => this.inc({ thread: String(i + 1) }, t.restarts));
+  },
+});
+
+/**
  * The DNS port's defences, bumped on the hot path like the responses above:
  * responses rate limiting dropped or slipped (sent truncated), and DNS cookies by verdict.
  */

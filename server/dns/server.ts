@@ -27,13 +27,14 @@ import { Notifier, parseHostPort } from './transfer/notify';
 import { zoneNotifyTargets } from './transfer/zone-transfers';
 import { listenTcp, type TcpListener } from './wire/tcp';
 import { listenUdp } from './wire/udp';
+import { listenUdpThreads, type UdpThreadCounts } from './wire/udp-threads';
 import { SNAPSHOT_FILE } from './index/index-snapshot';
 import { ZoneIndex } from './index/zone-index';
 import type { LoadProgress } from './sync/sync-deps';
 import { syncZones, type ZoneSync } from './sync/zone-sync';
 
 export type DnsConfig = Pick<Config, 'dnsHost' | 'dnsPort' | 'nameservers' | 'hostmaster' | 'axfrAllow' | 'secondaries' | 'resolver' | 'catalogZone'> &
-  Partial<Pick<Config, 'aliasAllowPrivate' | 'notifyTsig' | 'dnsRateLimit' | 'secretsKey' | 'rateLimitUpdate' | 'statsDays' | 'dataDir'>>;
+  Partial<Pick<Config, 'aliasAllowPrivate' | 'notifyTsig' | 'dnsRateLimit' | 'secretsKey' | 'rateLimitUpdate' | 'statsDays' | 'dataDir' | 'dnsThreads'>>;
 
 /** The keyring with the service's key beside the tenants': it wins its name, and may transfer every zone (SERVICE_KEY_USER). */
 function withServiceKey(keys: Keyring, service: TsigKey): KeyLookup {
@@ -53,6 +54,10 @@ export interface DnsServer {
   progress(): LoadProgress;
   /** Per-zone query counts (STATS_DAYS), for the caller to hand on; null when off. */
   stats: QueryStats | null;
+  /** What each UDP thread counted (DNS_THREADS > 1; empty with one socket). */
+  udpThreads(): UdpThreadCounts[];
+  /** Stops one UDP thread as a fault would; it is started again (tests). */
+  failUdpThread(thread: number): Promise<void>;
   close(): Promise<void>;
 }
 
@@ -64,16 +69,30 @@ const DELEGATION_INTERVAL_MS = 5 * 60_000;
  */
 const LOAD_WAIT_MS = 1000;
 
+/** The UDP side: one socket in this thread, or DNS_THREADS threads' sockets (wire/udp-threads.ts). */
+interface UdpListener {
+  port: number;
+  /** Per UDP thread; empty with one socket in this thread. */
+  counts(): UdpThreadCounts[];
+  fail?(thread: number): Promise<void>;
+  close(): Promise<void>;
+}
+
+async function listenUdpOn(host: string, port: number, threads: number, handler: Handler, onError: (e: unknown) => void): Promise<UdpListener> {
+  if (threads > 1) return listenUdpThreads(host, port, threads, handler.udp, onError);
+  const socket: dgram.Socket = await listenUdp(host, port, handler.udp, onError);
+  return { port: socket.address().port, counts: () => [], close: () => new Promise<void>((resolve) => socket.close(() => resolve())) };
+}
+
 /** Binds UDP first, then TCP on the same port; with port 0, retries if TCP's twin is taken. */
-async function bindBoth(host: string, port: number, handler: Handler, onError: (e: unknown) => void): Promise<{ udp: dgram.Socket; tcp: TcpListener; port: number }> {
+async function bindBoth(host: string, port: number, threads: number, handler: Handler, onError: (e: unknown) => void): Promise<{ udp: UdpListener; tcp: TcpListener; port: number }> {
   for (let attempt = 0; ; attempt++) {
-    const udp = await listenUdp(host, port, handler.udp, onError);
-    const bound = udp.address().port;
+    const udp = await listenUdpOn(host, port, threads, handler, onError);
     try {
-      const tcp = await listenTcp(host, bound, handler.tcp);
-      return { udp, tcp, port: bound };
+      const tcp = await listenTcp(host, udp.port, handler.tcp);
+      return { udp, tcp, port: udp.port };
     } catch (err) {
-      udp.close();
+      await udp.close();
       if (port !== 0 || attempt >= 10) throw err;
     }
   }
@@ -175,7 +194,10 @@ export async function startDns(config: DnsConfig, store: ReadStore, events: Zone
     stats: stats ?? undefined,
     notified: writes.notified,
   });
-  const { udp, tcp, port } = await bindBoth(config.dnsHost, config.dnsPort, handler, onError);
+  // UDP threads share the port by SO_REUSEPORT, which Node's dgram has from 22.12 (engines asks for it).
+  const [major, minor] = process.versions.node.split('.').map(Number) as [number, number];
+  const threads = major > 22 || (major === 22 && minor >= 12) ? (config.dnsThreads ?? 1) : 1;
+  const { udp, tcp, port } = await bindBoth(config.dnsHost, config.dnsPort, threads, handler, onError);
 
   // Background jobs: failures logged with the zone, counted in /metrics, retried with backoff (server/background.ts).
   const delegationJob = delegation ? startJob('delegation', async () => void (await delegation.checkAll()), log, { everyMs: DELEGATION_INTERVAL_MS }) : null;
@@ -187,13 +209,15 @@ export async function startDns(config: DnsConfig, store: ReadStore, events: Zone
     sync,
     progress: () => progress,
     stats,
+    udpThreads: () => udp.counts(),
+    failUdpThread: (thread) => udp.fail?.(thread) ?? Promise.resolve(),
     async close() {
       delegationJob?.stop();
       sync.stop();
       keys.stop();
       aliases.close();
       notifier.close();
-      await new Promise<void>((resolve) => udp.close(() => resolve()));
+      await udp.close();
       await tcp.close();
     },
   };

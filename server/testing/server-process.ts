@@ -34,8 +34,8 @@ export function tempDataDir(): string {
 export interface StartOptions {
   /** The entry point: the built server by default; the benchmarks start reference servers (TypeScript, through tsx) this way. */
   script?: string;
-  /** Pins the process to one CPU core with taskset (benchmarks). */
-  cpu?: number;
+  /** Pins the process to a CPU core, or a list as taskset takes it ("0-2"), with taskset (benchmarks). */
+  cpu?: number | string;
   /** Extra node flags, e.g. `--cpu-prof` to profile the server under a benchmark's load. */
   nodeArgs?: string[];
   /** Starts the server with its wall clock stepped by the offset this file holds (server/testing/clock-step.ts). */

@@ -6,12 +6,13 @@
 import type { StatsBatch } from '../../core/query-stats-fields';
 import type { UpdateRequest } from '../../services/changes/dynamic-updates';
 import type { ZoneChange } from '../../services/changes/events';
+import type { UdpThreadCounts } from '../wire/udp-threads';
 
 export type ToWorker = { type: 'changes'; changes: ZoneChange[] } | { type: 'update-done'; id: number; rcode: number } | { type: 'close' };
 export type FromWorker =
   | { type: 'ready'; port: number }
   | { type: 'failed'; message: string }
-  | { type: 'metrics'; udp: Float64Array; tcp: Float64Array; defences: Float64Array; snapshot: Float64Array }
+  | { type: 'metrics'; udp: Float64Array; tcp: Float64Array; defences: Float64Array; snapshot: Float64Array; udpThreads: UdpThreadCounts[] }
   /** An RFC 2136 update this thread verified, for the main thread to apply (every write happens there). */
   | { type: 'update'; id: number; request: UpdateRequest }
   /** A zone's ALIAS addresses changed: the main thread gives it a new serial (services/alias-serials.ts). */

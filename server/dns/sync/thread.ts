@@ -8,7 +8,7 @@
 import { Worker } from 'node:worker_threads';
 import type { Config } from '../../config';
 import type { Logger } from '../../log';
-import { dnsDefences, dnsResponses, snapshotFaults } from '../../metrics';
+import { dnsDefences, dnsResponses, dnsUdpThreads, snapshotFaults } from '../../metrics';
 import type { ZoneChange, ZoneEvents } from '../../services/changes/events';
 import type { ReadStore } from '../../store/types';
 import { startDns, type DnsWrites } from '../server';
@@ -29,6 +29,7 @@ export async function startDnsThread(config: Config, store: ReadStore, events: Z
   if (config.sqlitePath === ':memory:' && !config.databaseUrl) {
     const dns = await startDns(config, store, events, log, writes);
     if (dns && onStats) dns.stats?.start(config.statsFlushMs, onStats);
+    if (dns) dnsUdpThreads.read = () => dns.udpThreads();
     return (
       dns && {
         port: dns.port,
@@ -72,6 +73,8 @@ export async function startDnsThread(config: Config, store: ReadStore, events: Z
         dnsResponses.tcp.set(m.tcp);
         dnsDefences.set(m.defences);
         snapshotFaults.set(m.snapshot);
+        const udpThreads = m.udpThreads;
+        dnsUdpThreads.read = () => udpThreads;
       } else if (m.type === 'loading') progress = { loaded: m.loaded, total: m.total };
       else if (m.type === 'alias-changed') writes.aliasChanged?.(m.zoneId);
       else if (m.type === 'notified') writes.notified?.(m.zoneId);

@@ -51,7 +51,7 @@ async function main(): Promise<void> {
     loading: (p) => post({ type: 'loading', ...p }),
   }))!;
   const others = followOtherNodes(store, events, dns.sync, log);
-  const metrics = setInterval(() => post({ type: 'metrics', udp: dnsResponses.udp, tcp: dnsResponses.tcp, defences: dnsDefences, snapshot: snapshotFaults }), 1000);
+  const metrics = setInterval(() => post({ type: 'metrics', udp: dnsResponses.udp, tcp: dnsResponses.tcp, defences: dnsDefences, snapshot: snapshotFaults, udpThreads: dns.udpThreads() }), 1000);
   metrics.unref();
   const flushStats = (batch: StatsBatch) => post({ type: 'stats', batch });
   dns.stats?.start(config.statsFlushMs, flushStats);
