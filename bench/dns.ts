@@ -8,6 +8,7 @@
  */
 import { execFile, spawn, spawnSync, type ChildProcess } from 'node:child_process';
 import fs from 'node:fs';
+import os from 'node:os';
 import path from 'node:path';
 import { promisify } from 'node:util';
 import { openSqliteStore } from '../server/store/sqlite/sqlite';
@@ -195,9 +196,9 @@ async function knotRate(dir: string, zonedeckPort: number, queries: string): Pro
 }
 
 /**
- * DNS_THREADS=2 against 1 on the same store, alternating rounds, neither server pinned
- * (dnsperf keeps its own core): what a second thread would add on this Node, as measured, with the
- * number of threads the server says answer.
+ * DNS_THREADS=2 against 1 on the same store, alternating rounds, neither server pinned (dnsperf
+ * keeps its own core, so on two cores the load generator is the ceiling: `bench -- peers` gives
+ * the CPU per answer), with the number of threads the server says answer.
  */
 async function threadsRow(dir: string, queries: string): Promise<Row> {
   const two = await startServer({ DNS_PORT: '0', DNS_THREADS: '2' }, dir);
@@ -210,10 +211,10 @@ async function threadsRow(dir: string, queries: string): Promise<Row> {
       runs.one.push(await dnsperf(one.dnsPort!, queries, ROUND_SECONDS));
       runs.two.push(await dnsperf(two.dnsPort!, queries, ROUND_SECONDS));
     }
-    // What the server says of its threads (main.ts logs it when fewer answer than asked).
-    const said = two.lines.map((l) => (l.includes('"dns_threads"') ? (JSON.parse(l) as { msg: string }).msg : undefined)).find(Boolean) ?? 'two DNS threads answer';
+    // What the server says of its threads (its listening line).
+    const said = two.lines.map((l) => (l.includes('"dns_threads"') ? (JSON.parse(l) as { dns_threads: number }).dns_threads : undefined)).find((n) => n !== undefined);
     return {
-      name: `DNS queries/s with DNS_THREADS=2 (the server: "${said}", Node ${process.versions.node}), 1k-record zone, best of ${ROUNDS}`,
+      name: `DNS queries/s with DNS_THREADS=2 (the server: ${said ?? '?'} UDP threads, Node ${process.versions.node}; dnsperf on one of ${os.availableParallelism()} cores), 1k-record zone, best of ${ROUNDS}`,
       value: fmt(bestOf(runs.two)),
       reference: `DNS_THREADS=1: ${fmt(bestOf(runs.one))}`,
       ratio: ratio(bestOf(runs.two).qps, bestOf(runs.one).qps),

@@ -34,7 +34,11 @@ export function tempDataDir(): string {
 export interface StartOptions {
   /** The entry point: the built server by default; the benchmarks start reference servers (TypeScript, through tsx) this way. */
   script?: string;
-  /** Pins the process to a CPU core, or a list as taskset takes it ("0-2"), with taskset (benchmarks). */
+  /**
+   * Pins the process to a CPU core, or a list as taskset takes it ("0-2"), with taskset (benchmarks).
+   * On one core the server answers DNS with one thread unless `env` sets DNS_THREADS: more UDP
+   * threads on the same core only add their hand-overs.
+   */
   cpu?: number | string;
   /** Extra node flags, e.g. `--cpu-prof` to profile the server under a benchmark's load. */
   nodeArgs?: string[];
@@ -46,8 +50,8 @@ export async function startServer(env: Record<string, string> = {}, dataDir = te
   if (process.env.ZONEDECK_TEST_TIER === 'fast') throw new Error('the fast tier starts no server: name this test *.int.test.ts (docs/testing.md)');
   const script = opts.script ?? SERVER;
   const seam = opts.clockFile === undefined ? { env: {}, nodeArgs: [] } : clockSeam(opts.clockFile);
-  env = { ...seam.env, ...env };
-  const node = [process.execPath, ...(opts.nodeArgs ?? []), ...seam.nodeArgs, ...(script.endsWith('.ts') ? ['--import', 'tsx'] : ['--enable-source-maps']), script];
+  env = { ...seam.env, ...(typeof opts.cpu === 'number' ? { DNS_THREADS: '1' } : {}), ...env };
+  const node = [process.execPath, ...(opts.nodeArgs ?? []), ...seam.nodeArgs, ...(script.endsWith('.ts') ? ['--import', 'tsx'] : []), script];
   const argv = opts.cpu === undefined ? node : ['taskset', '-c', String(opts.cpu), ...node];
   // Rate limits and the late-loop shedding off unless a test turns them on: a test machine that
   // runs many servers on two cores keeps each one's event loop late by design.
@@ -118,7 +122,7 @@ export async function startServer(env: Record<string, string> = {}, dataDir = te
  */
 function cliCommand(): string[] {
   const built = path.join(ROOT, 'build', 'cli.js');
-  return fs.existsSync(built) ? ['--enable-source-maps', built] : ['--import', 'tsx', 'server/cli/main.ts'];
+  return fs.existsSync(built) ? [built] : ['--import', 'tsx', 'server/cli/main.ts'];
 }
 
 /** Runs the admin CLI against a data dir; returns stdout lines, throws on failure. */
