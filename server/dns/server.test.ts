@@ -1,6 +1,7 @@
 /**
  * The running server, asked with the real `dig` over UDP and TCP: what a user of the API
- * sees in DNS. One process for the file, killed by pid at the end.
+ * sees in DNS. One process for the file, with two UDP threads (DNS_THREADS=2, as on a two-core
+ * machine by default), killed by pid at the end.
  */
 import dgram from 'node:dgram';
 import net from 'node:net';
@@ -73,7 +74,7 @@ function udpExchange(msg: Buffer): Promise<Buffer | null> {
 }
 
 beforeAll(async () => {
-  s = await startServer();
+  s = await startServer({ DNS_THREADS: '2' });
   // An idle TCP connection, opened first and checked last: the server must close it (RFC 7766 §6.2.3).
   idle = net.connect(s.dns, '127.0.0.1');
   idleClosed = new Promise((r) => idle.on('close', () => r()));

@@ -36,8 +36,6 @@ export interface StartOptions {
   script?: string;
   /**
    * Pins the process to a CPU core, or a list as taskset takes it ("0-2"), with taskset (benchmarks).
-   * On one core the server answers DNS with one thread unless `env` sets DNS_THREADS: more UDP
-   * threads on the same core only add their hand-overs.
    */
   cpu?: number | string;
   /** Extra node flags, e.g. `--cpu-prof` to profile the server under a benchmark's load. */
@@ -50,7 +48,10 @@ export async function startServer(env: Record<string, string> = {}, dataDir = te
   if (process.env.ZONEDECK_TEST_TIER === 'fast') throw new Error('the fast tier starts no server: name this test *.int.test.ts (docs/testing.md)');
   const script = opts.script ?? SERVER;
   const seam = opts.clockFile === undefined ? { env: {}, nodeArgs: [] } : clockSeam(opts.clockFile);
-  env = { ...seam.env, ...(typeof opts.cpu === 'number' ? { DNS_THREADS: '1' } : {}), ...env };
+  // One DNS thread unless asked: each UDP thread costs ~0.1 s of CPU to start, and the tests start
+  // hundreds of servers; dns/sync/dns-threads.test.ts and dns/server.test.ts ask for two. Pinned to
+  // one core (benchmarks), more threads would only add their hand-overs.
+  env = { ...seam.env, DNS_THREADS: '1', ...env };
   const node = [process.execPath, ...(opts.nodeArgs ?? []), ...seam.nodeArgs, ...(script.endsWith('.ts') ? ['--import', 'tsx'] : []), script];
   const argv = opts.cpu === undefined ? node : ['taskset', '-c', String(opts.cpu), ...node];
   // Rate limits and the late-loop shedding off unless a test turns them on: a test machine that
