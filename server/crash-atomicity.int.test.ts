@@ -1,8 +1,8 @@
 /**
  * A crash in the middle of a large write leaves all of it or none of it, on SQLite and on
- * PostgreSQL: the server process killed with SIGKILL while it imports a zone file of 50,000
- * records, applies a template to 40 zones, replaces an address across 20 zones in one batch, or
- * takes a 20,000-record secondary zone from a real Knot primary. Each write is made once whole
+ * PostgreSQL: the server process killed with SIGKILL while it imports a zone file of 20,000
+ * records, applies a template to 20 zones, replaces an address across 20 zones in one batch, or
+ * takes a 10,000-record secondary zone from a real Knot primary. Each write is made once whole
  * (which tells how long it takes and what "all" is), then made again and killed inside that time; the database is read straight after each kill, before any restart, and must
  * hold the write whole or not at all; then the server starts on it again. PostgreSQL needs
  * TEST_DATABASE_URL (`npm test` sets it); without it that half says why and is skipped.
@@ -36,8 +36,8 @@ function sqliteBench(): Bench {
   const dir = tempDataDir();
   return {
     name: 'SQLite',
-    imported: 50_000,
-    transferred: 20_000,
+    imported: 20_000,
+    transferred: 10_000,
     dir,
     env: { DNS_PORT: '0' },
     async count(sql, ...params) {
@@ -60,8 +60,8 @@ async function postgresBench(adminUrl: string): Promise<Bench> {
   const dir = tempDataDir();
   return {
     name: 'PostgreSQL',
-    imported: 50_000,
-    transferred: 20_000,
+    imported: 20_000,
+    transferred: 10_000,
     dir,
     env: { DATABASE_URL: db.url, SECRETS_KEY: TEST_SECRETS_KEY, DNS_PORT: '0' },
     async count(sql, ...params) {
@@ -158,7 +158,7 @@ const importWrite: LargeWrite = {
   state: (b, round) => b.count("select count(*) as n from records r join domains d on d.id = r.domain_id where d.name = ? and r.record_type = 'A'", `import${round}.test`),
 };
 
-const TEMPLATE_ZONES = 40;
+const TEMPLATE_ZONES = 20;
 const TEMPLATE_RECORDS = 300;
 const templateIds = new Map<number, number>();
 const templateWrite: LargeWrite = {
