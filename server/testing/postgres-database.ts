@@ -63,6 +63,12 @@ interface Seed {
 }
 
 const pool: string[] = [];
+/**
+ * The pool's databases handed out and not yet given back. The test files of a vitest worker share
+ * this module (vitest.config.ts: no isolation), so a database given back twice must still be lent
+ * to one test app at a time.
+ */
+const lent = new Set<string>();
 let seed: Seed | undefined;
 
 const KEEP = new Set(['kysely_migration', 'kysely_migration_lock']);
@@ -79,18 +85,21 @@ async function readSeed(c: pg.Client): Promise<Seed> {
 }
 
 async function pooledDatabase(adminUrl: string): Promise<TestDatabase> {
-  let name = pool.pop();
-  if (!name) {
-    name = await newDatabase(adminUrl);
+  let free = pool.pop();
+  while (free !== undefined && lent.has(free)) free = pool.pop();
+  const name = free ?? (await newDatabase(adminUrl));
+  if (free === undefined) {
     const store = await openStore({ databaseUrl: withDatabase(adminUrl, name), sqlitePath: '', secretsKey: TEST_SECRETS_KEY });
     await store.close();
     seed ??= await onDatabase(withDatabase(adminUrl, name), readSeed);
   }
+  lent.add(name);
   const url = withDatabase(adminUrl, name);
   const s = seed!;
   return {
     url,
     async drop() {
+      if (!lent.delete(name)) return;
       try {
         await onDatabase(url, async (c) => {
           // Anything still connected (a LISTEN a test left open) would see the truncation; end it first.
