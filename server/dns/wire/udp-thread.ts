@@ -14,6 +14,8 @@ export interface UdpThreadData {
   host: string;
   port: number;
   type: 'udp4' | 'udp6';
+  /** The socket's receive buffer (SO_RCVBUF), as the one-socket listener asks for. */
+  recvBufferSize: number;
   /** Questions, this thread → the answering thread, and the bell all UDP threads ring. */
   questions: SharedArrayBuffer;
   questionBell: SharedArrayBuffer;
@@ -38,7 +40,7 @@ function main(data: UdpThreadData): void {
   const questionBell = new Bell(data.questionBell);
   const answerBell = new Bell(data.answerBell);
   const counts = new Float64Array(data.counts);
-  const socket = dgram.createSocket({ type: data.type, reuseAddr: false, reusePort: true });
+  const socket = dgram.createSocket({ type: data.type, reuseAddr: false, reusePort: true, recvBufferSize: data.recvBufferSize });
   // The bell is rung once per turn of the loop, after every datagram that turn read.
   let ringing = false;
   const ring = () => {

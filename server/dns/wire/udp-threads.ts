@@ -14,7 +14,7 @@
 import { Worker } from 'node:worker_threads';
 import { countDnsResponse } from '../../metrics';
 import { Bell, DatagramRing, drainOnBell } from './datagram-ring';
-import type { UdpHandler } from './udp';
+import { UDP_RECEIVE_BUFFER, type UdpHandler } from './udp';
 import { DROPPED, RECEIVED, SENT, type UdpThreadData, type UdpThreadMessage } from './udp-thread';
 
 /** Questions waiting per thread: 256 KiB (about a socket's receive buffer) holds ~2,500 of a typical size. */
@@ -99,7 +99,17 @@ export async function listenUdpThreads(host: string, port: number, count: number
     const answers = new DatagramRing(ANSWER_BYTES);
     const answerBell = new Bell();
     const counts = new SharedArrayBuffer(3 * Float64Array.BYTES_PER_ELEMENT);
-    const data: UdpThreadData = { host, port, type, questions: questions.buffer, questionBell: questionBell.buffer, answers: answers.buffer, answerBell: answerBell.buffer, counts };
+    const data: UdpThreadData = {
+      host,
+      port,
+      type,
+      recvBufferSize: UDP_RECEIVE_BUFFER,
+      questions: questions.buffer,
+      questionBell: questionBell.buffer,
+      answers: answers.buffer,
+      answerBell: answerBell.buffer,
+      counts,
+    };
     threads.push({ data, questions, answers, answerBell, counts: new Float64Array(counts), worker: null, listening: false, restarts: 0, unrung: false, answersDropped: 0 });
   }
 
