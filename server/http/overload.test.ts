@@ -43,10 +43,12 @@ describe('the places and their queue', () => {
     expect(admission.load).toEqual({ inflight: 0, queued: 0 });
   });
 
-  it('refuses at once with 503 overloaded and Retry-After when the queue is full, counted as queue_full', () => {
+  it('refuses at once with 503 overloaded and Retry-After when the queue is full, counted as queue_full', async () => {
     const admission = new Admission({ maxInflight: 1, maxQueue: 1, queueWaitMs: 60_000 });
     admission.enter(live());
-    void admission.enter(live());
+    // The one waiting goes away at the end (the test leaves no wait behind to run out later).
+    const client = new AbortController();
+    const waiting = admission.enter({ signal: client.signal })!.catch((e: unknown) => e);
     const before = httpLoad.shed.queue_full;
     let thrown: unknown;
     try {
@@ -57,6 +59,8 @@ describe('the places and their queue', () => {
     expect(answer(thrown)).toEqual({ status: 503, code: 'overloaded', retryAfter: String(OVERLOAD_RETRY_AFTER_S) });
     expect(httpLoad.shed.queue_full).toBe(before + 1);
     expect(admission.load).toEqual({ inflight: 1, queued: 1 });
+    client.abort();
+    expect(await waiting).toBeInstanceOf(ClientGone);
   });
 
   it('refuses a request that waited its time, and serves the next one in its stead', async () => {
