@@ -48,9 +48,9 @@ const postgres = process.env.TEST_DATABASE_URL;
 export default defineConfig({
   test: {
     // vitest's default is one worker fewer than the cores: one on a 2-core machine. Most files wait on
-    // a real server, dig or a database rather than compute (the key-rollover files wait minutes on
-    // TTLs), so one file more than the cores runs at once.
-    maxWorkers: os.availableParallelism() + 1,
+    // a real server, dig or a database rather than compute, and the two key-rollover files wait
+    // minutes on TTLs holding a worker each, so two files more than the cores run at once.
+    maxWorkers: os.availableParallelism() + 2,
     // The run's id and its PostgreSQL databases' drop; then the build of the server, which the
     // tests that start it as a process run (server/testing/server-process.ts). The fast tier, a
     // part of these tests: vitest.fast.config.ts (docs/testing.md).

@@ -1,9 +1,10 @@
 /**
  * The signed tree of the rollover tests, proved on a real zonedeck child: a scanner copies the
  * child's CDS into the parent's DS, after which a validator (delv, with only the root's key) proves
- * every answer of the child through a resolver that does not validate itself; and the probe does
- * see failures when the parent's DS is wrong, so that zero failures in a rollover test mean
- * something. Real processes only: two named, zonedeck, delv, dig, nsupdate.
+ * every answer of the child through a resolver that does not validate itself, as does the validating
+ * resolver the probe asks; and the probe does see failures when the parent's DS is wrong, so that
+ * zero failures in a rollover test mean something. Real processes only: three named, zonedeck,
+ * delv, dig, nsupdate.
  */
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { BindChain } from './bind-chain';
@@ -77,6 +78,8 @@ describe('a signed zonedeck child under a local signed root and parent', () => {
     expect(viaResolver).toMatch(/status: NOERROR/);
     expect(viaResolver).toMatch(/192\.0\.2\.80/);
     expect(viaResolver).not.toMatch(/flags:[^;]* ad[ ;]/);
+    const validated = await dig(chain!.validator.port, '+dnssec', `www.${CHILD}`, 'A');
+    expect(validated).toMatch(/flags:[^;]* ad[ ;]/);
     const proved = await delv(chain!.trustAnchorFile, chain!.resolver, `www.${CHILD}`, 'A');
     expect(proved.output).toMatch(/^; fully validated$/m);
     expect(proved.output).toMatch(/192\.0\.2\.80/);
@@ -94,6 +97,8 @@ describe('a signed zonedeck child under a local signed root and parent', () => {
     await waitUntil('the probe recording a failure', () => probe.result.failures.length > 0, { limitMs: 60_000 });
     const result = await probe.stop();
     expect(result.failures[0]).toMatchObject({ name: `www.${CHILD}`, type: 'A' });
+    // The validating resolver refuses the answer it cannot prove; delv, asked then, cannot prove it either.
+    expect(result.failures[0]!.output).toMatch(/^validator: SERVFAIL/);
     expect(result.failures[0]!.output).not.toMatch(/fully validated/);
 
     // The resolver now has the wrong DS too: a scanner started again finds the CDS unprovable and leaves the DS alone.

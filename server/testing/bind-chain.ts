@@ -16,6 +16,11 @@
  * zonedeck. A DS query belongs to the parent side of a zone cut, and BIND picks the forwarders of
  * a DS query by the parent's name, so R asks A for the child's DS and zonedeck for the rest of
  * the child. R does not validate (delv does, through it), so an answer's AD bit means nothing here.
+ *
+ * A third named, V, is the validating resolver an end user sits behind: the root's key as its only
+ * trust anchor, everything forwarded to R, its own cache. The probe of the rollover tests asks V
+ * (validation-probe.ts): a question costs a datagram, where a delv process costs ~0.1 s of CPU on a
+ * small machine, and nine questions a second for minutes took a core from the rest of the suite.
  */
 import { execFile } from 'node:child_process';
 import fs from 'node:fs';
@@ -80,11 +85,29 @@ const resolverConfig = (dir: string, port: number, aPort: number, child: string,
 zone "${child}" { type forward; forward only; forwarders { ${childServer.host} port ${childServer.port}; }; };
 `;
 
+/** V's configuration: a validating resolver (the root's key its only anchor) forwarding everything to R. */
+const validatorConfig = (dir: string, port: number, rPort: number, rootKey: string) => `${namedOptions(dir, port, [
+  'recursion yes;',
+  'allow-query { 127.0.0.1; };',
+  'allow-recursion { 127.0.0.1; };',
+  'dnssec-validation yes;',
+  // Nothing kept: each answer is proven again from R's cache, as a fresh validator would.
+  'max-cache-ttl 0;',
+  'max-ncache-ttl 0;',
+  'qname-minimization disabled;',
+  `forwarders { 127.0.0.1 port ${rPort}; };`,
+  'forward only;',
+])}
+trust-anchors { . static-key ${rootKey}; };
+`;
+
 const soa = (ncacheTtl: number) => `${ZONE_TTL} IN SOA ${NS} hostmaster.bind-chain. 1 ${ZONE_TTL} ${ZONE_TTL} 600 ${ncacheTtl}`;
 
 export class BindChain {
   /** The recursive resolver R: point zonedeck's RESOLVER and the validator here. */
   readonly resolver: HostPort;
+  /** The validating resolver V (through R): an answer it proves from the root's key carries AD. */
+  readonly validator: HostPort;
   /** The authoritative server A of the root and the parent. */
   readonly authoritative: HostPort;
   /** A `delv -a` file: the root's key as the only trust anchor. */
@@ -96,14 +119,16 @@ export class BindChain {
     readonly dsTtl: number,
     private readonly a: NamedProcess,
     private readonly r: NamedProcess,
+    private readonly v: NamedProcess,
   ) {
     this.resolver = { host: '127.0.0.1', port: r.port };
+    this.validator = { host: '127.0.0.1', port: v.port };
     this.authoritative = { host: '127.0.0.1', port: a.port };
     this.trustAnchorFile = path.join(a.dir, 'root-anchor.conf');
     this.parent = child.slice(child.indexOf('.') + 1);
   }
 
-  /** Starts A and R; resolves once the parent's DS is signed in the root and R answers through A. */
+  /** Starts A, R and V; resolves once the parent's DS is signed in the root and R and V answer through A. */
   static async start(opts: BindChainOptions): Promise<BindChain> {
     const child = opts.child.replace(/\.$/, '').toLowerCase();
     if (!child.includes('.')) throw new Error(`bind-chain: the child "${child}" needs a parent below the root`);
@@ -121,16 +146,25 @@ export class BindChain {
       ready: { name: parent, type: 'SOA' },
     });
     let r: NamedProcess | undefined;
+    let v: NamedProcess | undefined;
     try {
       await delegateSigned(a, parent);
-      fs.writeFileSync(path.join(a.dir, 'root-anchor.conf'), `trust-anchors {\n  . static-key ${keyOf(a, '.')};\n};\n`);
+      const rootKey = keyOf(a, '.');
+      fs.writeFileSync(path.join(a.dir, 'root-anchor.conf'), `trust-anchors {\n  . static-key ${rootKey};\n};\n`);
       r = await startNamed({
         label: 'resolver',
         config: (dir, port) => resolverConfig(dir, port, a.port, child, opts.childServer),
         ready: { name: parent, type: 'SOA' },
       });
-      return new BindChain(child, dsTtl, a, r);
+      const rPort = r.port;
+      v = await startNamed({
+        label: 'validator',
+        config: (dir, port) => validatorConfig(dir, port, rPort, rootKey),
+        ready: { name: parent, type: 'SOA' },
+      });
+      return new BindChain(child, dsTtl, a, r, v);
     } catch (e) {
+      await v?.stop();
       await r?.stop();
       await a.stop();
       throw e;
@@ -156,14 +190,14 @@ export class BindChain {
     });
   }
 
-  /** What both named logged, for a failing test's message. */
+  /** What the three named logged, for a failing test's message. */
   logs(): string {
-    return `--- authoritative (root, ${this.parent})\n${this.a.output()}\n--- resolver\n${this.r.output()}`;
+    return `--- authoritative (root, ${this.parent})\n${this.a.output()}\n--- resolver\n${this.r.output()}\n--- validator\n${this.v.output()}`;
   }
 
-  /** Stops both named and removes their files. */
+  /** Stops the three named and removes their files. */
   async stop(): Promise<void> {
-    await Promise.all([this.r.stop(), this.a.stop()]);
+    await Promise.all([this.v.stop(), this.r.stop(), this.a.stop()]);
   }
 }
 

@@ -7,13 +7,16 @@
  *
  * An insecure child (no DS yet) cannot validate against the root: then the scanner accepts the CDS
  * only if it validates with itself as the child's trust anchor (its key signs the DNSKEY set that
- * signs the CDS), the self-consistency check of RFC 8078 §3 with no waiting period.
+ * signs the CDS), the self-consistency check of RFC 8078 §3 with no waiting period. A secure child's
+ * CDS is asked of the chain's validating resolver (proven when it sets AD); the insecure child's,
+ * with its own trust anchor, of delv.
  */
 import fs from 'node:fs';
 import path from 'node:path';
 import type { BindChain } from './bind-chain';
 import { delv, dsRecordsIn, isDeleteCds, sameDsSet } from './delv';
 import { repeatEvery } from './repeat-every';
+import { askValidator, cdsRecordsOf, proven, summary } from './validator-query';
 
 export interface ScannerEvent {
   at: Date;
@@ -40,27 +43,33 @@ export function cdsScanner(chain: BindChain, opts: { everyMs?: number } = {}): C
 /** One scan: the CDS, validated from the root (or, while the child is insecure, from itself), copied to the parent. */
 async function scanOnce(chain: BindChain, events: ScannerEvent[]): Promise<void> {
   const ds = await chain.parentDs();
-  let anchor = chain.trustAnchorFile;
-  let root = '.';
-  if (ds.length === 0) {
-    const seen = await delv(chain.trustAnchorFile, chain.resolver, chain.child, 'CDS');
-    const cds = dsRecordsIn(seen.output, 'CDS');
-    if (cds.length === 0 || isDeleteCds(cds)) return;
-    anchor = path.join(path.dirname(chain.trustAnchorFile), 'child-bootstrap-anchor.conf');
-    const anchors = cds.map((r) => {
-      const [tag, algorithm, digestType, digest] = r.split(' ');
-      return `  ${chain.child}. static-ds ${tag} ${algorithm} ${digestType} "${digest}";`;
-    });
-    fs.writeFileSync(anchor, `trust-anchors {\n${anchors.join('\n')}\n};\n`);
-    root = chain.child;
+  if (ds.length > 0) {
+    const answer = await askValidator(chain.validator, chain.child, 'CDS');
+    if (!proven(answer)) return refused(events, [], summary(answer));
+    return apply(chain, events, ds, cdsRecordsOf(answer!));
   }
-  const answer = await delv(anchor, chain.resolver, chain.child, 'CDS', root);
+  // Insecure: the CDS seen, then proven with itself as the child's trust anchor.
+  const seen = dsRecordsIn((await delv(chain.trustAnchorFile, chain.resolver, chain.child, 'CDS')).output, 'CDS');
+  if (seen.length === 0 || isDeleteCds(seen)) return;
+  const anchor = path.join(path.dirname(chain.trustAnchorFile), 'child-bootstrap-anchor.conf');
+  const anchors = seen.map((r) => {
+    const [tag, algorithm, digestType, digest] = r.split(' ');
+    return `  ${chain.child}. static-ds ${tag} ${algorithm} ${digestType} "${digest}";`;
+  });
+  fs.writeFileSync(anchor, `trust-anchors {\n${anchors.join('\n')}\n};\n`);
+  const answer = await delv(anchor, chain.resolver, chain.child, 'CDS', chain.child);
   const cds = dsRecordsIn(answer.output, 'CDS');
-  if (!answer.validated) {
-    // Once per spell of refusals: the scanner keeps refusing every second.
-    if (events.at(-1)?.action !== 'refused') events.push({ at: new Date(), action: 'refused', cds, detail: answer.output });
-    return;
-  }
+  if (!answer.validated) return refused(events, cds, answer.output);
+  await apply(chain, events, ds, cds);
+}
+
+/** A CDS seen but not proven: recorded once per spell of refusals (the scanner keeps refusing every second). */
+function refused(events: ScannerEvent[], cds: string[], detail: string): void {
+  if (events.at(-1)?.action !== 'refused') events.push({ at: new Date(), action: 'refused', cds, detail });
+}
+
+/** A proven CDS set (none: nothing asked) made the parent's DS set, unless it already is. */
+async function apply(chain: BindChain, events: ScannerEvent[], ds: string[], cds: string[]): Promise<void> {
   if (cds.length === 0) return;
   const want = isDeleteCds(cds) ? [] : cds;
   if (sameDsSet(want, ds)) return;

@@ -1,12 +1,16 @@
 /**
- * A validating resolver's view of a zone, asked every second: `delv` with the root's key, through
- * the chain's resolver, for each question. Every answer that is not proven (a bogus or unsigned
- * answer, SERVFAIL, a time-out) is kept with its time and delv's output, so that a rollover test
- * can assert there were none, and say which answer failed when there was one.
+ * A validating resolver's view of a zone, asked every second: the chain's validating resolver V
+ * (bind-chain.ts: the root's key its only trust anchor, its own cache, as an end user's resolver),
+ * each question sent as a datagram with the DO bit. An answer counts as proven when V sets AD on
+ * it (NOERROR with data, or a proven NXDOMAIN or NODATA). Every other answer (SERVFAIL for a bogus
+ * one, no AD for an unsigned one, a time-out) is kept with its time, V's answer and what `delv`
+ * says of the same question then, so that a rollover test can assert there were none, and say
+ * which answer failed and why when there was one.
  */
 import type { BindChain } from './bind-chain';
 import { delv } from './delv';
 import { repeatEvery } from './repeat-every';
+import { askValidator, proven, summary } from './validator-query';
 
 export interface ProbeQuestion {
   name: string;
@@ -19,7 +23,7 @@ export interface ProbeFailure extends ProbeQuestion {
 }
 
 export interface ProbeResult {
-  /** How many answers delv was asked for. */
+  /** How many answers the validator was asked for. */
   asked: number;
   failures: ProbeFailure[];
 }
@@ -37,9 +41,13 @@ export function validationProbe(chain: BindChain, questions: readonly ProbeQuest
   const rounds = repeatEvery(opts.everyMs ?? 1_000, async () => {
     await Promise.all(
       questions.map(async (q) => {
-        const answer = await delv(chain.trustAnchorFile, chain.resolver, q.name, q.type);
+        const at = new Date();
+        const answer = await askValidator(chain.validator, q.name, q.type);
         result.asked++;
-        if (!answer.validated) result.failures.push({ at: new Date(), name: q.name, type: q.type, output: answer.output });
+        if (proven(answer)) return;
+        // delv's account of the same question, through the resolver, for the failure's message.
+        const second = await delv(chain.trustAnchorFile, chain.resolver, q.name, q.type);
+        result.failures.push({ at, name: q.name, type: q.type, output: `${summary(answer)}\n--- delv now:\n${second.output}` });
       }),
     );
   });
