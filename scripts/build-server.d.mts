@@ -1,2 +1,4 @@
 /** Compiles the server and its DNS thread into build/ when missing or stale (see build-server.mjs). */
 export function buildServer(): Promise<void>;
+/** Makes a built bundle pure ASCII, replacing the non-ASCII characters of its comments; throws on one in code. */
+export function asciiOnly(file: string): void;
