@@ -19,7 +19,7 @@ const root = fileURLToPath(new URL('..', import.meta.url));
 const sources = ['server', 'tsconfig.json', 'package-lock.json', fileURLToPath(import.meta.url)].map((p) => resolve(root, p));
 
 export async function buildServer() {
-  if (['server.js', 'dns-worker.js', 'dns-udp.js', 'cli.js'].every((f) => isFresh(join(root, 'build', f), sources))) return;
+  if ([...BUNDLES, ...Object.keys(LAUNCHERS)].every((f) => isFresh(join(root, 'build', f), sources))) return;
   const common = {
     absWorkingDir: root,
     outdir: 'build',
@@ -31,7 +31,7 @@ export async function buildServer() {
     logLevel: 'warning',
   };
   // The server, its DNS thread (server/dns/sync/thread.ts starts build/dns-worker.js beside
-  // build/server.js), the DNS thread's UDP threads (build/dns-udp.js) and the admin CLI, each with its packages bundled into it: resolving and
+  // build/server-main.js), the DNS thread's UDP threads (build/dns-udp.js) and the admin CLI, each with its packages bundled into it: resolving and
   // loading them one module at a time from node_modules was most of a start. The CLI first
   // (the tests run it hundreds of times, each Playwright test twice, to make its user, and `npm
   // run cli` runs it too): ~1.4 s of CPU on this 2-core machine through tsx, against
@@ -42,12 +42,33 @@ export async function buildServer() {
   // need a `require` for Node's built-in modules.
   await esbuild.build({
     ...common,
-    entryPoints: { server: 'server/main.ts', 'dns-worker': 'server/dns/sync/worker.ts', 'dns-udp': 'server/dns/wire/udp-thread.ts', cli: 'server/cli/main.ts' },
+    entryPoints: { 'server-main': 'server/main.ts', 'dns-worker': 'server/dns/sync/worker.ts', 'dns-udp': 'server/dns/wire/udp-thread.ts', 'cli-main': 'server/cli/main.ts' },
     external: ['better-sqlite3', 'pg-native'],
     banner: { js: "import { createRequire as createRequireForBundle } from 'node:module'; const require = createRequireForBundle(import.meta.url);" },
   });
-  for (const file of ['server.js', 'dns-worker.js', 'dns-udp.js', 'cli.js']) asciiOnly(join(root, 'build', file));
+  for (const file of BUNDLES) asciiOnly(join(root, 'build', file));
+  for (const [file, bundle] of Object.entries(LAUNCHERS)) writeFileSync(join(root, 'build', file), launcher(bundle));
 }
+
+/** What esbuild writes into build/. */
+export const BUNDLES = ['server-main.js', 'dns-worker.js', 'dns-udp.js', 'cli-main.js'];
+/** The files Node is asked to run (`npm start`, `npm run cli`), each the launcher of its bundle. */
+const LAUNCHERS = { 'server.js': 'server-main.js', 'cli.js': 'cli-main.js' };
+
+/**
+ * A launcher turns on Node's compile cache before its bundle loads: V8's compiled code of the
+ * bundle is kept between runs (in NODE_COMPILE_CACHE, else node-compile-cache in the temp
+ * directory; NODE_DISABLE_COMPILE_CACHE=1 turns it off), so a start no longer parses and compiles
+ * megabytes of JavaScript again. The cache is turned on before the module it serves is loaded,
+ * hence a file of its own; the DNS thread and the UDP threads find it in the environment.
+ */
+const launcher = (bundle) => `// Made by scripts/build-server.mjs: Node's compile cache on, then ${bundle}.
+import { enableCompileCache } from 'node:module';
+const cache = enableCompileCache?.();
+// The threads it starts read the directory from the environment.
+if (cache?.directory && !process.env.NODE_COMPILE_CACHE) process.env.NODE_COMPILE_CACHE = cache.directory;
+await import('./${bundle}');
+`;
 
 /**
  * Makes a bundle pure ASCII. esbuild escapes every non-ASCII character in code, but not in the

@@ -4,6 +4,7 @@
  * A composition root, like server/main.ts: it opens the store, and hands the handlers the
  * services and what is not a service (deps.ts), so that no other file of the CLI imports them.
  */
+import path from 'node:path';
 import { realpathSync } from 'node:fs';
 import { fileURLToPath } from 'node:url';
 import { parseArgs } from 'node:util';
@@ -139,10 +140,17 @@ async function main(): Promise<number> {
   }
 }
 
-/** Run as a program (not imported by a test): the file Node was asked to run is this one, through any symlink or odd character of its path. */
+/**
+ * Run as a program (not imported by a test): the file Node was asked to run is this one, or, built,
+ * its launcher build/cli.js beside build/cli-main.js (scripts/build-server.mjs), through any symlink
+ * or odd character of its path.
+ */
 function runAsProgram(): boolean {
   try {
-    return process.argv[1] !== undefined && realpathSync(process.argv[1]) === realpathSync(fileURLToPath(import.meta.url));
+    if (process.argv[1] === undefined) return false;
+    const asked = realpathSync(process.argv[1]);
+    const self = realpathSync(fileURLToPath(import.meta.url));
+    return asked === self || (path.basename(self) === 'cli-main.js' && asked === path.join(path.dirname(self), 'cli.js'));
   } catch {
     return false;
   }
