@@ -7,14 +7,7 @@
  * dashboard is served at: PUBLIC_URL, or the request's own origin.
  */
 import { randomBytes } from 'node:crypto';
-import {
-  generateAuthenticationOptions,
-  generateRegistrationOptions,
-  verifyAuthenticationResponse,
-  verifyRegistrationResponse,
-  type AuthenticationResponseJSON,
-  type RegistrationResponseJSON,
-} from '@simplewebauthn/server';
+import type { AuthenticationResponseJSON, RegistrationResponseJSON } from '@simplewebauthn/server';
 import { Conflict, Invalid, NotFound } from '../../core/errors';
 import { textProblem } from '../../core/text-rules';
 import type { PasskeyRow, ServiceStore, UserRow } from '../../store/types';
@@ -25,6 +18,12 @@ export interface RelyingParty {
   origin: string;
   id: string;
 }
+
+/**
+ * The WebAuthn library, loaded at the first passkey ceremony rather than at every start: with the
+ * X.509 and ASN.1 packages under it, loading it took ~40 ms of a start's CPU and its memory for good.
+ */
+const webauthn = () => import('@simplewebauthn/server');
 
 export const rpOf = (origin: string): RelyingParty => ({ origin, id: new URL(origin).hostname });
 
@@ -46,7 +45,7 @@ export function createPasskeys(store: ServiceStore, audit: Audit, now: () => num
     async registrationOptions(user: Pick<UserRow, 'id' | 'username'>, rp: RelyingParty) {
       const existing = await store.passkeys.byUser(user.id);
       if (existing.length >= MAX_PASSKEYS) throw new Conflict(`you already hold ${MAX_PASSKEYS} passkeys, the most one user may: remove one first`);
-      const options = await generateRegistrationOptions({
+      const options = await (await webauthn()).generateRegistrationOptions({
         rpName: 'zonedeck',
         rpID: rp.id,
         userName: user.username,
@@ -64,7 +63,7 @@ export function createPasskeys(store: ServiceStore, audit: Audit, now: () => num
       if (!name || name.length > MAX_NAME || textProblem(name)) throw Invalid.field('name', `must be 1–${MAX_NAME} characters of text, e.g. "Laptop" or "Phone"`);
       let verified;
       try {
-        verified = await verifyRegistrationResponse({ response, expectedChallenge: taken('register', actor.userId), expectedOrigin: rp.origin, expectedRPID: rp.id, requireUserVerification: true });
+        verified = await (await webauthn()).verifyRegistrationResponse({ response, expectedChallenge: taken('register', actor.userId), expectedOrigin: rp.origin, expectedRPID: rp.id, requireUserVerification: true });
       } catch (e) {
         throw Invalid.field('response', `the passkey could not be verified: ${e instanceof Error ? e.message.slice(0, 200) : 'unknown error'}`);
       }
@@ -94,7 +93,7 @@ export function createPasskeys(store: ServiceStore, audit: Audit, now: () => num
 
     /** Options for a sign-in with any passkey of this site (the browser offers the user's discoverable ones). */
     async authenticationOptions(rp: RelyingParty) {
-      const options = await generateAuthenticationOptions({ rpID: rp.id, userVerification: 'required', challenge: randomBytes(32) });
+      const options = await (await webauthn()).generateAuthenticationOptions({ rpID: rp.id, userVerification: 'required', challenge: randomBytes(32) });
       await store.passkeys.addChallenge(options.challenge, 'authenticate', null, expiry());
       return options;
     },
@@ -105,7 +104,7 @@ export function createPasskeys(store: ServiceStore, audit: Audit, now: () => num
       const key = await store.passkeys.byId(response.id);
       if (!key) return null;
       try {
-        const result = await verifyAuthenticationResponse({
+        const result = await (await webauthn()).verifyAuthenticationResponse({
           response,
           expectedChallenge: taken('authenticate', null),
           expectedOrigin: rp.origin,
