@@ -42,7 +42,13 @@ export async function buildServer() {
   // need a `require` for Node's built-in modules.
   await esbuild.build({
     ...common,
-    entryPoints: { 'server-main': 'server/main.ts', 'dns-worker': 'server/dns/sync/worker.ts', 'dns-udp': 'server/dns/wire/udp-thread.ts', 'cli-main': 'server/cli/main.ts' },
+    entryPoints: {
+      'server-main': 'server/main.ts',
+      'dns-worker': 'server/dns/sync/worker.ts',
+      'dns-udp': 'server/dns/wire/udp-thread.ts',
+      'cli-main': 'server/cli/main.ts',
+      'compile-cache': 'server/compile-cache.ts',
+    },
     external: ['better-sqlite3', 'pg-native'],
     banner: { js: "import { createRequire as createRequireForBundle } from 'node:module'; const require = createRequireForBundle(import.meta.url);" },
   });
@@ -51,22 +57,18 @@ export async function buildServer() {
 }
 
 /** What esbuild writes into build/. */
-export const BUNDLES = ['server-main.js', 'dns-worker.js', 'dns-udp.js', 'cli-main.js'];
+export const BUNDLES = ['server-main.js', 'dns-worker.js', 'dns-udp.js', 'cli-main.js', 'compile-cache.js'];
 /** The files Node is asked to run (`npm start`, `npm run cli`), each the launcher of its bundle. */
 const LAUNCHERS = { 'server.js': 'server-main.js', 'cli.js': 'cli-main.js' };
 
 /**
- * A launcher turns on Node's compile cache before its bundle loads: V8's compiled code of the
- * bundle is kept between runs (in NODE_COMPILE_CACHE, else node-compile-cache in the temp
- * directory; NODE_DISABLE_COMPILE_CACHE=1 turns it off), so a start no longer parses and compiles
- * megabytes of JavaScript again. The cache is turned on before the module it serves is loaded,
- * hence a file of its own; the DNS thread and the UDP threads find it in the environment.
+ * A launcher turns on Node's compile cache (server/compile-cache.ts: V8's compiled code of the bundle
+ * kept between runs, in a directory of this user's own) before its bundle loads, hence a file of its
+ * own; the DNS thread and the UDP threads find the directory in the environment.
  */
 const launcher = (bundle) => `// Made by scripts/build-server.mjs: Node's compile cache on, then ${bundle}.
-import { enableCompileCache } from 'node:module';
-const cache = enableCompileCache?.();
-// The threads it starts read the directory from the environment.
-if (cache?.directory && !process.env.NODE_COMPILE_CACHE) process.env.NODE_COMPILE_CACHE = cache.directory;
+import { turnOnCompileCache } from './compile-cache.js';
+turnOnCompileCache();
 await import('./${bundle}');
 `;
 
