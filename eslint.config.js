@@ -29,7 +29,7 @@ function layerOf(rel) {
 }
 
 /** Files at server/ every layer may import: plumbing, not behaviour. */
-const INFRA = /^server\/(metrics|log|background|config)(\.ts)?$/;
+const INFRA = /^server\/(metrics|counters|log|background|config)(\.ts)?$/;
 
 /** Store files that are its interface (types only), which services may use. */
 const STORE_INTERFACE = /^server\/store\/([a-z-]+-)?types\.ts$|^server\/store\/types\/[a-z-]+\.ts$|^server\/store\/schema\.ts$/;

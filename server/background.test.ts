@@ -7,6 +7,7 @@ import { Writable } from 'node:stream';
 import pino from 'pino';
 import { afterEach, describe, expect, it, vi } from 'vitest';
 import { FIRST_RETRY_MS, startJob, ZoneJobError } from './background';
+import { countBackgroundFailure, dnsThreadBackgroundFailures } from './counters';
 import { registry } from './metrics';
 import { createTestApp, type TestApp } from './testing/test-app';
 
@@ -25,6 +26,18 @@ function capturingLog() {
 
 describe('a failing background job', () => {
   afterEach(() => vi.useRealTimers());
+
+  it('counts in /metrics the failures of this thread and those the DNS thread reported (its delegation check)', async () => {
+    countBackgroundFailure('test-both-threads');
+    // The DNS thread's report each second replaces the last one: its counts so far.
+    dnsThreadBackgroundFailures.set('test-both-threads', 3);
+    try {
+      expect(await failures('test-both-threads')).toBe(4);
+      expect(await registry.metrics()).toMatch(/^zonedeck_background_failures_total\{job="test-both-threads"\} 4$/m);
+    } finally {
+      dnsThreadBackgroundFailures.delete('test-both-threads');
+    }
+  });
 
   it('logs each zone that failed, counts it, retries after 30 s, 1 min, 2 min …, and is back on its period once it passes', async () => {
     vi.useFakeTimers();

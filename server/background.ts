@@ -5,7 +5,7 @@
  * after 30 s, 1 min, 2 min … (doubling, never later than the next regular run), so a passing
  * fault costs minutes, not a whole period. Runs of one job never overlap.
  */
-import { backgroundFailures } from './metrics';
+import { countBackgroundFailure } from './counters';
 import type { Logger } from './log';
 
 /** A failure that concerns one zone: the log line names it. */
@@ -54,7 +54,7 @@ export function startJob(name: string, task: () => Promise<void>, log: Logger, o
   const report = (err: unknown) => {
     const failures = err instanceof AggregateError ? err.errors : [err];
     for (const f of failures) {
-      backgroundFailures.inc({ job: name });
+      countBackgroundFailure(name);
       if (f instanceof ZoneJobError) log.error({ job: name, zone: f.zone, err: f.cause, retry_in_s: retryMs / 1000 }, `${name} failed for ${f.zone}; trying again`);
       else log.error({ job: name, err: f, retry_in_s: retryMs / 1000 }, `${name} failed; trying again`);
     }

@@ -5,6 +5,9 @@
 import type { Context } from 'hono';
 import { matchedRoutes, routePath } from 'hono/route';
 import { Counter, Gauge, Registry, collectDefaultMetrics } from 'prom-client';
+import { backgroundFailureCounts, countBackgroundFailure, DEFENCE, dnsDefences, dnsResponses, dnsThreadBackgroundFailures, SNAPSHOT_FAULT, snapshotFaults } from './counters';
+
+export { countDnsResponse, DEFENCE, dnsDefences, dnsResponses, SNAPSHOT_FAULT, snapshotFaults } from './counters';
 
 export const registry = new Registry();
 collectDefaultMetrics({ register: registry });
@@ -58,11 +61,7 @@ registry.registerMetric({
   },
 } as unknown as Parameters<Registry['registerMetric']>[0]);
 
-/**
- * DNS responses by transport and rcode. The DNS hot path only bumps a slot of a typed array
- * (a label lookup per packet would cost a tenth of the query rate); Prometheus reads them on scrape.
- */
-export const dnsResponses = { udp: new Float64Array(16), tcp: new Float64Array(16) };
+/** DNS responses by transport and rcode, from the DNS server's own counters (counters.ts). */
 const RCODES = ['NOERROR', 'FORMERR', 'SERVFAIL', 'NXDOMAIN', 'NOTIMP', 'REFUSED', 'YXDOMAIN', 'YXRRSET', 'NXRRSET', 'NOTAUTH', 'NOTZONE'];
 
 new Counter({
@@ -114,13 +113,7 @@ new Counter({
   },
 });
 
-/**
- * The DNS port's defences, bumped on the hot path like the responses above:
- * responses rate limiting dropped or slipped (sent truncated), and DNS cookies by verdict.
- */
-export const dnsDefences = new Float64Array(7);
-export const DEFENCE = { RRL_DROPPED: 0, RRL_SLIPPED: 1, COOKIE_GOOD: 2, COOKIE_NEW: 3, COOKIE_BAD: 4, NOTIFY_TAKEN: 5, NOTIFY_IGNORED: 6 } as const;
-
+/** NOTIFY messages for secondary zones, counted with the DNS port's defences. */
 new Counter({
   name: 'zonedeck_dns_notify_total',
   help: 'NOTIFY messages received for secondary zones (RFC 1996): taken (from a listed primary, signed when the zone has a key), ignored (any other)',
@@ -138,9 +131,6 @@ new Counter({
  * could not be read (the zones came from the database), a zone whose block was damaged (that zone
  * came from the database), a write that failed (tried again later).
  */
-export const snapshotFaults = new Float64Array(3);
-export const SNAPSHOT_FAULT = { unreadable: 0, zone_damaged: 1, write_failed: 2 } as const;
-
 new Counter({
   name: 'zonedeck_snapshot_faults_total',
   help: 'Faults of the DNS index start-up snapshot: unreadable (cut short, altered or of another version: every zone read from the database), zone_damaged (one block failed its checksum: that zone read from the database), write_failed (a full disk or no permission: tried again later)',
@@ -292,12 +282,19 @@ new Counter({
 });
 
 /** Background jobs that failed (server/background.ts); each failure is also logged, with the zone when it concerns one. */
-export const backgroundFailures = new Counter({
+const backgroundFailuresTotal = new Counter({
   name: 'zonedeck_background_failures_total',
   help: 'Background work that failed and will be retried with backoff: job="resign" (the weekly serial bump that refreshes signatures at secondaries), "prune-history", "prune-audit", "delegation", "prune-webhook-deliveries", "webhook-emit" (an event that could not be queued for the webhooks), "analytics-write" (query counts the store refused: kept in memory and written later)',
   labelNames: ['job'] as const,
   registers: [registry],
+  collect() {
+    this.reset();
+    for (const counts of [backgroundFailureCounts, dnsThreadBackgroundFailures]) for (const [job, n] of counts) this.inc({ job }, n);
+  },
 });
+
+/** Counts a failure of background work by job (the counts live in counters.ts, where the DNS thread counts its own). */
+export const backgroundFailures = { inc: ({ job }: { job: string }) => countBackgroundFailure(job), get: () => backgroundFailuresTotal.get() };
 
 /** Signed zones whose signatures at the secondaries expire within 3 days (as /readyz reports them). */
 export const signaturesExpiring = new Gauge({
@@ -340,11 +337,6 @@ new Counter({
     for (const [reason, n] of Object.entries(httpLoad.shed)) this.inc({ reason }, n);
   },
 });
-
-/** Counts one response by the rcode in its header (RFC 1035 §4.1.1). */
-export function countDnsResponse(transport: 'udp' | 'tcp', response: Buffer): void {
-  if (response.length >= 4) dnsResponses[transport][response[3]! & 15]! += 1;
-}
 
 /** The route pattern that answered (never the concrete path: bounded label values). */
 function routeOf(c: Context): string {

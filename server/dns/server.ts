@@ -8,7 +8,7 @@ import path from 'node:path';
 import type { Config } from '../config';
 import { startJob } from '../background';
 import type { Logger } from '../log';
-import { SNAPSHOT_FAULT, snapshotFaults } from '../metrics';
+import { SNAPSHOT_FAULT, snapshotFaults } from '../counters';
 import type { UpdateRequest } from '../services/changes/dynamic-updates';
 import type { ZoneEvents } from '../services/changes/events';
 import type { ReadStore } from '../store/types';

@@ -12,7 +12,8 @@ export type ToWorker = { type: 'changes'; changes: ZoneChange[] } | { type: 'upd
 export type FromWorker =
   | { type: 'ready'; port: number }
   | { type: 'failed'; message: string }
-  | { type: 'metrics'; udp: Float64Array; tcp: Float64Array; defences: Float64Array; snapshot: Float64Array; udpThreads: UdpThreadCounts[] }
+  /** Its counters each second; `background`: its background failures by job (the delegation check). */
+  | { type: 'metrics'; udp: Float64Array; tcp: Float64Array; defences: Float64Array; snapshot: Float64Array; udpThreads: UdpThreadCounts[]; background: [job: string, count: number][] }
   /** An RFC 2136 update this thread verified, for the main thread to apply (every write happens there). */
   | { type: 'update'; id: number; request: UpdateRequest }
   /** A zone's ALIAS addresses changed: the main thread gives it a new serial (services/alias-serials.ts). */

@@ -9,6 +9,7 @@ import { Worker } from 'node:worker_threads';
 import type { Config } from '../../config';
 import type { Logger } from '../../log';
 import { dnsDefences, dnsResponses, dnsUdpThreads, snapshotFaults } from '../../metrics';
+import { dnsThreadBackgroundFailures } from '../../counters';
 import type { ZoneChange, ZoneEvents } from '../../services/changes/events';
 import type { ReadStore } from '../../store/types';
 import { startDns, type DnsWrites } from '../server';
@@ -75,6 +76,7 @@ export async function startDnsThread(config: Config, store: ReadStore, events: Z
         snapshotFaults.set(m.snapshot);
         const udpThreads = m.udpThreads;
         dnsUdpThreads.read = () => udpThreads;
+        for (const [job, n] of m.background) dnsThreadBackgroundFailures.set(job, n);
       } else if (m.type === 'loading') progress = { loaded: m.loaded, total: m.total };
       else if (m.type === 'alias-changed') writes.aliasChanged?.(m.zoneId);
       else if (m.type === 'notified') writes.notified?.(m.zoneId);

@@ -11,7 +11,7 @@ import { parentPort, workerData } from 'node:worker_threads';
 import type { Config } from '../../config';
 import type { UpdateRequest } from '../../services/changes/dynamic-updates';
 import { createLogger } from '../../log';
-import { dnsDefences, dnsResponses, snapshotFaults } from '../../metrics';
+import { backgroundFailureCounts, dnsDefences, dnsResponses, snapshotFaults } from '../../counters';
 import { ZoneEvents } from '../../services/changes/events';
 import { openReadStore } from '../../store/open';
 import { followOtherNodes } from './other-nodes';
@@ -51,7 +51,11 @@ async function main(): Promise<void> {
     loading: (p) => post({ type: 'loading', ...p }),
   }))!;
   const others = followOtherNodes(store, events, dns.sync, log);
-  const metrics = setInterval(() => post({ type: 'metrics', udp: dnsResponses.udp, tcp: dnsResponses.tcp, defences: dnsDefences, snapshot: snapshotFaults, udpThreads: dns.udpThreads() }), 1000);
+  const metrics = setInterval(
+    () =>
+      post({ type: 'metrics', udp: dnsResponses.udp, tcp: dnsResponses.tcp, defences: dnsDefences, snapshot: snapshotFaults, udpThreads: dns.udpThreads(), background: [...backgroundFailureCounts] }),
+    1000,
+  );
   metrics.unref();
   const flushStats = (batch: StatsBatch) => post({ type: 'stats', batch });
   dns.stats?.start(config.statsFlushMs, flushStats);

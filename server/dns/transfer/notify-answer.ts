@@ -8,7 +8,7 @@ import ipaddr from 'ipaddr.js';
 import { parseHostPort } from '../../core/host-port';
 import { ByteReader } from '../../core/rdata/bytes';
 import { decodeName } from '../../core/rdata/wire-name';
-import { DEFENCE, dnsDefences } from '../../metrics';
+import { DEFENCE, dnsDefences } from '../../counters';
 import { RCODE, T } from '../index/rrset';
 import type { ZoneIndex } from '../index/zone-index';
 import type { SignedRequest } from '../tsig/keyring';

@@ -11,7 +11,7 @@
  * cache, the cookie jar, the rate limiter) and what the answer being made leaves for the step
  * after it (`last*`, `goodCookie`): a query makes no closure and no object beyond its answer.
  */
-import { DEFENCE, dnsDefences } from '../../metrics';
+import { DEFENCE, dnsDefences } from '../../counters';
 import { signResolution } from '../dnssec/online';
 import { passResolution } from '../dnssec/passthrough';
 import { resolve } from '../index/resolve';

@@ -14,7 +14,7 @@
  * Memory is bounded: the buckets live in fixed typed arrays indexed by a hash of the key; a
  * colliding key takes the slot over with a full bucket, which can only let more through.
  */
-import { DEFENCE, dnsDefences } from '../../metrics';
+import { DEFENCE, dnsDefences } from '../../counters';
 import type { ResponseKind } from '../index/resolve';
 import { clientPrefix } from './client-prefix';
 

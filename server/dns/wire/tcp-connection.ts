@@ -5,7 +5,7 @@
  * answers, we stop reading (and answering) its queries until it has taken them.
  */
 import type net from 'node:net';
-import { countDnsResponse } from '../../metrics';
+import { countDnsResponse } from '../../counters';
 import type { Conn, ConnectionTable } from './tcp-clients';
 
 /** The answers to one message; a promise when they need the store (IXFR reads the history). */

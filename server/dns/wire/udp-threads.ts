@@ -12,7 +12,7 @@
  * the same port and queues; the other threads' sockets keep the port meanwhile.
  */
 import { Worker } from 'node:worker_threads';
-import { countDnsResponse } from '../../metrics';
+import { countDnsResponse } from '../../counters';
 import { Bell, DatagramRing, drainOnBell } from './datagram-ring';
 import { UDP_RECEIVE_BUFFER, type UdpHandler } from './udp';
 import { DROPPED, RECEIVED, SENT, type UdpThreadData, type UdpThreadMessage } from './udp-thread';

@@ -1,7 +1,7 @@
 /** The UDP listener: one datagram in, at most one datagram out (RFC 1035 §4.2.1). */
 import dgram from 'node:dgram';
 import net from 'node:net';
-import { countDnsResponse } from '../../metrics';
+import { countDnsResponse } from '../../counters';
 
 /** One answer now, or null; `later` takes an answer that needs a write first (an UPDATE). */
 export type UdpHandler = (msg: Buffer, address: string, later?: (out: Buffer | null) => void) => Buffer | null;
