@@ -59,7 +59,9 @@ export function summary(p: Answer | null): string {
   const flags = [p.flag_aa && 'aa', p.flag_rd && 'rd', p.flag_ra && 'ra', p.flag_ad && 'ad', p.flag_cd && 'cd'].filter(Boolean).join(' ');
   const answers = (p.answers ?? []).map((a) => `${a.name} ${a.type}`).join(', ');
   const opt = (p.additionals ?? []).find((a) => a.type === 'OPT') as { options?: Array<{ code: number; data?: Buffer }> } | undefined;
-  const ede = (opt?.options ?? []).filter((o) => o.code === 15 && o.data && o.data.length >= 2).map((o) => `EDE ${o.data!.readUInt16BE(0)}${o.data!.length > 2 ? ` (${o.data!.subarray(2).toString()})` : ''}`);
+  const ede = (opt?.options ?? [])
+    .filter((o) => o.code === 15 && o.data && o.data.length >= 2)
+    .map((o) => `EDE ${o.data!.readUInt16BE(0)}${o.data!.length > 2 ? ` (${o.data!.subarray(2).toString()})` : ''}`);
   return `validator: ${p.rcode} flags: ${flags}; answer: ${answers || 'none'}${ede.length ? `; ${ede.join(', ')}` : ''}`;
 }
 

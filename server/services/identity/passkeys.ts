@@ -45,7 +45,9 @@ export function createPasskeys(store: ServiceStore, audit: Audit, now: () => num
     async registrationOptions(user: Pick<UserRow, 'id' | 'username'>, rp: RelyingParty) {
       const existing = await store.passkeys.byUser(user.id);
       if (existing.length >= MAX_PASSKEYS) throw new Conflict(`you already hold ${MAX_PASSKEYS} passkeys, the most one user may: remove one first`);
-      const options = await (await webauthn()).generateRegistrationOptions({
+      const options = await (
+        await webauthn()
+      ).generateRegistrationOptions({
         rpName: 'zonedeck',
         rpID: rp.id,
         userName: user.username,
@@ -63,7 +65,9 @@ export function createPasskeys(store: ServiceStore, audit: Audit, now: () => num
       if (!name || name.length > MAX_NAME || textProblem(name)) throw Invalid.field('name', `must be 1–${MAX_NAME} characters of text, e.g. "Laptop" or "Phone"`);
       let verified;
       try {
-        verified = await (await webauthn()).verifyRegistrationResponse({ response, expectedChallenge: taken('register', actor.userId), expectedOrigin: rp.origin, expectedRPID: rp.id, requireUserVerification: true });
+        verified = await (
+          await webauthn()
+        ).verifyRegistrationResponse({ response, expectedChallenge: taken('register', actor.userId), expectedOrigin: rp.origin, expectedRPID: rp.id, requireUserVerification: true });
       } catch (e) {
         throw Invalid.field('response', `the passkey could not be verified: ${e instanceof Error ? e.message.slice(0, 200) : 'unknown error'}`);
       }
@@ -104,7 +108,9 @@ export function createPasskeys(store: ServiceStore, audit: Audit, now: () => num
       const key = await store.passkeys.byId(response.id);
       if (!key) return null;
       try {
-        const result = await (await webauthn()).verifyAuthenticationResponse({
+        const result = await (
+          await webauthn()
+        ).verifyAuthenticationResponse({
           response,
           expectedChallenge: taken('authenticate', null),
           expectedOrigin: rp.origin,
