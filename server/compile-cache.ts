@@ -12,7 +12,7 @@
  * NODE_DISABLE_COMPILE_CACHE=1 turns it off.
  */
 import fs from 'node:fs';
-import { enableCompileCache } from 'node:module';
+import nodeModule from 'node:module';
 import os from 'node:os';
 import path from 'node:path';
 
@@ -33,6 +33,9 @@ export function privateDir(dir: string, uid: number): string | null {
 
 /** Turns the cache on for this process and, through the environment, for the threads it starts. */
 export function turnOnCompileCache(): void {
+  // Looked up, not imported by name: a Node without it (older than the engines floor) still starts
+  // far enough to say what it lacks, instead of failing to link this file.
+  const enableCompileCache = (nodeModule as Partial<typeof nodeModule>).enableCompileCache;
   if (process.env.NODE_COMPILE_CACHE || process.env.NODE_DISABLE_COMPILE_CACHE || typeof process.getuid !== 'function' || typeof enableCompileCache !== 'function') return;
   const uid = process.getuid();
   const dir = privateDir(path.join(os.tmpdir(), `zonedeck-compile-cache-${uid}`), uid);
