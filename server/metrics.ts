@@ -7,8 +7,6 @@ import { matchedRoutes, routePath } from 'hono/route';
 import { Counter, Gauge, Registry, collectDefaultMetrics } from 'prom-client';
 import { backgroundFailureCounts, countBackgroundFailure, DEFENCE, dnsDefences, dnsResponses, dnsThreadBackgroundFailures, SNAPSHOT_FAULT, snapshotFaults } from './counters';
 
-export { countDnsResponse, DEFENCE, dnsDefences, dnsResponses, SNAPSHOT_FAULT, snapshotFaults } from './counters';
-
 export const registry = new Registry();
 collectDefaultMetrics({ register: registry });
 

@@ -62,7 +62,7 @@ describe('health and metrics', () => {
     expect(metrics).toMatch(/zonedeck_http_requests_total\{route="\/api\/v1\/ips",method="GET",status="200"\} [1-9]/);
     expect(metrics).toMatch(/zonedeck_http_requests_total\{route="\/api\/v1\/domains\/:name",method="GET",status="404"\} [1-9]/);
     expect(metrics).toMatch(/zonedeck_http_request_duration_seconds_bucket\{le="0.1",route="\/api\/v1\/ips",method="GET"\}/);
-    const { countDnsResponse } = await import('../metrics');
+    const { countDnsResponse } = await import('../counters');
     countDnsResponse('udp', Buffer.from([0, 0, 0x84, 0x03]));
     const after = await (await t.request('GET', '/metrics', { token: null })).text();
     expect(after).toMatch(/zonedeck_dns_responses_total\{transport="udp",rcode="NXDOMAIN"\} [1-9]/);
