@@ -47,7 +47,7 @@ export async function buildServer() {
       'dns-worker': 'server/dns/sync/worker.ts',
       'dns-udp': 'server/dns/wire/udp-thread.ts',
       'cli-main': 'server/cli/main.ts',
-      'compile-cache': 'server/compile-cache.ts',
+      launch: 'server/launch.ts',
     },
     external: ['better-sqlite3', 'pg-native'],
     banner: { js: "import { createRequire as createRequireForBundle } from 'node:module'; const require = createRequireForBundle(import.meta.url);" },
@@ -57,18 +57,19 @@ export async function buildServer() {
 }
 
 /** What esbuild writes into build/. */
-export const BUNDLES = ['server-main.js', 'dns-worker.js', 'dns-udp.js', 'cli-main.js', 'compile-cache.js'];
+export const BUNDLES = ['server-main.js', 'dns-worker.js', 'dns-udp.js', 'cli-main.js', 'launch.js'];
 /** The files Node is asked to run (`npm start`, `npm run cli`), each the launcher of its bundle. */
 const LAUNCHERS = { 'server.js': 'server-main.js', 'cli.js': 'cli-main.js' };
 
 /**
- * A launcher turns on Node's compile cache (server/compile-cache.ts: V8's compiled code of the bundle
- * kept between runs, in a directory of this user's own) before its bundle loads, hence a file of its
- * own; the DNS thread and the UDP threads find the directory in the environment.
+ * A launcher (server/launch.ts) refuses, with a message, a Node zonedeck cannot run on, and turns on
+ * Node's compile cache (server/compile-cache.ts: V8's compiled code of the bundle kept between runs,
+ * in a directory of this user's own), both before its bundle loads, hence a file of its own; the DNS
+ * thread and the UDP threads find the cache's directory in the environment.
  */
-const launcher = (bundle) => `// Made by scripts/build-server.mjs: Node's compile cache on, then ${bundle}.
-import { turnOnCompileCache } from './compile-cache.js';
-turnOnCompileCache();
+const launcher = (bundle) => `// Made by scripts/build-server.mjs: a Node too old refused, Node's compile cache on, then ${bundle}.
+import { launch } from './launch.js';
+launch();
 await import('./${bundle}');
 `;
 

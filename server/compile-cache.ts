@@ -1,7 +1,7 @@
 /**
  * Node's compile cache for the built server and CLI: V8's compiled code of a bundle kept between
  * runs, so that a start does not parse and compile megabytes of JavaScript again. The launchers
- * build/server.js and build/cli.js (scripts/build-server.mjs) call `turnOnCompileCache` before
+ * build/server.js and build/cli.js (scripts/build-server.mjs) turn it on through launch.ts before
  * they import their bundle.
  *
  * The cache is code the process runs: a directory another user can write would let them run theirs

@@ -1,0 +1,39 @@
+/**
+ * What the launchers build/server.js and build/cli.js (scripts/build-server.mjs) do before they
+ * import their bundle: refuse a Node zonedeck cannot run on, with a message, then turn Node's compile
+ * cache on (compile-cache.ts).
+ *
+ * The floor is Node 22.14 with Node-API 10. The SQLite addon (better-sqlite3, a prebuilt Node-API
+ * binary) is built for Node-API 10, which Node has from 22.14: on 22.12 and 22.13 it loads and then
+ * crashes the process with a segmentation fault at the first database it opens, with no message at
+ * all. The UDP sockets of the DNS threads need `reusePort` (Node 22.12). package.json's `engines`
+ * says the same floor (server/runtime.test.ts holds them together).
+ */
+import { turnOnCompileCache } from './compile-cache';
+
+export const NODE_FLOOR = { version: '22.14.0', nodeApi: 10 };
+
+const parts = (v: string) => v.split('.').map((n) => Number.parseInt(n, 10) || 0);
+
+/** Why this Node cannot run zonedeck, or null when it can. */
+export function unsupportedNode(versions: { node: string; napi?: string } = process.versions): string | null {
+  const [major = 0, minor = 0, patch = 0] = parts(versions.node);
+  const [fMajor = 0, fMinor = 0, fPatch = 0] = parts(NODE_FLOOR.version);
+  const old = major !== fMajor ? major < fMajor : minor !== fMinor ? minor < fMinor : patch < fPatch;
+  const napi = Number(versions.napi ?? 0);
+  if (!old && napi >= NODE_FLOOR.nodeApi) return null;
+  return (
+    `Node ${versions.node} (Node-API ${versions.napi ?? 'unknown'}) cannot run zonedeck: it needs Node ${NODE_FLOOR.version} or later with Node-API ${NODE_FLOOR.nodeApi} ` +
+    `(its SQLite addon is built for it, and crashes older ones). On Linux, \`npm install\` brings Node 24 into node_modules/.bin/node, which \`npm start\` and \`npm run cli\` run; elsewhere install Node 24 LTS.`
+  );
+}
+
+/** Stops the process with the reason (exit code 2, as a configuration error) when this Node cannot run zonedeck; else turns the compile cache on. */
+export function launch(): void {
+  const problem = unsupportedNode();
+  if (problem) {
+    process.stderr.write(`zonedeck: ${problem}\n`);
+    process.exit(2);
+  }
+  turnOnCompileCache();
+}
