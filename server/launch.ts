@@ -3,15 +3,17 @@
  * import their bundle: refuse a Node zonedeck cannot run on, with a message, then turn Node's compile
  * cache on (compile-cache.ts).
  *
- * The floor is Node 22.14 with Node-API 10. The SQLite addon (better-sqlite3, a prebuilt Node-API
- * binary) is built for Node-API 10, which Node has from 22.14: on 22.12 and 22.13 it loads and then
- * crashes the process with a segmentation fault at the first database it opens, with no message at
- * all. The UDP sockets of the DNS threads need `reusePort` (Node 22.12). package.json's `engines`
- * says the same floor (server/runtime.test.ts holds them together).
+ * The floor is Node 22.19 with Node-API 10, the oldest Node the whole test suite passes on. Below it:
+ * the SQLite addon (better-sqlite3, a prebuilt Node-API binary) is built for Node-API 10, which Node
+ * has from 22.14, and on 22.12 and 22.13 it loads and then kills the process with a segmentation
+ * fault at the first database it opens, saying nothing; the UDP sockets of the DNS threads need
+ * `reusePort` (22.12); and the tests use what 22.19 brought (TypeScript run as it is in the threads
+ * they start from source, `tls.setDefaultCACertificates`), so 22.14 to 22.18 would run untested.
+ * package.json's `engines` says the same floor (server/runtime.test.ts holds them together).
  */
 import { turnOnCompileCache } from './compile-cache';
 
-export const NODE_FLOOR = { version: '22.14.0', nodeApi: 10 };
+export const NODE_FLOOR = { version: '22.19.0', nodeApi: 10 };
 
 const parts = (v: string) => v.split('.').map((n) => Number.parseInt(n, 10) || 0);
 
@@ -24,7 +26,7 @@ export function unsupportedNode(versions: { node: string; napi?: string } = proc
   if (!old && napi >= NODE_FLOOR.nodeApi) return null;
   return (
     `Node ${versions.node} (Node-API ${versions.napi ?? 'unknown'}) cannot run zonedeck: it needs Node ${NODE_FLOOR.version} or later with Node-API ${NODE_FLOOR.nodeApi} ` +
-    `(its SQLite addon is built for it, and crashes older ones). On Linux, \`npm install\` brings Node 24 into node_modules/.bin/node, which \`npm start\` and \`npm run cli\` run; elsewhere install Node 24 LTS.`
+    `(its SQLite addon needs Node-API 10 and crashes an older Node; ${NODE_FLOOR.version} is the oldest its tests pass on). On Linux, \`npm install\` brings Node 24 into node_modules/.bin/node, which \`npm start\` and \`npm run cli\` run; elsewhere install Node 24 LTS.`
   );
 }
 
