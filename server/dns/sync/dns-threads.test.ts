@@ -14,7 +14,7 @@ import { loadConfig } from '../../config';
 import { createLogger } from '../../log';
 import { ZoneEvents } from '../../services/changes/events';
 import { openStore } from '../../store/open';
-import { eventually, startServer, type RunningServer } from '../../testing/test-server';
+import { eventually, freePort, startServer, type RunningServer } from '../../testing/test-server';
 import { startDns } from '../server';
 
 /** One question from a socket of its own (a new source port): the answer's octets after the ID, or null after a second. */
@@ -46,7 +46,8 @@ const records = (answer: Buffer | null) =>
 describe('two UDP threads over one index (the built server)', () => {
   let s: RunningServer;
   beforeAll(async () => {
-    s = await startServer({ DNS_THREADS: '2' });
+    // A port given, as in service (every thread binds it at once; port 0 is the in-process test's below).
+    s = await startServer({ DNS_THREADS: '2', DNS_PORT: String(await freePort()) });
   }, 30_000);
   afterAll(() => s?.stop());
 

@@ -170,10 +170,14 @@ export async function listenUdpThreads(host: string, port: number, count: number
   };
 
   try {
-    // The first thread binds the port asked (0: the kernel picks), the others the same port.
-    const bound = await start(threads[0]!);
-    for (const thread of threads) thread.data.port = bound;
-    await Promise.all(threads.slice(1).map(start));
+    // A port given: every thread binds it at once. Port 0 (the kernel picks, tests): the first thread
+    // binds one, then the others the same.
+    let bound = port;
+    if (port === 0) {
+      bound = await start(threads[0]!);
+      for (const thread of threads) thread.data.port = bound;
+      await Promise.all(threads.slice(1).map(start));
+    } else await Promise.all(threads.map(start));
     threads.forEach((thread, i) => supervise(thread, i));
     void drainOnBell(questionBell, drain, () => open);
     return {
