@@ -15,15 +15,21 @@ import { turnOnCompileCache } from './compile-cache';
 
 export const NODE_FLOOR = { version: '22.19.0', nodeApi: 10 };
 
-const parts = (v: string) => v.split('.').map((n) => Number.parseInt(n, 10) || 0);
+/** Whether version `v` (major.minor.patch; a leading ">=" ignored, missing parts 0) is `floor` or later. */
+export function atLeast(v: string, floor: string): boolean {
+  const parts = (x: string) =>
+    x
+      .replace(/^>=/, '')
+      .split('.')
+      .map((n) => Number.parseInt(n, 10) || 0);
+  const [a, b] = [parts(v), parts(floor)];
+  for (let i = 0; i < 3; i++) if ((a[i] ?? 0) !== (b[i] ?? 0)) return (a[i] ?? 0) > (b[i] ?? 0);
+  return true;
+}
 
 /** Why this Node cannot run zonedeck, or null when it can. */
 export function unsupportedNode(versions: { node: string; napi?: string } = process.versions): string | null {
-  const [major = 0, minor = 0, patch = 0] = parts(versions.node);
-  const [fMajor = 0, fMinor = 0, fPatch = 0] = parts(NODE_FLOOR.version);
-  const old = major !== fMajor ? major < fMajor : minor !== fMinor ? minor < fMinor : patch < fPatch;
-  const napi = Number(versions.napi ?? 0);
-  if (!old && napi >= NODE_FLOOR.nodeApi) return null;
+  if (atLeast(versions.node, NODE_FLOOR.version) && Number(versions.napi ?? 0) >= NODE_FLOOR.nodeApi) return null;
   return (
     `Node ${versions.node} (Node-API ${versions.napi ?? 'unknown'}) cannot run zonedeck: it needs Node ${NODE_FLOOR.version} or later with Node-API ${NODE_FLOOR.nodeApi} ` +
     `(its SQLite addon needs Node-API 10 and crashes an older Node; ${NODE_FLOOR.version} is the oldest its tests pass on). On Linux, \`npm install\` brings Node 24 into node_modules/.bin/node, which \`npm start\` and \`npm run cli\` run; elsewhere install Node 24 LTS.`

@@ -9,17 +9,11 @@ import { spawnSync } from 'node:child_process';
 import fs from 'node:fs';
 import path from 'node:path';
 import { afterAll, describe, expect, it } from 'vitest';
-import { NODE_FLOOR, unsupportedNode } from './launch';
+import { atLeast, NODE_FLOOR, unsupportedNode } from './launch';
 import { startServer, tempDataDir, type ServerProcess } from './testing/server-process';
 
 const ROOT = path.resolve(import.meta.dirname, '..');
 const pkg = JSON.parse(fs.readFileSync(path.join(ROOT, 'package.json'), 'utf8')) as { engines: { node: string }; optionalDependencies?: Record<string, string> };
-const numbers = (v: string) => v.replace(/^>=/, '').split('.').map(Number);
-const atLeast = (v: string, floor: string) => {
-  const [a, b] = [numbers(v), numbers(floor)];
-  for (let i = 0; i < 3; i++) if ((a[i] ?? 0) !== (b[i] ?? 0)) return (a[i] ?? 0) > (b[i] ?? 0);
-  return true;
-};
 
 let server: ServerProcess | undefined;
 afterAll(() => server?.stop());

@@ -8,9 +8,8 @@
 import { Worker } from 'node:worker_threads';
 import type { Config } from '../../config';
 import type { Logger } from '../../log';
-import { dnsDefences, dnsResponses, snapshotFaults } from '../../counters';
+import { dnsDefences, dnsResponses, dnsThreadBackgroundFailures, snapshotFaults } from '../../counters';
 import { dnsUdpThreads } from '../../metrics';
-import { dnsThreadBackgroundFailures } from '../../counters';
 import type { ZoneChange, ZoneEvents } from '../../services/changes/events';
 import type { ReadStore } from '../../store/types';
 import { startDns, type DnsWrites } from '../server';
